@@ -1,0 +1,14 @@
+.PHONY: setup demo test sanitize dev bench
+setup:
+	bash scripts/setup.sh
+demo:
+	bash scripts/demo.sh
+test:
+	bash scripts/test.sh
+sanitize:
+	bash scripts/sanitize.sh
+# Incremental developer build: PYTHONPATH=build/dev/python pytest tests/python
+dev:
+	cmake -S . -B build/dev -G Ninja -DCMAKE_BUILD_TYPE=Release && cmake --build build/dev
+bench:
+	python3 bench/run_all.py

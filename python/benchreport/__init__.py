@@ -1,0 +1,17 @@
+"""benchreport: trustworthy statistics and readable reports from raw benchmark samples.
+
+The compiled core lives in ``benchreport._core``; this package is a thin,
+typed Python skin over it.
+"""
+from ._version import __version__
+from ._core import InputError
+from ._stats import *  # noqa: F401,F403
+from ._stats import __all__ as _stats_all
+from ._compare import *  # noqa: F401,F403
+from ._compare import __all__ as _compare_all
+from ._dataset import *  # noqa: F401,F403
+from ._dataset import __all__ as _dataset_all
+from ._reports import *  # noqa: F401,F403
+from ._reports import __all__ as _reports_all
+
+__all__ = ["__version__", "InputError", *_stats_all, *_compare_all, *_dataset_all, *_reports_all]

@@ -1,0 +1,17 @@
+// benchreport._core: the compiled core. One register_<area>.cpp per header area.
+#include <pybind11/pybind11.h>
+
+#include "benchreport/error.hpp"
+#include "register.hpp"
+
+namespace py = pybind11;
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "benchreport compiled core (statistics, comparison, readers, reports)";
+  m.attr("__version__") = benchreport::version();
+  py::register_exception<benchreport::InputError>(m, "InputError", PyExc_ValueError);
+  benchreport::python::register_summary(m);
+  benchreport::python::register_compare(m);
+  benchreport::python::register_dataset(m);
+  benchreport::python::register_report(m);
+}

@@ -1,0 +1,9 @@
+#pragma once
+#include <pybind11/pybind11.h>
+
+namespace benchreport::python {
+void register_summary(pybind11::module_& m);   // summary.hpp, drift.hpp
+void register_compare(pybind11::module_& m);   // compare.hpp, inference.hpp, rollup.hpp
+void register_dataset(pybind11::module_& m);   // dataset.hpp, units.hpp, io.hpp
+void register_report(pybind11::module_& m);    // table.hpp, render.hpp, reports.hpp
+}  // namespace benchreport::python

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The one test command: sets up, builds, and runs every test (C++ via ctest,
+# Python via pytest against the installed package).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+python3 -m pip install -q --disable-pip-version-check pytest hypothesis scipy pandas matplotlib nbclient nbformat ipykernel
+BUILD=${BUILD:-build/test}
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBENCHREPORT_WERROR=ON -DBENCHREPORT_PYTHON=OFF >/dev/null
+cmake --build "$BUILD" -j "$(nproc)"
+(cd "$BUILD" && ctest --output-on-failure -j "$(nproc)")
+python3 -m pip install -q --disable-pip-version-check --no-build-isolation . \
+  -Ccmake.define.BENCHREPORT_WERROR=ON
+# Run from tests/ so the installed package is imported, not python/ in the tree.
+(cd tests && python3 -m pytest -q -p no:cacheprovider python)
