@@ -1,0 +1,26 @@
+#pragma once
+// Selection-based order statistics shared by every statistic that needs a
+// median: they reorder a caller-owned working copy instead of sorting it.
+#include <span>
+#include <vector>
+
+namespace benchreport {
+
+// k-th smallest (0-based) of v; v is partially reordered. Requires k < v.size().
+double select_kth(std::span<double> v, std::size_t k);
+
+// Median (mean of the two middle values for even n); v is reordered.
+// Requires a non-empty span.
+double median_inplace(std::span<double> v);
+
+// Median of a read-only span (makes one working copy).
+double median(std::span<const double> v);
+
+// Unscaled MAD around `center`: median(|x - center|); overwrites v with the
+// absolute deviations. Requires a non-empty span.
+double mad_inplace(std::span<double> v, double center);
+
+// Consistency constant that makes MAD estimate sigma for normal data: 1 / Phi^-1(3/4).
+inline constexpr double kMadNormalScale = 1.482602218505602;
+
+}  // namespace benchreport
