@@ -13,5 +13,7 @@ from ._dataset import *  # noqa: F401,F403
 from ._dataset import __all__ as _dataset_all
 from ._reports import *  # noqa: F401,F403
 from ._reports import __all__ as _reports_all
+from ._presets import *  # noqa: F401,F403
+from ._presets import __all__ as _presets_all
 
-__all__ = ["__version__", "InputError", *_stats_all, *_compare_all, *_dataset_all, *_reports_all]
+__all__ = ["__version__", "InputError", *_stats_all, *_compare_all, *_dataset_all, *_reports_all, *_presets_all]

@@ -6,4 +6,5 @@ void register_summary(pybind11::module_& m);   // summary.hpp, drift.hpp
 void register_compare(pybind11::module_& m);   // compare.hpp, inference.hpp, rollup.hpp
 void register_dataset(pybind11::module_& m);   // dataset.hpp, units.hpp, io.hpp
 void register_report(pybind11::module_& m);    // table.hpp, render.hpp, reports.hpp
+void register_presets(pybind11::module_& m);   // dataset_compare.hpp, reports.hpp (presets)
 }  // namespace benchreport::python
