@@ -1,0 +1,80 @@
+#pragma once
+// A small JSON value tree and a deterministic writer: object keys keep their
+// insertion order (or are sorted on request), doubles print in their shortest
+// round-trip form, and NaN/±inf — which JSON cannot hold — print as null.
+#include <concepts>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace benchreport {
+
+class Json {
+ public:
+  using Array = std::vector<Json>;
+  using Object = std::vector<std::pair<std::string, Json>>;  // insertion order, unique keys
+
+  Json() = default;  // null
+  Json(std::nullptr_t) {}  // NOLINT: implicit null
+  Json(bool b) : value_(b) {}  // NOLINT
+  template <std::integral T>
+    requires(!std::same_as<T, bool>)
+  Json(T v) : value_(static_cast<std::int64_t>(v)) {}  // NOLINT
+  Json(double d) : value_(d) {}  // NOLINT
+  Json(std::string s) : value_(std::move(s)) {}  // NOLINT
+  Json(std::string_view s) : value_(std::string(s)) {}  // NOLINT
+  Json(const char* s) : value_(std::string(s)) {}  // NOLINT
+  Json(Array a) : value_(std::move(a)) {}  // NOLINT
+  Json(Object o) : value_(std::move(o)) {}  // NOLINT
+
+  static Json array() { return Json(Array{}); }
+  static Json object() { return Json(Object{}); }
+
+  bool is_null() const { return std::holds_alternative<std::nullptr_t>(value_); }
+  bool is_bool() const { return std::holds_alternative<bool>(value_); }
+  bool is_integer() const { return std::holds_alternative<std::int64_t>(value_); }
+  bool is_double() const { return std::holds_alternative<double>(value_); }
+  bool is_string() const { return std::holds_alternative<std::string>(value_); }
+  bool is_array() const { return std::holds_alternative<Array>(value_); }
+  bool is_object() const { return std::holds_alternative<Object>(value_); }
+
+  bool as_bool() const { return std::get<bool>(value_); }
+  std::int64_t as_integer() const { return std::get<std::int64_t>(value_); }
+  double as_double() const { return std::get<double>(value_); }
+  const std::string& as_string() const { return std::get<std::string>(value_); }
+  const Array& as_array() const { return std::get<Array>(value_); }
+  const Object& as_object() const { return std::get<Object>(value_); }
+
+  // Sets key (replacing an existing value in place); a null becomes an object.
+  // Throws std::logic_error on a non-object.
+  Json& set(std::string key, Json value);
+  // Appends to an array; a null becomes an array. Throws std::logic_error otherwise.
+  Json& push_back(Json value);
+  // The value under key, or nullptr (also for non-objects).
+  const Json* find(std::string_view key) const;
+
+  friend bool operator==(const Json&, const Json&) = default;
+
+ private:
+  std::variant<std::nullptr_t, bool, std::int64_t, double, std::string, Array, Object> value_{nullptr};
+};
+
+struct JsonWriteOptions {
+  int indent = 0;          // 0: compact on one line; n: pretty, n spaces per level
+  bool sort_keys = false;  // true: canonical form (keys in byte order), e.g. for hashing
+};
+
+std::string to_json(const Json& value, const JsonWriteOptions& options = {});
+
+// Shortest decimal that reads back to the same double ("0.1", "1e+21", "-0");
+// NaN and ±inf give "null".
+std::string json_number(double value);
+
+// A quoted JSON string: invalid UTF-8 -> U+FFFD; " \ and control characters
+// escaped; U+2028/2029 and bidi controls as \uXXXX so they stay visible.
+std::string json_string(std::string_view text);
+
+}  // namespace benchreport

@@ -1,0 +1,130 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "benchreport/format.hpp"
+
+using namespace benchreport;
+
+namespace {
+constexpr double kNs = 1e-9;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+}  // namespace
+
+TEST_CASE("format_time reproduces the seed report values", "[format]") {
+  CHECK(format_time(851.2 * kNs) == "851.2 ns");
+  CHECK(format_time(2.25e3 * kNs) == "2.25 \u00b5s");
+  CHECK(format_time(54.80e3 * kNs) == "54.80 \u00b5s");
+  CHECK(format_time(299.84e3 * kNs) == "299.84 \u00b5s");
+  CHECK(format_time(1.60e6 * kNs) == "1.60 ms");
+  CHECK(format_time(22.9 * kNs) == "22.9 ns");
+}
+
+TEST_CASE("format_time unit boundaries are decided after rounding", "[format]") {
+  CHECK(format_time(999.94 * kNs) == "999.9 ns");
+  CHECK(format_time(999.96 * kNs) == "1.00 \u00b5s");
+  CHECK(format_time(1000 * kNs) == "1.00 \u00b5s");
+  CHECK(format_time(999.996e3 * kNs) == "1.00 ms");
+  CHECK(format_time(1.5) == "1.50 s");
+  CHECK(format_time(59.994) == "59.99 s");
+  CHECK(format_time(59.996) == "1.00 min");
+  CHECK(format_time(150.0) == "2.50 min");
+  CHECK(format_time(4500.0) == "1.25 h");
+  CHECK(format_time(0.0) == "0.0 ns");
+  CHECK(format_time(-851.2 * kNs) == "-851.2 ns");
+  CHECK(format_time(-0.01 * kNs) == "0.0 ns");
+}
+
+TEST_CASE("non-finite values print the unavailable dash", "[format]") {
+  CHECK(format_time(kNaN) == "\u2014");
+  CHECK(format_time(kInf) == "\u2014");
+  CHECK(format_change(kNaN) == "\u2014");
+  CHECK(format_percent(-kInf) == "\u2014");
+  CHECK(format_fixed(kNaN) == "\u2014");
+  CHECK(format_range(1.0, kNaN) == "\u2014");
+  CHECK(format_integer(kNaN) == "\u2014");
+  CHECK(format_rate(kNaN) == "\u2014");
+  CHECK(format_bytes(kInf) == "\u2014");
+  CHECK(format_bits(kNaN) == "\u2014");
+  CHECK(kUnavailable == "\u2014");
+}
+
+TEST_CASE("format_change matches the seed report and drops trailing zeros", "[format]") {
+  CHECK(format_change(0.6003) == "+60.03% slower");
+  CHECK(format_change(-0.095) == "-9.5% faster");
+  CHECK(format_change(-0.0056) == "-0.56% faster");
+  CHECK(format_change(-0.0501) == "-5.01% faster");
+  CHECK(format_change(0.0014) == "+0.14% slower");
+  CHECK(format_change(-0.008) == "-0.8% faster");
+  CHECK(format_change(0.10) == "+10% slower");
+  CHECK(format_change(-0.0001) == "-0.01% faster");
+  CHECK(format_change(0.0) == "~0% observed change");
+  CHECK(format_change(-0.0) == "~0% observed change");
+  // Non-zero but below 0.005 %: the sign and word stay honest.
+  CHECK(format_change(0.00001) == "+0% slower");
+  CHECK(format_change(-0.00001) == "-0% faster");
+}
+
+TEST_CASE("format_change is direction-aware", "[format]") {
+  CHECK(format_change(0.0764, Direction::higher_is_better) == "+7.64% better");
+  CHECK(format_change(-0.2, Direction::higher_is_better) == "-20% worse");
+  CHECK(format_change(0.0, Direction::higher_is_better) == "~0% observed change");
+  CHECK(format_change_percent(0.6003) == "+60.03%");
+  CHECK(format_change_percent(-0.095) == "-9.5%");
+  CHECK(format_change_percent(0.0) == "0%");
+}
+
+TEST_CASE("percent, fixed, ranges and integers", "[format]") {
+  CHECK(format_percent(0.024, 1) == "2.4%");
+  CHECK(format_percent(0.010, 1) == "1.0%");
+  CHECK(format_percent(0.0764, 2) == "7.64%");
+  CHECK(format_percent(0.2380, 1) == "23.8%");
+  CHECK(format_fixed(45851.1) == "45851.10");
+  CHECK(format_fixed(512.0, 1) == "512.0");
+  CHECK(format_range(42062.37, 51322.25) == "42062.37\u201351322.25");
+  CHECK(format_integer(12818.0) == "12818");
+  CHECK(format_integer(81920.0, true) == "81,920");
+  CHECK(format_integer(-61952.0, true) == "-61,952");
+  CHECK(format_integer(1234567.0, true, '_') == "1_234_567");
+  CHECK(format_integer(999.0, true) == "999");
+  CHECK(format_integer(-0.4) == "0");
+  // Exact binary ties round to even, as printf does.
+  CHECK(format_integer(218.5) == "218");
+  CHECK(format_integer(219.5) == "220");
+}
+
+TEST_CASE("rates, sizes and bits scale automatically", "[format]") {
+  CHECK(format_rate(45851.1, "iterations/s") == "45.85k iterations/s");
+  CHECK(format_rate(512.0) == "512.00 ops/s");
+  CHECK(format_rate(2.5e6) == "2.50M ops/s");
+  CHECK(format_rate(3e9) == "3.00G ops/s");
+  CHECK(format_rate(999.999) == "1.00k ops/s");
+  CHECK(format_bytes(512.0) == "512 B");
+  CHECK(format_bytes(1023.6) == "1.00 KiB");
+  CHECK(format_bytes(1536.0) == "1.50 KiB");
+  CHECK(format_bytes(512.0 * 1024 * 1024) == "512.00 MiB");
+  CHECK(format_bytes(2.0 * 1024 * 1024 * 1024) == "2.00 GiB");
+  CHECK(format_byte_rate(94.70 * 1024 * 1024) == "94.70 MiB/s");
+  CHECK(format_bits(273.73e6) == "273.73 Mbps");
+  CHECK(format_bits(1.5e9) == "1.50 Gbps");
+  CHECK(format_bits(800.0) == "800.00 bps");
+}
+
+TEST_CASE("sparklines scale between the extremes and bucket long series", "[format]") {
+  const std::vector<double> rising{1, 2, 3, 4, 5, 6, 7, 8};
+  CHECK(format_sparkline(rising) == "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588");
+  const std::vector<double> flat{3, 3, 3};
+  CHECK(format_sparkline(flat) == "\u2584\u2584\u2584");
+  CHECK(format_sparkline(std::vector<double>{}).empty());
+  const std::vector<double> with_nan{1, kNaN, 2};
+  CHECK(format_sparkline(with_nan) == "\u2581\u2588");
+  std::vector<double> long_series(100);
+  for (std::size_t i = 0; i < long_series.size(); ++i) long_series[i] = static_cast<double>(i);
+  const auto points = sparkline_points(long_series, 10);
+  REQUIRE(points.size() == 10);
+  CHECK(points[0] == Approx(4.5));   // mean of 0..9
+  CHECK(points[9] == Approx(94.5));  // mean of 90..99
+}
