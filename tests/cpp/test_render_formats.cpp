@@ -1,0 +1,167 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "benchreport/error.hpp"
+#include "benchreport/render.hpp"
+
+using namespace benchreport;
+
+namespace {
+
+Report hostile_report() {
+  Report report("Runs <b>&</b>");
+  report.add_note("watch @octocat", NoteKind::warning);
+  Table& table = report.add_table({{"Runner"}, {"Median", Align::right}, {"Hash", Align::center}}, "Pinned, \"x\"",
+                                  "pinned \"><script>");
+  table.add_row({"<script>alert(1)</script>", Cell("45851.10", 45851.1, CellRole::best), Cell("866df6f892c3", CellRole::code)});
+  table.add_row({"=HYPERLINK(\"http://x\")", Cell("2.25 \u00b5s", CellRole::slower), "a\nb"});
+  table.footnote = "Variation is the population CV.";
+  Details& details = report.add_details("More \u202Erows");
+  details.blocks.add_table({"Name", "Value"}, "", "more").add_row({"\x1b[31mred", "-5.01%"});
+  report.add_paragraph({Span::link("bad", "javascript:alert(1)"), Span::plain(" "), Span::link("ok", "https://x.test/?a=1&b=\"2\"")});
+  return report;
+}
+
+}  // namespace
+
+TEST_CASE("HTML is one standalone, escaped document", "[render][html]") {
+  const std::string html = render_html(hostile_report());
+  CHECK(html.rfind("<!doctype html>\n<html lang=\"en\">", 0) == 0);
+  CHECK(html.find("<title>Runs &lt;b&gt;&amp;&lt;/b&gt;</title>") != std::string::npos);
+  CHECK(html.find("<script") == std::string::npos);
+  CHECK(html.find("javascript:") != std::string::npos);  // shown as text only...
+  CHECK(html.find("href=\"javascript") == std::string::npos);  // ...never as a link
+  CHECK(html.find("<a href=\"https://x.test/?a=1&amp;b=%222%22\">ok</a>") != std::string::npos);
+  CHECK(html.find("<table id=\"table-pinned----script-\">") != std::string::npos);
+  CHECK(html.find("<caption>Pinned, &quot;x&quot;</caption>") != std::string::npos);
+  CHECK(html.find("<td class=\"al-right role-best\" data-value=\"45851.1\">45851.10</td>") != std::string::npos);
+  CHECK(html.find("<td class=\"al-center\"><code>866df6f892c3</code></td>") != std::string::npos);
+  CHECK(html.find("<summary>More \uFFFDrows</summary>") != std::string::npos);
+  CHECK(html.find("\x1b") == std::string::npos);
+  for (const char* external : {"src=", "<link", "@import", "url("}) CHECK(html.find(external) == std::string::npos);
+  CHECK(html.find("<aside class=\"note warning\"><strong>Warning:</strong> watch @octocat</aside>") != std::string::npos);
+}
+
+TEST_CASE("HTML fragment has no document wrapper and scoped CSS", "[render][html]") {
+  const std::string fragment = render_html_fragment(hostile_report());
+  CHECK(fragment.rfind("<div class=\"benchreport\">\n<style>", 0) == 0);
+  CHECK(fragment.find("<html") == std::string::npos);
+  CHECK(fragment.find("<body") == std::string::npos);
+  CHECK(fragment.substr(fragment.size() - 7) == "</div>\n");
+}
+
+TEST_CASE("HTML sparklines are fixed-size SVG polylines", "[render][html]") {
+  Report report;
+  report.add_table({"Case", "Samples"}).add_row({"a", Cell("1").with_samples({1.0, 3.0, 2.0})});
+  const std::string html = render_html(report);
+  CHECK(html.find("<svg class=\"spark\" width=\"80\" height=\"18\" viewBox=\"0 0 80 18\" role=\"img\" "
+                  "aria-label=\"3 samples\"><polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.2\" "
+                  "points=\"2.00,16.00 40.00,2.00 78.00,9.00\"/></svg>") != std::string::npos);
+  Report flat;
+  flat.add_table({"Case"}).add_row({Cell("x").with_samples({5.0})});
+  CHECK(render_html(flat).find("points=\"2.00,9.00 78.00,9.00\"") != std::string::npos);
+}
+
+TEST_CASE("text aligns by display width and neutralises escapes", "[render][text]") {
+  Report report("Title");
+  Table& table = report.add_table({{"Case"}, {"p50", Align::right}, {"Mid", Align::center}});
+  table.add_row({"a", "2.25 \u00b5s", "x"});
+  table.add_row({"longer", "851.2 ns", "wide"});
+  table.add_row({"\x1b[2Jclear", "1\u20132", "y"});
+  CHECK(render_text(report) ==
+        "Title\n=====\n\n"
+        "Case            p50  Mid\n"
+        "---------  --------  ----\n"
+        "a           2.25 \u00b5s   x\n"
+        "longer     851.2 ns  wide\n"
+        " [2Jclear       1\u20132   y\n");
+}
+
+TEST_CASE("text colour only on request", "[render][text]") {
+  Report report;
+  report.add_table({"Change"}).add_row({Cell("+9.18% slower", CellRole::slower)});
+  CHECK(render_text(report).find('\x1b') == std::string::npos);
+  RenderOptions options;
+  options.color = true;
+  const std::string coloured = render_text(report, options);
+  CHECK(coloured.find("\x1b[1;31m+9.18% slower\x1b[0m") != std::string::npos);
+  CHECK(coloured.find("\x1b[1mChange\x1b[0m") != std::string::npos);
+}
+
+TEST_CASE("text expands details under their summary", "[render][text]") {
+  Report report;
+  Details& details = report.add_details("All cases");
+  details.blocks.add_paragraph("inside");
+  CHECK(render_text(report) == "All cases\n---------\n\ninside\n");
+}
+
+TEST_CASE("CSV: RFC 4180 tables with caption comments and the formula guard", "[render][csv]") {
+  const std::string csv = render_csv(hostile_report());
+  CHECK(csv ==
+        "# Pinned, \"x\"\r\n"
+        "Runner,Median,Hash\r\n"
+        "<script>alert(1)</script>,45851.10,866df6f892c3\r\n"
+        "\"'=HYPERLINK(\"\"http://x\"\")\",2.25 \u00b5s,a b\r\n"
+        "\r\n"
+        "# more\r\n"
+        "Name,Value\r\n"
+        "\" [31mred\",-5.01%\r\n");
+}
+
+TEST_CASE("CSV selects one table by id", "[render][csv]") {
+  RenderOptions options;
+  options.csv_table = "more";
+  CHECK(render_csv(hostile_report(), options) == "Name,Value\r\n\" [31mred\",-5.01%\r\n");
+  options.csv_table = "missing";
+  CHECK_THROWS_WITH(render_csv(hostile_report(), options),
+                    "csv_table: no table with id 'missing' (ids in this report: pinned \"><script>, more)");
+}
+
+TEST_CASE("JSON carries the schema, every block and the data payload", "[render][json]") {
+  Report report("T");
+  report.add_table({"a"}).add_row({Cell("1.5", 1.5)});
+  report.data.set("nan", std::numeric_limits<double>::quiet_NaN()).set("tenth", 0.1).set("n", 3);
+  RenderOptions compact;
+  compact.json_indent = 0;
+  CHECK(render_json(report, compact) ==
+        "{\"schema\":\"benchreport-report/1\",\"title\":\"T\",\"blocks\":[{\"type\":\"table\",\"columns\":"
+        "[{\"title\":\"a\",\"align\":\"left\"}],\"rows\":[[{\"text\":\"1.5\",\"value\":1.5}]]}],"
+        "\"data\":{\"nan\":null,\"tenth\":0.1,\"n\":3}}\n");
+}
+
+TEST_CASE("JSON writer: shortest round-trip numbers, escapes, key order", "[render][json]") {
+  CHECK(json_number(0.1) == "0.1");
+  CHECK(json_number(1.0) == "1");
+  CHECK(json_number(1e21) == "1e+21");
+  CHECK(json_number(5e-324) == "5e-324");
+  CHECK(json_number(std::numeric_limits<double>::infinity()) == "null");
+  CHECK(json_number(-std::numeric_limits<double>::infinity()) == "null");
+  CHECK(json_string("a\"b\\c\n\x01") == "\"a\\\"b\\\\c\\n\\u0001\"");
+  CHECK(json_string("\u202E\u2028\u00b5\xff") == "\"\\u202e\\u2028\u00b5\uFFFD\"");
+  Json object;
+  object.set("b", 1).set("a", Json::Array{true, nullptr, "x"}).set("b", 2);
+  CHECK(to_json(object) == "{\"b\":2,\"a\":[true,null,\"x\"]}");
+  CHECK(to_json(object, JsonWriteOptions{0, true}) == "{\"a\":[true,null,\"x\"],\"b\":2}");
+  CHECK(to_json(object, JsonWriteOptions{1, false}) == "{\n \"b\": 2,\n \"a\": [\n  true,\n  null,\n  \"x\"\n ]\n}");
+  CHECK(to_json(Json::object()) == "{}");
+  CHECK(to_json(Json::array()) == "[]");
+  REQUIRE(object.find("a") != nullptr);
+  CHECK(object.find("zzz") == nullptr);
+  Json number = 3;
+  CHECK_THROWS_AS(number.set("k", 1), std::logic_error);
+  CHECK_THROWS_AS(number.push_back(1), std::logic_error);
+}
+
+TEST_CASE("every format is deterministic and reachable through render()", "[render]") {
+  const Report report = hostile_report();
+  for (const Format format : {Format::markdown, Format::html, Format::text, Format::csv, Format::json}) {
+    const std::string first = render(report, format);
+    CHECK(!first.empty());
+    CHECK(render(report, format) == first);
+    CHECK(render(report, format_from_name(format_name(format))) == first);
+  }
+  CHECK(render(report, Format::html) == render_html(report));
+}
