@@ -92,12 +92,11 @@ std::string format_change_percent(double change) {
   return fmt::format("{}{}%", change > 0 ? "+" : "-", trimmed_percent(change));
 }
 
-std::string format_change(double change, Direction direction) {
+std::string format_change(double change, bool higher_is_better) {
   if (!std::isfinite(change)) return std::string(kUnavailable);
   if (change == 0.0) return "~0% observed change";
-  const bool improved = (direction == Direction::lower_is_better) == (change < 0);
-  const bool rate = direction == Direction::higher_is_better;
-  const char* word = improved ? (rate ? "better" : "faster") : (rate ? "worse" : "slower");
+  const bool improved = higher_is_better == (change > 0);
+  const char* word = improved ? (higher_is_better ? "better" : "faster") : (higher_is_better ? "worse" : "slower");
   return fmt::format("{} {}", format_change_percent(change), word);
 }
 

@@ -6,15 +6,13 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace benchreport {
 
 // Shown wherever a value is unavailable (U+2014 EM DASH).
 inline constexpr std::string_view kUnavailable = "\u2014";
-
-// Which way is good for a metric: times are lower-is-better, rates higher-is-better.
-enum class Direction { lower_is_better, higher_is_better };
 
 // Time given in seconds: < 1 µs "851.2 ns"; < 1 ms "2.25 µs" (U+00B5);
 // < 1 s "1.60 ms"; < 60 s "1.50 s"; < 1 h "2.50 min"; else "1.25 h".
@@ -23,8 +21,17 @@ std::string format_time(double seconds);
 
 // Relative change (0.6003 = +60.03 %) with two decimals, trailing zeros dropped:
 // "+60.03% slower", "-9.5% faster", exactly zero "~0% observed change".
-// Words: lower-is-better "faster"/"slower"; higher-is-better "better"/"worse".
-std::string format_change(double change, Direction direction = Direction::lower_is_better);
+// Words: lower-is-better (times) "faster"/"slower"; higher-is-better (rates)
+// "better"/"worse".
+std::string format_change(double change, bool higher_is_better = false);
+
+// The same for the data model's Direction enum (dataset.hpp), taken as a
+// template so this header does not depend on the data model.
+template <typename DirectionEnum>
+  requires std::is_enum_v<DirectionEnum> && requires { DirectionEnum::higher_is_better; }
+std::string format_change(double change, DirectionEnum direction) {
+  return format_change(change, direction == DirectionEnum::higher_is_better);
+}
 
 // Signed percentage of a relative change without the word: "+60.03%", "-9.5%", "0%".
 std::string format_change_percent(double change);
