@@ -9,6 +9,14 @@ namespace benchreport {
 // k-th smallest (0-based) of v; v is partially reordered. Requires k < v.size().
 double select_kth(std::span<double> v, std::size_t k);
 
+// Places several order statistics at once: afterwards v[k] is the k-th smallest
+// for every k in `ranks` (0-based, strictly increasing, each < v.size()).
+// Costs about one selection per rank on ever smaller ranges, never a full sort.
+void select_many(std::span<double> v, std::span<const std::size_t> ranks);
+
+// Middle of two order statistics, as the median of an even-sized set uses it.
+inline double midpoint(double lower, double upper) { return lower + (upper - lower) / 2.0; }
+
 // Median (mean of the two middle values for even n); v is reordered.
 // Requires a non-empty span.
 double median_inplace(std::span<double> v);

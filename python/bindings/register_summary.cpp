@@ -1,5 +1,318 @@
+// Bindings for summary.hpp, grouped.hpp, quantile.hpp, drift.hpp, median_ci.hpp.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <fmt/format.h>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "benchreport/grouped.hpp"
+#include "benchreport/summary.hpp"
 #include "register.hpp"
 
+namespace py = pybind11;
+using namespace pybind11::literals;
+
 namespace benchreport::python {
-void register_summary(pybind11::module_& /*m*/) {}
+namespace {
+
+using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
+using IndexArray = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
+
+std::span<const double> as_span(const DoubleArray& a) {
+  if (a.ndim() != 1) throw InputError(fmt::format("values must be 1-dimensional, got {} dimensions", a.ndim()));
+  return {a.data(), static_cast<std::size_t>(a.size())};
+}
+
+std::span<const std::int64_t> as_span(const IndexArray& a) {
+  if (a.ndim() != 1) throw InputError(fmt::format("offsets must be 1-dimensional, got {} dimensions", a.ndim()));
+  return {a.data(), static_cast<std::size_t>(a.size())};
+}
+
+NanPolicy parse_nan_policy(const std::string& name) {
+  if (name == "raise") return NanPolicy::raise;
+  if (name == "omit") return NanPolicy::omit;
+  throw InputError(fmt::format("nan_policy is '{}': expected 'raise' or 'omit'", name));
+}
+
+MadScale parse_mad_scale(const std::string& name) {
+  if (name == "raw") return MadScale::raw;
+  if (name == "normal") return MadScale::normal;
+  throw InputError(fmt::format("mad_scale is '{}': expected 'raw' or 'normal'", name));
+}
+
+std::size_t non_negative(long long v, const char* what) {
+  if (v < 0) throw InputError(fmt::format("{} is {}: expected a non-negative integer", what, v));
+  return static_cast<std::size_t>(v);
+}
+
+SummaryOptions make_options(const std::vector<double>& quantiles, const std::string& method, int ddof, long long k,
+                            double confidence, const std::string& mad_scale, const std::string& nan_policy,
+                            const std::optional<std::vector<std::string>>& stats, long long theil_sen_max_n) {
+  SummaryOptions o;
+  o.quantiles = quantiles;
+  o.method = parse_quantile_method(method);
+  o.ddof = ddof;
+  o.drift_k = non_negative(k, "k");
+  o.confidence = confidence;
+  o.mad_scale = parse_mad_scale(mad_scale);
+  o.nan_policy = parse_nan_policy(nan_policy);
+  o.theil_sen_max_n = non_negative(theil_sen_max_n, "theil_sen_max_n");
+  if (stats) {
+    StatSet chosen;
+    for (const auto& name : *stats) chosen = parse_stat(name, chosen);
+    o.stats = chosen;
+  }
+  check_options(o);
+  return o;
+}
+
+// Moves a vector into a numpy array without copying its data.
+template <class T>
+py::array_t<T> to_numpy(std::vector<T>&& v, std::vector<py::ssize_t> shape) {
+  auto* owned = new std::vector<T>(std::move(v));
+  py::capsule free_when_done(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>(shape, owned->data(), free_when_done);
+}
+
+template <class T>
+py::array_t<T> to_numpy(std::vector<T>&& v) {
+  const auto n = static_cast<py::ssize_t>(v.size());
+  return to_numpy(std::move(v), {n});
+}
+
+py::array to_bool_numpy(std::vector<std::uint8_t>&& v) { return to_numpy(std::move(v)).attr("astype")("bool"); }
+
+py::array to_object_numpy(const std::vector<std::string>& v) {
+  py::list items(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) items[i] = py::str(v[i]);
+  return py::module_::import("numpy").attr("array")(items, "dtype"_a = "object");
+}
+
+py::object optional_reason(const Availability& a) { return a.ok ? py::object(py::none()) : py::object(py::str(a.reason)); }
+
+py::dict drift_dict(const Drift& d) {
+  return py::dict("drift"_a = d.change, "drift_available"_a = d.change_availability.ok,
+                  "drift_reason"_a = optional_reason(d.change_availability), "theil_sen_slope"_a = d.theil_sen_slope,
+                  "theil_sen_relative"_a = d.theil_sen_relative,
+                  "theil_sen_available"_a = d.theil_sen_availability.ok,
+                  "theil_sen_reason"_a = optional_reason(d.theil_sen_availability),
+                  "mann_kendall_s"_a = d.mann_kendall_s, "mann_kendall_z"_a = d.mann_kendall_z,
+                  "mann_kendall_p"_a = d.mann_kendall_p, "kendall_tau"_a = d.kendall_tau,
+                  "mann_kendall_available"_a = d.mann_kendall_availability.ok,
+                  "mann_kendall_reason"_a = optional_reason(d.mann_kendall_availability));
+}
+
+py::dict median_ci_dict(const MedianCI& ci) {
+  return py::dict("median_ci_lower"_a = ci.lower, "median_ci_upper"_a = ci.upper,
+                  "median_ci_nominal"_a = ci.nominal, "median_ci_achieved"_a = ci.achieved,
+                  "median_ci_lower_rank"_a = ci.lower_rank, "median_ci_upper_rank"_a = ci.upper_rank,
+                  "median_ci_available"_a = ci.availability.ok,
+                  "median_ci_reason"_a = optional_reason(ci.availability));
+}
+
+py::dict summary_dict(const Summary& s) {
+  py::dict d("n"_a = s.n, "n_omitted"_a = s.n_omitted, "min"_a = s.min, "max"_a = s.max, "mean"_a = s.mean,
+             "std"_a = s.std_population, "std_sample"_a = s.std_sample, "cv"_a = s.cv, "median"_a = s.median,
+             "probabilities"_a = s.probabilities, "quantiles"_a = s.quantiles, "iqr"_a = s.iqr, "mad"_a = s.mad,
+             "mad_over_median_pct"_a = s.mad_over_median_pct, "robust_cv"_a = s.robust_cv);
+  for (auto item : median_ci_dict(s.median_ci)) d[item.first] = item.second;
+  for (auto item : drift_dict(s.drift)) d[item.first] = item.second;
+  d["tukey_mild"] = s.outliers.tukey_mild;
+  d["tukey_severe"] = s.outliers.tukey_severe;
+  d["modified_z_outliers"] = s.outliers.modified_z;
+  return d;
+}
+
+void put_availability(py::dict& d, const std::string& prefix, std::vector<std::uint8_t>&& ok,
+                      const std::vector<std::string>& reason) {
+  d[py::str(prefix + "_reason")] = to_object_numpy(reason);
+  d[py::str(prefix + "_available")] = to_bool_numpy(std::move(ok));
+}
+
+py::dict grouped_dict(GroupedSummary&& g, StatSet s) {
+  py::dict d;
+  const auto n_sets = static_cast<py::ssize_t>(g.n_sets);
+  const auto n_probs = static_cast<py::ssize_t>(g.probabilities.size());
+  d["n"] = to_numpy(std::move(g.n));
+  d["n_omitted"] = to_numpy(std::move(g.n_omitted));
+  d["min"] = to_numpy(std::move(g.min));
+  d["max"] = to_numpy(std::move(g.max));
+  if (s.has(Stat::moments)) {
+    d["mean"] = to_numpy(std::move(g.mean));
+    d["std"] = to_numpy(std::move(g.std_population));
+    d["std_sample"] = to_numpy(std::move(g.std_sample));
+    d["cv"] = to_numpy(std::move(g.cv));
+  }
+  if (s.has(Stat::median)) d["median"] = to_numpy(std::move(g.median));
+  if (s.has(Stat::quantiles)) {
+    d["probabilities"] = to_numpy(std::move(g.probabilities));
+    d["quantiles"] = to_numpy(std::move(g.quantiles), {n_sets, n_probs});
+  }
+  if (s.has(Stat::iqr)) d["iqr"] = to_numpy(std::move(g.iqr));
+  if (s.has(Stat::mad)) {
+    d["mad"] = to_numpy(std::move(g.mad));
+    d["mad_over_median_pct"] = to_numpy(std::move(g.mad_over_median_pct));
+    d["robust_cv"] = to_numpy(std::move(g.robust_cv));
+  }
+  if (s.has(Stat::median_ci)) {
+    d["median_ci_lower"] = to_numpy(std::move(g.ci_lower));
+    d["median_ci_upper"] = to_numpy(std::move(g.ci_upper));
+    d["median_ci_achieved"] = to_numpy(std::move(g.ci_achieved));
+    d["median_ci_lower_rank"] = to_numpy(std::move(g.ci_lower_rank));
+    d["median_ci_upper_rank"] = to_numpy(std::move(g.ci_upper_rank));
+    put_availability(d, "median_ci", std::move(g.ci_ok), g.ci_reason);
+  }
+  if (s.has(Stat::drift)) {
+    d["drift"] = to_numpy(std::move(g.drift));
+    put_availability(d, "drift", std::move(g.drift_ok), g.drift_reason);
+  }
+  if (s.has(Stat::trend)) {
+    d["theil_sen_slope"] = to_numpy(std::move(g.theil_sen_slope));
+    d["theil_sen_relative"] = to_numpy(std::move(g.theil_sen_relative));
+    put_availability(d, "theil_sen", std::move(g.theil_sen_ok), g.theil_sen_reason);
+    d["mann_kendall_s"] = to_numpy(std::move(g.mann_kendall_s));
+    d["mann_kendall_z"] = to_numpy(std::move(g.mann_kendall_z));
+    d["mann_kendall_p"] = to_numpy(std::move(g.mann_kendall_p));
+    d["kendall_tau"] = to_numpy(std::move(g.kendall_tau));
+    put_availability(d, "mann_kendall", std::move(g.mann_kendall_ok), g.mann_kendall_reason);
+  }
+  if (s.has(Stat::outliers)) {
+    d["tukey_mild"] = to_numpy(std::move(g.tukey_mild));
+    d["tukey_severe"] = to_numpy(std::move(g.tukey_severe));
+    d["modified_z_outliers"] = to_numpy(std::move(g.modified_z));
+  }
+  return d;
+}
+
+void bind_result_types(py::module_& m) {
+  py::class_<MedianCI>(m, "MedianCI", "Distribution-free confidence interval for the median.")
+      .def_property_readonly("available", [](const MedianCI& c) { return c.availability.ok; })
+      .def_property_readonly("reason", [](const MedianCI& c) { return optional_reason(c.availability); })
+      .def_readonly("lower", &MedianCI::lower)
+      .def_readonly("upper", &MedianCI::upper)
+      .def_readonly("nominal", &MedianCI::nominal)
+      .def_readonly("achieved", &MedianCI::achieved)
+      .def_readonly("lower_rank", &MedianCI::lower_rank)
+      .def_readonly("upper_rank", &MedianCI::upper_rank)
+      .def("to_dict", &median_ci_dict);
+  py::class_<Drift>(m, "Drift", "Drift of one ordered sample set: end-median ratio, Theil–Sen, Mann–Kendall.")
+      .def_readonly("change", &Drift::change)
+      .def_property_readonly("change_available", [](const Drift& d) { return d.change_availability.ok; })
+      .def_property_readonly("change_reason", [](const Drift& d) { return optional_reason(d.change_availability); })
+      .def_readonly("theil_sen_slope", &Drift::theil_sen_slope)
+      .def_readonly("theil_sen_relative", &Drift::theil_sen_relative)
+      .def_property_readonly("theil_sen_available", [](const Drift& d) { return d.theil_sen_availability.ok; })
+      .def_property_readonly("theil_sen_reason",
+                             [](const Drift& d) { return optional_reason(d.theil_sen_availability); })
+      .def_readonly("mann_kendall_s", &Drift::mann_kendall_s)
+      .def_readonly("mann_kendall_z", &Drift::mann_kendall_z)
+      .def_readonly("mann_kendall_p", &Drift::mann_kendall_p)
+      .def_readonly("kendall_tau", &Drift::kendall_tau)
+      .def_property_readonly("mann_kendall_available",
+                             [](const Drift& d) { return d.mann_kendall_availability.ok; })
+      .def_property_readonly("mann_kendall_reason",
+                             [](const Drift& d) { return optional_reason(d.mann_kendall_availability); })
+      .def("to_dict", &drift_dict);
+  py::class_<Summary>(m, "Summary", "Summary statistics of one sample set (see docs/statistics-summary.md).")
+      .def_readonly("n", &Summary::n)
+      .def_readonly("n_omitted", &Summary::n_omitted)
+      .def_readonly("min", &Summary::min)
+      .def_readonly("max", &Summary::max)
+      .def_readonly("mean", &Summary::mean)
+      .def_readonly("std", &Summary::std_population)
+      .def_readonly("std_sample", &Summary::std_sample)
+      .def_readonly("cv", &Summary::cv)
+      .def_readonly("median", &Summary::median)
+      .def_property_readonly("probabilities", [](const Summary& s) { return DoubleArray(py::cast(s.probabilities)); })
+      .def_property_readonly("quantiles", [](const Summary& s) { return DoubleArray(py::cast(s.quantiles)); })
+      .def_readonly("iqr", &Summary::iqr)
+      .def_readonly("mad", &Summary::mad)
+      .def_readonly("mad_over_median_pct", &Summary::mad_over_median_pct)
+      .def_readonly("robust_cv", &Summary::robust_cv)
+      .def_readonly("median_ci", &Summary::median_ci)
+      .def_readonly("drift", &Summary::drift)
+      .def_property_readonly("tukey_mild", [](const Summary& s) { return s.outliers.tukey_mild; })
+      .def_property_readonly("tukey_severe", [](const Summary& s) { return s.outliers.tukey_severe; })
+      .def_property_readonly("modified_z_outliers", [](const Summary& s) { return s.outliers.modified_z; })
+      .def("to_dict", &summary_dict)
+      .def("__repr__", [](const Summary& s) {
+        return fmt::format("Summary(n={}, median={:.6g}, mad={:.6g}, min={:.6g}, max={:.6g})", s.n, s.median, s.mad,
+                           s.min, s.max);
+      });
+}
+
+}  // namespace
+
+void register_summary(py::module_& m) {
+  bind_result_types(m);
+  m.def(
+      "summarize",
+      [](const DoubleArray& values, const std::vector<double>& quantiles, const std::string& method, int ddof,
+         long long k, double confidence, const std::string& mad_scale, const std::string& nan_policy,
+         const std::optional<std::vector<std::string>>& stats, long long theil_sen_max_n) {
+        const SummaryOptions options =
+            make_options(quantiles, method, ddof, k, confidence, mad_scale, nan_policy, stats, theil_sen_max_n);
+        const std::span<const double> x = as_span(values);
+        if (x.size() < 4096) return summarize(x, options);  // releasing the GIL costs more than the work
+        py::gil_scoped_release unlocked;
+        return summarize(x, options);
+      },
+      "values"_a, "quantiles"_a, "method"_a, "ddof"_a, "k"_a, "confidence"_a, "mad_scale"_a, "nan_policy"_a,
+      "stats"_a, "theil_sen_max_n"_a);
+  m.def(
+      "summarize_grouped",
+      [](const DoubleArray& values, const IndexArray& offsets, const std::vector<double>& quantiles,
+         const std::string& method, int ddof, long long k, double confidence, const std::string& mad_scale,
+         const std::string& nan_policy, const std::optional<std::vector<std::string>>& stats,
+         long long theil_sen_max_n, long long threads) {
+        const SummaryOptions options =
+            make_options(quantiles, method, ddof, k, confidence, mad_scale, nan_policy, stats, theil_sen_max_n);
+        const unsigned thread_count = static_cast<unsigned>(non_negative(threads, "threads"));
+        const auto x = as_span(values);
+        const auto o = as_span(offsets);
+        GroupedSummary g;
+        {
+          py::gil_scoped_release unlocked;
+          g = summarize_grouped(x, o, options, thread_count);
+        }
+        return grouped_dict(std::move(g), options.stats);
+      },
+      "values"_a, "offsets"_a, "quantiles"_a, "method"_a, "ddof"_a, "k"_a, "confidence"_a, "mad_scale"_a,
+      "nan_policy"_a, "stats"_a, "theil_sen_max_n"_a, "threads"_a);
+  m.def(
+      "quantile",
+      [](const DoubleArray& values, const DoubleArray& ps, const std::string& method) {
+        const QuantileMethod m = parse_quantile_method(method);
+        const auto x = as_span(values);
+        const std::span<const double> p(ps.data(), static_cast<std::size_t>(ps.size()));
+        std::vector<double> out;
+        {
+          py::gil_scoped_release unlocked;
+          out = quantiles(x, p, m);
+        }
+        return to_numpy(std::move(out));
+      },
+      "values"_a, "p"_a, "method"_a);
+  m.def(
+      "drift",
+      [](const DoubleArray& values, long long k, long long theil_sen_max_n) {
+        const DriftOptions options{non_negative(k, "k"), non_negative(theil_sen_max_n, "theil_sen_max_n")};
+        const auto x = as_span(values);
+        py::gil_scoped_release unlocked;
+        return drift(x, options);
+      },
+      "values"_a, "k"_a, "theil_sen_max_n"_a);
+  m.def(
+      "median_ci",
+      [](const DoubleArray& values, double confidence) {
+        const auto x = as_span(values);
+        py::gil_scoped_release unlocked;
+        return median_ci(x, confidence);
+      },
+      "values"_a, "confidence"_a);
+}
+
 }  // namespace benchreport::python

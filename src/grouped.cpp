@@ -1,0 +1,146 @@
+#include "benchreport/grouped.hpp"
+
+#include <fmt/format.h>
+
+#include "benchreport/parallel.hpp"
+
+namespace benchreport {
+namespace {
+
+// Sets per work chunk: large enough to amortise scheduling, small enough to balance.
+constexpr std::size_t kSetsPerChunk = 256;
+
+template <class T>
+void size_column(std::vector<T>& column, bool wanted, std::size_t n, T fill) {
+  if (wanted) column.assign(n, fill);
+}
+
+void allocate(GroupedSummary& g, const SummaryOptions& o, std::size_t n_sets) {
+  constexpr double nan = Summary::nan;
+  const StatSet s = o.stats;
+  g.n_sets = n_sets;
+  g.probabilities = o.quantiles;
+  g.n.assign(n_sets, 0);
+  g.n_omitted.assign(n_sets, 0);
+  g.min.assign(n_sets, nan);
+  g.max.assign(n_sets, nan);
+  for (auto* c : {&g.mean, &g.std_population, &g.std_sample, &g.cv}) size_column(*c, s.has(Stat::moments), n_sets, nan);
+  size_column(g.median, s.has(Stat::median), n_sets, nan);
+  size_column(g.quantiles, s.has(Stat::quantiles), n_sets * o.quantiles.size(), nan);
+  size_column(g.iqr, s.has(Stat::iqr), n_sets, nan);
+  for (auto* c : {&g.mad, &g.mad_over_median_pct, &g.robust_cv}) size_column(*c, s.has(Stat::mad), n_sets, nan);
+  const bool ci = s.has(Stat::median_ci);
+  for (auto* c : {&g.ci_lower, &g.ci_upper, &g.ci_achieved}) size_column(*c, ci, n_sets, nan);
+  for (auto* c : {&g.ci_lower_rank, &g.ci_upper_rank}) size_column(*c, ci, n_sets, std::int64_t{0});
+  size_column(g.ci_ok, ci, n_sets, std::uint8_t{0});
+  size_column(g.ci_reason, ci, n_sets, std::string{});
+  size_column(g.drift, s.has(Stat::drift), n_sets, nan);
+  size_column(g.drift_ok, s.has(Stat::drift), n_sets, std::uint8_t{0});
+  size_column(g.drift_reason, s.has(Stat::drift), n_sets, std::string{});
+  const bool trend = s.has(Stat::trend);
+  for (auto* c : {&g.theil_sen_slope, &g.theil_sen_relative, &g.mann_kendall_s, &g.mann_kendall_z,
+                  &g.mann_kendall_p, &g.kendall_tau}) {
+    size_column(*c, trend, n_sets, nan);
+  }
+  for (auto* c : {&g.theil_sen_ok, &g.mann_kendall_ok}) size_column(*c, trend, n_sets, std::uint8_t{0});
+  for (auto* c : {&g.theil_sen_reason, &g.mann_kendall_reason}) size_column(*c, trend, n_sets, std::string{});
+  for (auto* c : {&g.tukey_mild, &g.tukey_severe, &g.modified_z}) {
+    size_column(*c, s.has(Stat::outliers), n_sets, std::int64_t{0});
+  }
+}
+
+void store_availability(const Availability& a, std::size_t i, std::vector<std::uint8_t>& ok,
+                        std::vector<std::string>& reason) {
+  ok[i] = a.ok ? 1 : 0;
+  if (!a.ok) reason[i] = a.reason;
+}
+
+void store_drift(const Drift& d, StatSet s, std::size_t i, GroupedSummary& g) {
+  if (s.has(Stat::drift)) {
+    g.drift[i] = d.change;
+    store_availability(d.change_availability, i, g.drift_ok, g.drift_reason);
+  }
+  if (!s.has(Stat::trend)) return;
+  g.theil_sen_slope[i] = d.theil_sen_slope;
+  g.theil_sen_relative[i] = d.theil_sen_relative;
+  store_availability(d.theil_sen_availability, i, g.theil_sen_ok, g.theil_sen_reason);
+  g.mann_kendall_s[i] = d.mann_kendall_s;
+  g.mann_kendall_z[i] = d.mann_kendall_z;
+  g.mann_kendall_p[i] = d.mann_kendall_p;
+  g.kendall_tau[i] = d.kendall_tau;
+  store_availability(d.mann_kendall_availability, i, g.mann_kendall_ok, g.mann_kendall_reason);
+}
+
+void store(const Summary& r, StatSet s, std::size_t i, GroupedSummary& g) {
+  g.n[i] = static_cast<std::int64_t>(r.n);
+  g.n_omitted[i] = static_cast<std::int64_t>(r.n_omitted);
+  g.min[i] = r.min;
+  g.max[i] = r.max;
+  if (s.has(Stat::moments)) {
+    g.mean[i] = r.mean;
+    g.std_population[i] = r.std_population;
+    g.std_sample[i] = r.std_sample;
+    g.cv[i] = r.cv;
+  }
+  if (s.has(Stat::median)) g.median[i] = r.median;
+  if (s.has(Stat::quantiles)) std::copy(r.quantiles.begin(), r.quantiles.end(), g.quantiles.begin() + static_cast<std::ptrdiff_t>(i * r.quantiles.size()));
+  if (s.has(Stat::iqr)) g.iqr[i] = r.iqr;
+  if (s.has(Stat::mad)) {
+    g.mad[i] = r.mad;
+    g.mad_over_median_pct[i] = r.mad_over_median_pct;
+    g.robust_cv[i] = r.robust_cv;
+  }
+  if (s.has(Stat::median_ci)) {
+    g.ci_lower[i] = r.median_ci.lower;
+    g.ci_upper[i] = r.median_ci.upper;
+    g.ci_achieved[i] = r.median_ci.achieved;
+    g.ci_lower_rank[i] = static_cast<std::int64_t>(r.median_ci.lower_rank);
+    g.ci_upper_rank[i] = static_cast<std::int64_t>(r.median_ci.upper_rank);
+    store_availability(r.median_ci.availability, i, g.ci_ok, g.ci_reason);
+  }
+  store_drift(r.drift, s, i, g);
+  if (s.has(Stat::outliers)) {
+    g.tukey_mild[i] = static_cast<std::int64_t>(r.outliers.tukey_mild);
+    g.tukey_severe[i] = static_cast<std::int64_t>(r.outliers.tukey_severe);
+    g.modified_z[i] = static_cast<std::int64_t>(r.outliers.modified_z);
+  }
+}
+
+}  // namespace
+
+void check_offsets(std::span<const std::int64_t> offsets, std::size_t n_values) {
+  if (offsets.empty()) throw InputError("offsets is empty: expected n_sets + 1 entries starting at 0");
+  if (offsets.front() != 0) throw InputError(fmt::format("offsets[0] is {}: expected 0", offsets.front()));
+  for (std::size_t i = 1; i < offsets.size(); ++i) {
+    if (offsets[i] < offsets[i - 1]) {
+      throw InputError(fmt::format("offsets[{}] = {} < offsets[{}] = {}: offsets must not decrease", i, offsets[i],
+                                   i - 1, offsets[i - 1]));
+    }
+  }
+  if (static_cast<std::size_t>(offsets.back()) != n_values) {
+    throw InputError(fmt::format("offsets end at {} but there are {} values: expected offsets[-1] == len(values)",
+                                 offsets.back(), n_values));
+  }
+}
+
+GroupedSummary summarize_grouped(std::span<const double> values, std::span<const std::int64_t> offsets,
+                                 const SummaryOptions& options, unsigned threads) {
+  check_options(options);
+  check_offsets(offsets, values.size());
+  const std::size_t n_sets = offsets.size() - 1;
+  GroupedSummary g;
+  allocate(g, options, n_sets);
+  parallel_for_chunks(n_sets, kSetsPerChunk, threads, [&](std::size_t begin, std::size_t end, unsigned) {
+    SummaryWorkspace ws;
+    Summary result;
+    for (std::size_t i = begin; i < end; ++i) {
+      const auto first = static_cast<std::size_t>(offsets[i]);
+      const auto count = static_cast<std::size_t>(offsets[i + 1]) - first;
+      summarize_into(values.subspan(first, count), options, SetLabel::numbered(i), ws, result);
+      store(result, options.stats, i, g);
+    }
+  });
+  return g;
+}
+
+}  // namespace benchreport

@@ -1,0 +1,287 @@
+// Hand-checked summary statistics (every expected value worked out on paper).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "benchreport/grouped.hpp"
+#include "benchreport/order_stats.hpp"
+#include "benchreport/summary.hpp"
+
+using namespace benchreport;
+using Catch::Matchers::Contains;
+
+namespace {
+const double kNan = std::numeric_limits<double>::quiet_NaN();
+const double kInf = std::numeric_limits<double>::infinity();
+
+// Bitwise-equal results, where NaN (an unavailable statistic) equals NaN.
+bool same(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+
+std::vector<double> random_values(std::size_t n, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::lognormal_distribution<double> dist(3.0, 0.5);
+  std::vector<double> v(n);
+  for (double& x : v) x = dist(rng);
+  return v;
+}
+}  // namespace
+
+TEST_CASE("summary of [100, 2, 3, 4, 1]", "[summary]") {
+  const std::vector<double> x{100, 2, 3, 4, 1};
+  const Summary s = summarize(x);
+  CHECK(s.n == 5);
+  CHECK(s.n_omitted == 0);
+  CHECK(s.min == 1.0);
+  CHECK(s.max == 100.0);
+  CHECK(s.median == 3.0);
+  CHECK(s.mad == 1.0);  // |x - 3| = 97, 1, 0, 1, 2 -> median 1
+  CHECK(s.mean == 22.0);
+  // squared deviations from 22: 6084 + 400 + 361 + 324 + 441 = 7610
+  CHECK(s.std_population == Approx(std::sqrt(7610.0 / 5.0)).epsilon(1e-15));
+  CHECK(s.std_sample == Approx(std::sqrt(7610.0 / 4.0)).epsilon(1e-15));
+  CHECK(s.cv == Approx(std::sqrt(7610.0 / 5.0) / 22.0).epsilon(1e-15));
+  CHECK(s.iqr == 2.0);  // type 7: q1 = x(1) = 2, q3 = x(3) = 4
+  CHECK(s.mad_over_median_pct == Approx(100.0 / 3.0).epsilon(1e-15));
+  CHECK(s.robust_cv == Approx(kMadNormalScale / 3.0).epsilon(1e-15));
+  // fences: mild [-1, 7], severe [-4, 10]: 100 is a severe outlier; 97 / 1 > 14.826
+  CHECK(s.outliers.tukey_mild == 0);
+  CHECK(s.outliers.tukey_severe == 1);
+  CHECK(s.outliers.modified_z == 1);
+  // default quantiles 5/25/75/95 %: h = 4p -> 0.2, 1, 3, 3.8
+  REQUIRE(s.quantiles.size() == 4);
+  CHECK(s.quantiles[0] == Approx(1.2).epsilon(1e-15));
+  CHECK(s.quantiles[1] == 2.0);
+  CHECK(s.quantiles[2] == 4.0);
+  CHECK(s.quantiles[3] == Approx(4.0 + 0.8 * 96.0).epsilon(1e-15));
+}
+
+TEST_CASE("median and MAD of even n", "[summary]") {
+  const Summary s = summarize(std::vector<double>{1, 2, 3, 4});
+  CHECK(s.median == 2.5);
+  CHECK(s.mad == 1.0);  // |x - 2.5| = 1.5, 0.5, 0.5, 1.5
+  SummaryOptions normal;
+  normal.mad_scale = MadScale::normal;
+  CHECK(summarize(std::vector<double>{1, 2, 3, 4}, normal).mad == kMadNormalScale);
+}
+
+TEST_CASE("a single sample", "[summary]") {
+  const Summary s = summarize(std::vector<double>{7});
+  CHECK(s.n == 1);
+  CHECK(s.median == 7.0);
+  CHECK(s.mad == 0.0);
+  CHECK(s.std_population == 0.0);
+  CHECK(std::isnan(s.std_sample));
+  for (double q : s.quantiles) CHECK(q == 7.0);
+  CHECK_FALSE(s.median_ci.availability.ok);
+  CHECK_THAT(s.median_ci.availability.reason, Contains("n = 1"));
+  CHECK_FALSE(s.drift.change_availability.ok);
+  CHECK_FALSE(s.drift.theil_sen_availability.ok);
+  CHECK_FALSE(s.drift.mann_kendall_availability.ok);
+  CHECK(s.outliers.modified_z == 0);
+}
+
+TEST_CASE("all-equal samples", "[summary]") {
+  const std::vector<double> x(10, 5.0);
+  const Summary s = summarize(x);
+  CHECK(s.median == 5.0);
+  CHECK(s.mad == 0.0);
+  CHECK(s.cv == 0.0);
+  CHECK(s.iqr == 0.0);
+  CHECK(s.drift.change == 0.0);
+  CHECK(s.drift.theil_sen_slope == 0.0);
+  CHECK_FALSE(s.drift.mann_kendall_availability.ok);
+  CHECK_THAT(s.drift.mann_kendall_availability.reason, Contains("equal"));
+  CHECK(s.outliers.modified_z == 0);  // 0 / 0 is not an outlier
+  CHECK(s.outliers.tukey_mild + s.outliers.tukey_severe == 0);
+}
+
+TEST_CASE("MAD = 0 makes every value off the median a modified-z outlier", "[summary]") {
+  const Summary s = summarize(std::vector<double>{5, 5, 5, 5, 6});
+  CHECK(s.mad == 0.0);
+  CHECK(s.outliers.modified_z == 1);
+}
+
+TEST_CASE("Hyndman–Fan types on [1, 2, 3, 4]", "[summary]") {
+  const std::vector<double> x{4, 3, 2, 1};
+  using M = QuantileMethod;
+  // p = 0.5: h (0-based) per type, worked out from the definitions
+  CHECK(quantile(x, 0.5, M::inverted_cdf) == 2.0);           // h = 1, integer: x(1)
+  CHECK(quantile(x, 0.5, M::averaged_inverted_cdf) == 2.5);  // average of x(1), x(2)
+  CHECK(quantile(x, 0.5, M::closest_observation) == 2.0);    // h = 0.5 -> next: x(1)
+  CHECK(quantile(x, 0.5, M::interpolated_inverted_cdf) == 2.0);  // h = 2 - 1 = 1
+  CHECK(quantile(x, 0.5, M::hazen) == 2.5);                  // h = 1.5
+  CHECK(quantile(x, 0.5, M::weibull) == 2.5);
+  CHECK(quantile(x, 0.5, M::linear) == 2.5);
+  CHECK(quantile(x, 0.3, M::weibull) == Approx(1.5).epsilon(1e-15));  // h = 1.2 + 0.3 - 1
+  CHECK(quantile(x, 0.3, M::median_unbiased) == Approx(1.0 + (1.2 + 0.3 / 3.0 + 1.0 / 3.0 - 1.0)).epsilon(1e-14));
+  CHECK(quantile(x, 0.1, M::inverted_cdf) == 1.0);           // h = -0.6 -> clipped to x(0)
+  CHECK(quantile(x, 0.1, M::interpolated_inverted_cdf) == 1.0);
+  CHECK(quantile(x, 0.0, M::linear) == 1.0);
+  CHECK(quantile(x, 1.0, M::linear) == 4.0);
+  CHECK(quantile(x, 1.0, M::inverted_cdf) == 4.0);
+}
+
+TEST_CASE("Harrell–Davis of a small sample", "[summary]") {
+  // n = 2, p = 0.5: a = b = 1.5, weights I_{1/2}(1.5, 1.5) = 0.5 each by symmetry
+  CHECK(quantile(std::vector<double>{1, 3}, 0.5, QuantileMethod::harrell_davis) == Approx(2.0).epsilon(1e-14));
+  CHECK(quantile(std::vector<double>{5}, 0.3, QuantileMethod::harrell_davis) == 5.0);
+  CHECK(quantile(std::vector<double>{1, 3, 9}, 0.0, QuantileMethod::harrell_davis) == 1.0);
+  CHECK(quantile(std::vector<double>{1, 3, 9}, 1.0, QuantileMethod::harrell_davis) == 9.0);
+}
+
+TEST_CASE("median CI order statistics and achieved confidence", "[summary]") {
+  // n = 5: [min, max] covers with 1 - 2/32 = 0.9375 < 0.95
+  const MedianCI five = median_ci(std::vector<double>{5, 4, 3, 2, 1}, 0.95);
+  CHECK_FALSE(five.availability.ok);
+  CHECK(five.achieved == 0.9375);
+  CHECK_THAT(five.availability.reason, Contains("93.8%"));
+  // n = 6: l = 1 gives 1 - 2/64 = 0.96875
+  const MedianCI six = median_ci(std::vector<double>{6, 5, 4, 3, 2, 1}, 0.95);
+  CHECK(six.availability.ok);
+  CHECK(six.lower == 1.0);
+  CHECK(six.upper == 6.0);
+  CHECK(six.achieved == 0.96875);
+  // n = 10: l = 2 gives 1 - 2 * 11/1024; l = 3 would give 1 - 2 * 56/1024 = 0.89
+  const MedianCI ten = median_ci(std::vector<double>{10, 9, 8, 7, 6, 5, 4, 3, 2, 1}, 0.95);
+  CHECK(ten.lower_rank == 2);
+  CHECK(ten.upper_rank == 9);
+  CHECK(ten.lower == 2.0);
+  CHECK(ten.upper == 9.0);
+  CHECK(ten.achieved == Approx(1.0 - 22.0 / 1024.0).epsilon(1e-14));
+}
+
+TEST_CASE("drift of the end medians", "[summary]") {
+  const std::vector<double> x{10, 10, 10, 10, 10, 11, 11, 11, 11, 11};
+  const Drift d = drift(x);
+  CHECK(d.change_availability.ok);
+  CHECK(d.change == Approx(0.1).epsilon(1e-14));
+  const Drift short_run = drift(std::vector<double>(9, 1.0));
+  CHECK_FALSE(short_run.change_availability.ok);
+  CHECK_THAT(short_run.change_availability.reason, Contains("2k = 10"));
+  const Drift zero_base = drift(std::vector<double>{0, 0, 1, 1}, DriftOptions{2, 100});
+  CHECK_FALSE(zero_base.change_availability.ok);
+  CHECK_THAT(zero_base.change_availability.reason, Contains("positive baseline"));
+}
+
+TEST_CASE("Theil–Sen slope and Mann–Kendall with ties", "[summary]") {
+  // slopes of [1, 3, 2, 5]: 2, 0.5, 4/3, -1, 1, 3 -> median (1 + 4/3) / 2
+  const Drift d = drift(std::vector<double>{1, 3, 2, 5});
+  CHECK(d.theil_sen_slope == Approx((1.0 + 4.0 / 3.0) / 2.0).epsilon(1e-15));
+  CHECK(d.theil_sen_relative == Approx(d.theil_sen_slope / 2.5).epsilon(1e-15));
+  // [1, 2, 2, 3]: 5 concordant pairs, 1 tie -> S = 5; var = (4·3·13 - 2·1·9) / 18
+  const Drift t = drift(std::vector<double>{1, 2, 2, 3});
+  CHECK(t.mann_kendall_s == 5.0);
+  CHECK(t.mann_kendall_z == Approx(5.0 / std::sqrt(138.0 / 18.0)).epsilon(1e-15));
+  CHECK(t.kendall_tau == Approx(5.0 / std::sqrt(30.0)).epsilon(1e-15));
+  CHECK(t.mann_kendall_p == Approx(std::erfc(t.mann_kendall_z / std::sqrt(2.0))).epsilon(1e-15));
+  // strictly decreasing: S = -n(n-1)/2
+  CHECK(drift(std::vector<double>{5, 4, 3, 2, 1}).mann_kendall_s == -10.0);
+  const Drift big = drift(std::vector<double>(20, 1.0), DriftOptions{5, 10});
+  CHECK_FALSE(big.theil_sen_availability.ok);
+  CHECK_THAT(big.theil_sen_availability.reason, Contains("n = 20 > 10"));
+}
+
+TEST_CASE("select_many places every requested order statistic", "[summary]") {
+  std::vector<double> v = random_values(101, 7);
+  std::vector<double> sorted = v;
+  std::sort(sorted.begin(), sorted.end());
+  const std::vector<std::size_t> ranks{0, 1, 49, 50, 51, 99, 100};
+  select_many(v, ranks);
+  for (std::size_t k : ranks) CHECK(v[k] == sorted[k]);
+}
+
+TEST_CASE("non-finite values: raise names the index, omit counts them", "[summary]") {
+  const std::vector<double> x{1, 2, kNan, 4, kInf};
+  CHECK_THROWS_WITH(summarize(x), Contains("sample set: value at index 2 is nan"));
+  SummaryOptions omit;
+  omit.nan_policy = NanPolicy::omit;
+  const Summary s = summarize(x, omit);
+  CHECK(s.n == 3);
+  CHECK(s.n_omitted == 2);
+  CHECK(s.median == 2.0);
+  CHECK_THROWS_WITH(summarize(std::vector<double>{kNan, -kInf}, omit), Contains("no finite values"));
+  CHECK_THROWS_WITH(summarize(std::vector<double>{}), Contains("sample set is empty"));
+  CHECK_THROWS_WITH(quantile(std::vector<double>{1, -kInf}, 0.5), Contains("index 1 is -inf"));
+}
+
+TEST_CASE("bad options are input errors", "[summary]") {
+  const std::vector<double> x{1, 2, 3};
+  SummaryOptions o;
+  o.quantiles = {0.5, 1.5};
+  CHECK_THROWS_AS(summarize(x, o), InputError);
+  CHECK_THROWS_WITH(summarize(x, o), Contains("#1 is 1.5"));
+  o = {};
+  o.ddof = 2;
+  CHECK_THROWS_WITH(summarize(x, o), Contains("ddof is 2"));
+  o = {};
+  o.drift_k = 0;
+  CHECK_THROWS_WITH(summarize(x, o), Contains("k is 0"));
+  o = {};
+  o.confidence = 1.0;
+  CHECK_THROWS_WITH(summarize(x, o), Contains("confidence is 1"));
+  CHECK_THROWS_WITH(parse_quantile_method("median"), Contains("unknown quantile method 'median'"));
+  CHECK_THROWS_WITH(parse_stat("p95", StatSet{}), Contains("unknown statistic 'p95'"));
+  CHECK(parse_quantile_method("harrell_davis") == QuantileMethod::harrell_davis);
+}
+
+TEST_CASE("requested statistics only", "[summary]") {
+  SummaryOptions o;
+  o.stats = StatSet{}.with(Stat::mad);
+  const Summary s = summarize(std::vector<double>{100, 2, 3, 4, 1}, o);
+  CHECK(s.mad == 1.0);
+  CHECK(std::isnan(s.median));  // computed internally, not reported
+  CHECK(std::isnan(s.mean));
+  CHECK(std::isnan(s.quantiles[0]));
+  CHECK(s.min == 1.0);
+}
+
+TEST_CASE("grouped summary equals per-set summaries for any thread count", "[summary]") {
+  std::vector<double> values;
+  std::vector<std::int64_t> offsets{0};
+  for (unsigned set = 0; set < 700; ++set) {
+    const auto part = random_values(1 + set % 37, set);
+    values.insert(values.end(), part.begin(), part.end());
+    offsets.push_back(static_cast<std::int64_t>(values.size()));
+  }
+  SummaryOptions o;
+  const GroupedSummary one = summarize_grouped(values, offsets, o, 1);
+  const GroupedSummary three = summarize_grouped(values, offsets, o, 3);
+  for (std::size_t i = 0; i < 700; ++i) {
+    const auto first = static_cast<std::size_t>(offsets[i]);
+    const Summary s = summarize(std::span<const double>(values).subspan(first, static_cast<std::size_t>(offsets[i + 1]) - first), o);
+    REQUIRE(one.median[i] == s.median);
+    REQUIRE(three.median[i] == s.median);
+    REQUIRE(three.mad[i] == s.mad);
+    REQUIRE(three.quantiles[i * 4 + 3] == s.quantiles[3]);
+    REQUIRE(three.cv[i] == s.cv);
+    REQUIRE(three.drift_ok[i] == s.drift.change_availability.ok);
+    REQUIRE(three.drift_reason[i] == (s.drift.change_availability.ok ? "" : s.drift.change_availability.reason));
+    REQUIRE(same(three.mann_kendall_p[i], one.mann_kendall_p[i]));
+    REQUIRE(same(three.mann_kendall_p[i], s.drift.mann_kendall_p));
+    REQUIRE(same(three.theil_sen_slope[i], s.drift.theil_sen_slope));
+    REQUIRE(same(three.ci_lower[i], s.median_ci.lower));
+  }
+}
+
+TEST_CASE("grouped errors name the first bad set", "[summary]") {
+  const std::vector<double> values{1, 2, 3, kNan, 5, 6};
+  CHECK_THROWS_WITH(summarize_grouped(values, std::vector<std::int64_t>{0, 2, 4, 6}, {}, 2),
+                    Contains("set 1: value at index 1 is nan"));
+  CHECK_THROWS_WITH(summarize_grouped(values, std::vector<std::int64_t>{0, 3, 3, 6}, {}, 1),
+                    Contains("set 1 is empty"));
+  CHECK_THROWS_WITH(summarize_grouped(values, std::vector<std::int64_t>{}, {}, 1), Contains("offsets is empty"));
+  CHECK_THROWS_WITH(summarize_grouped(values, std::vector<std::int64_t>{1, 6}, {}, 1), Contains("offsets[0] is 1"));
+  CHECK_THROWS_WITH(summarize_grouped(values, std::vector<std::int64_t>{0, 4, 3, 6}, {}, 1),
+                    Contains("must not decrease"));
+  CHECK_THROWS_WITH(summarize_grouped(values, std::vector<std::int64_t>{0, 5}, {}, 1), Contains("6 values"));
+  // many bad sets spread over threads: always the lowest is reported
+  std::vector<double> many(5000, 1.0);
+  for (std::size_t i = 1000; i < many.size(); i += 7) many[i] = kNan;
+  std::vector<std::int64_t> offs;
+  for (std::int64_t i = 0; i <= 5000; i += 5) offs.push_back(i);
+  for (unsigned threads : {1u, 2u, 4u}) {
+    CHECK_THROWS_WITH(summarize_grouped(many, offs, {}, threads), Contains("set 200: value at index 0"));
+  }
+}
