@@ -69,12 +69,13 @@ double sum_squared_deviations(std::span<const double> v, double mean) {
 }
 
 void reset(const SummaryOptions& options, Summary& out) {
-  const std::vector<double> keep_probs = std::move(out.probabilities);
-  std::vector<double> keep_values = std::move(out.quantiles);
+  // Keep the two vectors' capacity: no allocation per set in grouped use.
+  std::vector<double> probabilities = std::move(out.probabilities);
+  std::vector<double> quantiles = std::move(out.quantiles);
   out = Summary{};
-  out.probabilities = keep_probs;
+  out.probabilities = std::move(probabilities);
   out.probabilities.assign(options.quantiles.begin(), options.quantiles.end());
-  out.quantiles = std::move(keep_values);
+  out.quantiles = std::move(quantiles);
   out.quantiles.assign(options.quantiles.size(), Summary::nan);
 }
 
@@ -109,9 +110,10 @@ Needs needs_of(StatSet stats) {
 }
 
 const MedianCIPlan& ci_plan(std::size_t n, double confidence, SummaryWorkspace& ws) {
-  if (ws.planned_n != n) {
+  if (ws.planned_n != n || ws.planned_confidence != confidence) {
     ws.plan = plan_median_ci(n, confidence);
     ws.planned_n = n;
+    ws.planned_confidence = confidence;
   }
   return ws.plan;
 }
@@ -238,9 +240,14 @@ void summarize_into(std::span<const double> x, const SummaryOptions& options, co
 
 Summary summarize(std::span<const double> x, const SummaryOptions& options) {
   check_options(options);
-  SummaryWorkspace ws;
+  // Reused across calls on this thread: no allocation and a warm median-CI plan
+  // for repeated sizes. Very large buffers are released rather than kept.
+  thread_local SummaryWorkspace ws;
   Summary out;
   summarize_into(x, options, SetLabel{}, ws, out);
+  constexpr std::size_t kKeepAtMost = std::size_t{1} << 16;
+  if (ws.values.capacity() > kKeepAtMost) ws.values = {};
+  if (ws.scratch.capacity() > kKeepAtMost) ws.scratch = {};
   return out;
 }
 

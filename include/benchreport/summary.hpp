@@ -95,7 +95,8 @@ struct SummaryWorkspace {
   std::vector<double> scratch;  // ends for drift, pairwise slopes, merge buffer
   std::vector<std::size_t> ranks;
   std::vector<QuantilePosition> positions;
-  std::size_t planned_n = 0;  // cache of the median-CI plan for the last n
+  std::size_t planned_n = 0;  // cache of the median-CI plan for the last (n, confidence)
+  double planned_confidence = 0.0;
   MedianCIPlan plan;
 };
 

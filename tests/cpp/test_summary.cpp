@@ -285,3 +285,41 @@ TEST_CASE("grouped errors name the first bad set", "[summary]") {
     CHECK_THROWS_WITH(summarize_grouped(many, offs, {}, threads), Contains("set 200: value at index 0"));
   }
 }
+
+TEST_CASE("a changed confidence is not served from the cached median-CI plan", "[summary]") {
+  const std::vector<double> x{10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
+  SummaryOptions o;
+  o.confidence = 0.95;
+  CHECK(summarize(x, o).median_ci.lower_rank == 2);
+  o.confidence = 0.5;  // 1 - 2 P(B <= 3) = 0.656 >= 0.5, l = 5 would give 0.246
+  const Summary s = summarize(x, o);
+  CHECK(s.median_ci.lower_rank == 4);
+  CHECK(s.median_ci.achieved == Approx(1.0 - 2.0 * 176.0 / 1024.0).epsilon(1e-14));
+}
+
+TEST_CASE("selection agrees with sorting on random, tied and adversarial data", "[summary]") {
+  std::mt19937_64 rng(3);
+  for (std::size_t n : {1u, 2u, 3u, 16u, 17u, 50u, 51u, 257u, 4000u}) {
+    for (int kind = 0; kind < 4; ++kind) {
+      std::vector<double> v(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        switch (kind) {
+          case 0: v[i] = std::uniform_real_distribution<double>(0, 1)(rng); break;
+          case 1: v[i] = static_cast<double>(rng() % 3); break;  // heavy ties
+          case 2: v[i] = static_cast<double>(i); break;          // sorted
+          default: v[i] = static_cast<double>(n - i % 7); break;  // organ-pipe-ish
+        }
+      }
+      std::vector<double> sorted = v;
+      std::sort(sorted.begin(), sorted.end());
+      for (std::size_t k : {std::size_t{0}, n / 3, n / 2, n - 1}) {
+        std::vector<double> w = v;
+        REQUIRE(select_kth(w, k) == sorted[k]);
+        for (std::size_t i = 0; i < k; ++i) REQUIRE(w[i] <= w[k]);
+        for (std::size_t i = k + 1; i < n; ++i) REQUIRE(w[i] >= w[k]);
+      }
+    }
+  }
+  std::vector<double> equal(10000, 2.0);
+  CHECK(median_inplace(equal) == 2.0);
+}
