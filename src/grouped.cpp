@@ -1,5 +1,7 @@
 #include "benchreport/grouped.hpp"
 
+#include <array>
+#include <cmath>
 #include <fmt/format.h>
 
 #include "benchreport/parallel.hpp"
@@ -106,6 +108,32 @@ void store(const Summary& r, StatSet s, std::size_t i, GroupedSummary& g) {
   }
 }
 
+std::span<const double> set_at(std::span<const double> values, std::span<const std::int64_t> offsets,
+                               std::size_t i) {
+  const auto first = static_cast<std::size_t>(offsets[i]);
+  return values.subspan(first, static_cast<std::size_t>(offsets[i + 1]) - first);
+}
+
+bool all_finite(std::span<const double> x) {
+  bool finite = true;
+  for (double v : x) finite &= std::isfinite(v);
+  return finite;
+}
+
+// Sets i .. i+kNetworkLanes-1 can go through the network together when they
+// have one size the network serves and nothing non-finite (those take the
+// per-set path, which raises or omits with the right message).
+bool fill_block(std::span<const double> values, std::span<const std::int64_t> offsets, std::size_t i,
+                const SummaryOptions& options, std::array<std::span<const double>, kNetworkLanes>& sets) {
+  const std::size_t n = static_cast<std::size_t>(offsets[i + 1] - offsets[i]);
+  if (!block_supported(options, n)) return false;
+  for (std::size_t l = 0; l < kNetworkLanes; ++l) {
+    sets[l] = set_at(values, offsets, i + l);
+    if (sets[l].size() != n || !all_finite(sets[l])) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void check_offsets(std::span<const std::int64_t> offsets, std::size_t n_values) {
@@ -132,12 +160,18 @@ GroupedSummary summarize_grouped(std::span<const double> values, std::span<const
   allocate(g, options, n_sets);
   parallel_for_chunks(n_sets, kSetsPerChunk, threads, [&](std::size_t begin, std::size_t end, unsigned) {
     SummaryWorkspace ws;
-    Summary result;
-    for (std::size_t i = begin; i < end; ++i) {
-      const auto first = static_cast<std::size_t>(offsets[i]);
-      const auto count = static_cast<std::size_t>(offsets[i + 1]) - first;
-      summarize_into(values.subspan(first, count), options, SetLabel::numbered(i), ws, result);
-      store(result, options.stats, i, g);
+    std::array<Summary, kNetworkLanes> results;
+    std::array<std::span<const double>, kNetworkLanes> sets;
+    for (std::size_t i = begin; i < end;) {
+      if (i + kNetworkLanes <= end && fill_block(values, offsets, i, options, sets)) {
+        summarize_block(sets, options, ws, results);
+        for (std::size_t l = 0; l < kNetworkLanes; ++l) store(results[l], options.stats, i + l, g);
+        i += kNetworkLanes;
+        continue;
+      }
+      summarize_into(set_at(values, offsets, i), options, SetLabel::numbered(i), ws, results[0]);
+      store(results[0], options.stats, i, g);
+      ++i;
     }
   });
   return g;

@@ -7,6 +7,7 @@
 
 #include "benchreport/order_stats.hpp"
 #include "benchreport/sample_check.hpp"
+#include "benchreport/selection_network.hpp"
 
 namespace benchreport {
 namespace {
@@ -123,17 +124,15 @@ void add_rank_pair(std::vector<std::size_t>& ranks, const QuantilePosition& pos)
   ranks.push_back(pos.hi);
 }
 
-// Positions: [requested quantiles..., q1, q3] for Hyndman–Fan methods.
-void place_order_statistics(std::span<double> v, const SummaryOptions& options, const Needs& needs,
-                            SummaryWorkspace& ws) {
-  const std::size_t n = v.size();
+bool needs_full_sort(const SummaryOptions& options, const Needs& needs) {
+  return options.method == QuantileMethod::harrell_davis && (options.stats.has(Stat::quantiles) || needs.quartiles);
+}
+
+// The 0-based ranks every requested statistic reads (sorted, unique), and the
+// quantile positions [requested quantiles..., q1, q3] for Hyndman–Fan methods.
+void collect_ranks(std::size_t n, const SummaryOptions& options, const Needs& needs, SummaryWorkspace& ws) {
   ws.ranks.clear();
   ws.positions.clear();
-  const bool hd = options.method == QuantileMethod::harrell_davis;
-  if (hd && (options.stats.has(Stat::quantiles) || needs.quartiles)) {
-    std::sort(v.begin(), v.end());  // Harrell–Davis weighs every order statistic
-    return;
-  }
   if (options.stats.has(Stat::quantiles)) {
     for (double p : options.quantiles) ws.positions.push_back(quantile_position(n, p, options.method));
   }
@@ -155,6 +154,15 @@ void place_order_statistics(std::span<double> v, const SummaryOptions& options, 
   }
   std::sort(ws.ranks.begin(), ws.ranks.end());
   ws.ranks.erase(std::unique(ws.ranks.begin(), ws.ranks.end()), ws.ranks.end());
+}
+
+void place_order_statistics(std::span<double> v, const SummaryOptions& options, const Needs& needs,
+                            SummaryWorkspace& ws) {
+  if (needs_full_sort(options, needs)) {
+    std::sort(v.begin(), v.end());  // Harrell–Davis weighs every order statistic
+    return;
+  }
+  collect_ranks(v.size(), options, needs, ws);
   select_many(v, ws.ranks);
 }
 
@@ -182,9 +190,36 @@ void read_order_statistics(std::span<const double> v, const SummaryOptions& opti
   if (needs.ci) out.median_ci = median_ci_from(ci_plan(n, options.confidence, ws), v, options.confidence);
 }
 
-void compute_mad(std::span<double> v, const SummaryOptions& options, Summary& out) {
-  const double raw = mad_inplace(v, out.median);  // v now holds |x - median|
-  if (options.stats.has(Stat::outliers)) count_modified_z_outliers(v, raw, out.outliers);
+// n, min, max, moments and everything that depends on measurement order (drift,
+// trend): all before any reordering. `v` holds the finite values in order.
+void summarize_before_order_statistics(std::span<const double> v, const SummaryOptions& options,
+                                       SummaryWorkspace& ws, Summary& out) {
+  reset(options, out);
+  out.n = v.size();
+  const Range range = scan(v);
+  out.min = range.min;
+  out.max = range.max;
+  if (options.stats.has(Stat::moments)) {
+    out.mean = range.sum / static_cast<double>(out.n);
+    compute_moments(v, options.ddof, out);
+  }
+  compute_order_dependent(v, options, ws, out);
+}
+
+// Quantiles, IQR, median, median CI and Tukey counts once the order statistics
+// are in place in `ordered`; `values` are the same samples in any order.
+void summarize_from_order_statistics(std::span<const double> ordered, std::span<const double> values,
+                                     const SummaryOptions& options, const Needs& needs, SummaryWorkspace& ws,
+                                     Summary& out) {
+  double q1 = Summary::nan, q3 = Summary::nan;
+  read_order_statistics(ordered, options, needs, ws, out, q1, q3);
+  if (options.stats.has(Stat::outliers)) count_tukey_outliers(values, q1, q3, out.outliers);
+  if (options.stats.has(Stat::trend)) out.drift.theil_sen_relative = out.drift.theil_sen_slope / out.median;
+}
+
+// From the raw MAD and all n absolute deviations |x - median| (in any order).
+void finish_mad(double raw, std::span<const double> deviations, const SummaryOptions& options, Summary& out) {
+  if (options.stats.has(Stat::outliers)) count_modified_z_outliers(deviations, raw, out.outliers);
   if (!options.stats.has(Stat::mad)) return;
   out.mad = options.mad_scale == MadScale::normal ? kMadNormalScale * raw : raw;
   out.mad_over_median_pct = raw / out.median * 100.0;
@@ -215,27 +250,64 @@ void check_options(const SummaryOptions& options) {
 
 void summarize_into(std::span<const double> x, const SummaryOptions& options, const SetLabel& set_label,
                     SummaryWorkspace& ws, Summary& out) {
-  reset(options, out);
-  out.n_omitted = load_finite(x, options.nan_policy, set_label, ws.values);
+  const std::size_t omitted = load_finite(x, options.nan_policy, set_label, ws.values);
   const std::span<double> v(ws.values);
-  out.n = v.size();
-  const Range range = scan(v);
-  out.min = range.min;
-  out.max = range.max;
-  if (options.stats.has(Stat::moments)) {
-    out.mean = range.sum / static_cast<double>(out.n);
-    compute_moments(v, options.ddof, out);
-  }
-  compute_order_dependent(v, options, ws, out);
-
+  summarize_before_order_statistics(v, options, ws, out);
+  out.n_omitted = omitted;
   const Needs needs = needs_of(options.stats);
   place_order_statistics(v, options, needs, ws);
-  double q1 = Summary::nan, q3 = Summary::nan;
-  read_order_statistics(v, options, needs, ws, out, q1, q3);
-  if (options.stats.has(Stat::outliers)) count_tukey_outliers(v, q1, q3, out.outliers);
-  if (options.stats.has(Stat::trend)) out.drift.theil_sen_relative = out.drift.theil_sen_slope / out.median;
-  if (needs.mad) compute_mad(v, options, out);
+  summarize_from_order_statistics(v, v, options, needs, ws, out);
+  if (needs.mad) finish_mad(mad_inplace(v, out.median), v, options, out);  // v now holds |x - median|
   if (!options.stats.has(Stat::median)) out.median = Summary::nan;
+}
+
+bool block_supported(const SummaryOptions& options, std::size_t n) {
+  return n >= 2 && n <= kNetworkMaxN && !needs_full_sort(options, needs_of(options.stats));
+}
+
+void summarize_block(std::span<const std::span<const double>> sets, const SummaryOptions& options,
+                     SummaryWorkspace& ws, std::span<Summary> out) {
+  const std::size_t n = sets[0].size();
+  const Needs needs = needs_of(options.stats);
+  for (std::size_t l = 0; l < kNetworkLanes; ++l) {
+    summarize_before_order_statistics(sets[l], options, ws, out[l]);
+  }
+  collect_ranks(n, options, needs, ws);
+  if (ws.network_n != n || ws.network_ranks != ws.ranks) {
+    ws.network = selection_network(n, ws.ranks);
+    const std::array<std::size_t, 2> middle{(n - 1) / 2, n / 2};
+    ws.mad_network = selection_network(n, middle);
+    ws.network_ranks = ws.ranks;
+    ws.network_n = n;
+  }
+  ws.lanes.resize(n * kNetworkLanes);
+  ws.values.resize(n);
+  const auto transpose_in = [&](auto value_of) {
+    for (std::size_t l = 0; l < kNetworkLanes; ++l) {
+      for (std::size_t w = 0; w < n; ++w) ws.lanes[w * kNetworkLanes + l] = value_of(l, w);
+    }
+  };
+  const auto lane_row = [&](std::size_t l) {  // one set's network output, in ws.values
+    for (std::size_t w = 0; w < n; ++w) ws.values[w] = ws.lanes[w * kNetworkLanes + l];
+    return std::span<double>(ws.values);
+  };
+  transpose_in([&](std::size_t l, std::size_t w) { return sets[l][w]; });
+  apply_network(ws.network, ws.lanes.data());
+  for (std::size_t l = 0; l < kNetworkLanes; ++l) {
+    summarize_from_order_statistics(lane_row(l), sets[l], options, needs, ws, out[l]);
+  }
+  if (needs.mad) {
+    transpose_in([&](std::size_t l, std::size_t w) { return std::fabs(sets[l][w] - out[l].median); });
+    apply_network(ws.mad_network, ws.lanes.data());
+    for (std::size_t l = 0; l < kNetworkLanes; ++l) {
+      const std::span<double> deviations = lane_row(l);
+      const double raw = n % 2 == 1 ? deviations[n / 2] : midpoint(deviations[n / 2 - 1], deviations[n / 2]);
+      finish_mad(raw, deviations, options, out[l]);
+    }
+  }
+  if (!options.stats.has(Stat::median)) {
+    for (std::size_t l = 0; l < kNetworkLanes; ++l) out[l].median = Summary::nan;
+  }
 }
 
 Summary summarize(std::span<const double> x, const SummaryOptions& options) {

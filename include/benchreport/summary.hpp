@@ -13,6 +13,7 @@
 #include "benchreport/outliers.hpp"
 #include "benchreport/quantile.hpp"
 #include "benchreport/sample_check.hpp"
+#include "benchreport/selection_network.hpp"
 
 namespace benchreport {
 
@@ -98,11 +99,27 @@ struct SummaryWorkspace {
   std::size_t planned_n = 0;  // cache of the median-CI plan for the last (n, confidence)
   double planned_confidence = 0.0;
   MedianCIPlan plan;
+  // Selection networks for summarize_block, cached for the last (n, ranks).
+  std::size_t network_n = 0;
+  std::vector<std::size_t> network_ranks;
+  std::vector<Comparator> network, mad_network;
+  std::vector<double> lanes;  // kNetworkLanes interleaved sets
 };
 
 // Options must have passed check_options. `set_label` names the set in errors.
 void summarize_into(std::span<const double> x, const SummaryOptions& options, const SetLabel& set_label,
                     SummaryWorkspace& workspace, Summary& out);
+
+// Whether summarize_block serves sets of n samples with these options
+// (2 <= n <= kNetworkMaxN; not Harrell–Davis, which needs a full sort).
+bool block_supported(const SummaryOptions& options, std::size_t n);
+
+// Summaries of kNetworkLanes sets of equal size n, all finite, with one
+// vectorised selection network instead of per-set quickselects. Results are
+// identical to summarize_into on each set (same code reads the same order
+// statistics). Requires block_supported(options, n) and check_options.
+void summarize_block(std::span<const std::span<const double>> sets, const SummaryOptions& options,
+                     SummaryWorkspace& workspace, std::span<Summary> out);
 
 Summary summarize(std::span<const double> x, const SummaryOptions& options = {});
 

@@ -7,6 +7,7 @@
 
 #include "benchreport/grouped.hpp"
 #include "benchreport/order_stats.hpp"
+#include "benchreport/selection_network.hpp"
 #include "benchreport/summary.hpp"
 
 using namespace benchreport;
@@ -322,4 +323,65 @@ TEST_CASE("selection agrees with sorting on random, tied and adversarial data", 
   }
   std::vector<double> equal(10000, 2.0);
   CHECK(median_inplace(equal) == 2.0);
+}
+
+TEST_CASE("selection networks select every requested rank", "[summary]") {
+  std::mt19937_64 rng(11);
+  for (std::size_t n = 2; n <= kNetworkMaxN; ++n) {
+    const std::vector<std::size_t> ranks{0, (n - 1) / 2, n / 2, n - 1};
+    std::vector<std::size_t> unique_ranks = ranks;
+    unique_ranks.erase(std::unique(unique_ranks.begin(), unique_ranks.end()), unique_ranks.end());
+    const auto network = selection_network(n, unique_ranks);
+    std::vector<double> x(n * kNetworkLanes);
+    for (double& v : x) v = static_cast<double>(rng() % 20);  // ties included
+    std::vector<std::vector<double>> sorted(kNetworkLanes);
+    for (std::size_t l = 0; l < kNetworkLanes; ++l) {
+      for (std::size_t w = 0; w < n; ++w) sorted[l].push_back(x[w * kNetworkLanes + l]);
+      std::sort(sorted[l].begin(), sorted[l].end());
+    }
+    apply_network(network, x.data());
+    for (std::size_t l = 0; l < kNetworkLanes; ++l) {
+      for (std::size_t r : unique_ranks) REQUIRE(x[r * kNetworkLanes + l] == sorted[l][r]);
+    }
+  }
+}
+
+TEST_CASE("grouped network blocks equal per-set summaries", "[summary]") {
+  // Equal-sized sets form blocks of kNetworkLanes; one bad-sized set and one
+  // NaN under omit break blocks so both paths meet in one call.
+  for (std::size_t n : {2u, 5u, 20u, 50u, 64u, 65u}) {
+    std::vector<double> values;
+    std::vector<std::int64_t> offsets{0};
+    for (unsigned set = 0; set < 40; ++set) {
+      auto part = random_values(set == 17 ? n + 1 : n, set * 31 + static_cast<unsigned>(n));
+      if (set == 29) part[0] = kNan;
+      if (set % 5 == 0) for (double& v : part) v = std::round(v / 10.0);  // ties
+      values.insert(values.end(), part.begin(), part.end());
+      offsets.push_back(static_cast<std::int64_t>(values.size()));
+    }
+    SummaryOptions o;
+    o.nan_policy = NanPolicy::omit;
+    o.quantiles = {0.0, 0.05, 0.5, 0.95, 1.0};
+    for (auto method : {QuantileMethod::linear, QuantileMethod::inverted_cdf, QuantileMethod::hazen}) {
+      o.method = method;
+      const GroupedSummary g = summarize_grouped(values, offsets, o, 1);
+      for (std::size_t i = 0; i < 40; ++i) {
+        const auto first = static_cast<std::size_t>(offsets[i]);
+        const Summary s = summarize(std::span<const double>(values).subspan(first, static_cast<std::size_t>(offsets[i + 1]) - first), o);
+        REQUIRE(g.median[i] == s.median);
+        REQUIRE(g.mad[i] == s.mad);
+        REQUIRE(g.iqr[i] == s.iqr);
+        for (std::size_t q = 0; q < 5; ++q) REQUIRE(g.quantiles[i * 5 + q] == s.quantiles[q]);
+        REQUIRE(same(g.ci_lower[i], s.median_ci.lower));
+        REQUIRE(same(g.ci_upper[i], s.median_ci.upper));
+        REQUIRE(g.tukey_mild[i] == static_cast<std::int64_t>(s.outliers.tukey_mild));
+        REQUIRE(g.tukey_severe[i] == static_cast<std::int64_t>(s.outliers.tukey_severe));
+        REQUIRE(g.modified_z[i] == static_cast<std::int64_t>(s.outliers.modified_z));
+        REQUIRE(same(g.drift[i], s.drift.change));
+        REQUIRE(same(g.theil_sen_relative[i], s.drift.theil_sen_relative));
+        REQUIRE(g.n_omitted[i] == static_cast<std::int64_t>(s.n_omitted));
+        REQUIRE(same(g.cv[i], s.cv));
+      }
+    }
+  }
 }
