@@ -158,8 +158,10 @@ GroupedSummary summarize_grouped(std::span<const double> values, std::span<const
   const std::size_t n_sets = offsets.size() - 1;
   GroupedSummary g;
   allocate(g, options, n_sets);
-  parallel_for_chunks(n_sets, kSetsPerChunk, threads, [&](std::size_t begin, std::size_t end, unsigned) {
-    SummaryWorkspace ws;
+  // One workspace per worker: buffers and selection networks survive across chunks.
+  std::vector<SummaryWorkspace> workspaces(resolve_thread_count(threads, (n_sets + kSetsPerChunk - 1) / kSetsPerChunk));
+  parallel_for_chunks(n_sets, kSetsPerChunk, threads, [&](std::size_t begin, std::size_t end, unsigned worker) {
+    SummaryWorkspace& ws = workspaces[worker];
     std::array<Summary, kNetworkLanes> results;
     std::array<std::span<const double>, kNetworkLanes> sets;
     for (std::size_t i = begin; i < end;) {
