@@ -113,7 +113,10 @@ std::string to_json(const Json& value, const JsonWriteOptions& options) {
 
 std::string json_number(double value) {
   if (!std::isfinite(value)) return "null";
-  return fmt::format("{}", value);
+  std::string text = fmt::format("{}", value);
+  // Keep doubles doubles for readers that type by syntax ("1.0", "-0.0").
+  if (text.find_first_of(".e") == std::string::npos) text += ".0";
+  return text;
 }
 
 std::string json_string(std::string_view text) {

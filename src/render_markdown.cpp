@@ -110,19 +110,28 @@ std::size_t count_rows(const Blocks& blocks) {
 
 class MarkdownWriter {
  public:
-  explicit MarkdownWriter(const RenderOptions& options) : options_(options) {}
+  MarkdownWriter(const RenderOptions& options, bool cutting) : options_(options), cutting_(cutting) {}
 
   // Renders blocks into at most `limit` bytes; counts the table rows kept.
+  // When cutting, a heading whose section lost every block is dropped too.
   std::string fit(const Blocks& blocks, std::size_t limit, std::size_t& rows_shown) const {
     std::string out;
+    std::size_t size_before_heading = 0;
+    int open_heading_level = 0;  // level of the last kept block if it is a heading, else 0
     for (const Block& block : blocks.items()) {
       const std::size_t separator = out.empty() ? 0 : kBlockSeparator.size();
       if (out.size() + separator >= limit) break;
       const std::string piece = fit_block(block, limit - out.size() - separator, rows_shown);
       if (piece.empty()) continue;
-      if (separator > 0) out += kBlockSeparator;
+      const auto* heading = std::get_if<Heading>(&block.content);
+      if (cutting_ && heading != nullptr && open_heading_level >= heading->level) out.resize(size_before_heading);
+      const std::size_t before = out.size();
+      if (!out.empty()) out += kBlockSeparator;
       out += piece;
+      open_heading_level = heading != nullptr ? heading->level : 0;
+      size_before_heading = before;
     }
+    if (cutting_ && open_heading_level > 0) out.resize(size_before_heading);
     return out;
   }
 
@@ -188,9 +197,13 @@ class MarkdownWriter {
   std::string render(const Details&) const { return {}; }  // fit_details handles details
 
   const RenderOptions& options_;
+  bool cutting_;  // rendering under a budget that the whole report exceeds
 };
 
 std::string truncation_note(std::size_t shown, std::size_t total, std::string_view location) {
+  if (total == 0) {
+    return fmt::format("> **Report truncated:** later sections omitted; full report in {}.", escape_markdown(location));
+  }
   return fmt::format("> **Report truncated:** {} of {} table rows shown; full report in {}.", shown, total,
                      escape_markdown(location));
 }
@@ -214,9 +227,8 @@ std::string render_within(const Report& report, const MarkdownWriter& writer, st
 
 std::string render_markdown(const Report& report, const RenderOptions& options) {
   report.validate();
-  const MarkdownWriter writer(options);
   std::size_t rows_shown = 0;
-  std::string full = render_within(report, writer, kUnlimited, rows_shown) + "\n";
+  std::string full = render_within(report, MarkdownWriter(options, false), kUnlimited, rows_shown) + "\n";
   const std::size_t budget = options.markdown_budget;
   if (budget == 0 || full.size() <= budget) return full;
 
@@ -229,7 +241,7 @@ std::string render_markdown(const Report& report, const RenderOptions& options) 
                                  budget, reserve));
   }
   rows_shown = 0;
-  std::string out = render_within(report, writer, budget - reserve, rows_shown);
+  std::string out = render_within(report, MarkdownWriter(options, true), budget - reserve, rows_shown);
   if (!out.empty()) out += kBlockSeparator;
   out += truncation_note(rows_shown, total, options.full_report_location);
   out += '\n';

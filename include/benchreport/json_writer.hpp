@@ -69,8 +69,9 @@ struct JsonWriteOptions {
 
 std::string to_json(const Json& value, const JsonWriteOptions& options = {});
 
-// Shortest decimal that reads back to the same double ("0.1", "1e+21", "-0");
-// NaN and ±inf give "null".
+// Shortest decimal that reads back to the same double ("0.1", "1e+21"), with
+// ".0" added to integral values ("1.0", "-0.0") so they stay doubles for
+// readers that type by syntax; NaN and ±inf give "null".
 std::string json_number(double value);
 
 // A quoted JSON string: invalid UTF-8 -> U+FFFD; " \ and control characters

@@ -1,2 +1,380 @@
-"""Placeholder: filled in by its area."""
-__all__: list = []
+"""Reports: build a report from headings, paragraphs, notes, lists, tables,
+collapsible details and footnotes, then render it as GitHub-flavoured Markdown,
+standalone HTML (or a notebook fragment), aligned text, CSV or JSON.
+
+Also the number and unit formatting used by every report (``format_time``,
+``format_change``, ...). See docs/reports.md for the rules.
+
+Everything you put into a report is treated as untrusted text: renderers escape
+it for their target, so benchmark names like ``a | b`` or ``<script>`` are safe.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _core
+
+__all__ = [
+    "Report",
+    "Table",
+    "Details",
+    "Cell",
+    "strong",
+    "code",
+    "link",
+    "REPORT_SCHEMA",
+    "UNAVAILABLE",
+    "format_time",
+    "format_change",
+    "format_change_percent",
+    "format_percent",
+    "format_fixed",
+    "format_range",
+    "format_integer",
+    "format_rate",
+    "format_bytes",
+    "format_byte_rate",
+    "format_bits",
+    "format_sparkline",
+]
+
+REPORT_SCHEMA: str = _core.REPORT_SCHEMA
+UNAVAILABLE: str = _core.UNAVAILABLE
+
+Span = _core.Span
+InlinePart = Union[str, Span]
+ColumnSpec = Union[str, Tuple[str, str]]
+CellLike = Union[str, int, float, "Cell"]
+
+ROLES = ("none", "faster", "slower", "inconclusive", "equivalent", "unchanged", "best", "worse", "muted", "code")
+ALIGNS = ("left", "right", "center")
+
+
+def strong(text: str) -> Span:
+    """Bold inline text."""
+    return Span.bold(str(text))
+
+
+def code(text: str) -> Span:
+    """Inline code (shown verbatim)."""
+    return Span.code(str(text))
+
+
+def link(text: str, url: str) -> Span:
+    """A link; URLs with schemes other than http, https and mailto render as plain text."""
+    return Span.link(str(text), str(url))
+
+
+class Cell(_core.Cell):
+    """One table cell.
+
+    text: exactly what is shown (already formatted, e.g. ``format_time(x)``).
+    role: one of ``ROLES`` — drives colouring (HTML classes, ANSI colours),
+        bold for ``best`` and a code span for ``code``.
+    value: the number behind the text, kept in JSON (and HTML ``data-value``).
+    samples: optional 1-D samples in measurement order, drawn as a sparkline.
+    """
+
+    def __init__(self, text: str, role: str = "none", value: Optional[float] = None, samples: Any = None) -> None:
+        array = None if samples is None else np.asarray(samples, dtype=np.float64).ravel()
+        super().__init__(str(text), str(role), None if value is None else float(value), array)
+
+
+def _spans(parts: Iterable[InlinePart]) -> list:
+    return [part if isinstance(part, Span) else Span.plain(str(part)) for part in parts]
+
+
+def _item_spans(item: Union[InlinePart, Sequence[InlinePart]]) -> list:
+    if isinstance(item, (str, Span)):
+        return _spans([item])
+    return _spans(item)
+
+
+def _column(spec: ColumnSpec) -> Tuple[str, str]:
+    if isinstance(spec, str):
+        return (spec, "left")
+    title, align = spec
+    return (str(title), str(align))
+
+
+def _cell(value: CellLike) -> "_core.Cell":
+    if isinstance(value, _core.Cell):
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        return _core.Cell(str(value), "none", None, None)
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return _core.Cell(str(value), "none", float(value), None)
+    return _core.Cell(str(value), "none", None, None)
+
+
+class Table:
+    """A table inside a report; returned by ``add_table``."""
+
+    def __init__(self, core_table: "_core.Table") -> None:
+        self._core = core_table
+
+    def add_row(self, *cells: CellLike) -> "Table":
+        """Append one row (one cell per column: str, number or ``Cell``)."""
+        self._core.add_row([_cell(c) for c in cells])
+        return self
+
+    def add_rows(self, rows: Iterable[Sequence[CellLike]]) -> "Table":
+        """Append several rows."""
+        for row in rows:
+            self.add_row(*row)
+        return self
+
+    @property
+    def footnote(self) -> str:
+        return self._core.footnote
+
+    @footnote.setter
+    def footnote(self, text: str) -> None:
+        self._core.footnote = str(text)
+
+    @property
+    def columns(self) -> list:
+        """(title, align) pairs."""
+        return self._core.columns
+
+    def __len__(self) -> int:
+        return len(self._core)
+
+
+class _Builder:
+    """Block builders shared by Report and Details; each returns self for chaining
+    except add_table and add_details, which return the new container."""
+
+    _blocks: "_core.Blocks"
+
+    def add_heading(self, text: str, level: int = 2):
+        """A heading, level 1..6."""
+        self._blocks.add_heading(int(level), str(text))
+        return self
+
+    def add_paragraph(self, *parts: InlinePart):
+        """A paragraph of plain strings and ``strong``/``code``/``link`` spans."""
+        self._blocks.add_paragraph(_spans(parts))
+        return self
+
+    def add_note(self, *parts: InlinePart, kind: str = "note"):
+        """A callout; kind "note" or "warning"."""
+        self._blocks.add_note(_spans(parts), kind)
+        return self
+
+    def add_list(self, items: Iterable[Union[InlinePart, Sequence[InlinePart]]]):
+        """A bullet list; each item is a string, a span or a sequence of them."""
+        self._blocks.add_list([_item_spans(item) for item in items])
+        return self
+
+    def add_table(
+        self,
+        columns: Sequence[ColumnSpec],
+        rows: Iterable[Sequence[CellLike]] = (),
+        *,
+        caption: str = "",
+        id: str = "",
+        footnote: str = "",
+    ) -> Table:
+        """A table. columns: titles or (title, align) with align left/right/center."""
+        table = Table(self._blocks.add_table([_column(c) for c in columns], str(caption), str(id)))
+        table.add_rows(rows)
+        if footnote:
+            table.footnote = footnote
+        return table
+
+    def add_details(self, summary: str, *, open: bool = False) -> "Details":
+        """A collapsible section; add blocks to the returned Details."""
+        return Details(self._blocks.add_details(str(summary), bool(open)))
+
+    def add_footnote(self, text: str):
+        """Small print under the preceding content."""
+        self._blocks.add_footnote(str(text))
+        return self
+
+
+class Details(_Builder):
+    """A collapsible section (``<details>`` in Markdown/HTML, expanded in text)."""
+
+    def __init__(self, core_details: "_core.Details") -> None:
+        self._core = core_details
+        self._blocks = core_details.blocks
+
+    @property
+    def summary(self) -> str:
+        return self._core.summary
+
+    def __len__(self) -> int:
+        return len(self._blocks)
+
+
+def _options(**kwargs: Any) -> "_core.RenderOptions":
+    options = _core.RenderOptions()
+    for key, value in kwargs.items():
+        if value is not None:
+            setattr(options, key, value)
+    return options
+
+
+class Report(_Builder):
+    """A report: a title, ordered blocks and a machine-readable ``data`` payload.
+
+    >>> r = Report("Performance Report")
+    >>> r.add_heading("iOS").add_table(["Benchmark", ("p50", "right")], [["C++ add()", "851.2 ns"]])
+    """
+
+    def __init__(self, title: str = "") -> None:
+        self._core = _core.Report(str(title))
+        self._blocks = self._core.blocks
+
+    @classmethod
+    def _from_core(cls, core_report: "_core.Report") -> "Report":
+        """Wrap a report built in C++ (e.g. by a preset)."""
+        report = cls.__new__(cls)
+        report._core = core_report
+        report._blocks = core_report.blocks
+        return report
+
+    @property
+    def title(self) -> str:
+        return self._core.title
+
+    @title.setter
+    def title(self, value: str) -> None:
+        self._core.title = str(value)
+
+    @property
+    def data(self) -> Any:
+        """JSON-compatible payload (dict/list/str/int/float/bool/None; numpy converted)."""
+        return self._core.data
+
+    @data.setter
+    def data(self, value: Any) -> None:
+        self._core.data = value
+
+    def __len__(self) -> int:
+        return len(self._blocks)
+
+    def render(self, format: str, **options: Any) -> str:
+        """Render as "markdown", "html", "text", "csv" or "json" with RenderOptions fields."""
+        return self._core.render(format, _options(**options))
+
+    def to_markdown(self, budget: int = 65536, *, full_report_location: Optional[str] = None,
+                    sparklines: bool = True) -> str:
+        """GitHub-flavoured Markdown held to ``budget`` UTF-8 bytes (0 = unlimited)."""
+        return self.render("markdown", markdown_budget=int(budget), full_report_location=full_report_location,
+                           sparklines=sparklines)
+
+    def to_html(self, *, sparklines: bool = True) -> str:
+        """One standalone HTML document (inline CSS, no scripts, no external assets)."""
+        return self.render("html", sparklines=sparklines)
+
+    def to_html_fragment(self, *, sparklines: bool = True) -> str:
+        """A <div class="benchreport"> with scoped CSS, for notebooks and embedding."""
+        return self._core.render_html_fragment(_options(sparklines=sparklines))
+
+    def to_text(self, color: bool = False, *, sparklines: bool = True) -> str:
+        """Aligned plain text; ANSI colour only when ``color`` is true."""
+        return self.render("text", color=bool(color), sparklines=sparklines)
+
+    def to_csv(self, table: Optional[str] = None) -> str:
+        """All tables (each after a "# caption" line), or only the table with id ``table``."""
+        return self.render("csv", csv_table=table)
+
+    def to_json(self, indent: int = 2) -> str:
+        """JSON with schema REPORT_SCHEMA: title, blocks and data."""
+        return self.render("json", json_indent=int(indent))
+
+    def to_dict(self) -> dict:
+        """The JSON rendering parsed into Python objects."""
+        return json.loads(self.to_json(indent=0))
+
+    def _repr_html_(self) -> str:
+        return self.to_html_fragment()
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown(budget=0)
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text("Report(...)" if cycle else self.to_text())
+
+    def __repr__(self) -> str:
+        return f"<benchreport.Report {self.title!r}: {len(self)} blocks>"
+
+
+def format_time(seconds: float) -> str:
+    """Seconds as "851.2 ns", "2.25 µs", "1.60 ms", "1.50 s", "2.50 min", "1.25 h"; NaN/inf as "—"."""
+    return _core.format_time(float(seconds))
+
+
+def _higher_is_better(direction: Any) -> bool:
+    if isinstance(direction, bool):
+        return direction
+    name = str(getattr(direction, "name", direction)).lower()
+    if name in ("lower_is_better", "lower"):
+        return False
+    if name in ("higher_is_better", "higher"):
+        return True
+    raise _core.InputError(f"direction {direction!r}: expected 'lower_is_better' or 'higher_is_better'")
+
+
+def format_change(change: float, direction: Any = "lower_is_better") -> str:
+    """Relative change (0.6003) as "+60.03% slower"; "~0% observed change" at exactly 0.
+
+    direction: "lower_is_better" (times: faster/slower) or "higher_is_better"
+    (rates: better/worse), or an enum with those names.
+    """
+    return _core.format_change(float(change), _higher_is_better(direction))
+
+
+def format_change_percent(change: float) -> str:
+    """Relative change as a signed percentage without a word: "+60.03%", "-9.5%", "0%"."""
+    return _core.format_change_percent(float(change))
+
+
+def format_percent(fraction: float, decimals: int = 1) -> str:
+    """Fraction as a percentage with fixed decimals: 0.024 -> "2.4%"."""
+    return _core.format_percent(float(fraction), int(decimals))
+
+
+def format_fixed(value: float, decimals: int = 2) -> str:
+    """Fixed decimals: 45851.1 -> "45851.10"."""
+    return _core.format_fixed(float(value), int(decimals))
+
+
+def format_range(low: float, high: float, decimals: int = 2) -> str:
+    """En-dash range: "42062.37–51322.25"."""
+    return _core.format_range(float(low), float(high), int(decimals))
+
+
+def format_integer(value: float, thousands_separator: bool = False, separator: str = ",") -> str:
+    """Rounded integer (ties to even), optionally grouped: 81920 -> "81,920"."""
+    return _core.format_integer(float(value), bool(thousands_separator), separator)
+
+
+def format_rate(per_second: float, unit: str = "ops/s") -> str:
+    """Rate with k/M/G scaling: 45851.1 -> "45.85k ops/s"."""
+    return _core.format_rate(float(per_second), str(unit))
+
+
+def format_bytes(size: float) -> str:
+    """Size with binary scaling: "512 B", "1.50 KiB", "512.00 MiB"."""
+    return _core.format_bytes(float(size))
+
+
+def format_byte_rate(bytes_per_second: float) -> str:
+    """Throughput with binary scaling: "94.70 MiB/s"."""
+    return _core.format_byte_rate(float(bytes_per_second))
+
+
+def format_bits(bits_per_second: float) -> str:
+    """Bit rate with decimal scaling: "273.73 Mbps"."""
+    return _core.format_bits(float(bits_per_second))
+
+
+def format_sparkline(samples: Any, width: int = 16) -> str:
+    """Unicode block sparkline of the samples in order ("▁▃█▅")."""
+    return _core.format_sparkline(np.asarray(samples, dtype=np.float64).ravel(), int(width))

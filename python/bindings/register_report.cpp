@@ -1,5 +1,228 @@
+// Bindings for the report model (report.hpp, table.hpp), the renderers
+// (render.hpp) and number formatting (format.hpp). The typed Python skin is
+// python/benchreport/_reports.py.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <fmt/format.h>
+
+#include "benchreport/error.hpp"
+#include "benchreport/format.hpp"
+#include "benchreport/render.hpp"
+#include "benchreport/report.hpp"
 #include "register.hpp"
 
+namespace py = pybind11;
+
 namespace benchreport::python {
-void register_report(pybind11::module_& /*m*/) {}
+namespace {
+
+using Samples = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+Json to_json_value(const py::handle& value, const std::string& path);
+
+Json dict_to_json(const py::dict& dict, const std::string& path) {
+  Json out = Json::object();
+  for (const auto& [key, item] : dict) {
+    if (!py::isinstance<py::str>(key)) {
+      throw InputError(fmt::format("report data {}: keys must be str, got {}", path,
+                                   py::str(py::type::of(key).attr("__name__")).cast<std::string>()));
+    }
+    const auto name = key.cast<std::string>();
+    out.set(name, to_json_value(item, fmt::format("{}.{}", path, name)));
+  }
+  return out;
+}
+
+Json sequence_to_json(const py::sequence& items, const std::string& path) {
+  Json out = Json::array();
+  for (std::size_t i = 0; i < items.size(); ++i) out.push_back(to_json_value(items[i], fmt::format("{}[{}]", path, i)));
+  return out;
+}
+
+// Plain Python data (and numpy scalars/arrays) to a Json tree; path names the culprit.
+Json to_json_value(const py::handle& value, const std::string& path) {
+  if (value.is_none()) return nullptr;
+  if (py::isinstance<py::bool_>(value)) return value.cast<bool>();
+  if (py::isinstance<py::int_>(value)) {
+    try {
+      return value.cast<std::int64_t>();
+    } catch (const py::cast_error&) {
+      throw InputError(fmt::format("report data {}: integer does not fit in 64 bits", path));
+    }
+  }
+  if (py::isinstance<py::float_>(value)) return value.cast<double>();
+  if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+  if (py::isinstance<py::dict>(value)) return dict_to_json(value.cast<py::dict>(), path);
+  if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
+    return sequence_to_json(value.cast<py::sequence>(), path);
+  }
+  // numpy scalars and arrays: their tolist() is plain Python data.
+  if (py::hasattr(value, "tolist")) return to_json_value(value.attr("tolist")(), path);
+  throw InputError(fmt::format("report data {}: unsupported type {} (use None, bool, int, float, str, list, dict)",
+                               path, py::str(py::type::of(value).attr("__name__")).cast<std::string>()));
+}
+
+py::object from_json_value(const Json& value) {
+  if (value.is_null()) return py::none();
+  if (value.is_bool()) return py::bool_(value.as_bool());
+  if (value.is_integer()) return py::int_(value.as_integer());
+  if (value.is_double()) return py::float_(value.as_double());
+  if (value.is_string()) return py::str(value.as_string());
+  if (value.is_array()) {
+    py::list out;
+    for (const Json& item : value.as_array()) out.append(from_json_value(item));
+    return out;
+  }
+  py::dict out;
+  for (const auto& [key, item] : value.as_object()) out[py::str(key)] = from_json_value(item);
+  return out;
+}
+
+NoteKind note_kind_from_name(const std::string& name) {
+  if (name == "note") return NoteKind::note;
+  if (name == "warning") return NoteKind::warning;
+  throw InputError(fmt::format("unknown note kind '{}': expected note or warning", name));
+}
+
+std::vector<Column> columns_from(const std::vector<std::pair<std::string, std::string>>& specs) {
+  std::vector<Column> columns;
+  for (const auto& [title, align] : specs) columns.emplace_back(title, align_from_name(align));
+  return columns;
+}
+
+std::string render_released(const Report& report, Format format, const RenderOptions& options) {
+  py::gil_scoped_release release;
+  return render(report, format, options);
+}
+
+void register_model(py::module_& m) {
+  py::class_<Span>(m, "Span", "A run of inline text: text, strong, code or link.")
+      .def_static("plain", &Span::plain, py::arg("text"))
+      .def_static("bold", &Span::bold, py::arg("text"))
+      .def_static("code", &Span::code, py::arg("text"))
+      .def_static("link", &Span::link, py::arg("text"), py::arg("url"))
+      .def_property_readonly("kind", [](const Span& s) {
+        static constexpr const char* kNames[] = {"text", "strong", "code", "link"};
+        return kNames[static_cast<int>(s.kind)];
+      })
+      .def_readonly("text", &Span::text)
+      .def_readonly("url", &Span::url);
+
+  py::class_<Cell>(m, "Cell", "One table cell: display text, role, optional value and samples.")
+      .def(py::init([](std::string text, const std::string& role, std::optional<double> value,
+                       std::optional<Samples> samples) {
+             Cell cell(std::move(text), role_from_name(role));
+             cell.value = value;
+             if (samples) {
+               const double* data = samples->data();
+               cell.samples.assign(data, data + samples->size());
+             }
+             return cell;
+           }),
+           py::arg("text"), py::arg("role") = "none", py::arg("value") = py::none(), py::arg("samples") = py::none())
+      .def_readonly("text", &Cell::text)
+      .def_property_readonly("role", [](const Cell& c) { return std::string(role_name(c.role)); })
+      .def_readonly("value", &Cell::value)
+      .def_property_readonly("samples", [](const Cell& c) { return py::array_t<double>(c.samples.size(), c.samples.data()); });
+
+  py::class_<Table>(m, "Table", "A table inside a report (returned by add_table).")
+      .def("add_row", [](Table& t, std::vector<Cell> cells) { t.add_row(std::move(cells)); }, py::arg("cells"))
+      .def_readwrite("footnote", &Table::footnote)
+      .def_readonly("id", &Table::id)
+      .def_readonly("caption", &Table::caption)
+      .def_property_readonly("columns", [](const Table& t) {
+        std::vector<std::pair<std::string, std::string>> out;
+        for (const Column& c : t.columns) out.emplace_back(c.title, std::string(align_name(c.align)));
+        return out;
+      })
+      .def_property_readonly("rows", [](const Table& t) { return t.rows; })
+      .def("__len__", [](const Table& t) { return t.rows.size(); });
+
+  py::class_<Blocks>(m, "Blocks", "An ordered list of blocks with builders.")
+      .def("add_heading", [](Blocks& b, int level, std::string text) { b.add_heading(level, std::move(text)); },
+           py::arg("level"), py::arg("text"))
+      .def("add_paragraph", [](Blocks& b, Spans spans) { b.add_paragraph(std::move(spans)); }, py::arg("spans"))
+      .def("add_note",
+           [](Blocks& b, Spans spans, const std::string& kind) { b.add_note(std::move(spans), note_kind_from_name(kind)); },
+           py::arg("spans"), py::arg("kind") = "note")
+      .def("add_list", [](Blocks& b, std::vector<Spans> items) { b.add_list(std::move(items)); }, py::arg("items"))
+      .def("add_table",
+           [](Blocks& b, const std::vector<std::pair<std::string, std::string>>& columns, std::string caption,
+              std::string id) -> Table& { return b.add_table(columns_from(columns), std::move(caption), std::move(id)); },
+           py::arg("columns"), py::arg("caption") = "", py::arg("id") = "", py::return_value_policy::reference_internal)
+      .def("add_details", &Blocks::add_details, py::arg("summary"), py::arg("open") = false,
+           py::return_value_policy::reference_internal)
+      .def("add_footnote", [](Blocks& b, std::string text) { b.add_footnote(std::move(text)); }, py::arg("text"))
+      .def("__len__", &Blocks::size);
+
+  py::class_<Details>(m, "Details", "A collapsible section (returned by add_details).")
+      .def_readonly("summary", &Details::summary)
+      .def_readwrite("open", &Details::open)
+      .def_property_readonly("blocks", [](Details& d) -> Blocks& { return d.blocks; },
+                             py::return_value_policy::reference_internal);
+
+  py::class_<RenderOptions>(m, "RenderOptions")
+      .def(py::init<>())
+      .def_readwrite("markdown_budget", &RenderOptions::markdown_budget)
+      .def_readwrite("full_report_location", &RenderOptions::full_report_location)
+      .def_readwrite("color", &RenderOptions::color)
+      .def_readwrite("sparklines", &RenderOptions::sparklines)
+      .def_readwrite("json_indent", &RenderOptions::json_indent)
+      .def_readwrite("csv_table", &RenderOptions::csv_table);
+
+  py::class_<Report>(m, "Report", "The report model: title, blocks and a JSON data payload.")
+      .def(py::init<std::string>(), py::arg("title") = "")
+      .def_readwrite("title", &Report::title)
+      .def_property_readonly("blocks", [](Report& r) -> Blocks& { return r.blocks; },
+                             py::return_value_policy::reference_internal)
+      .def_property(
+          "data", [](const Report& r) { return from_json_value(r.data); },
+          [](Report& r, const py::object& value) { r.data = to_json_value(value, "$"); })
+      .def("render",
+           [](const Report& r, const std::string& format, const RenderOptions& options) {
+             return render_released(r, format_from_name(format), options);
+           },
+           py::arg("format"), py::arg("options") = RenderOptions{})
+      .def("render_html_fragment",
+           [](const Report& r, const RenderOptions& options) {
+             py::gil_scoped_release release;
+             return render_html_fragment(r, options);
+           },
+           py::arg("options") = RenderOptions{})
+      .def("copy", [](const Report& r) { return Report(r); });
+  m.attr("REPORT_SCHEMA") = std::string(kReportSchema);
+}
+
+void register_formatting(py::module_& m) {
+  m.def("format_time", &format_time, py::arg("seconds"));
+  m.def("format_change", [](double change, bool higher_is_better) { return format_change(change, higher_is_better); },
+        py::arg("change"),
+        py::arg("higher_is_better") = false);
+  m.def("format_change_percent", &format_change_percent, py::arg("change"));
+  m.def("format_percent", &format_percent, py::arg("fraction"), py::arg("decimals") = 1);
+  m.def("format_fixed", &format_fixed, py::arg("value"), py::arg("decimals") = 2);
+  m.def("format_range", &format_range, py::arg("low"), py::arg("high"), py::arg("decimals") = 2);
+  m.def("format_integer", &format_integer, py::arg("value"), py::arg("thousands_separator") = false,
+        py::arg("separator") = ',');
+  m.def("format_rate", &format_rate, py::arg("per_second"), py::arg("unit") = "ops/s");
+  m.def("format_bytes", &format_bytes, py::arg("bytes"));
+  m.def("format_byte_rate", &format_byte_rate, py::arg("bytes_per_second"));
+  m.def("format_bits", &format_bits, py::arg("bits_per_second"));
+  m.def("format_sparkline",
+        [](const Samples& samples, std::size_t width) {
+          return format_sparkline(std::span<const double>(samples.data(), static_cast<std::size_t>(samples.size())), width);
+        },
+        py::arg("samples"), py::arg("width") = 16);
+  m.attr("UNAVAILABLE") = std::string(kUnavailable);
+}
+
+}  // namespace
+
+void register_report(py::module_& m) {
+  register_model(m);
+  register_formatting(m);
+}
+
 }  // namespace benchreport::python

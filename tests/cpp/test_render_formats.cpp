@@ -134,7 +134,9 @@ TEST_CASE("JSON carries the schema, every block and the data payload", "[render]
 
 TEST_CASE("JSON writer: shortest round-trip numbers, escapes, key order", "[render][json]") {
   CHECK(json_number(0.1) == "0.1");
-  CHECK(json_number(1.0) == "1");
+  CHECK(json_number(1.0) == "1.0");
+  CHECK(json_number(-0.0) == "-0.0");
+  CHECK(json_number(123456789.0) == "123456789.0");
   CHECK(json_number(1e21) == "1e+21");
   CHECK(json_number(5e-324) == "5e-324");
   CHECK(json_number(std::numeric_limits<double>::infinity()) == "null");

@@ -164,6 +164,24 @@ TEST_CASE("Markdown budget counts shown rows exactly", "[render][markdown][budge
   CHECK(shown < 51);
 }
 
+TEST_CASE("Markdown budget drops headings whose whole section was cut", "[render][markdown][budget]") {
+  Report report("R");
+  report.add_heading(2, "Platform");
+  report.add_heading(3, "Summary");
+  report.add_paragraph("short");
+  report.add_heading(2, "Big");
+  report.add_paragraph(std::string(3000, 'x'));
+  report.add_heading(2, "Tail");
+  report.add_paragraph("end");
+  const std::string md = render_markdown(report, with_budget(400));
+  CHECK(md ==
+        "# R\n\n## Platform\n\n### Summary\n\nshort\n\n## Tail\n\nend\n\n"
+        "> **Report truncated:** later sections omitted; full report in the HTML or JSON report.\n");
+  // Unbudgeted output keeps every heading, even an empty trailing one.
+  report.add_heading(2, "Empty");
+  CHECK(render_markdown(report, with_budget(0)).find("## Empty") != std::string::npos);
+}
+
 TEST_CASE("Markdown budget too small for the note is an InputError", "[render][markdown][budget]") {
   RenderOptions options;
   options.markdown_budget = 20;
