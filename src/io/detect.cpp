@@ -1,0 +1,69 @@
+// Format detection from the file name and the first bytes.
+#include <fmt/format.h>
+
+#include "benchreport/error.hpp"
+#include "benchreport/io.hpp"
+#include "reader.hpp"
+
+namespace benchreport {
+namespace {
+
+bool has(std::string_view text, std::string_view needle) { return text.find(needle) != std::string_view::npos; }
+
+std::string_view skip_space(std::string_view text) {
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\n' || text.front() == '\r' || text.front() == '\t')) {
+    text.remove_prefix(1);
+  }
+  return text;
+}
+
+// JSON formats, told apart by the member names each tool writes.
+std::string detect_json(std::string_view head) {
+  if (has(head, "\"schema\"") && has(head, "\"benchreport/")) return "json";
+  if (has(head, "\"schemaVersion\"") || has(head, "\"samplesNsPerOp\"") || has(head, "\"baseSuiteHash\"")) return "nitro";
+  if (has(head, "\"sampling_mode\"") || (has(head, "\"iters\"") && has(head, "\"times\""))) return "criterion";
+  if (has(head, "\"group_id\"") && has(head, "\"function_id\"")) return "criterion";
+  if (has(head, "\"machine_info\"") || has(head, "\"commit_info\"")) return "pytest-benchmark";
+  if (has(head, "\"context\"") && has(head, "\"benchmarks\"")) return "google-benchmark";
+  if (has(head, "\"results\"") && has(head, "\"command\"")) return "hyperfine";
+  if (has(head, "\"runs\"") && (has(head, "\"benchmarks\"") || has(head, "\"metadata\""))) return "pyperf";
+  if (has(head, "\"ZFH_BENCHMARK_RESULT") || (has(head, "\"engine\"") && has(head, "\"samplesMs\""))) return "zfh";
+  return {};
+}
+
+bool looks_like_go(std::string_view head) {
+  std::size_t pos = 0;
+  while (pos < head.size()) {
+    const auto end = head.find('\n', pos);
+    const auto line = head.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+    if (line.starts_with("Benchmark") && (has(line, "/op") || has(line, "\t"))) return true;
+    if (end == std::string_view::npos) break;
+    pos = end + 1;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string> reader_names() {
+  return {"google-benchmark", "hyperfine", "pyperf", "pytest-benchmark", "go", "nitro", "criterion", "zfh", "json", "csv"};
+}
+
+std::string detect_format(std::string_view name, std::string_view first_bytes) {
+  if (first_bytes.starts_with("\x1f\x8b")) {
+    throw InputError(fmt::format("{}: gzip-compressed; the C++ core reads uncompressed files (br.load decompresses .gz)", name));
+  }
+  const std::string_view head = skip_space(first_bytes);
+  if (has(head, "ZFH_BENCHMARK_RESULT")) return "zfh";
+  if (head.starts_with("{") || head.starts_with("[")) {
+    if (auto format = detect_json(head); !format.empty()) return format;
+  }
+  if (name.ends_with(".csv")) return "csv";
+  if (looks_like_go(head)) return "go";
+  if (has(head.substr(0, head.find('\n')), "unit") && has(head.substr(0, head.find('\n')), "value")) return "csv";
+  throw InputError(fmt::format("{}: cannot tell the format from the name and first bytes; pass a format ({})", name,
+                               fmt::join(reader_names(), ", ")));
+}
+
+}  // namespace benchreport

@@ -1,0 +1,284 @@
+// JSON navigation shared by the JSON readers: on-demand parsing with simdjson,
+// and messages that name the file, line and JSON path.
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "benchreport/error.hpp"
+#include "reader.hpp"
+
+namespace benchreport::io {
+
+std::string JsonPath::str() const {
+  std::vector<const JsonPath*> chain;
+  for (const JsonPath* p = this; p != nullptr && p->parent != nullptr; p = p->parent) chain.push_back(p);
+  std::string out;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    if ((*it)->index != kNoIndex) {
+      out += fmt::format("[{}]", (*it)->index);
+    } else {
+      if (!out.empty()) out += '.';
+      out += (*it)->key;
+    }
+  }
+  return out.empty() ? std::string("(top level)") : out;
+}
+
+void check_depth(std::string_view json, std::size_t max_depth, std::string_view name) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    switch (c) {
+      case '"': in_string = true; break;
+      case '[':
+      case '{':
+        if (++depth > max_depth) {
+          const auto line = 1 + std::count(json.begin(), json.begin() + static_cast<std::ptrdiff_t>(i), '\n');
+          throw InputError(fmt::format("{}:{}: JSON nesting deeper than the limit of {} levels (raise ReadOptions::max_depth)",
+                                       name, line, max_depth));
+        }
+        break;
+      case ']':
+      case '}':
+        if (depth > 0) --depth;
+        break;
+      default: break;
+    }
+  }
+}
+
+void fail_at_line(std::string_view name, std::size_t line, std::string_view message) {
+  throw InputError(fmt::format("{}:{}: {}", name, line, message));
+}
+
+namespace {
+
+std::string_view type_name(od::json_type type) {
+  switch (type) {
+    case od::json_type::array: return "an array";
+    case od::json_type::object: return "an object";
+    case od::json_type::number: return "a number";
+    case od::json_type::string: return "a string";
+    case od::json_type::boolean: return "a boolean";
+    case od::json_type::null: return "null";
+  }
+  return "an unknown value";
+}
+
+// What the value actually is, for "expected X, found Y" messages.
+std::string found(od::value& value) {
+  od::json_type type;
+  if (value.type().get(type) != simdjson::SUCCESS) return "invalid JSON";
+  return std::string(type_name(type));
+}
+
+}  // namespace
+
+JsonInput::JsonInput(const Source& source) : source_(source), padded_(source.bytes.data(), source.bytes.size()) {
+  if (source.bytes.size() > source.options.max_file_size) {
+    throw InputError(fmt::format("{}: {} bytes exceeds the input size limit of {} bytes (raise ReadOptions::max_file_size)",
+                                 source.name, source.bytes.size(), source.options.max_file_size));
+  }
+  check_depth(source.bytes, source.options.max_depth, source.name);
+  const auto error = parser_.allocate(std::max<std::size_t>(padded_.size(), 64), source.options.max_depth);
+  if (error != simdjson::SUCCESS) throw InputError(fmt::format("{}: {}", source.name, simdjson::error_message(error)));
+  const auto parse_error = parser_.iterate(padded_).get(document_);
+  if (parse_error == simdjson::DEPTH_ERROR) {
+    throw InputError(fmt::format("{}: JSON nesting deeper than the limit of {} levels (raise ReadOptions::max_depth)",
+                                 source.name, source.options.max_depth));
+  }
+  if (parse_error != simdjson::SUCCESS) {
+    throw InputError(fmt::format("{}: not valid JSON ({})", source.name, simdjson::error_message(parse_error)));
+  }
+}
+
+std::string JsonInput::location() {
+  const char* at = nullptr;
+  if (document_.current_location().get(at) != simdjson::SUCCESS || at == nullptr) return {};
+  const char* begin = padded_.data();
+  if (at < begin || at > begin + padded_.size()) return {};
+  const auto line = 1 + std::count(begin, at, '\n');
+  return fmt::format(":{}", line);
+}
+
+void JsonInput::fail(const JsonPath& path, std::string_view what) {
+  throw InputError(fmt::format("{}{}: {}: {}", source_.name, location(), path.str(), what));
+}
+
+void JsonInput::check(simdjson::error_code error, const JsonPath& path, std::string_view expected) {
+  if (error == simdjson::SUCCESS) return;
+  if (error == simdjson::DEPTH_ERROR) {
+    fail(path, fmt::format("JSON nesting deeper than the limit of {} levels (raise ReadOptions::max_depth)",
+                           source_.options.max_depth));
+  }
+  fail(path, fmt::format("expected {} ({})", expected, simdjson::error_message(error)));
+}
+
+od::value JsonInput::root() {
+  od::value value;
+  check(document_.get_value().get(value), JsonPath{}, "a JSON object or array");
+  return value;
+}
+
+od::object JsonInput::object(od::value value, const JsonPath& path) {
+  od::object out;
+  if (value.get_object().get(out) != simdjson::SUCCESS) fail(path, fmt::format("expected an object, found {}", found(value)));
+  return out;
+}
+
+od::array JsonInput::array(od::value value, const JsonPath& path) {
+  od::array out;
+  if (value.get_array().get(out) != simdjson::SUCCESS) fail(path, fmt::format("expected an array, found {}", found(value)));
+  return out;
+}
+
+double JsonInput::number(od::value value, const JsonPath& path) {
+  double out = 0;
+  const auto error = value.get_double().get(out);
+  if (error == simdjson::INCORRECT_TYPE) fail(path, fmt::format("expected a number, found {}", found(value)));
+  check(error, path, "a number");
+  return out;
+}
+
+std::int64_t JsonInput::integer(od::value value, const JsonPath& path) {
+  std::int64_t out = 0;
+  const auto error = value.get_int64().get(out);
+  if (error == simdjson::INCORRECT_TYPE) fail(path, fmt::format("expected an integer, found {}", found(value)));
+  check(error, path, "an integer");
+  return out;
+}
+
+std::string_view JsonInput::string(od::value value, const JsonPath& path) {
+  std::string_view out;
+  const auto error = value.get_string().get(out);
+  if (error == simdjson::INCORRECT_TYPE) fail(path, fmt::format("expected a string, found {}", found(value)));
+  check(error, path, "a string");
+  return out;
+}
+
+bool JsonInput::boolean(od::value value, const JsonPath& path) {
+  bool out = false;
+  const auto error = value.get_bool().get(out);
+  if (error == simdjson::INCORRECT_TYPE) fail(path, fmt::format("expected true or false, found {}", found(value)));
+  check(error, path, "true or false");
+  return out;
+}
+
+bool JsonInput::is_null(od::value value) {
+  bool out = false;
+  return value.is_null().get(out) == simdjson::SUCCESS && out;
+}
+
+std::string JsonInput::raw_object(od::value value, const JsonPath& path) {
+  od::json_type type = od::json_type::null;
+  check(value.type().get(type), path, "an object");
+  if (type != od::json_type::object) fail(path, fmt::format("expected an object, found {}", type_name(type)));
+  return raw(value, path);
+}
+
+std::string JsonInput::raw(od::value value, const JsonPath& path) {
+  std::string_view text;
+  check(simdjson::to_json_string(value).get(text), path, "a JSON value");
+  return minify_json(text);
+}
+
+void JsonInput::numbers(od::value value, const JsonPath& path, std::vector<double>& out) {
+  od::array items = array(value, path);
+  std::size_t i = 0;
+  for (auto element : items) {
+    double x = 0;
+    const auto error = element.get_double().get(x);
+    if (error != simdjson::SUCCESS) {
+      const JsonPath child = path.at(i);
+      od::value v;
+      if (element.get(v) == simdjson::SUCCESS && error == simdjson::INCORRECT_TYPE) {
+        fail(child, fmt::format("expected a number, found {}", found(v)));
+      }
+      check(error, child, "a number");
+    }
+    out.push_back(x);
+    ++i;
+  }
+  count_samples(i, path);
+}
+
+void JsonInput::count_samples(std::size_t n, const JsonPath& path) {
+  samples_ += n;
+  if (samples_ > source_.options.max_samples) {
+    fail(path, fmt::format("more than {} samples in one file (raise ReadOptions::max_samples)", source_.options.max_samples));
+  }
+}
+
+void JsonInput::finish() {
+  // After the root value is consumed, a location exists only if content follows.
+  const char* at = nullptr;
+  if (document_.current_location().get(at) == simdjson::SUCCESS) {
+    fail(JsonPath{}, "unexpected content after the end of the JSON document");
+  }
+}
+
+std::string minify_json(std::string_view json) {
+  std::string out(json.size(), '\0');
+  std::size_t length = 0;
+  if (simdjson::minify(json.data(), json.size(), out.data(), length) != simdjson::SUCCESS) return std::string(json);
+  out.resize(length);
+  return out;
+}
+
+void append_json_string(std::string& out, std::string_view text) {
+  out += '"';
+  for (const char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+}
+
+std::string json_string(std::string_view text) {
+  std::string out;
+  append_json_string(out, text);
+  return out;
+}
+
+std::string json_number(double value) { return fmt::format("{}", value); }
+
+std::string json_object(const Metadata& members) {
+  std::string out = "{";
+  for (const auto& [key, json] : members) {
+    if (out.size() > 1) out += ',';
+    append_json_string(out, key);
+    out += ':';
+    out += json;
+  }
+  out += '}';
+  return out;
+}
+
+std::string file_stem(std::string_view name) {
+  const auto slash = name.find_last_of("/\\");
+  std::string_view base = slash == std::string_view::npos ? name : name.substr(slash + 1);
+  for (std::string_view ext : {".gz", ".json", ".jsonl", ".txt", ".csv", ".log"}) {
+    if (base.size() > ext.size() && base.ends_with(ext)) base.remove_suffix(ext.size());
+  }
+  return std::string(base);
+}
+
+}  // namespace benchreport::io

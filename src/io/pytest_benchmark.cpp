@@ -1,0 +1,10 @@
+#include <fmt/format.h>
+
+#include "benchreport/error.hpp"
+#include "reader.hpp"
+
+namespace benchreport::io {
+Dataset read_pytest_benchmark(const Source& source) {
+  throw InputError(fmt::format("{}: this reader is not implemented yet", source.name));
+}
+}  // namespace benchreport::io

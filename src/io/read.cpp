@@ -1,0 +1,134 @@
+// Entry points: read a file, a folder, several files or a buffer, dispatching
+// to the reader for the format.
+#include <algorithm>
+#include <fmt/format.h>
+#include <fstream>
+
+#include "benchreport/error.hpp"
+#include "benchreport/io.hpp"
+#include "reader.hpp"
+
+namespace benchreport {
+namespace fs = std::filesystem;
+namespace {
+
+using ReaderFn = Dataset (*)(const io::Source&);
+
+ReaderFn reader_for(std::string_view format, std::string_view name) {
+  static const std::pair<std::string_view, ReaderFn> kReaders[] = {
+      {"google-benchmark", io::read_google_benchmark}, {"hyperfine", io::read_hyperfine},
+      {"pyperf", io::read_pyperf},                     {"pytest-benchmark", io::read_pytest_benchmark},
+      {"go", io::read_go},                             {"nitro", io::read_nitro},
+      {"criterion", io::read_criterion},               {"zfh", io::read_zfh},
+      {"json", io::read_canonical_json},               {"csv", io::read_canonical_csv},
+  };
+  for (const auto& [reader_name, fn] : kReaders) {
+    if (reader_name == format) return fn;
+  }
+  throw InputError(fmt::format("{}: unknown format \"{}\" (expected auto or one of {})", name, format,
+                               fmt::join(reader_names(), ", ")));
+}
+
+// Runs a reader; any message that does not yet name the file gets it as a prefix.
+Dataset run_reader(ReaderFn reader, const io::Source& source) {
+  try {
+    return reader(source);
+  } catch (const InputError& e) {
+    const std::string_view message = e.what();
+    if (message.starts_with(source.name)) throw;
+    throw InputError(fmt::format("{}: {}", source.name, message));
+  }
+}
+
+std::string load_file(const fs::path& path, const ReadOptions& options) {
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec) throw InputError(fmt::format("{}: cannot read ({})", path.string(), ec.message()));
+  if (size > options.max_file_size) {
+    throw InputError(fmt::format("{}: {} bytes exceeds the input size limit of {} bytes (raise ReadOptions::max_file_size)",
+                                 path.string(), size, options.max_file_size));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(fmt::format("{}: cannot open for reading", path.string()));
+  std::string bytes(size, '\0');
+  in.read(bytes.data(), static_cast<std::streamsize>(size));
+  if (static_cast<std::uint64_t>(in.gcount()) != size) throw InputError(fmt::format("{}: read failed", path.string()));
+  return bytes;
+}
+
+bool is_hidden(const fs::path& path) {
+  const auto name = path.filename().string();
+  return !name.empty() && name.front() == '.';
+}
+
+// Every regular file under `dir`, sorted, hidden files and folders excluded.
+std::vector<fs::path> files_under(const fs::path& dir) {
+  std::vector<fs::path> files;
+  for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it) {
+    if (is_hidden(it->path())) {
+      if (it->is_directory()) it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file()) files.push_back(it->path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+Dataset read_directory(const fs::path& dir, std::string_view format, const ReadOptions& options) {
+  Dataset out;
+  std::vector<std::string> skipped;
+  for (const auto& file : files_under(dir)) {
+    // criterion's benchmark.json is read together with the sample.json beside it.
+    if (file.filename() == "benchmark.json" && fs::exists(file.parent_path() / "sample.json")) continue;
+    if (format == "auto") {
+      const std::string bytes = load_file(file, options);
+      std::string detected;
+      try {
+        detected = detect_format(file.string(), std::string_view(bytes).substr(0, 65536));
+      } catch (const InputError&) {
+        skipped.push_back(fs::relative(file, dir).string());
+        continue;
+      }
+      out.append(read(file, detected, options));
+    } else {
+      out.append(read(file, format, options));
+    }
+  }
+  if (!skipped.empty()) {
+    out.warn(fmt::format("{}: skipped {} files no reader recognises: {}", dir.string(), skipped.size(), fmt::join(skipped, ", ")));
+  }
+  if (out.empty() && out.runs().empty()) throw InputError(fmt::format("{}: no benchmark results found in this folder", dir.string()));
+  return out;
+}
+
+std::string companion_for(const fs::path& path, const ReadOptions& options) {
+  if (path.filename() != "sample.json") return {};
+  const auto sibling = path.parent_path() / "benchmark.json";
+  return fs::exists(sibling) ? load_file(sibling, options) : std::string();
+}
+
+}  // namespace
+
+Dataset read_buffer(std::string_view bytes, std::string_view name, std::string_view format, const ReadOptions& options) {
+  const std::string chosen = format == "auto" ? detect_format(name, bytes.substr(0, 65536)) : std::string(format);
+  return run_reader(reader_for(chosen, name), io::Source{std::string(name), bytes, options, {}});
+}
+
+Dataset read(const fs::path& path, std::string_view format, const ReadOptions& options) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return read_directory(path, format, options);
+  const std::string bytes = load_file(path, options);
+  const std::string name = path.string();
+  const std::string chosen = format == "auto" ? detect_format(name, std::string_view(bytes).substr(0, 65536)) : std::string(format);
+  const std::string companion = chosen == "criterion" ? companion_for(path, options) : std::string();
+  return run_reader(reader_for(chosen, name), io::Source{name, bytes, options, companion});
+}
+
+Dataset read_many(std::span<const fs::path> paths, std::string_view format, const ReadOptions& options) {
+  Dataset out;
+  for (const auto& path : paths) out.append(read(path, format, options));
+  return out;
+}
+
+}  // namespace benchreport

@@ -1,0 +1,140 @@
+#pragma once
+// Internal: what every reader shares (the source, JSON navigation with paths
+// for messages, text helpers). Not installed.
+#include <simdjson.h>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchreport/dataset.hpp"
+#include "benchreport/json_limits.hpp"
+
+namespace benchreport::io {
+
+namespace od = simdjson::ondemand;
+
+// One input: its display name (path as given) and bytes.
+struct Source {
+  std::string name;
+  std::string_view bytes;
+  const ReadOptions& options;
+  std::string_view companion;  // criterion: benchmark.json beside sample.json ("" if none)
+};
+
+Dataset read_google_benchmark(const Source& source);
+Dataset read_hyperfine(const Source& source);
+Dataset read_pyperf(const Source& source);
+Dataset read_pytest_benchmark(const Source& source);
+Dataset read_go(const Source& source);
+Dataset read_nitro(const Source& source);
+Dataset read_criterion(const Source& source);
+Dataset read_zfh(const Source& source);
+Dataset read_canonical_json(const Source& source);
+Dataset read_canonical_csv(const Source& source);
+
+// A JSON path built on the stack while walking a document; rendered only for
+// messages, e.g. "results[2].times[5]".
+struct JsonPath {
+  static constexpr std::size_t kNoIndex = static_cast<std::size_t>(-1);
+  const JsonPath* parent = nullptr;
+  std::string_view key;
+  std::size_t index = kNoIndex;
+
+  JsonPath field(std::string_view name) const { return JsonPath{this, name, kNoIndex}; }
+  JsonPath at(std::size_t i) const { return JsonPath{this, {}, i}; }
+  std::string str() const;
+};
+
+// A parsed (on-demand) JSON document with typed accessors whose errors name
+// the file, the line and the JSON path.
+class JsonInput {
+ public:
+  explicit JsonInput(const Source& source);
+  JsonInput(const JsonInput&) = delete;
+  JsonInput& operator=(const JsonInput&) = delete;
+
+  od::value root();
+  const std::string& name() const { return source_.name; }
+  const ReadOptions& options() const { return source_.options; }
+
+  [[noreturn]] void fail(const JsonPath& path, std::string_view what);
+  // Throws when `error` is set, saying what was expected at `path`.
+  void check(simdjson::error_code error, const JsonPath& path, std::string_view expected);
+
+  od::object object(od::value value, const JsonPath& path);
+  od::array array(od::value value, const JsonPath& path);
+  double number(od::value value, const JsonPath& path);
+  std::int64_t integer(od::value value, const JsonPath& path);
+  std::string_view string(od::value value, const JsonPath& path);
+  bool boolean(od::value value, const JsonPath& path);
+  bool is_null(od::value value);
+  // The text of a value that must be an object, minified (kept verbatim as metadata).
+  std::string raw_object(od::value value, const JsonPath& path);
+  // The value's JSON text, minified (kept verbatim as metadata).
+  std::string raw(od::value value, const JsonPath& path);
+  // Appends every number of an array to `out` (counted against max_samples).
+  void numbers(od::value value, const JsonPath& path, std::vector<double>& out);
+
+  // Calls f(key, value, path) for every member, in document order.
+  template <class F>
+  void fields(od::object object, const JsonPath& path, F&& f) {
+    for (auto member : object) {
+      od::field field;
+      check(std::move(member).get(field), path, "an object member");
+      std::string_view key;
+      check(field.unescaped_key().get(key), path, "a member name");
+      const JsonPath child = path.field(key);
+      f(key, field.value(), child);
+    }
+  }
+
+  // Calls f(index, value, path) for every element, in order.
+  template <class F>
+  void elements(od::array array, const JsonPath& path, F&& f) {
+    std::size_t i = 0;
+    for (auto element : array) {
+      od::value value;
+      const JsonPath child = path.at(i);
+      check(std::move(element).get(value), child, "an array element");
+      f(i, value, child);
+      ++i;
+    }
+  }
+
+  // Fails unless the whole document was consumed (trailing content).
+  void finish();
+  // Counts samples against ReadOptions::max_samples.
+  void count_samples(std::size_t n, const JsonPath& path);
+
+ private:
+  std::string location();
+  const Source& source_;
+  simdjson::padded_string padded_;
+  od::parser parser_;
+  od::document document_;
+  std::uint64_t samples_ = 0;
+};
+
+// Fails when brackets nest deeper than `max_depth` (simdjson's on-demand
+// front end does not enforce its own limit while skipping values).
+void check_depth(std::string_view json, std::size_t max_depth, std::string_view name);
+
+// "name:line: message" / "name: message" as InputError.
+[[noreturn]] void fail_at_line(std::string_view name, std::size_t line, std::string_view message);
+
+// Minified copy of a JSON text; the text must be valid JSON.
+std::string minify_json(std::string_view json);
+// Appends a JSON string literal (quoted, escaped).
+void append_json_string(std::string& out, std::string_view text);
+std::string json_string(std::string_view text);
+// Shortest round-trip decimal of a finite double.
+std::string json_number(double value);
+// Builds a JSON object text from key → JSON text pairs.
+std::string json_object(const Metadata& members);
+
+// Last path component without extension(s) (".json", ".json.gz").
+std::string file_stem(std::string_view name);
+
+}  // namespace benchreport::io
