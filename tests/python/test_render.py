@@ -459,3 +459,22 @@ def test_format_change_matches_python_reference(change):
 def test_format_fixed_and_percent_match_python(value, decimals):
     assert br.format_fixed(value, decimals) == f"{value:.{decimals}f}"
     assert br.format_percent(value, decimals) == f"{value * 100:.{decimals}f}%"
+
+
+def _display_width(text: str) -> int:
+    """Reference terminal width: East Asian wide/fullwidth 2, combining marks 0, others 1."""
+    import unicodedata
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+               for c in text)
+
+
+def test_text_columns_align_by_display_width():
+    report = br.Report()
+    names = ["plain", "2.25 \u00b5s \u2013 range", "\u65e5\u672c\u8a9e\u306e\u540d\u524d", "emoji \U0001f600",
+             "cafe\u0301", "tab\there"]
+    table = report.add_table(["Name", ("Value", "right")])
+    for i, name in enumerate(names):
+        table.add_row(name, "x" * (i + 1))
+    lines = report.to_text().splitlines()
+    assert len(lines) == 2 + len(names)
+    assert len({_display_width(line) for line in lines}) == 1, lines
