@@ -133,6 +133,10 @@ void Dataset::set_run_metadata(std::string_view id, std::string metadata_json) {
 
 void Dataset::warn(std::string message) { warnings_.push_back(std::move(message)); }
 
+std::size_t Dataset::erase_warnings(std::string_view text) {
+  return std::erase_if(warnings_, [text](const std::string& w) { return w.find(text) != std::string::npos; });
+}
+
 const Run* Dataset::find_run(std::string_view id) const noexcept {
   for (const auto& run : runs_) {
     if (run.id == id) return &run;

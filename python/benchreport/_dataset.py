@@ -1,2 +1,434 @@
-"""Placeholder: filled in by its area."""
-__all__: list = []
+"""Datasets of raw benchmark samples and the readers that fill them.
+
+A :class:`Dataset` holds many ordered sample sets in columnar (CSR) form:
+``values`` (float64, base units: seconds, bytes, ops) and ``offsets``
+(``n_sets + 1``), dictionary-encoded label columns, a unit and a direction
+per set, per-set and per-run metadata kept verbatim, and the warnings of the
+reader that filled it. Formats and labels per reader: docs/formats.md; the
+model: docs/dataset.md.
+"""
+from __future__ import annotations
+
+import glob as _glob
+import gzip
+import json
+import os
+import warnings as _warnings
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _core
+
+__all__ = ["Dataset", "load", "save", "read_bytes", "detect_format", "parse_unit", "READERS", "CANONICAL_SCHEMA"]
+
+#: Reader names accepted by ``format=``.
+READERS: Tuple[str, ...] = tuple(_core.reader_names())
+#: Version string of the canonical JSON schema.
+CANONICAL_SCHEMA: str = _core.CANONICAL_SCHEMA
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def parse_unit(symbol: str) -> Dict[str, Any]:
+    """Describe a unit symbol: ``{"symbol", "dimension", "to_base", "higher_is_better", "exact", "base_symbol"}``.
+
+    Raises :class:`benchreport.InputError` for an unknown symbol.
+    """
+    return _core.parse_unit(symbol)
+
+
+def detect_format(name: str, first_bytes: bytes) -> str:
+    """The reader name for a file, from its name and first bytes (InputError if none fits)."""
+    return _core.detect_format(name, first_bytes)
+
+
+class Dataset:
+    """Sample sets with labels, units and metadata (see the module docstring).
+
+    The numpy arrays it hands out (``values``, ``offsets``, ``weights``,
+    ``samples(i)``) are read-only views of its own memory, kept alive by the
+    arrays themselves. A Dataset is not changed in place after construction:
+    ``select``/``concat`` return new ones.
+    """
+
+    __slots__ = ("_ds",)
+
+    def __init__(self, core: Optional["_core.Dataset"] = None) -> None:
+        self._ds = core if core is not None else _core.Dataset()
+
+    # --- construction -------------------------------------------------
+    @classmethod
+    def from_arrays(
+        cls,
+        values: Any,
+        offsets: Any,
+        labels: Optional[Mapping[str, Sequence[Optional[str]]]] = None,
+        unit: Union[str, Sequence[str]] = "s",
+        weights: Any = None,
+        directions: Optional[Sequence[Optional[str]]] = None,
+    ) -> "Dataset":
+        """Build from CSR arrays: set ``i`` is ``values[offsets[i]:offsets[i+1]]`` in ``unit``.
+
+        ``labels`` maps a column name to one value per set (``None`` = absent);
+        ``unit`` is one symbol or one per set; ``weights`` aligns with values.
+        """
+        v = np.ascontiguousarray(values, dtype=np.float64)
+        o = np.asarray(offsets, dtype=np.int64)
+        if v.ndim != 1 or o.ndim != 1 or len(o) < 1 or o[0] != 0 or o[-1] != len(v) or np.any(np.diff(o) < 0):
+            raise _core.InputError(
+                "offsets must be 1-D, start at 0, be non-decreasing and end at len(values) "
+                f"(got {len(o)} offsets for {len(v)} values)")
+        n = len(o) - 1
+        labels = dict(labels or {})
+        for name, column in labels.items():
+            if len(column) != n:
+                raise _core.InputError(f"label column {name!r} has {len(column)} entries for {n} sets")
+        units = [unit] * n if isinstance(unit, str) else list(unit)
+        if len(units) != n:
+            raise _core.InputError(f"{len(units)} units for {n} sets")
+        w = None if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
+        if w is not None and w.shape != v.shape:
+            raise _core.InputError(f"weights has shape {w.shape}, values {v.shape}")
+        core = _core.Dataset()
+        for i in range(n):
+            lo, hi = int(o[i]), int(o[i + 1])
+            set_labels = [(k, str(col[i])) for k, col in labels.items() if col[i] is not None]
+            direction = directions[i] if directions is not None else None
+            core.add_set(set_labels, v[lo:hi], units[i], direction=direction,
+                         weights=None if w is None else w[lo:hi])
+        return cls(core)
+
+    @classmethod
+    def from_pandas(
+        cls,
+        df: Any,
+        value: str = "value",
+        labels: Optional[Sequence[str]] = None,
+        unit: Optional[str] = None,
+        unit_column: str = "unit",
+        weight: Optional[str] = None,
+    ) -> "Dataset":
+        """Build from a long DataFrame: one sample per row.
+
+        Rows with equal ``labels`` (and unit) form one set, in order of first
+        appearance; samples keep row order. ``labels`` defaults to every
+        column except value, unit and weight. The unit is ``unit`` for all
+        rows or, when ``unit`` is None, the ``unit_column`` column.
+        """
+        if value not in df.columns:
+            raise _core.InputError(f"no column {value!r} (the sample values); columns are {list(df.columns)}")
+        if unit is None and unit_column not in df.columns:
+            raise _core.InputError(f"pass unit=... or give a {unit_column!r} column")
+        reserved = {value, weight, unit_column if unit is None else None}
+        label_cols = list(labels) if labels is not None else [c for c in df.columns if c not in reserved]
+        missing = [c for c in label_cols if c not in df.columns]
+        if missing:
+            raise _core.InputError(f"label columns {missing} not in the DataFrame")
+        key_cols = label_cols + ([unit_column] if unit is None else [])
+        core = _core.Dataset()
+        values = df[value].to_numpy(dtype=np.float64)
+        weights = None if weight is None else df[weight].to_numpy(dtype=np.float64)
+        if key_cols:
+            groups = df.groupby(key_cols, sort=False, dropna=False).indices
+        else:
+            groups = {(): np.arange(len(df))}
+        for key, rows in groups.items():
+            key = key if isinstance(key, tuple) else (key,)
+            rows = np.sort(rows)
+            set_labels = [(c, str(k)) for c, k in zip(label_cols, key) if not _is_missing(k)]
+            set_unit = unit if unit is not None else str(key[-1])
+            core.add_set(set_labels, values[rows], set_unit,
+                         weights=None if weights is None else weights[rows])
+        return cls(core)
+
+    # --- raw arrays ---------------------------------------------------
+    @property
+    def values(self) -> np.ndarray:
+        """All samples in base units (seconds, bytes, ops, ...), set after set; read-only view."""
+        return self._ds.values
+
+    @property
+    def offsets(self) -> np.ndarray:
+        """int64 offsets (``n_sets + 1``) into :attr:`values`; read-only view."""
+        return self._ds.offsets
+
+    @property
+    def weights(self) -> Optional[np.ndarray]:
+        """Per-sample weights (1 for unweighted sets) or None when no set has weights."""
+        return self._ds.weights
+
+    def samples(self, i: int, base: bool = True) -> np.ndarray:
+        """Samples of set ``i``: a view in base units, or a copy in the set's own unit (``base=False``)."""
+        s = self._ds.samples(i)
+        return s if base else s / self._ds.unit(i)["to_base"]
+
+    # --- labels, units, metadata --------------------------------------
+    @property
+    def columns(self) -> List[str]:
+        """Label column names, in first-seen order."""
+        return self._ds.columns()
+
+    @property
+    def labels(self) -> Dict[str, List[Optional[str]]]:
+        """Label columns: name → one value per set (None where a set lacks the label)."""
+        out = {}
+        for name in self._ds.columns():
+            codes, dictionary = self._ds.label_codes(name)
+            out[name] = [dictionary[c] if c >= 0 else None for c in codes]
+        return out
+
+    def label_codes(self, column: str) -> Tuple[np.ndarray, List[str]]:
+        """Dictionary encoding of a column: (int32 codes per set, -1 = absent; dictionary)."""
+        result = self._ds.label_codes(column)
+        if result is None:
+            raise KeyError(column)
+        return result
+
+    def set_labels(self, i: int) -> Dict[str, str]:
+        """Labels of set ``i``."""
+        return dict(self._ds.labels(i))
+
+    @property
+    def units(self) -> List[str]:
+        """Unit symbol of each set, as the input spelled it."""
+        return self._ds.unit_symbols()
+
+    def unit(self, i: int) -> Dict[str, Any]:
+        """Full unit description of set ``i`` (see :func:`parse_unit`)."""
+        return self._ds.unit(i)
+
+    @property
+    def directions(self) -> List[str]:
+        """``"lower"`` or ``"higher"`` (is better) per set."""
+        return self._ds.directions()
+
+    @property
+    def metadata(self) -> List[Dict[str, Any]]:
+        """Per-set metadata, parsed from the verbatim JSON the readers kept."""
+        return [{k: json.loads(v) for k, v in self._ds.set_metadata(i)} for i in range(len(self))]
+
+    @property
+    def run_ids(self) -> List[Optional[str]]:
+        """Run id of each set (None when it has none)."""
+        return [r or None for r in self._ds.run_ids()]
+
+    @property
+    def runs(self) -> Dict[str, Any]:
+        """Run id → run metadata (parsed JSON): device, context, configuration, ..."""
+        return {rid: json.loads(meta) for rid, meta in self._ds.runs()}
+
+    @property
+    def warnings(self) -> List[str]:
+        """What the readers skipped or could not carry (nothing is dropped silently)."""
+        return self._ds.warnings()
+
+    # --- selection and grouping ---------------------------------------
+    def select(self, **labels: str) -> "Dataset":
+        """The sets whose labels equal every given ``column=value``."""
+        return Dataset(self._ds.subset(self._ds.select([(k, str(v)) for k, v in labels.items()])))
+
+    def indices(self, **labels: str) -> np.ndarray:
+        """Indices of the sets whose labels equal every given ``column=value``."""
+        return np.asarray(self._ds.select([(k, str(v)) for k, v in labels.items()]), dtype=np.int64)
+
+    def take(self, indices: Iterable[int]) -> "Dataset":
+        """A new Dataset with the given sets, in that order."""
+        return Dataset(self._ds.subset([int(i) for i in indices]))
+
+    def group_by(self, *columns: str) -> List[Tuple[Tuple[str, ...], np.ndarray]]:
+        """Groups in first-appearance order: ``(key values, set indices)``; "" where a label is absent."""
+        return [(tuple(key), sets) for key, sets in self._ds.group_by(list(columns))]
+
+    def concat(self, *others: "Dataset") -> "Dataset":
+        """A new Dataset with this one's sets followed by the others' (dictionaries merged)."""
+        return Dataset(_core.concat([self._ds, *(o._ds for o in others)]))
+
+    def summarize(self, by: Sequence[str] = (), **options: Any) -> Any:
+        """Per-set summaries (benchreport.summarize_grouped) as a DataFrame with the label columns.
+
+        ``by`` lists label columns to pool: sets with equal values are
+        concatenated (in set order) before summarizing. Values are reported in
+        each group's unit (the first set's), not base units.
+        """
+        from . import _stats
+
+        if not hasattr(_stats, "summarize_grouped"):
+            raise NotImplementedError("summarize needs benchreport.summarize_grouped (the stats area)")
+        if by:
+            groups = self.group_by(*by)
+            pieces = [np.concatenate([self._ds.samples(int(s)) for s in sets]) for _, sets in groups]
+            first = [int(sets[0]) for _, sets in groups]
+            keys = {c: [k[j] for k, _ in groups] for j, c in enumerate(by)}
+        else:
+            pieces = [self._ds.samples(i) for i in range(len(self))]
+            first = list(range(len(self)))
+            keys = self.labels
+        scale = np.array([self._ds.unit(i)["to_base"] for i in first]) if first else np.zeros(0)
+        values = np.concatenate([p / s for p, s in zip(pieces, scale)]) if pieces else np.zeros(0)
+        offsets = np.concatenate([[0], np.cumsum([len(p) for p in pieces])]).astype(np.int64)
+        result = _stats.summarize_grouped(values, offsets, **options)
+        import pandas as pd
+
+        frame = pd.DataFrame(keys)
+        frame["unit"] = [self._ds.unit(i)["symbol"] for i in first]
+        table = result.to_pandas() if hasattr(result, "to_pandas") else pd.DataFrame(dict(result))
+        return pd.concat([frame.reset_index(drop=True), table.reset_index(drop=True)], axis=1)
+
+    # --- output -------------------------------------------------------
+    def to_pandas(self, base_units: bool = False) -> Any:
+        """Long form: one row per sample with label columns, ``run``, ``set``, ``sample``,
+        ``unit``, ``value`` (in the set's unit unless ``base_units``) and ``weight`` if any."""
+        import pandas as pd
+
+        offsets = self.offsets
+        counts = np.diff(offsets)
+        set_index = np.repeat(np.arange(len(self)), counts)
+        data: Dict[str, Any] = {}
+        for name, column in self.labels.items():
+            data[name] = np.asarray(column, dtype=object)[set_index]
+        data["run"] = np.asarray(self.run_ids, dtype=object)[set_index] if len(self) else []
+        data["set"] = set_index
+        data["sample"] = np.arange(len(self.values)) - np.repeat(offsets[:-1], counts)
+        data["unit"] = np.asarray(self.units, dtype=object)[set_index] if len(self) else []
+        if base_units:
+            data["value"] = np.array(self.values)
+        else:
+            data["value"] = self.values / np.repeat(self._ds.to_base_factors(), counts)
+        if self.weights is not None:
+            data["weight"] = np.array(self.weights)
+        return pd.DataFrame(data)
+
+    def to_json(self, path: Optional[PathLike] = None) -> Optional[str]:
+        """Canonical JSON (schema ``benchreport/1``): written to ``path``, or returned when path is None."""
+        text = self._ds.to_json_string()
+        if path is None:
+            return text
+        Path(path).write_text(text, encoding="utf-8")
+        return None
+
+    def to_csv(self, path: Optional[PathLike] = None) -> Optional[str]:
+        """Canonical long CSV; warns (UserWarning) about what CSV cannot carry."""
+        text, notes = self._ds.to_csv_string()
+        for note in notes:
+            _warnings.warn(note, UserWarning, stacklevel=2)
+        if path is None:
+            return text
+        Path(path).write_text(text, encoding="utf-8")
+        return None
+
+    def __len__(self) -> int:
+        return self._ds.n_sets
+
+    def __repr__(self) -> str:
+        cols = ", ".join(f"{c}({len(self.label_codes(c)[1])})" for c in self.columns)
+        units = sorted(set(self.units))
+        return (f"<benchreport.Dataset: {len(self)} sets, {self._ds.n_values} samples; labels: {cols or '-'}; "
+                f"units: {', '.join(units) or '-'}; {len(self._ds.runs())} runs; {len(self.warnings)} warnings>")
+
+
+def _is_missing(value: Any) -> bool:
+    try:
+        return value is None or (isinstance(value, float) and np.isnan(value))
+    except TypeError:
+        return False
+
+
+_GZ_WARNING = "gzip-compressed files"
+
+
+def _limits(max_file_size: Optional[int], max_depth: Optional[int], max_samples: Optional[int]) -> Dict[str, int]:
+    out: Dict[str, int] = {}
+    if max_file_size is not None:
+        out["max_file_size"] = int(max_file_size)
+    if max_depth is not None:
+        out["max_depth"] = int(max_depth)
+    if max_samples is not None:
+        out["max_samples"] = int(max_samples)
+    return out
+
+
+def read_bytes(data: bytes, name: str = "<bytes>", format: str = "auto", **limits: int) -> Dataset:
+    """Parse bytes in memory (``.gz`` names and gzip magic are decompressed first)."""
+    if data[:2] == b"\x1f\x8b":
+        data = _gunzip(data, name, limits.get("max_file_size"))
+        name = name[:-3] if name.endswith(".gz") else name
+    return Dataset(_core.read_buffer(data, name, format, **limits))
+
+
+def _gunzip(data: bytes, name: str, max_size: Optional[int]) -> bytes:
+    limit = max_size if max_size is not None else (1 << 30)
+    try:
+        with gzip.GzipFile(fileobj=__import__("io").BytesIO(data)) as f:
+            out = f.read(limit + 1)
+    except (OSError, EOFError) as e:
+        raise _core.InputError(f"{name}: not a valid gzip file ({e})") from None
+    if len(out) > limit:
+        raise _core.InputError(f"{name}: decompresses to more than {limit} bytes (raise max_file_size)")
+    return out
+
+
+def _expand(path_or_paths: Union[PathLike, Iterable[PathLike]]) -> List[str]:
+    items = [path_or_paths] if isinstance(path_or_paths, (str, os.PathLike)) else list(path_or_paths)
+    out: List[str] = []
+    for item in items:
+        text = os.fspath(item)
+        if any(ch in text for ch in "*?[") and not os.path.exists(text):
+            matches = sorted(_glob.glob(text, recursive=True))
+            if not matches:
+                raise _core.InputError(f"{text}: no file matches this pattern")
+            out.extend(matches)
+        else:
+            out.append(text)
+    return out
+
+
+def _load_one(path: str, format: str, limits: Dict[str, int]) -> Dataset:
+    if os.path.isdir(path):
+        ds = Dataset(_core.read(path, format, **limits))
+        gz = sorted(str(p) for p in Path(path).rglob("*.gz")
+                    if not any(part.startswith(".") for part in p.relative_to(path).parts))
+        if not gz:
+            return ds
+        # The C++ core skipped these (and said so); read them here instead.
+        merged = ds.concat(*(read_bytes(Path(p).read_bytes(), p, format, **limits) for p in gz))
+        merged._ds.erase_warnings(_GZ_WARNING)
+        return merged
+    if path.endswith(".gz"):
+        return read_bytes(Path(path).read_bytes(), path, format, **limits)
+    return Dataset(_core.read(path, format, **limits))
+
+
+def load(
+    path_or_paths: Union[PathLike, Iterable[PathLike]],
+    format: str = "auto",
+    *,
+    max_file_size: Optional[int] = None,
+    max_depth: Optional[int] = None,
+    max_samples: Optional[int] = None,
+) -> Dataset:
+    """Read files, folders (recursively), glob patterns and ``.gz`` files into one Dataset.
+
+    ``format`` is ``"auto"`` (detected per file) or one of :data:`READERS`.
+    Limits default to 1 GiB per file, JSON nesting 256, 2**28 samples per
+    file. Parsing runs in C++ without the GIL. Bad input raises
+    :class:`benchreport.InputError` naming the file and line or JSON path.
+    """
+    limits = _limits(max_file_size, max_depth, max_samples)
+    paths = _expand(path_or_paths)
+    if not paths:
+        raise _core.InputError("no input files given")
+    parts = [_load_one(p, format, limits) for p in paths]
+    return parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:])
+
+
+def save(dataset: Dataset, path: PathLike, format: Optional[str] = None) -> None:
+    """Write canonical JSON or CSV (``format`` from the extension when None)."""
+    fmt = format or ("csv" if os.fspath(path).endswith(".csv") else "json")
+    if fmt == "json":
+        dataset.to_json(path)
+    elif fmt == "csv":
+        dataset.to_csv(path)
+    else:
+        raise _core.InputError(f"cannot save as {fmt!r}: expected 'json' or 'csv'")

@@ -1,5 +1,221 @@
+// Bindings for dataset.hpp, units.hpp and io.hpp. The Python skin is
+// python/benchreport/_dataset.py; these are its building blocks.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <fmt/format.h>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "benchreport/dataset.hpp"
+#include "benchreport/error.hpp"
+#include "benchreport/io.hpp"
+#include "benchreport/units.hpp"
 #include "register.hpp"
 
+namespace py = pybind11;
+using namespace pybind11::literals;
+
 namespace benchreport::python {
-void register_dataset(pybind11::module_& /*m*/) {}
+namespace {
+
+using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+// A read-only numpy view of memory owned by `owner` (kept alive by the array).
+template <class T>
+py::array readonly_view(std::span<const T> data, py::handle owner) {
+  py::array_t<T> view({static_cast<py::ssize_t>(data.size())}, {static_cast<py::ssize_t>(sizeof(T))}, data.data(), owner);
+  py::detail::array_proxy(view.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return view;
+}
+
+std::span<const double> as_span(const DoubleArray& a, const char* what) {
+  if (a.ndim() != 1) throw InputError(fmt::format("{} must be 1-dimensional, got {} dimensions", what, a.ndim()));
+  return {a.data(), static_cast<std::size_t>(a.size())};
+}
+
+Direction parse_direction(const std::string& name) {
+  if (name == "lower") return Direction::lower_is_better;
+  if (name == "higher") return Direction::higher_is_better;
+  throw InputError(fmt::format("direction is '{}': expected 'lower' or 'higher'", name));
+}
+
+std::string direction_name(Direction d) { return d == Direction::higher_is_better ? "higher" : "lower"; }
+
+py::dict unit_dict(const Unit& unit) {
+  return py::dict("symbol"_a = unit.symbol, "dimension"_a = std::string(dimension_name(unit.dimension)),
+                  "to_base"_a = unit.to_base, "higher_is_better"_a = unit.higher_is_better, "exact"_a = unit.exact,
+                  "base_symbol"_a = std::string(base_symbol(unit.dimension)));
+}
+
+ReadOptions make_read_options(std::uint64_t max_file_size, std::size_t max_depth, std::uint64_t max_samples) {
+  return ReadOptions{max_file_size, max_depth, max_samples};
+}
+
+void check_set_index(const Dataset& ds, long long i) {
+  if (i < 0 || static_cast<std::size_t>(i) >= ds.n_sets()) {
+    throw py::index_error(fmt::format("set index {} out of range (n_sets = {})", i, ds.n_sets()));
+  }
+}
+
+std::size_t add_set(Dataset& ds, const Labels& labels, const DoubleArray& samples, const std::string& unit,
+                    const std::optional<std::string>& direction, const std::string& run, const Metadata& metadata,
+                    const std::optional<DoubleArray>& weights, bool custom_unit_ok, bool exact) {
+  Unit parsed = custom_unit_ok ? parse_unit_or_custom(unit) : parse_unit(unit);
+  parsed.exact = exact;
+  SetOptions options;
+  if (direction) options.direction = parse_direction(*direction);
+  options.run = run;
+  options.metadata = metadata;
+  if (weights) options.weights = as_span(*weights, "weights");
+  return ds.add_set(labels, as_span(samples, "samples"), parsed, options);
+}
+
+void bind_dataset(py::module_& m) {
+  py::class_<Dataset>(m, "Dataset", "Sample sets in CSR form with label columns (see benchreport.Dataset).")
+      .def(py::init<>())
+      .def_property_readonly("n_sets", &Dataset::n_sets)
+      .def_property_readonly("n_values", &Dataset::n_values)
+      .def("__len__", &Dataset::n_sets)
+      .def_property_readonly("values", [](py::object self) {
+        return readonly_view(self.cast<const Dataset&>().values(), self);
+      }, "All samples, base units, set after set (read-only view).")
+      .def_property_readonly("offsets", [](py::object self) {
+        return readonly_view(self.cast<const Dataset&>().offsets(), self);
+      }, "n_sets + 1 offsets into values (read-only view).")
+      .def_property_readonly("weights", [](py::object self) -> py::object {
+        const auto& ds = self.cast<const Dataset&>();
+        if (!ds.has_weights()) return py::none();
+        return readonly_view(ds.weights(), self);
+      }, "Per-sample weights (read-only view) or None.")
+      .def("samples", [](py::object self, long long i) {
+        const auto& ds = self.cast<const Dataset&>();
+        check_set_index(ds, i);
+        return readonly_view(ds.samples(static_cast<std::size_t>(i)), self);
+      })
+      .def("columns", &Dataset::columns)
+      .def("label_codes", [](py::object self, const std::string& column) -> py::object {
+        const LabelColumn* col = self.cast<const Dataset&>().column(column);
+        if (col == nullptr) return py::none();
+        return py::make_tuple(readonly_view(std::span<const std::int32_t>(col->codes), self), col->dictionary);
+      }, "(codes, dictionary) of a label column, codes -1 where absent; None for an unknown column.")
+      .def("labels", [](const Dataset& ds, long long i) { check_set_index(ds, i); return ds.labels(static_cast<std::size_t>(i)); })
+      .def("unit", [](const Dataset& ds, long long i) { check_set_index(ds, i); return unit_dict(ds.unit(static_cast<std::size_t>(i))); })
+      .def("unit_symbols", [](const Dataset& ds) {
+        std::vector<std::string> out;
+        for (std::size_t i = 0; i < ds.n_sets(); ++i) out.push_back(ds.unit(i).symbol);
+        return out;
+      })
+      .def("to_base_factors", [](const Dataset& ds) {
+        py::array_t<double> out(static_cast<py::ssize_t>(ds.n_sets()));
+        auto w = out.mutable_unchecked<1>();
+        for (std::size_t i = 0; i < ds.n_sets(); ++i) w(static_cast<py::ssize_t>(i)) = ds.unit(i).to_base;
+        return out;
+      })
+      .def("directions", [](const Dataset& ds) {
+        std::vector<std::string> out;
+        for (std::size_t i = 0; i < ds.n_sets(); ++i) out.push_back(direction_name(ds.direction(i)));
+        return out;
+      })
+      .def("set_direction", [](Dataset& ds, long long i, const std::string& d) {
+        check_set_index(ds, i);
+        ds.set_direction(static_cast<std::size_t>(i), parse_direction(d));
+      })
+      .def("set_metadata", [](const Dataset& ds, long long i) { check_set_index(ds, i); return ds.set_metadata(static_cast<std::size_t>(i)); })
+      .def("run_ids", [](const Dataset& ds) {
+        std::vector<std::string> out;
+        for (std::size_t i = 0; i < ds.n_sets(); ++i) out.emplace_back(ds.run_id(i));
+        return out;
+      })
+      .def("runs", [](const Dataset& ds) {
+        std::vector<std::pair<std::string, std::string>> out;
+        for (const auto& run : ds.runs()) out.emplace_back(run.id, run.metadata_json);
+        return out;
+      })
+      .def("warnings", [](const Dataset& ds) { return ds.warnings(); })
+      .def("warn", &Dataset::warn)
+      .def("erase_warnings", &Dataset::erase_warnings, "containing"_a)
+      .def("add_run", &Dataset::add_run, "id"_a, "metadata_json"_a = "{}")
+      .def("add_set", &add_set, "labels"_a, "samples"_a, "unit"_a, "direction"_a = py::none(), "run"_a = "",
+           "metadata"_a = Metadata{}, "weights"_a = py::none(), "custom_unit_ok"_a = false, "exact"_a = false,
+           "Adds a set (samples in `unit`, stored in base units). Do not call while numpy views of this object are alive.")
+      .def("select", &Dataset::select, "equal"_a)
+      .def("subset", [](const Dataset& ds, const std::vector<std::size_t>& sets) {
+        for (auto s : sets) check_set_index(ds, static_cast<long long>(s));
+        return ds.subset(sets);
+      })
+      .def("group_by", [](const Dataset& ds, const std::vector<std::string>& columns) {
+        py::list out;
+        for (const auto& g : ds.group_by(columns)) {
+          py::array_t<std::int64_t> sets(static_cast<py::ssize_t>(g.sets.size()));
+          auto w = sets.mutable_unchecked<1>();
+          for (std::size_t k = 0; k < g.sets.size(); ++k) w(static_cast<py::ssize_t>(k)) = static_cast<std::int64_t>(g.sets[k]);
+          out.append(py::make_tuple(py::tuple(py::cast(g.key)), sets));
+        }
+        return out;
+      })
+      .def("copy", [](const Dataset& ds) { return Dataset(ds); })
+      .def("to_json_string", [](const Dataset& ds) {
+        std::ostringstream out;
+        {
+          py::gil_scoped_release release;
+          write_canonical_json(ds, out);
+        }
+        return out.str();
+      })
+      .def("to_csv_string", [](const Dataset& ds) {
+        std::ostringstream out;
+        std::vector<std::string> notes;
+        {
+          py::gil_scoped_release release;
+          notes = write_canonical_csv(ds, out);
+        }
+        return py::make_tuple(out.str(), notes);
+      });
+
+  m.def("concat", [](const std::vector<const Dataset*>& parts) {
+    Dataset out;
+    py::gil_scoped_release release;
+    for (const Dataset* part : parts) out.append(*part);
+    return out;
+  }, "parts"_a, "A new Dataset with every set, run and warning of the parts, in order.");
+}
+
+void bind_io(py::module_& m) {
+  m.def("read", [](const std::filesystem::path& path, const std::string& format, std::uint64_t max_file_size,
+                   std::size_t max_depth, std::uint64_t max_samples) {
+    const ReadOptions options = make_read_options(max_file_size, max_depth, max_samples);
+    py::gil_scoped_release release;
+    return read(path, format, options);
+  }, "path"_a, "format"_a = "auto", "max_file_size"_a = ReadOptions{}.max_file_size, "max_depth"_a = ReadOptions{}.max_depth,
+        "max_samples"_a = ReadOptions{}.max_samples);
+  m.def("read_buffer", [](const py::bytes& data, const std::string& name, const std::string& format, std::uint64_t max_file_size,
+                          std::size_t max_depth, std::uint64_t max_samples) {
+    const ReadOptions options = make_read_options(max_file_size, max_depth, max_samples);
+    char* buffer = nullptr;
+    py::ssize_t length = 0;
+    if (PyBytes_AsStringAndSize(data.ptr(), &buffer, &length) != 0) throw py::error_already_set();
+    const std::string_view bytes(buffer, static_cast<std::size_t>(length));  // `data` outlives the call
+    py::gil_scoped_release release;
+    return read_buffer(bytes, name, format, options);
+  }, "data"_a, "name"_a, "format"_a = "auto", "max_file_size"_a = ReadOptions{}.max_file_size,
+        "max_depth"_a = ReadOptions{}.max_depth, "max_samples"_a = ReadOptions{}.max_samples);
+  m.def("detect_format", [](const std::string& name, const py::bytes& head) { return detect_format(name, std::string(head)); },
+        "name"_a, "first_bytes"_a);
+  m.def("reader_names", &reader_names);
+  m.def("parse_unit", [](const std::string& symbol) { return unit_dict(parse_unit(symbol)); }, "symbol"_a);
+  m.def("known_unit_symbols", &known_unit_symbols);
+  m.attr("CANONICAL_SCHEMA") = std::string(kCanonicalSchema);
+}
+
+}  // namespace
+
+void register_dataset(py::module_& m) {
+  bind_dataset(m);
+  bind_io(m);
+}
+
 }  // namespace benchreport::python

@@ -77,8 +77,12 @@ std::vector<fs::path> files_under(const fs::path& dir) {
 
 Dataset read_directory(const fs::path& dir, std::string_view format, const ReadOptions& options) {
   Dataset out;
-  std::vector<std::string> skipped;
+  std::vector<std::string> skipped, gzipped;
   for (const auto& file : files_under(dir)) {
+    if (file.extension() == ".gz") {
+      gzipped.push_back(fs::relative(file, dir).string());
+      continue;
+    }
     // criterion's benchmark.json is read together with the sample.json beside it.
     if (file.filename() == "benchmark.json" && fs::exists(file.parent_path() / "sample.json")) continue;
     if (format == "auto") {
@@ -98,7 +102,11 @@ Dataset read_directory(const fs::path& dir, std::string_view format, const ReadO
   if (!skipped.empty()) {
     out.warn(fmt::format("{}: skipped {} files no reader recognises: {}", dir.string(), skipped.size(), fmt::join(skipped, ", ")));
   }
-  if (out.empty() && out.runs().empty()) throw InputError(fmt::format("{}: no benchmark results found in this folder", dir.string()));
+  if (!gzipped.empty()) {
+    out.warn(fmt::format("{}: skipped {} gzip-compressed files (the C++ core reads uncompressed files; "
+                         "benchreport.load in Python reads them): {}", dir.string(), gzipped.size(), fmt::join(gzipped, ", ")));
+  }
+  if (out.empty() && out.runs().empty() && gzipped.empty()) throw InputError(fmt::format("{}: no benchmark results found in this folder", dir.string()));
   return out;
 }
 

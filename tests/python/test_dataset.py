@@ -1,0 +1,138 @@
+"""br.Dataset: CSR views, labels, selection, pandas round trips, canonical I/O."""
+import gc
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import benchreport as br
+
+
+def small():
+    return br.Dataset.from_arrays(
+        values=[1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+        offsets=[0, 3, 5, 6],
+        labels={"benchmark": ["a", "a", "b"], "revision": ["base", "head", None]},
+        unit=["ms", "ms", "MiB/s"],
+    )
+
+
+def test_csr_views_are_zero_copy_read_only_and_outlive_the_object():
+    ds = small()
+    v = ds.values
+    assert v.dtype == np.float64 and not v.flags.writeable
+    np.testing.assert_array_equal(ds.offsets, [0, 3, 5, 6])
+    assert ds.values.__array_interface__["data"][0] == v.__array_interface__["data"][0]  # same memory
+    np.testing.assert_allclose(v[:5], np.array([1, 2, 3, 4, 5]) * 1e-3, rtol=0, atol=0)
+    assert v[5] == 6 * 1048576.0
+    del ds
+    gc.collect()
+    assert v[0] == 1e-3  # the view keeps the storage alive
+    with pytest.raises(ValueError):
+        v[0] = 1.0
+
+
+def test_labels_units_directions():
+    ds = small()
+    assert len(ds) == 3
+    assert ds.columns == ["benchmark", "revision"]
+    assert ds.labels == {"benchmark": ["a", "a", "b"], "revision": ["base", "head", None]}
+    codes, dictionary = ds.label_codes("revision")
+    assert list(codes) == [0, 1, -1] and dictionary == ["base", "head"]
+    assert ds.units == ["ms", "ms", "MiB/s"]
+    assert ds.directions == ["lower", "lower", "higher"]
+    assert ds.unit(2)["dimension"] == "rate_bytes"
+    np.testing.assert_allclose(ds.samples(0, base=False), [1, 2, 3])
+    assert ds.set_labels(2) == {"benchmark": "b"}
+    assert "3 sets" in repr(ds) and "MiB/s" in repr(ds)
+
+
+def test_select_group_by_concat():
+    ds = small()
+    a = ds.select(benchmark="a")
+    assert len(a) == 2 and a.labels["revision"] == ["base", "head"]
+    assert len(ds.select(benchmark="zzz")) == 0
+    assert list(ds.indices(revision="head")) == [1]
+    groups = ds.group_by("benchmark")
+    assert [g[0] for g in groups] == [("a",), ("b",)]
+    assert [list(g[1]) for g in groups] == [[0, 1], [2]]
+    both = ds.concat(a)
+    assert len(both) == 5
+    np.testing.assert_array_equal(both.values[6:], a.values)
+    assert len(ds.take([2, 0])) == 2
+
+
+def test_to_pandas_long_form_and_back():
+    ds = small()
+    df = ds.to_pandas()
+    assert list(df.columns) == ["benchmark", "revision", "run", "set", "sample", "unit", "value"]
+    assert len(df) == 6
+    np.testing.assert_allclose(df["value"], [1, 2, 3, 4, 5, 6])
+    assert list(df["sample"]) == [0, 1, 2, 0, 1, 0]
+    back = br.Dataset.from_pandas(df.drop(columns=["run", "set", "sample"]), value="value")
+    assert back.labels == ds.labels
+    assert back.units == ds.units
+    np.testing.assert_array_equal(back.values, ds.values)
+
+
+def test_from_pandas_single_unit_and_errors():
+    df = pd.DataFrame({"engine": ["zig", "zig", "native"], "ms": [5.0, 7.0, 3.0]})
+    ds = br.Dataset.from_pandas(df, value="ms", unit="ms")
+    assert ds.labels == {"engine": ["zig", "native"]}
+    np.testing.assert_allclose(ds.values, [5e-3, 7e-3, 3e-3])
+    with pytest.raises(br.InputError, match="no column 'value'"):
+        br.Dataset.from_pandas(df)
+    with pytest.raises(br.InputError, match="unit"):
+        br.Dataset.from_pandas(df, value="ms")
+    with pytest.raises(br.InputError, match="unknown unit"):
+        br.Dataset.from_pandas(df, value="ms", unit="parsec")
+
+
+def test_from_arrays_errors():
+    with pytest.raises(br.InputError, match="offsets"):
+        br.Dataset.from_arrays([1.0, 2.0], [0, 3])
+    with pytest.raises(br.InputError, match="label column"):
+        br.Dataset.from_arrays([1.0], [0, 1], labels={"a": ["x", "y"]})
+    with pytest.raises(br.InputError, match="empty"):
+        br.Dataset.from_arrays([1.0], [0, 0, 1])
+    with pytest.raises(br.InputError, match="finite"):
+        br.Dataset.from_arrays([np.nan], [0, 1])
+
+
+def test_json_and_csv_round_trip(tmp_path):
+    ds = br.Dataset.from_arrays([851.2, 900.0, 0.5], [0, 2, 3], labels={"benchmark": ["x,\"y\"", "z"]},
+                                unit=["ns", "s"], weights=[1, 2, 3])
+    br.save(ds, tmp_path / "a.json")
+    doc = json.loads((tmp_path / "a.json").read_text())
+    assert doc["schema"] == br.CANONICAL_SCHEMA
+    assert doc["sets"][0]["values"] == [851.2, 900.0]
+    again = br.load(tmp_path / "a.json")
+    np.testing.assert_array_equal(again.values, ds.values)
+    np.testing.assert_array_equal(again.weights, ds.weights)
+    br.save(again, tmp_path / "a.csv")
+    from_csv = br.load(tmp_path / "a.csv")
+    assert from_csv.labels == ds.labels and from_csv.units == ds.units
+    np.testing.assert_array_equal(from_csv.values, ds.values)
+    assert ds.to_json() == from_csv.to_json()
+
+
+def test_csv_warns_what_it_cannot_carry():
+    ds = br.load("tests/data/google_benchmark/single.json")
+    with pytest.warns(UserWarning, match="run metadata"):
+        ds.to_csv()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.floats(min_value=1e-9, max_value=1e9), min_size=1, max_size=6), min_size=1, max_size=5),
+       st.sampled_from(["ns", "us", "ms", "s", "MiB/s", "KiB", "%"]))
+def test_round_trip_is_bit_exact_for_any_values(sets, unit):
+    values = np.concatenate([np.asarray(s) for s in sets])
+    offsets = np.concatenate([[0], np.cumsum([len(s) for s in sets])])
+    ds = br.Dataset.from_arrays(values, offsets, labels={"benchmark": [f"b{i}" for i in range(len(sets))]}, unit=unit)
+    via_json = br.read_bytes(ds.to_json().encode(), "x.json")
+    via_csv = br.read_bytes(via_json.to_csv().encode(), "x.csv")
+    np.testing.assert_array_equal(via_json.values, ds.values)
+    np.testing.assert_array_equal(via_csv.values, ds.values)
+    np.testing.assert_allclose(via_json.samples(0, base=False), sets[0], rtol=1e-15)

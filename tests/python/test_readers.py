@@ -1,0 +1,73 @@
+"""Readers: each checked against an independent json/text parse of the same real fixture."""
+import gzip
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import benchreport as br
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def test_google_benchmark_matches_json_module():
+    path = DATA / "google_benchmark" / "repetitions.json"
+    doc = json.loads(path.read_text())
+    ds = br.load(path)
+    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+    rows = [b for b in doc["benchmarks"] if b["run_type"] == "iteration"]
+    for name in dict.fromkeys(b["run_name"] for b in rows):
+        for metric in ("real_time", "cpu_time"):
+            expected = [b[metric] * scale[b["time_unit"]] for b in rows if b["run_name"] == name]
+            sub = ds.select(benchmark=name, metric=metric)
+            assert len(sub) == 1
+            np.testing.assert_allclose(sub.values, expected, rtol=1e-15, atol=0)
+        aggregates = {b["aggregate_name"]: b["real_time"] for b in doc["benchmarks"]
+                      if b["run_type"] == "aggregate" and b["run_name"] == name}
+        meta = ds.select(benchmark=name, metric="real_time").metadata[0]
+        assert meta["aggregates"] == aggregates
+        assert meta["iterations"] == [b["iterations"] for b in rows if b["run_name"] == name]
+    assert ds.runs[str(path)]["context"] == doc["context"]
+    assert any("aggregate rows" in w for w in ds.warnings)
+
+
+def test_hyperfine_matches_json_module():
+    path = DATA / "hyperfine" / "parameter_scan.json"
+    doc = json.loads(path.read_text())
+    ds = br.load(path, format="hyperfine")
+    assert ds.labels["benchmark"] == [r["command"] for r in doc["results"]]
+    assert ds.labels["delay"] == [r["parameters"]["delay"] for r in doc["results"]]
+    np.testing.assert_array_equal(ds.values, np.concatenate([r["times"] for r in doc["results"]]))
+    assert ds.metadata[0]["exit_codes"] == doc["results"][0]["exit_codes"]
+
+
+def test_load_many_globs_folders_and_gzip(tmp_path):
+    shutil.copy(DATA / "hyperfine" / "commands.json", tmp_path / "a.json")
+    (tmp_path / "b.json.gz").write_bytes(gzip.compress((DATA / "hyperfine" / "parameter_scan.json").read_bytes()))
+    (tmp_path / "notes.txt").write_text("nothing to see")
+    folder = br.load(tmp_path)
+    assert len(folder) == 4
+    assert any("notes.txt" in w for w in folder.warnings)
+    assert not any("gzip" in w for w in folder.warnings)
+    assert len(br.load(str(tmp_path / "*.json"))) == 2
+    assert len(br.load([tmp_path / "a.json", tmp_path / "b.json.gz"])) == 4
+    with pytest.raises(br.InputError, match="no file matches"):
+        br.load(str(tmp_path / "*.nothing"))
+
+
+def test_errors_name_file_and_path(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"results": [{"command": "x", "times": [1, "2"]}]}')
+    with pytest.raises(br.InputError, match=r"bad.json.*results\[0\]\.times\[1\]: expected a number, found a string"):
+        br.load(bad)
+    with pytest.raises(br.InputError, match="max_file_size"):
+        br.load(bad, max_file_size=5)
+    with pytest.raises(br.InputError, match="not a valid gzip"):
+        br.read_bytes(b"\x1f\x8bnot really", "x.json.gz")
+    with pytest.raises(br.InputError, match="unknown format"):
+        br.load(bad, format="yaml")
+    assert "hyperfine" in br.READERS
+    assert br.detect_format("x.json", b'{"results": [{"command": "a"}]}') == "hyperfine"
+    assert br.parse_unit("MiB/s")["higher_is_better"] is True
