@@ -10,15 +10,20 @@ import argparse
 import glob
 import os
 import sys
-import tempfile
+import warnings
+from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import Any, Iterator, List, Optional, Sequence, TextIO, Tuple
 
 from ._version import __version__
 
 FORMATS = ("markdown", "html", "text", "csv", "json")
+EXTENSIONS = {"markdown": "md", "html": "html", "text": "txt", "csv": "csv", "json": "json"}
 EXIT_OK, EXIT_GATE, EXIT_INPUT = 0, 1, 2
 GITHUB_COMMENT_BUDGET = 65536
+#: A progress bar appears (on a TTY only) from this many inputs on.
+PROGRESS_MIN_INPUTS = 8
+STDIN_NAME = "<stdin>"
 
 
 class UsageError(Exception):
@@ -27,43 +32,109 @@ class UsageError(Exception):
 
 # ---------------------------------------------------------------- inputs
 
-def expand_inputs(inputs: Sequence[str], stdin=None) -> List[str]:
-    """Files, folders and globs as given; ``-`` reads stdin into a temporary file."""
-    paths: List[str] = []
+@dataclass(frozen=True)
+class Source:
+    """One input: a path (file or folder) or the bytes read from stdin."""
+
+    name: str
+    data: Optional[bytes] = None
+
+    @property
+    def is_stdin(self) -> bool:
+        return self.data is not None
+
+
+def expand_inputs(inputs: Sequence[str], stdin: Optional[Any] = None) -> List[Source]:
+    """Files, folders and globs as given (globs sorted); ``-`` reads stdin once."""
+    sources: List[Source] = []
     for item in inputs:
         if item == "-":
-            paths.append(_spool_stdin(stdin or sys.stdin))
+            if any(s.is_stdin for s in sources):
+                raise UsageError("-: stdin can be given only once")
+            sources.append(Source(STDIN_NAME, _read_stream(stdin if stdin is not None else sys.stdin)))
         elif os.path.exists(item):
-            paths.append(item)
+            sources.append(Source(item))
         else:
             matches = sorted(glob.glob(item, recursive=True))
             if not matches:
                 raise UsageError(f"{item}: no such file, folder or glob match")
-            paths.extend(matches)
-    if not paths:
+            sources.extend(Source(m) for m in matches)
+    if not sources:
         raise UsageError("no input files given")
-    return paths
+    return sources
 
 
-def _spool_stdin(stream) -> str:
-    data = stream.buffer.read() if hasattr(stream, "buffer") else stream.read().encode()
-    suffix = ".csv" if data[:1] not in (b"{", b"[", b"\x1f") else ".json"
-    handle = tempfile.NamedTemporaryFile(prefix="benchreport-stdin-", suffix=suffix, delete=False)
-    with handle:
-        handle.write(data)
-    return handle.name
+def _read_stream(stream: Any) -> bytes:
+    data = stream.buffer.read() if hasattr(stream, "buffer") else stream.read()
+    data = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    if not data.strip():
+        raise UsageError(f"{STDIN_NAME}: empty input")
+    return data
 
 
-def _load(paths: Sequence[str], fmt: str):
-    from . import load
+class Progress:
+    """A one-line progress bar on ``stream``, drawn only when it is a terminal."""
 
-    return load(list(paths), format=fmt)
+    def __init__(self, total: int, stream: Optional[TextIO] = None, label: str = "reading") -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.total = total
+        self.label = label
+        self.enabled = total >= PROGRESS_MIN_INPUTS and _isatty(self.stream)
+
+    def update(self, done: int, name: str = "") -> None:
+        if not self.enabled:
+            return
+        width = 24
+        filled = width * done // self.total
+        tail = f" {name}" if name else ""
+        if len(tail) > 40:
+            tail = " …" + tail[-38:]
+        self.stream.write(f"\r\x1b[K{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total}{tail}")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _read_source(source: Source, fmt: str):
+    from . import load, read_bytes
+
+    if source.is_stdin:
+        return read_bytes(source.data, source.name, fmt)
+    return load(source.name, format=fmt)
+
+
+def load_sources(sources: Sequence[Source], fmt: str = "auto", progress_stream: Optional[TextIO] = None):
+    """Read every source into one Dataset (in the order given), with a progress bar on a TTY."""
+    progress = Progress(len(sources), progress_stream)
+    parts = []
+    try:
+        for i, source in enumerate(sources):
+            progress.update(i, source.name)
+            parts.append(_read_source(source, fmt))
+        progress.update(len(sources))
+    finally:
+        progress.close()
+    return parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:])
+
+
+def _load(args: argparse.Namespace):
+    return load_sources(expand_inputs(args.inputs), args.input_format)
 
 
 def _parse_baseline(text: str) -> dict:
-    if "=" not in text:
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip() or not value.strip():
         raise UsageError(f"--baseline {text!r}: expected LABEL=VALUE, e.g. revision=base")
-    key, value = text.split("=", 1)
     return {key.strip(): value.strip()}
 
 
@@ -74,9 +145,25 @@ def _split_columns(values: Optional[Sequence[str]]) -> List[str]:
     return out
 
 
+def _check_columns(dataset: Any, columns: Sequence[str], option: str) -> None:
+    """Name unknown grouping columns here, before a preset fails on them less clearly."""
+    known = list(dataset.columns)
+    unknown = [c for c in columns if c not in known]
+    if unknown:
+        raise UsageError(f"{option} {','.join(unknown)}: no such label; the inputs have {', '.join(known) or 'no labels'}")
+
+
+def _check_fraction(value: float, option: str, upper: float = 1.0) -> float:
+    """A fraction in (0, upper): 0.05 means 5 %."""
+    if not 0.0 < value < upper:
+        raise UsageError(f"{option} {value!r}: expected a fraction between 0 and {upper:g}, e.g. 0.05 for 5%")
+    return value
+
+
 # ---------------------------------------------------------------- output
 
-def _render(report, fmt: str, budget: int, color: bool) -> str:
+def render(report: Any, fmt: str, budget: int = GITHUB_COMMENT_BUDGET, color: bool = False) -> str:
+    """A report as text in one of ``FORMATS``."""
     if fmt == "markdown":
         return report.to_markdown(budget=budget)
     if fmt == "html":
@@ -88,84 +175,104 @@ def _render(report, fmt: str, budget: int, color: bool) -> str:
     return report.to_json()
 
 
-def _emit(report, args) -> None:
-    color = args.output is None and sys.stdout.isatty() and args.format == "text"
-    text = _render(report, args.format, args.budget, color)
+def _with_newline(text: str) -> str:
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _emit(report: Any, args: argparse.Namespace) -> None:
+    color = args.output is None and args.format == "text" and _isatty(sys.stdout)
+    text = render(report, args.format, args.budget, color)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
     else:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.write(_with_newline(text))
     if getattr(args, "github", False):
-        _write_github(report, args)
+        write_github(report, args.budget, args.comment_file)
 
 
-def _write_github(report, args) -> None:
-    """Append to $GITHUB_STEP_SUMMARY and write a PR comment body within the budget."""
-    body = report.to_markdown(budget=min(args.budget or GITHUB_COMMENT_BUDGET, GITHUB_COMMENT_BUDGET))
+def write_github(report: Any, budget: int = GITHUB_COMMENT_BUDGET, comment_file: Optional[str] = None) -> str:
+    """Append the Markdown report to $GITHUB_STEP_SUMMARY (when set) and write a PR comment body.
+
+    The body is held to ``budget`` (never more than GitHub's 65 536-character
+    comment limit; 0 means that limit). Returns the comment file's path.
+    """
+    limit = min(budget, GITHUB_COMMENT_BUDGET) if budget > 0 else GITHUB_COMMENT_BUDGET
+    body = report.to_markdown(budget=limit)
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary:
         with open(summary, "a", encoding="utf-8") as fh:
-            fh.write(body + "\n")
-    comment = args.comment_file or "benchreport-comment.md"
+            fh.write(_with_newline(body))
+    comment = comment_file or "benchreport-comment.md"
     Path(comment).write_text(body, encoding="utf-8")
-    print(f"benchreport: PR comment body written to {comment}", file=sys.stderr)
+    where = f" and appended to {summary}" if summary else ""
+    print(f"benchreport: PR comment body written to {comment}{where}", file=sys.stderr)
+    return comment
 
 
 # ---------------------------------------------------------------- commands
 
-def cmd_summary(args) -> int:
+def cmd_summary(args: argparse.Namespace) -> int:
     from ._summary_report import summary_report
 
-    ds = _load(expand_inputs(args.inputs), args.input_format)
-    _emit(summary_report(ds, by=_split_columns(args.by) or None), args)
+    ds = _load(args)
+    by = _split_columns(args.by)
+    _check_columns(ds, by, "--by")
+    _emit(summary_report(ds, by=by or None, k=args.k), args)
     return EXIT_OK
 
 
-def cmd_compare(args) -> int:
-    from ._presets import comparison_report
+def cmd_compare(args: argparse.Namespace) -> int:
+    from ._presets import compare
 
-    ds = _load(expand_inputs(args.inputs), args.input_format)
-    report = comparison_report(
-        ds,
-        baseline=_parse_baseline(args.baseline),
-        by=_split_columns(args.by) or None,
-        threshold=args.threshold,
-        alpha=args.alpha,
-        seed=args.seed,
-        resamples=args.resamples,
-        gate=args.fail_on is not None,
-    )
-    _emit(report, args)
-    if args.fail_on == "slower" and report.gate_tripped:
-        print("benchreport: gate tripped: at least one case is slower", file=sys.stderr)
-        return EXIT_GATE
+    baseline = _parse_baseline(args.baseline)
+    threshold = _check_fraction(args.threshold, "--threshold", upper=10.0)
+    alpha = _check_fraction(args.alpha, "--alpha")
+    if args.resamples < 1:
+        raise UsageError(f"--resamples {args.resamples}: expected a positive count")
+    ds = _load(args)
+    by = _split_columns(args.by)
+    _check_columns(ds, [*baseline, *by], "--baseline/--by")
+    result = compare(ds, baseline=baseline, by=by or None, threshold=threshold, alpha=alpha, seed=args.seed,
+                     resamples=args.resamples, gate=args.fail_on is not None)
+    _emit(result.report, args)
+    if args.fail_on == "slower":
+        slower = [case.name for case in result.cases if case.verdict == "slower"]
+        if slower:
+            shown = ", ".join(slower[:5]) + (f" and {len(slower) - 5} more" if len(slower) > 5 else "")
+            print(f"benchreport: gate tripped: {len(slower)} case(s) slower: {shown}", file=sys.stderr)
+            return EXIT_GATE
     return EXIT_OK
 
 
-def cmd_runners(args) -> int:
+def cmd_runners(args: argparse.Namespace) -> int:
     from ._presets import runners_report
 
-    ds = _load(expand_inputs(args.inputs), args.input_format)
-    _emit(runners_report(ds), args)
+    _emit(runners_report(_load(args)), args)
     return EXIT_OK
 
 
-def cmd_matrix(args) -> int:
+def cmd_matrix(args: argparse.Namespace) -> int:
     from ._presets import matrix_report
 
-    ds = _load(expand_inputs(args.inputs), args.input_format)
-    report = matrix_report(ds, rows=_split_columns(args.rows) or None,
-                           cols=_split_columns(args.cols) or None, stat=args.stat)
-    _emit(report, args)
+    ds = _load(args)
+    options = {}
+    for option in ("rows", "cols", "tables"):
+        columns = _split_columns(getattr(args, option))
+        if columns:
+            _check_columns(ds, columns, f"--{option}")
+            options[option] = columns
+    _emit(matrix_report(ds, stat=args.stat, **options), args)
     return EXIT_OK
 
 
-def cmd_convert(args) -> int:
-    ds = _load(expand_inputs(args.inputs), args.input_format)
-    target = args.to
-    if target is None:
-        target = "csv" if (args.output or "").endswith(".csv") else "json"
-    text = ds.to_csv() if target == "csv" else ds.to_json()
+def cmd_convert(args: argparse.Namespace) -> int:
+    ds = _load(args)
+    target = args.to or ("csv" if (args.output or "").endswith(".csv") else "json")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        text = ds.to_csv() if target == "csv" else ds.to_json()
+    for note in caught:  # what CSV cannot carry: said once, plainly, on stderr
+        print(f"benchreport: warning: {note.message}", file=sys.stderr)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
     else:
@@ -173,55 +280,71 @@ def cmd_convert(args) -> int:
     return EXIT_OK
 
 
-def cmd_validate(args) -> int:
+def cmd_validate(args: argparse.Namespace) -> int:
+    """One line per input: ``ok <name>: ...`` on stdout or ``INVALID <problem>`` on stderr."""
     status = EXIT_OK
-    for path in expand_inputs(args.inputs):
+    for source in expand_inputs(args.inputs):
         try:
-            ds = _load([path], args.input_format)
+            ds = _read_source(source, args.input_format)
         except (ValueError, OSError) as exc:
-            print(f"INVALID {exc}", file=sys.stderr)
+            message = _one_line(exc)
+            if source.name not in message:
+                message = f"{source.name}: {message}"
+            print(f"INVALID {message}", file=sys.stderr)
             status = EXIT_INPUT
             continue
-        n_sets = len(ds)
-        n_values = int(ds.offsets[-1]) if n_sets else 0
-        print(f"ok {path}: {n_sets} sample sets, {n_values} samples")
+        n_values = int(ds.offsets[-1]) if len(ds) else 0
+        print(f"ok {source.name}: {len(ds)} sample sets, {n_values} samples, labels: {', '.join(ds.columns) or '-'}")
         for warning in ds.warnings:
             print(f"  warning: {warning}")
     return status
 
 
-def demo_reports():
-    """The three presets rendered from the example data shipped in the package."""
-    from ._presets import comparison_report, example_path, matrix_report, runners_report
-    from . import load
+def demo_reports(resamples: int = 10000) -> Iterator[Tuple[str, Any]]:
+    """The three presets (comparison, runners, matrix) from the example data shipped in the package."""
+    from ._presets import example_reports
 
-    yield "comparison", comparison_report(load(example_path("nitro")))
-    yield "runners", runners_report(load(example_path("runners")))
-    yield "matrix", matrix_report(load(example_path("zfh")))
+    yield from example_reports(resamples=resamples).items()
 
 
-def cmd_demo(args) -> int:
+def cmd_demo(args: argparse.Namespace) -> int:
     out_dir = Path(args.output_dir) if args.output_dir else None
-    for name, report in demo_reports():
-        text = _render(report, args.format, args.budget, color=False)
+    pieces = []
+    if args.resamples < 1:
+        raise UsageError(f"--resamples {args.resamples}: expected a positive count")
+    for name, report in demo_reports(args.resamples):
+        text = _with_newline(render(report, args.format, args.budget, color=False))
         if out_dir:
             out_dir.mkdir(parents=True, exist_ok=True)
-            ext = {"markdown": "md", "html": "html", "text": "txt", "csv": "csv", "json": "json"}[args.format]
-            (out_dir / f"{name}.{ext}").write_text(text, encoding="utf-8")
-            print(f"wrote {out_dir / f'{name}.{ext}'}")
+            path = out_dir / f"{name}.{EXTENSIONS[args.format]}"
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path}")
         else:
-            sys.stdout.write(text if text.endswith("\n") else text + "\n")
-            sys.stdout.write("\n")
+            pieces.append(text)
+    if pieces:
+        joined = "\n".join(pieces)
+        if args.output:
+            Path(args.output).write_text(joined, encoding="utf-8")
+        else:
+            sys.stdout.write(joined)
     return EXIT_OK
 
 
 # ---------------------------------------------------------------- parser
 
-def _add_output_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", "-f", choices=FORMATS, default="markdown", help="output format")
+def _add_output_options(p: argparse.ArgumentParser, default_format: str = "markdown") -> None:
+    p.add_argument("--format", "-f", choices=FORMATS, default=default_format,
+                   help=f"output format (default {default_format})")
     p.add_argument("--output", "-o", help="write to this file instead of stdout")
     p.add_argument("--budget", type=int, default=GITHUB_COMMENT_BUDGET,
-                   help="Markdown size budget in characters (0 = unlimited)")
+                   help="Markdown size budget in bytes (default 65536, a GitHub comment; 0 = unlimited)")
+
+
+def _add_github_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--github", action="store_true",
+                   help="also append the Markdown report to $GITHUB_STEP_SUMMARY (when set) "
+                        "and write a PR comment body within the budget")
+    p.add_argument("--comment-file", help="where --github writes the comment body (default benchreport-comment.md)")
 
 
 def _add_input_options(p: argparse.ArgumentParser) -> None:
@@ -235,46 +358,50 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="benchreport", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"benchreport {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("compare", help="base vs head comparison report")
     _add_input_options(p)
     _add_output_options(p)
+    _add_github_options(p)
     p.add_argument("--baseline", default="revision=base", help="LABEL=VALUE selecting the baseline side")
-    p.add_argument("--by", action="append", help="case columns (comma-separated)")
-    p.add_argument("--threshold", type=float, default=0.05, help="notable change, fraction (0.05 = 5%%)")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
-    p.add_argument("--resamples", type=int, default=10000, help="bootstrap resamples")
-    p.add_argument("--fail-on", choices=["slower"], help="exit 1 when a case is slower")
-    p.add_argument("--github", action="store_true",
-                   help="append to $GITHUB_STEP_SUMMARY and write a PR comment body")
-    p.add_argument("--comment-file", help="where --github writes the comment body")
+    p.add_argument("--by", action="append", help="case columns (comma-separated; default: every other label)")
+    p.add_argument("--threshold", type=float, default=0.05, help="notable change, fraction (default 0.05 = 5%%)")
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    p.add_argument("--resamples", type=int, default=10000, help="bootstrap resamples (default 10000)")
+    p.add_argument("--fail-on", choices=["slower"], help="exit 1 when a case is slower (a CI gate)")
     p.set_defaults(func=cmd_compare)
 
-    p = sub.add_parser("summary", help="per-set summary statistics")
+    p = sub.add_parser("summary", help="per-set (or per-group) summary statistics")
     _add_input_options(p)
     _add_output_options(p)
-    p.add_argument("--by", action="append", help="group columns (comma-separated)")
+    _add_github_options(p)
+    p.add_argument("--by", action="append", help="pool sets by these label columns (comma-separated)")
+    p.add_argument("-k", type=int, default=5, help="drift window: first and last k samples (default 5)")
     p.set_defaults(func=cmd_summary)
 
     p = sub.add_parser("runners", help="CI runner comparison report")
     _add_input_options(p)
     _add_output_options(p)
+    _add_github_options(p)
     p.set_defaults(func=cmd_runners)
 
     p = sub.add_parser("matrix", help="rows x columns matrix of medians")
     _add_input_options(p)
     _add_output_options(p)
-    p.add_argument("--rows", action="append", help="row label columns (comma-separated)")
-    p.add_argument("--cols", action="append", help="column label columns (comma-separated)")
-    p.add_argument("--stat", default="median", help="cell statistic")
+    _add_github_options(p)
+    p.add_argument("--rows", action="append", help="row label columns (comma-separated; default algorithm)")
+    p.add_argument("--cols", action="append", help="column label columns (comma-separated; default engine)")
+    p.add_argument("--tables", action="append",
+                   help="one full matrix per combination of these labels (default platform,size)")
+    p.add_argument("--stat", default="median", help="cell statistic (median, pooled_median, mean, min)")
     p.set_defaults(func=cmd_matrix)
 
     p = sub.add_parser("convert", help="convert any input to canonical JSON or CSV")
     _add_input_options(p)
     p.add_argument("--to", choices=["json", "csv"], help="target (default from --output suffix, else json)")
-    p.add_argument("--output", "-o")
+    p.add_argument("--output", "-o", help="write to this file instead of stdout")
     p.set_defaults(func=cmd_convert)
 
     p = sub.add_parser("validate", help="check that inputs read cleanly")
@@ -282,22 +409,37 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("demo", help="render all three presets from bundled example data")
-    _add_output_options(p)
+    _add_output_options(p, default_format="text")
     p.add_argument("--output-dir", help="write one file per preset into this folder")
-    p.set_defaults(func=cmd_demo, format="text")
+    p.add_argument("--resamples", type=int, default=10000, help="bootstrap resamples (default 10000)")
+    p.set_defaults(func=cmd_demo)
     return parser
 
 
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+        text = f"{exc.filename}: {exc.strerror}"
+    if isinstance(exc, KeyError) and exc.args:
+        text = f"no such label or key: {exc.args[0]}"
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the command line; returns the exit code (also for usage errors, --help and --version)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse: usage error (2), --help or --version (0)
+        return exc.code if isinstance(exc.code, int) else EXIT_INPUT
+    try:
+        if getattr(args, "budget", 0) < 0:
+            raise UsageError(f"--budget {args.budget}: expected a size in bytes, or 0 for unlimited")
         return args.func(args)
-    except (UsageError, ValueError, OSError) as exc:
+    except (UsageError, ValueError, OSError, KeyError) as exc:
         if args.debug:
             raise
-        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        print(f"benchreport: error: {message}", file=sys.stderr)
+        print(f"benchreport: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:
         return 130

@@ -1,0 +1,185 @@
+"""Plots for notebooks: distributions base vs head, samples in measurement order
+with the drift windows marked, and a forest plot of changes with their CIs.
+
+matplotlib is an optional extra (``pip install benchreport[plot]``); it is
+imported only when a plot is drawn, and a missing install raises an
+ImportError that says how to get it. Every function draws on ``ax`` (a new
+figure when None) and returns the Axes, so plots compose with the rest of a
+notebook's figures.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+__all__ = ["plot_distributions", "plot_samples", "plot_forest", "forest_rows", "drift_windows"]
+
+ArrayLike = Union[np.ndarray, Sequence[float]]
+
+BASE_COLOR = "#4c72b0"
+HEAD_COLOR = "#dd8452"
+VERDICT_COLORS = {
+    "faster": "#2a9d3f",
+    "slower": "#c8372d",
+    "inconclusive": "#d49a00",
+    "equivalent": "#5b6b7a",
+    "unchanged": "#5b6b7a",
+}
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:  # pragma: no cover - exercised by monkeypatching in tests
+        raise ImportError(
+            "benchreport.plot needs matplotlib, an optional extra: pip install 'benchreport[plot]' "
+            "(or pip install matplotlib)") from exc
+    return plt
+
+
+def _axes(ax: Any) -> Any:
+    if ax is not None:
+        return ax
+    _, new_ax = _pyplot().subplots(figsize=(7, 3.5))
+    return new_ax
+
+
+def _pooled(side: Union[ArrayLike, Sequence[ArrayLike]], name: str) -> np.ndarray:
+    """One side's samples as one 1-D array (a list of per-process arrays is concatenated)."""
+    if isinstance(side, np.ndarray):
+        values = side.astype(np.float64, copy=False).ravel()
+    else:
+        items = list(side)
+        if items and all(np.ndim(item) == 1 for item in items):
+            values = np.concatenate([np.asarray(item, dtype=np.float64) for item in items])
+        else:
+            values = np.asarray(items, dtype=np.float64).ravel()
+    if values.size == 0:
+        raise ValueError(f"{name}: no samples to plot")
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"{name}: samples contain NaN or infinity")
+    return values
+
+
+def plot_distributions(base: Union[ArrayLike, Sequence[ArrayLike]], head: Union[ArrayLike, Sequence[ArrayLike]],
+                       *, ax: Any = None, bins: int = 30, unit: str = "", labels: Tuple[str, str] = ("base", "head"),
+                       ) -> Any:
+    """Histograms of base and head samples on shared bins, with each side's median as a dashed line.
+
+    ``base`` and ``head`` are 1-D arrays or lists of per-process arrays
+    (pooled for the plot). ``unit`` labels the x axis. Returns the Axes.
+    """
+    base_values = _pooled(base, labels[0])
+    head_values = _pooled(head, labels[1])
+    ax = _axes(ax)
+    both = np.concatenate([base_values, head_values])
+    edges = np.histogram_bin_edges(both, bins=bins)
+    for values, color, label in ((base_values, BASE_COLOR, labels[0]), (head_values, HEAD_COLOR, labels[1])):
+        median = float(np.median(values))
+        ax.hist(values, bins=edges, alpha=0.5, color=color, label=f"{label} (n={values.size}, median {median:.4g})")
+        ax.axvline(median, color=color, linestyle="--", linewidth=1.5)
+    ax.set_xlabel(f"value ({unit})" if unit else "value")
+    ax.set_ylabel("samples")
+    ax.legend(loc="best", fontsize="small")
+    return ax
+
+
+def drift_windows(n: int, k: int) -> Optional[Tuple[Tuple[int, int], Tuple[int, int]]]:
+    """Half-open index ranges of the first and last ``k`` samples, or None when n < 2k (drift n/a)."""
+    if k < 1:
+        raise ValueError(f"k must be at least 1 (got {k})")
+    if n < 2 * k:
+        return None
+    return (0, k), (n - k, n)
+
+
+def plot_samples(values: ArrayLike, k: int = 5, *, ax: Any = None, unit: str = "", label: str = "samples") -> Any:
+    """Samples in measurement order with the two drift windows shaded.
+
+    The first and last ``k`` samples are the windows drift compares
+    (median(last k) / median(first k) − 1); each window's median is drawn
+    across it and the drift is shown in the title. With fewer than 2k samples
+    the title says why drift is not available. Returns the Axes.
+    """
+    samples = _pooled(values, label)
+    ax = _axes(ax)
+    order = np.arange(samples.size)
+    ax.plot(order, samples, marker="o", markersize=3, linewidth=0.8, color=BASE_COLOR, label=label)
+    windows = drift_windows(samples.size, k)
+    if windows is None:
+        ax.set_title(f"drift n/a: {samples.size} samples, needs at least {2 * k} (k = {k})")
+    else:
+        medians = []
+        for (lo, hi), name in zip(windows, ("first", "last")):
+            median = float(np.median(samples[lo:hi]))
+            medians.append(median)
+            ax.axvspan(lo - 0.5, hi - 0.5, color="#999999", alpha=0.2)
+            ax.hlines(median, lo - 0.5, hi - 0.5, colors=HEAD_COLOR, linewidth=2,
+                      label=f"median of {name} {k}: {median:.4g}")
+        ax.set_title(f"drift {medians[1] / medians[0] - 1:+.2%} (median of last {k} / first {k} − 1)")
+    ax.set_xlabel("sample (measurement order)")
+    ax.set_ylabel(f"value ({unit})" if unit else "value")
+    ax.legend(loc="best", fontsize="small")
+    return ax
+
+
+def _row_from_mapping(name: str, stats: Any) -> Tuple[str, float, float, float, str]:
+    if "change_lower" in stats:
+        lower, upper = stats["change_lower"], stats["change_upper"]
+    else:
+        lower, upper = stats["change_ci"]
+    return name, float(stats["change"]), float(lower), float(upper), str(stats.get("verdict", ""))
+
+
+def forest_rows(result: Any) -> List[Tuple[str, float, float, float, str]]:
+    """(name, change, lower, upper, verdict) per case from any comparison result.
+
+    Accepts a :class:`benchreport.ComparisonResult` (``br.compare``), one
+    :class:`benchreport.CompareResult` (``br.compare_samples``) or a list of
+    them, or a DataFrame with ``change``, ``change_lower``, ``change_upper``
+    (and optionally ``name``, ``verdict``) columns.
+    """
+    cases = getattr(result, "cases", None)
+    if cases is not None:
+        return [_row_from_mapping(case.name, case.stats) for case in cases]
+    if hasattr(result, "columns") and hasattr(result, "iterrows"):
+        return [_row_from_mapping(str(row.get("name", index)), row) for index, row in result.iterrows()]
+    items: Iterable[Any] = result if isinstance(result, (list, tuple)) else [result]
+    rows = []
+    for i, item in enumerate(items):
+        stats = item.to_dict() if hasattr(item, "to_dict") else item
+        rows.append(_row_from_mapping(str(stats.get("case") or f"case {i + 1}"), stats))
+    return rows
+
+
+def plot_forest(result: Any, *, ax: Any = None, threshold: Optional[float] = 0.05, max_cases: int = 60) -> Any:
+    """Forest plot: each case's change (as a percentage) with its confidence interval.
+
+    Points are coloured by verdict; dotted lines mark ±``threshold`` (None to
+    omit). Cases are sorted by change; past ``max_cases`` only the largest
+    |change| are kept (and the title says so). Returns the Axes.
+    """
+    rows = forest_rows(result)
+    if not rows:
+        raise ValueError("nothing to plot: the comparison has no matched cases")
+    shown = sorted(rows, key=lambda r: abs(r[1]), reverse=True)[:max_cases]
+    shown.sort(key=lambda r: r[1])
+    if ax is None:
+        _, ax = _pyplot().subplots(figsize=(7, max(2.0, 0.28 * len(shown) + 1)))
+    positions = np.arange(len(shown))
+    for y, (_, change, lower, upper, verdict) in zip(positions, shown):
+        color = VERDICT_COLORS.get(verdict, BASE_COLOR)
+        if np.isfinite(lower) and np.isfinite(upper):
+            ax.hlines(y, 100 * lower, 100 * upper, colors=color, linewidth=2)
+        ax.plot(100 * change, y, "o", color=color, markersize=5)
+    ax.axvline(0, color="black", linewidth=0.8)
+    if threshold:
+        for edge in (-threshold, threshold):
+            ax.axvline(100 * edge, color="#888888", linewidth=0.8, linestyle=":")
+    ax.set_yticks(positions)
+    ax.set_yticklabels([r[0] for r in shown], fontsize="small")
+    ax.set_xlabel("change of median, % (head vs base) with CI")
+    if len(shown) < len(rows):
+        ax.set_title(f"{len(shown)} of {len(rows)} cases (largest |change|)")
+    return ax
