@@ -1,0 +1,227 @@
+"""Notebook display for every benchreport result, plus ``to_pandas`` for all of them.
+
+Reports and the preset results (``br.compare``, ``br.matrix``) display
+themselves. The lower-level results — :class:`benchreport.Summary`,
+:class:`benchreport.CompareResult` (and lists or dicts of them from
+``compare_many``), :class:`benchreport.Dataset` — get their display here:
+
+>>> import benchreport.notebook as nb
+>>> nb.enable()            # register HTML/Markdown/pretty formatters with IPython
+>>> nb.to_pandas(result)   # any result as a DataFrame
+
+``to_report`` turns any of them into a :class:`benchreport.Report`, so the
+same table renders as HTML (verdict colours, inline SVG sparklines where
+samples are known), Markdown or text. Needs no matplotlib; ``to_pandas``
+needs pandas.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Dict, Iterable, List, Mapping, Optional
+
+from ._reports import Cell, Report, format_change, format_change_percent, format_percent, format_time
+
+__all__ = ["enable", "to_report", "to_pandas", "to_html", "to_markdown", "to_text", "flatten", "VERDICT_ROLES"]
+
+#: Cell role (colour) per verdict; the HTML renderer styles ``role-<name>``.
+VERDICT_ROLES = {"faster": "faster", "slower": "slower", "inconclusive": "inconclusive",
+                 "equivalent": "equivalent", "unchanged": "unchanged"}
+
+
+# ---------------------------------------------------------------- what is what
+
+def _is_compare_result(obj: Any) -> bool:
+    from ._compare import CompareResult
+
+    return isinstance(obj, CompareResult)
+
+
+def _is_summary(obj: Any) -> bool:
+    from ._stats import Summary
+
+    return isinstance(obj, Summary)
+
+
+def _is_dataset(obj: Any) -> bool:
+    from ._dataset import Dataset
+
+    return isinstance(obj, Dataset)
+
+
+def _compare_results(obj: Any) -> Optional[List[Any]]:
+    """The CompareResults in obj (one, a list/tuple, or a dict's values), else None."""
+    if _is_compare_result(obj):
+        return [obj]
+    items = list(obj.values()) if isinstance(obj, Mapping) else obj if isinstance(obj, (list, tuple)) else None
+    if items and all(_is_compare_result(item) for item in items):
+        return items
+    return None
+
+
+# ---------------------------------------------------------------- pandas
+
+def flatten(record: Mapping[str, Any], prefix: str = "") -> Dict[str, Any]:
+    """One flat row from a nested ``to_dict()``: dicts become ``outer_inner`` columns,
+    2-tuples ``_lower``/``_upper``; lists stay as cells."""
+    out: Dict[str, Any] = {}
+    for key, value in record.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            out.update(flatten(value, f"{name}_"))
+        elif isinstance(value, tuple) and len(value) == 2:
+            out[f"{name}_lower"], out[f"{name}_upper"] = value
+        else:
+            out[name] = value
+    return out
+
+
+def to_pandas(obj: Any) -> Any:
+    """Any benchreport result as a pandas DataFrame.
+
+    Objects with their own ``to_pandas`` (Dataset, ComparisonResult,
+    MatrixResult) use it; a Summary or CompareResult is one row; a list or
+    dict of CompareResults is one row per case; a ``summarize_grouped``
+    dict is one row per set (quantiles as ``q<p>`` columns).
+    """
+    import pandas as pd
+
+    if hasattr(obj, "to_pandas"):
+        return obj.to_pandas()
+    results = _compare_results(obj)
+    if results is not None:
+        return pd.DataFrame([flatten(r.to_dict()) for r in results])
+    if _is_summary(obj):
+        record = obj.to_dict()
+        quantiles = dict(zip(record.pop("probabilities"), record.pop("quantiles")))
+        record.update({f"q{p:g}": q for p, q in quantiles.items()})
+        return pd.DataFrame([record])
+    if isinstance(obj, Mapping) and "quantiles" in obj and "probabilities" in obj:
+        columns = {k: v for k, v in obj.items() if k not in ("quantiles", "probabilities")}
+        for j, p in enumerate(obj["probabilities"]):
+            columns[f"q{p:g}"] = obj["quantiles"][:, j]
+        return pd.DataFrame(columns)
+    raise TypeError(f"no pandas view for {type(obj).__name__}")
+
+
+# ---------------------------------------------------------------- reports
+
+def _number(x: Any) -> Optional[float]:
+    return float(x) if isinstance(x, (int, float)) and math.isfinite(x) else None
+
+
+def _compare_report(results: Iterable[Any], title: str) -> Report:
+    report = Report(title)
+    table = report.add_table(["Case", ("Base p50", "right"), ("Head p50", "right"), ("Change", "right"),
+                              ("CI of change", "right"), ("MAD / p50 (base, head)", "right"), "Verdict"], id="cases")
+    notes: List[str] = []
+    for i, r in enumerate(results):
+        d = r.to_dict()
+        name = d.get("case") or f"case {i + 1}"
+        role = VERDICT_ROLES.get(d["verdict"], "none")
+        lower, upper = d["change_ci"]
+        table.add_row(
+            name,
+            Cell(f"{d['base_median']:.6g}", value=d["base_median"]),
+            Cell(f"{d['head_median']:.6g}", value=d["head_median"]),
+            Cell(format_change(d["change"]), role=role, value=d["change"]),
+            f"{format_change_percent(lower)} to {format_change_percent(upper)}",
+            f"{format_percent(d['base_mad_pct'] / 100)}, {format_percent(d['head_mad_pct'] / 100)}",
+            Cell(d["verdict"], role=role))
+        notes.extend(f"{name}: {w}" for w in d.get("warnings", []))
+    table.footnote = ("p50 = median in the input's unit; change = head p50 / base p50 − 1 with its bootstrap "
+                      "confidence interval.")
+    if notes:
+        report.add_details(f"{len(notes)} warning(s)").add_list(notes)
+    return report
+
+
+def _summary_report(summary: Any, title: str) -> Report:
+    d = summary.to_dict()
+    report = Report(title)
+    table = report.add_table(["Statistic", ("Value", "right")], id="summary")
+    rows = [("n", d["n"]), ("median", d["median"]), ("mean", d["mean"]), ("std (ddof 0)", d["std"]),
+            ("CV", d["cv"]), ("MAD", d["mad"]), ("MAD / p50 %", d["mad_over_median_pct"]), ("IQR", d["iqr"]),
+            ("min", d["min"]), ("max", d["max"])]
+    rows += [(f"quantile {p:g}", q) for p, q in zip(d["probabilities"], d["quantiles"])]
+    if d["median_ci_available"]:
+        rows.append((f"median CI ({d['median_ci_achieved']:.1%} achieved)",
+                     f"{d['median_ci_lower']:.6g} – {d['median_ci_upper']:.6g}"))
+    rows.append(("drift", d["drift"] if d["drift_available"] else f"n/a ({d['drift_reason']})"))
+    for label, value in rows:
+        text = f"{value:.6g}" if isinstance(value, float) else str(value)
+        table.add_row(label, Cell(text, value=_number(value)))
+    return report
+
+
+def to_report(obj: Any, title: Optional[str] = None) -> Report:
+    """A :class:`Report` for a Summary, CompareResult(s), Dataset (its summary table) or Report."""
+    if isinstance(obj, Report):
+        return obj
+    inner = getattr(obj, "report", None)
+    if isinstance(inner, Report):
+        return inner
+    results = _compare_results(obj)
+    if results is not None:
+        return _compare_report(results, title if title is not None else "Comparison")
+    if _is_summary(obj):
+        return _summary_report(obj, title if title is not None else "Summary")
+    if _is_dataset(obj):
+        from ._summary_report import summary_report
+
+        return summary_report(obj, title=title if title is not None else repr(obj))
+    raise TypeError(f"no report view for {type(obj).__name__}")
+
+
+def to_html(obj: Any) -> str:
+    """An HTML fragment (scoped CSS, inline SVG sparklines) for notebooks."""
+    return to_report(obj).to_html_fragment()
+
+
+def to_markdown(obj: Any, budget: int = 0) -> str:
+    """GitHub-flavoured Markdown (``budget`` bytes, 0 = unlimited)."""
+    return to_report(obj).to_markdown(budget=budget)
+
+
+def to_text(obj: Any) -> str:
+    """Aligned plain text."""
+    return to_report(obj).to_text()
+
+
+# ---------------------------------------------------------------- IPython
+
+def _types_needing_display() -> List[type]:
+    """Result types without their own _repr_html_ (checked, so a type that gains one keeps it)."""
+    from ._compare import CompareResult
+    from ._dataset import Dataset
+    from ._stats import Summary
+
+    return [t for t in (CompareResult, Summary, Dataset) if not hasattr(t, "_repr_html_")]
+
+
+def _pretty(obj: Any, printer: Any, cycle: bool) -> None:
+    printer.text(repr(obj) if cycle else to_text(obj))
+
+
+def enable(shell: Any = None) -> List[type]:
+    """Register HTML, Markdown and pretty-text formatters with IPython for the result
+    types that lack them (and for lists of CompareResults). Returns the types registered.
+
+    ``shell`` defaults to the running IPython; outside IPython nothing happens.
+    """
+    if shell is None:
+        try:
+            from IPython import get_ipython
+        except ImportError:
+            return []
+        shell = get_ipython()
+        if shell is None:
+            return []
+    formatters = shell.display_formatter.formatters
+    types = _types_needing_display()
+    for t in types:
+        formatters["text/html"].for_type(t, to_html)
+        formatters["text/markdown"].for_type(t, to_markdown)
+        formatters["text/plain"].for_type(t, _pretty)
+    # compare_many returns a list: show it as one table when every item is a CompareResult.
+    formatters["text/html"].for_type(list, lambda obj: to_html(obj) if _compare_results(obj) else None)
+    return types
