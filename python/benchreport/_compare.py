@@ -1,2 +1,264 @@
-"""Placeholder: filled in by its area."""
-__all__: list = []
+"""Base → head comparison, rank tests, robust estimators and roll-ups.
+
+A thin typed skin over ``benchreport._core.compare`` (C++). Arrays are passed
+to the core without copying (float64, C-contiguous); heavy work runs with the
+GIL released. Formulas and defaults: docs/statistics-comparison.md.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from ._core import compare as _c
+
+__all__ = [
+    "CompareResult",
+    "compare_samples",
+    "compare_many",
+    "mann_whitney_u",
+    "brunner_munzel",
+    "wilcoxon_signed_rank",
+    "hodges_lehmann_shift",
+    "shift_bounds",
+    "ratio",
+    "ratio_bounds",
+    "disparity",
+    "center",
+    "center_bounds",
+    "spread",
+    "bootstrap_median_ratio_ci",
+    "adjust_pvalues",
+    "rollup",
+    "calibrate_noise",
+]
+
+ArrayLike = Union[Sequence[float], np.ndarray]
+Side = Union[ArrayLike, Sequence[ArrayLike]]
+
+
+class TestResult(NamedTuple):
+    statistic: float
+    pvalue: float
+    method: str
+
+
+class BrunnerMunzelResult(NamedTuple):
+    statistic: float
+    df: float
+    pvalue: float
+
+
+class Bounds(NamedTuple):
+    lower: float
+    upper: float
+    achieved_misrate: float
+    exact: bool
+
+
+def _array(x: ArrayLike) -> np.ndarray:
+    return np.ascontiguousarray(x, dtype=np.float64)
+
+
+def _processes(side: Side, process: Optional[ArrayLike], which: str) -> List[np.ndarray]:
+    """Split one side into per-process arrays.
+
+    ``side`` is a 1-D array (optionally with ``process``, an int id per sample)
+    or a list of 1-D arrays, one per process. Processes are ordered by id; the
+    i-th base process is paired with the i-th head process.
+    """
+    if process is None:
+        if isinstance(side, np.ndarray) and side.ndim == 1:
+            return [_array(side)]
+        items = list(side)  # type: ignore[arg-type]
+        if items and all(np.ndim(p) == 1 for p in items):
+            return [_array(p) for p in items]
+        return [_array(items)]
+    values = _array(side)  # type: ignore[arg-type]
+    ids = np.asarray(process)
+    if ids.shape != values.shape:
+        raise ValueError(f"{which}_process must have one id per {which} sample "
+                         f"({ids.shape[0] if ids.ndim else 0} ids for {values.shape[0]} samples)")
+    order = np.argsort(ids, kind="stable")  # keeps measurement order within a process
+    uniq, starts = np.unique(ids[order], return_index=True)
+    return [np.ascontiguousarray(part) for part in np.split(values[order], starts[1:])]
+
+
+class CompareResult:
+    """One base → head comparison. Every field of :meth:`to_dict` is an attribute.
+
+    Main fields: ``change`` (median(head)/median(base) − 1), ``change_ci``
+    (bootstrap interval of the change, BCa unless degenerate), ``verdict``
+    (``"faster"``, ``"slower"``, ``"inconclusive"``, ``"equivalent"``,
+    ``"unchanged"``), ``mann_whitney``, ``brunner_munzel``, ``wilcoxon``
+    (dicts or None), Hodges–Lehmann ``shift``/``ratio`` with bounds,
+    ``warnings``.
+    """
+
+    def __init__(self, raw: Any) -> None:
+        self._raw = raw
+        self._dict: Dict[str, Any] = raw.to_dict()
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.__dict__["_dict"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def to_dict(self) -> Dict[str, Any]:
+        """All statistics as plain Python values (a fresh copy)."""
+        return self._raw.to_dict()
+
+    def __repr__(self) -> str:
+        d = self._dict
+        return (f"CompareResult(case={d['case']!r}, change={d['change']:+.4%}, "
+                f"ci=({d['change_ci'][0]:+.4%}, {d['change_ci'][1]:+.4%}), verdict={d['verdict']!r})")
+
+
+def _options(threshold: float, alpha: float, confidence: float, resamples: int, seed: int, misrate: float,
+             direction: str, exact_unit: bool, noise_limit: float) -> Dict[str, Any]:
+    return dict(threshold=threshold, alpha=alpha, confidence=confidence, resamples=resamples, seed=seed,
+                misrate=misrate, direction=direction, exact_unit=exact_unit, noise_limit=noise_limit)
+
+
+def compare_samples(base: Side, head: Side, *, base_process: Optional[ArrayLike] = None,
+                    head_process: Optional[ArrayLike] = None, name: str = "", threshold: float = 0.05,
+                    alpha: float = 0.05, confidence: float = 0.95, resamples: int = 10000, seed: int = 0,
+                    misrate: float = 1e-3, direction: str = "lower", exact_unit: bool = False,
+                    noise_limit: float = 0.25) -> CompareResult:
+    """Compare head against base for one case.
+
+    ``base``/``head``: a 1-D array of samples, or a list of 1-D arrays (one per
+    process). ``base_process``/``head_process``: alternatively an int process id
+    per sample; processes are sorted by id and paired by position. ``direction``
+    is ``"lower"`` (times) or ``"higher"`` (rates). Raises
+    :class:`benchreport.InputError` (a ValueError) on empty sides, NaN/inf or
+    non-positive values, naming the case.
+    """
+    b = _processes(base, base_process, "base")
+    h = _processes(head, head_process, "head")
+    opts = _options(threshold, alpha, confidence, resamples, seed, misrate, direction, exact_unit, noise_limit)
+    return CompareResult(_c.compare_case(b, h, name, **opts))
+
+
+def compare_many(cases: Mapping[str, Tuple[Side, Side]], *, threads: int = 0, threshold: float = 0.05,
+                 alpha: float = 0.05, confidence: float = 0.95, resamples: int = 10000, seed: int = 0,
+                 misrate: float = 1e-3, direction: str = "lower", exact_unit: bool = False,
+                 noise_limit: float = 0.25) -> List[CompareResult]:
+    """Compare many cases ``{name: (base, head)}`` on worker threads.
+
+    Case i uses bootstrap stream i, so results do not depend on ``threads``.
+    """
+    names = list(cases)
+    bases = [_processes(cases[n][0], None, "base") for n in names]
+    heads = [_processes(cases[n][1], None, "head") for n in names]
+    opts = _options(threshold, alpha, confidence, resamples, seed, misrate, direction, exact_unit, noise_limit)
+    return [CompareResult(r) for r in _c.compare_cases(names, bases, heads, threads=threads, **opts)]
+
+
+def mann_whitney_u(x: ArrayLike, y: ArrayLike) -> TestResult:
+    """Two-sided Mann–Whitney U test, as ``scipy.stats.mannwhitneyu(x, y)`` (method="auto")."""
+    r = _c.mann_whitney_u(_array(x), _array(y))
+    return TestResult(r["statistic"], r["pvalue"], r["method"])
+
+
+def brunner_munzel(x: ArrayLike, y: ArrayLike) -> BrunnerMunzelResult:
+    """Two-sided Brunner–Munzel test (t distribution), as ``scipy.stats.brunnermunzel``."""
+    r = _c.brunner_munzel(_array(x), _array(y))
+    return BrunnerMunzelResult(r["statistic"], r["df"], r["pvalue"])
+
+
+def wilcoxon_signed_rank(d: ArrayLike) -> TestResult:
+    """Two-sided Wilcoxon signed-rank test of differences ``d``, as ``scipy.stats.wilcoxon(d)``."""
+    r = _c.wilcoxon_signed_rank(_array(d))
+    return TestResult(r["statistic"], r["pvalue"], r["method"])
+
+
+def hodges_lehmann_shift(x: ArrayLike, y: ArrayLike) -> float:
+    """Median of all pairwise differences ``y_j − x_i``."""
+    return _c.hodges_lehmann_shift(_array(x), _array(y))
+
+
+def shift_bounds(x: ArrayLike, y: ArrayLike, misrate: float = 1e-3) -> Bounds:
+    """Distribution-free bounds of the shift (exact Mann–Whitney margins when feasible)."""
+    return Bounds(**_c.shift_bounds(_array(x), _array(y), misrate))
+
+
+def ratio(x: ArrayLike, y: ArrayLike) -> float:
+    """``exp(shift(log x, log y))`` for positive data."""
+    return _c.ratio(_array(x), _array(y))
+
+
+def ratio_bounds(x: ArrayLike, y: ArrayLike, misrate: float = 1e-3) -> Bounds:
+    """Bounds of :func:`ratio` (exp of the shift bounds of the logs)."""
+    return Bounds(**_c.ratio_bounds(_array(x), _array(y), misrate))
+
+
+def disparity(x: ArrayLike, y: ArrayLike) -> float:
+    """Shift over the average Shamos spread: a robust effect size."""
+    return _c.disparity(_array(x), _array(y))
+
+
+def center(x: ArrayLike) -> float:
+    """Hodges–Lehmann pseudomedian: median of the Walsh averages."""
+    return _c.center(_array(x))
+
+
+def center_bounds(x: ArrayLike, misrate: float = 1e-3) -> Bounds:
+    """Distribution-free bounds of :func:`center` (signed-rank margins)."""
+    return Bounds(**_c.center_bounds(_array(x), misrate))
+
+
+def spread(x: ArrayLike) -> float:
+    """Shamos estimator: median of ``|x_i − x_j|`` over pairs (raw scale)."""
+    return _c.spread(_array(x))
+
+
+def bootstrap_median_ratio_ci(base: Side, head: Side, *, resamples: int = 10000, confidence: float = 0.95,
+                              seed: int = 0) -> Dict[str, Any]:
+    """Bootstrap interval of ``median(head) / median(base)`` (percentile and BCa).
+
+    Sides given as lists of arrays are resampled hierarchically (processes,
+    then samples). Same seed → identical result on every platform.
+    """
+    return _c.bootstrap_median_ratio_ci(_processes(base, None, "base"), _processes(head, None, "head"),
+                                        resamples=resamples, confidence=confidence, seed=seed)
+
+
+def adjust_pvalues(p: ArrayLike, method: str = "bh") -> np.ndarray:
+    """Adjusted p-values: ``"bh"`` (Benjamini–Hochberg) or ``"holm"``."""
+    if method == "bh":
+        return np.asarray(_c.adjust_bh(_array(p)))
+    if method == "holm":
+        return np.asarray(_c.adjust_holm(_array(p)))
+    raise ValueError(f'method must be "bh" or "holm", got {method!r}')
+
+
+def rollup(results: Iterable[CompareResult], *, threshold: float = 0.05, confidence: float = 0.95,
+           resamples: int = 10000, seed: int = 0) -> Dict[str, Any]:
+    """Run-level figures over matched cases: median |Δ|, cases ≥ threshold, largest |Δ|,
+    geometric mean of ratios with a bootstrap interval, verdict counts, BH/Holm p-values."""
+    raws = [r._raw for r in results]
+    return _c.rollup(raws, threshold=threshold, confidence=confidence, resamples=resamples, seed=seed)
+
+
+def calibrate_noise(aa: Union[Iterable[CompareResult], Mapping[str, ArrayLike]], *, minimum_threshold: float = 0.05,
+                    factor: float = 1.5) -> Dict[str, Any]:
+    """Noise floor per case and a suggested threshold from same-code (A/A) comparisons.
+
+    ``aa``: A/A :class:`CompareResult` objects (one per case and run), or a
+    mapping ``{case: [change, ...]}``. Suggested threshold =
+    max(minimum_threshold, factor × p95 of |change|).
+    """
+    names: List[str] = []
+    changes: List[float] = []
+    if isinstance(aa, Mapping):
+        for name, values in aa.items():
+            for v in np.atleast_1d(np.asarray(values, dtype=np.float64)):
+                names.append(str(name))
+                changes.append(float(v))
+    else:
+        for r in aa:
+            names.append(r.case)
+            changes.append(r.change)
+    return _c.calibrate_noise(names, _array(changes), minimum_threshold=minimum_threshold, factor=factor)

@@ -1,0 +1,265 @@
+#include "benchreport/bootstrap.hpp"
+
+#include <algorithm>
+#include <boost/math/distributions/normal.hpp>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <string>
+
+#include "benchreport/error.hpp"
+#include "benchreport/order_stats.hpp"
+
+namespace benchreport {
+
+std::size_t SideSamples::total_samples() const noexcept {
+  std::size_t n = 0;
+  for (const auto& p : processes) n += p.size();
+  return n;
+}
+
+std::vector<double> SideSamples::pooled() const {
+  std::vector<double> all;
+  all.reserve(total_samples());
+  for (const auto& p : processes) all.insert(all.end(), p.begin(), p.end());
+  return all;
+}
+
+double sorted_quantile(std::span<const double> sorted, double p) {
+  const double h = p * static_cast<double>(sorted.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(h));
+  if (lo + 1 >= sorted.size()) return sorted.back();
+  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[lo + 1] - sorted[lo]);
+}
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// A side prepared for fast resampling: pooled values sorted once; each
+// process lists the sorted positions of its samples, so a resample is a
+// histogram over positions and its median is found by one cumulative walk.
+struct PreparedSide {
+  std::vector<double> sorted;
+  std::vector<std::vector<std::size_t>> members;  // per process: positions in `sorted`
+  std::vector<std::uint32_t> counts;              // scratch histogram
+};
+
+PreparedSide prepare(const SideSamples& side, const char* name) {
+  if (side.processes.empty() || side.total_samples() == 0) {
+    throw InputError(std::string("bootstrap: ") + name + " has no samples");
+  }
+  PreparedSide prepared;
+  std::vector<std::pair<double, std::size_t>> tagged;  // value, process
+  for (std::size_t p = 0; p < side.processes.size(); ++p) {
+    if (side.processes[p].empty()) {
+      throw InputError(std::string("bootstrap: ") + name + " process " + std::to_string(p) + " has no samples");
+    }
+    for (double v : side.processes[p]) {
+      if (!(std::isfinite(v) && v > 0)) {
+        throw InputError(std::string("bootstrap: ") + name + " process " + std::to_string(p) +
+                         " has a value that is not a positive finite number: " + std::to_string(v));
+      }
+      tagged.emplace_back(v, p);
+    }
+  }
+  std::sort(tagged.begin(), tagged.end());
+  prepared.members.resize(side.processes.size());
+  prepared.sorted.reserve(tagged.size());
+  for (std::size_t i = 0; i < tagged.size(); ++i) {
+    prepared.sorted.push_back(tagged[i].first);
+    prepared.members[tagged[i].second].push_back(i);
+  }
+  prepared.counts.assign(tagged.size(), 0);
+  return prepared;
+}
+
+// Median of the multiset described by `counts` over `sorted` (total drawn values),
+// resetting the histogram for the next resample.
+double median_of_histogram(PreparedSide& side, std::size_t total) {
+  const std::size_t lower_rank = (total - 1) / 2, upper_rank = total / 2;
+  double lower = 0, upper = 0;
+  std::size_t seen = 0;
+  bool have_lower = false, have_upper = false;
+  for (std::size_t i = 0; i < side.counts.size(); ++i) {
+    if (side.counts[i] == 0) continue;
+    seen += side.counts[i];
+    side.counts[i] = 0;
+    if (!have_lower && seen > lower_rank) { lower = side.sorted[i]; have_lower = true; }
+    if (!have_upper && seen > upper_rank) { upper = side.sorted[i]; have_upper = true; }
+  }
+  return lower + (upper - lower) / 2;
+}
+
+// Draws samples within the given processes into the histogram; returns how many.
+std::size_t draw_within(PreparedSide& side, std::span<const std::size_t> chosen, Xoshiro256& rng) {
+  std::size_t total = 0;
+  for (std::size_t p : chosen) {
+    const auto& member = side.members[p];
+    for (std::size_t s = 0; s < member.size(); ++s) ++side.counts[member[rng.below(member.size())]];
+    total += member.size();
+  }
+  return total;
+}
+
+void draw_processes(std::vector<std::size_t>& chosen, std::size_t count, Xoshiro256& rng) {
+  chosen.resize(count);
+  for (auto& c : chosen) c = rng.below(count);
+}
+
+// Median of the pooled samples of all processes except `skip`.
+double median_without_process(const SideSamples& side, std::size_t skip) {
+  std::vector<double> rest;
+  for (std::size_t p = 0; p < side.processes.size(); ++p) {
+    if (p != skip) rest.insert(rest.end(), side.processes[p].begin(), side.processes[p].end());
+  }
+  return median_inplace(rest);
+}
+
+// Leave-one-out medians of a sorted sample (n >= 2), O(1) each.
+std::vector<double> leave_one_out_medians(std::span<const double> sorted) {
+  const std::size_t n = sorted.size();
+  std::vector<double> out(n);
+  const std::size_t m = n - 1;
+  auto at = [&](std::size_t skip, std::size_t r) { return r < skip ? sorted[r] : sorted[r + 1]; };
+  for (std::size_t i = 0; i < n; ++i) {
+    const double upper = at(i, m / 2);
+    const double lower = at(i, (m - 1) / 2);
+    out[i] = lower + (upper - lower) / 2;
+  }
+  return out;
+}
+
+// Acceleration from groups of jackknife estimates (scipy: sum over samples j).
+double acceleration(const std::vector<std::vector<double>>& groups) {
+  double num = 0, den = 0;
+  for (const auto& theta : groups) {
+    if (theta.size() < 2) continue;
+    const double n = static_cast<double>(theta.size());
+    const double mean = std::accumulate(theta.begin(), theta.end(), 0.0) / n;
+    double s2 = 0, s3 = 0;
+    for (double t : theta) {
+      const double u = (n - 1) * (mean - t);
+      s2 += u * u;
+      s3 += u * u * u;
+    }
+    num += s3 / (n * n * n);
+    den += s2 / (n * n);
+  }
+  return den > 0 ? num / (6 * std::pow(den, 1.5)) : 0.0;
+}
+
+std::vector<std::vector<double>> jackknife_groups(const SideSamples& base, const SideSamples& head,
+                                                  const PreparedSide& pb, const PreparedSide& ph, bool hierarchical,
+                                                  bool paired) {
+  const double mb = median(pb.sorted), mh = median(ph.sorted);
+  std::vector<std::vector<double>> groups;
+  if (!hierarchical) {
+    std::vector<double> g_base, g_head;
+    if (pb.sorted.size() >= 2) for (double m : leave_one_out_medians(pb.sorted)) g_base.push_back(mh / m);
+    if (ph.sorted.size() >= 2) for (double m : leave_one_out_medians(ph.sorted)) g_head.push_back(m / mb);
+    groups.push_back(std::move(g_base));
+    groups.push_back(std::move(g_head));
+    return groups;
+  }
+  if (paired) {
+    std::vector<double> g;
+    for (std::size_t p = 0; p < base.processes.size(); ++p) {
+      g.push_back(median_without_process(head, p) / median_without_process(base, p));
+    }
+    groups.push_back(std::move(g));
+    return groups;
+  }
+  std::vector<double> g_base, g_head;
+  if (base.processes.size() >= 2) {
+    for (std::size_t p = 0; p < base.processes.size(); ++p) g_base.push_back(mh / median_without_process(base, p));
+  }
+  if (head.processes.size() >= 2) {
+    for (std::size_t p = 0; p < head.processes.size(); ++p) g_head.push_back(median_without_process(head, p) / mb);
+  }
+  groups.push_back(std::move(g_base));
+  groups.push_back(std::move(g_head));
+  return groups;
+}
+
+double normal_quantile(double p) { return boost::math::quantile(boost::math::normal_distribution<double>(), p); }
+double normal_cdf(double z) { return boost::math::cdf(boost::math::normal_distribution<double>(), z); }
+// Phi^-1(p), NaN at p = 0 or 1 (the BCa bias correction is then undefined).
+double normal_quantile_or_nan(double p) { return p > 0 && p < 1 ? normal_quantile(p) : kNaN; }
+
+}  // namespace
+
+BootstrapInterval bootstrap_median_ratio_ci(const SideSamples& base, const SideSamples& head,
+                                            const BootstrapOptions& options, Xoshiro256& rng) {
+  if (options.resamples < 2) throw InputError("bootstrap: resamples must be at least 2");
+  if (!(options.confidence > 0 && options.confidence < 1)) throw InputError("bootstrap: confidence must be in (0, 1)");
+  PreparedSide pb = prepare(base, "base");
+  PreparedSide ph = prepare(head, "head");
+  BootstrapInterval out;
+  out.estimate = median(ph.sorted) / median(pb.sorted);
+  out.hierarchical = base.processes.size() > 1 || head.processes.size() > 1;
+  out.paired_processes = out.hierarchical && base.processes.size() == head.processes.size();
+  out.resamples = options.resamples;
+
+  const auto B = static_cast<std::size_t>(options.resamples);
+  std::vector<double> ratios(B);
+  std::vector<std::size_t> chosen_base, chosen_head;
+  std::vector<std::size_t> all_base(base.processes.size()), all_head(head.processes.size());
+  std::iota(all_base.begin(), all_base.end(), std::size_t{0});
+  std::iota(all_head.begin(), all_head.end(), std::size_t{0});
+  for (std::size_t b = 0; b < B; ++b) {
+    std::span<const std::size_t> use_base = all_base, use_head = all_head;
+    if (out.hierarchical) {
+      draw_processes(chosen_base, base.processes.size(), rng);
+      if (out.paired_processes) {
+        chosen_head = chosen_base;
+      } else {
+        draw_processes(chosen_head, head.processes.size(), rng);
+      }
+      use_base = chosen_base;
+      use_head = chosen_head;
+    }
+    const std::size_t nb = draw_within(pb, use_base, rng);
+    const std::size_t nh = draw_within(ph, use_head, rng);
+    ratios[b] = median_of_histogram(ph, nh) / median_of_histogram(pb, nb);
+  }
+
+  const double mean = std::accumulate(ratios.begin(), ratios.end(), 0.0) / static_cast<double>(B);
+  double ss = 0;
+  for (double r : ratios) ss += (r - mean) * (r - mean);
+  out.standard_error = std::sqrt(ss / static_cast<double>(B - 1));
+
+  // Percentile of the estimate among the resamples, scipy's "mean" convention.
+  std::size_t below = 0, at_or_below = 0;
+  for (double r : ratios) {
+    below += r < out.estimate ? 1 : 0;
+    at_or_below += r <= out.estimate ? 1 : 0;
+  }
+  std::sort(ratios.begin(), ratios.end());
+  const double alpha = (1 - options.confidence) / 2;
+  out.percentile_lower = sorted_quantile(ratios, alpha);
+  out.percentile_upper = sorted_quantile(ratios, 1 - alpha);
+
+  const double z0 = normal_quantile_or_nan(static_cast<double>(below + at_or_below) / (2.0 * static_cast<double>(B)));
+  if (std::isnan(z0)) {
+    out.bca_lower = out.bca_upper = kNaN;
+    return out;
+  }
+  const double a = acceleration(jackknife_groups(base, head, pb, ph, out.hierarchical, out.paired_processes));
+  auto adjusted = [&](double z_alpha) {
+    const double num = z0 + z_alpha;
+    return normal_cdf(z0 + num / (1 - a * num));
+  };
+  const double z_alpha = normal_quantile(alpha);
+  out.bca_lower = sorted_quantile(ratios, adjusted(z_alpha));
+  out.bca_upper = sorted_quantile(ratios, adjusted(-z_alpha));
+  return out;
+}
+
+BootstrapInterval bootstrap_median_ratio_ci(std::span<const double> base, std::span<const double> head,
+                                            const BootstrapOptions& options, std::uint64_t seed) {
+  Xoshiro256 rng(seed);
+  return bootstrap_median_ratio_ci(SideSamples{{base}}, SideSamples{{head}}, options, rng);
+}
+
+}  // namespace benchreport
