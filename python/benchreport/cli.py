@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import glob
+import json
 import os
+import re
 import sys
 import warnings
 from dataclasses import dataclass
@@ -55,13 +57,18 @@ def expand_inputs(inputs: Sequence[str], stdin: Optional[Any] = None) -> List[So
         elif os.path.exists(item):
             sources.append(Source(item))
         else:
-            matches = sorted(glob.glob(item, recursive=True))
+            matches = sorted(glob.glob(item, recursive=True), key=natural_key)
             if not matches:
                 raise UsageError(f"{item}: no such file, folder or glob match")
             sources.extend(Source(m) for m in matches)
     if not sources:
         raise UsageError("no input files given")
     return sources
+
+
+def natural_key(name: str) -> List[Any]:
+    """Sort key that orders numbers by value: base-2.json before base-10.json."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
 
 def _read_stream(stream: Any) -> bytes:
@@ -129,6 +136,34 @@ def load_sources(sources: Sequence[Source], fmt: str = "auto", progress_stream: 
 
 def _load(args: argparse.Namespace):
     return load_sources(expand_inputs(args.inputs), args.input_format)
+
+
+def with_labels(dataset: Any, labels: dict, name: str = "<labelled>"):
+    """A copy of ``dataset`` with ``labels`` set on every set (overriding equal keys).
+
+    Goes through the canonical JSON, which carries runs, units, directions,
+    weights, metadata and warnings, so nothing but the labels changes.
+    """
+    from . import read_bytes
+
+    document = json.loads(dataset.to_json())
+    for entry in document["sets"]:
+        entry["labels"].update(labels)
+    return read_bytes(json.dumps(document).encode("utf-8"), name, "json")
+
+
+def load_sides(base: Sequence[str], head: Sequence[str], column: str, base_value: str, head_value: str,
+               fmt: str = "auto"):
+    """Label each --base/--head input as one process: ``column`` = side, ``pair`` = its position (1-based).
+
+    Inputs pair in the order given (globs in natural order): base-1 with head-1, and so on.
+    """
+    parts = []
+    for inputs, value in ((base, base_value), (head, head_value)):
+        for i, source in enumerate(expand_inputs(inputs)):
+            loaded = load_sources([source], fmt)
+            parts.append(with_labels(loaded, {column: value, "pair": str(i + 1)}, source.name))
+    return parts[0].concat(*parts[1:])
 
 
 def _parse_baseline(text: str) -> dict:
@@ -229,11 +264,22 @@ def cmd_compare(args: argparse.Namespace) -> int:
     alpha = _check_fraction(args.alpha, "--alpha")
     if args.resamples < 1:
         raise UsageError(f"--resamples {args.resamples}: expected a positive count")
-    ds = _load(args)
+    if bool(args.base) != bool(args.head):
+        raise UsageError("--base and --head go together: give both, or neither and label the inputs")
+    if args.base:
+        if args.inputs:
+            raise UsageError(f"{args.inputs[0]}: give inputs either positionally or with --base/--head, not both")
+        (column, base_value), = baseline.items()
+        ds = load_sides(args.base, args.head, column, base_value, args.head_value or "head", args.input_format)
+    elif not args.inputs:
+        raise UsageError("no input files given (positional inputs, or --base and --head)")
+    else:
+        ds = _load(args)
     by = _split_columns(args.by)
     _check_columns(ds, [*baseline, *by], "--baseline/--by")
     result = compare(ds, baseline=baseline, by=by or None, threshold=threshold, alpha=alpha, seed=args.seed,
-                     resamples=args.resamples, gate=args.fail_on is not None)
+                     resamples=args.resamples, gate=args.fail_on is not None, head=args.head_value,
+                     check=not args.no_check)
     _emit(result.report, args)
     if args.fail_on == "slower":
         slower = [case.name for case in result.cases if case.verdict == "slower"]
@@ -347,8 +393,8 @@ def _add_github_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--comment-file", help="where --github writes the comment body (default benchreport-comment.md)")
 
 
-def _add_input_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("inputs", nargs="+", help="files, folders, globs, or - for stdin")
+def _add_input_options(p: argparse.ArgumentParser, required: bool = True) -> None:
+    p.add_argument("inputs", nargs="+" if required else "*", help="files, folders, globs, or - for stdin")
     p.add_argument("--input-format", default="auto",
                    help="reader name (auto, json, csv, google-benchmark, hyperfine, pyperf, "
                         "pytest-benchmark, go, nitro, criterion, zfh)")
@@ -361,7 +407,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("compare", help="base vs head comparison report")
-    _add_input_options(p)
+    _add_input_options(p, required=False)
+    p.add_argument("--base", nargs="+", metavar="INPUT",
+                   help="baseline inputs, one process each: labelled with the --baseline value and pair=1, 2, ...")
+    p.add_argument("--head", nargs="+", metavar="INPUT",
+                   help="head inputs, one process each: labelled with the head value and pair=1, 2, ...")
+    p.add_argument("--head-value", help="value of the baseline label on the head side "
+                                        "(default: the only other value; 'head' with --base/--head)")
+    p.add_argument("--no-check", action="store_true",
+                   help="compare even when suite hashes, devices, toolchains or per-case iterations differ")
     _add_output_options(p)
     _add_github_options(p)
     p.add_argument("--baseline", default="revision=base", help="LABEL=VALUE selecting the baseline side")

@@ -539,3 +539,58 @@ def test_demo_output_dir(capsys, tmp_path, fmt):
         path = tmp_path / f"{name}.{cli.EXTENSIONS[fmt]}"
         assert f"wrote {path}" in out
         check_format(fmt, path.read_text(encoding="utf-8"))
+
+
+# ---------------------------------------------------------------- --base/--head labelling
+
+def _side_files(tmp_path, factor, n_files=4):
+    """base-N.json / head-N.json without revision labels, as a benchmark harness writes them."""
+    rng = np.random.default_rng(21)
+    for side, f in (("base", 1.0), ("head", factor)):
+        for n in range(1, n_files + 1):
+            sets = [({"benchmark": name}, "ns", 1000.0 * f ** (name == "parse") * rng.lognormal(0, 0.01, 10))
+                    for name in ("parse", "noop")]
+            (tmp_path / f"{side}-{n}.json").write_text(canonical(sets))
+
+
+def test_base_and_head_inputs_are_labelled_and_paired(capsys, tmp_path):
+    _side_files(tmp_path, 1.3, n_files=10)
+    code, out, err = run_main(capsys, "compare", "--base", str(tmp_path / "base-*.json"),
+                              "--head", str(tmp_path / "head-*.json"), "--fail-on", "slower",
+                              "--resamples", "300", "--format", "json")
+    assert code == 1, err
+    assert "parse" in err and "noop" not in err
+    text = json.dumps(json.loads(out))
+    assert "10 base/head process pairs" in text
+
+
+def test_base_and_head_pairs_follow_natural_order(tmp_path):
+    _side_files(tmp_path, 1.0, n_files=10)
+    ds = cli.load_sides([str(tmp_path / "base-*.json")], [str(tmp_path / "head-*.json")], "revision", "base", "head")
+    labels = ds.labels
+    base_pairs = [p for p, r in zip(labels["pair"], labels["revision"]) if r == "base"]
+    assert base_pairs[::2] == [str(i) for i in range(1, 11)]  # base-2 is pair 2, base-10 is pair 10
+    np.testing.assert_array_equal(ds.samples(2), br.load(tmp_path / "base-2.json").samples(0))
+
+
+def test_with_labels_keeps_everything_else():
+    original = br.load(GBENCH)
+    relabelled = cli.with_labels(original, {"revision": "head"})
+    assert relabelled.labels["revision"] == ["head"] * len(original)
+    np.testing.assert_allclose(relabelled.values, original.values, rtol=1e-15)
+    assert relabelled.units == original.units and relabelled.warnings == original.warnings
+    assert relabelled.metadata == original.metadata and relabelled.runs == original.runs
+
+
+@pytest.mark.parametrize("argv,needle", [(["--base", "a.json"], "--base and --head go together"),
+                                         (["x.json", "--base", "a", "--head", "b"], "either positionally"),
+                                         ([], "no input files given")])
+def test_base_head_usage_errors(capsys, argv, needle):
+    code, _, err = run_main(capsys, "compare", *argv)
+    assert code == 2
+    assert_one_line_error(err, needle)
+
+
+def test_natural_key():
+    names = ["base-10.json", "base-2.json", "base-1.json"]
+    assert sorted(names, key=cli.natural_key) == ["base-1.json", "base-2.json", "base-10.json"]
