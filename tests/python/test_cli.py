@@ -594,3 +594,44 @@ def test_base_head_usage_errors(capsys, argv, needle):
 def test_natural_key():
     names = ["base-10.json", "base-2.json", "base-1.json"]
     assert sorted(names, key=cli.natural_key) == ["base-1.json", "base-2.json", "base-10.json"]
+
+
+# ---------------------------------------------------------------- the example CI workflow
+
+def _workflow_compare_command():
+    yaml = pytest.importorskip("yaml", reason="PyYAML is needed to read the example workflow")
+    import shlex
+
+    workflow = yaml.safe_load((REPO / "examples" / "ci" / "performance.yml").read_text())
+    steps = workflow["jobs"]["bench"]["steps"]
+    (script,) = [s["run"] for s in steps if s.get("name") == "Compare"]
+    command = " ".join(line.strip().rstrip("\\") for line in script.splitlines()
+                       if line.strip() and not line.strip().startswith("#"))
+    (part,) = [p for p in command.split("benchreport ")[1:] if p.startswith("compare")]
+    return shlex.split(part, comments=True)
+
+
+def test_example_workflow_command_runs_on_google_benchmark_files(capsys, monkeypatch, tmp_path):
+    """The workflow's exact compare command on files laid out as its benchmark step writes them."""
+    argv = _workflow_compare_command()
+    source = json.loads(GBENCH.read_text())
+    rng = np.random.default_rng(8)
+    (tmp_path / "results").mkdir()
+    for side, factor in (("base", 1.0), ("head", 1.2)):
+        for n in range(1, 5):
+            doc = json.loads(json.dumps(source))
+            for bench in doc["benchmarks"]:
+                for key in ("real_time", "cpu_time"):
+                    bench[key] = bench[key] * factor * rng.uniform(0.995, 1.005)
+                bench["iterations"] = bench["iterations"] + (n if side == "head" else 0)  # per-binary counts
+            (tmp_path / "results" / f"{side}-{n}.json").write_text(json.dumps(doc))
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_main(capsys, *argv, "--resamples", "300")
+    assert code == 0, err
+    assert (tmp_path / "report.html").read_text().lstrip().lower().startswith("<!doctype html>")
+    body = (tmp_path / "comment.md").read_text()
+    assert_tables_well_formed(body)
+    assert "4 base/head process pairs" in body and "slower" in body
+    assert summary.read_text().startswith(body)
