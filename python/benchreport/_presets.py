@@ -1,2 +1,356 @@
-"""Placeholder: filled in by its area."""
-__all__: list = []
+"""Report presets: base/head comparison, matrices, runner benchmarks.
+
+A thin typed skin over ``benchreport._core`` (src/dataset_compare.cpp,
+src/matrix.cpp, src/reports/*.cpp). docs/presets.md describes the layouts.
+
+>>> import benchreport as br
+>>> ds = br.load([br.example_path("nitro/ios"), br.example_path("nitro/android")])
+>>> result = br.compare(ds, baseline={"revision": "base"})
+>>> result.to_pandas().head()                                # doctest: +SKIP
+>>> print(result.to_markdown())                              # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Optional, Sequence
+
+from . import _core
+
+__all__ = [
+    "CaseResult",
+    "ComparisonResult",
+    "MatrixResult",
+    "compare",
+    "comparison_report",
+    "matrix",
+    "matrix_report",
+    "runners_report",
+    "example_path",
+    "example_reports",
+    "nitro_case_name",
+    "fingerprint",
+    "canonical_json",
+    "sha256_hex",
+]
+
+_EXAMPLES = Path(__file__).resolve().parent / "examples"
+
+
+def _native(dataset: Any) -> Any:
+    """The C++ Dataset behind a Python Dataset (or the object itself)."""
+    native_type = getattr(_core, "Dataset", None)
+    if native_type is not None and isinstance(dataset, native_type):
+        return dataset
+    for attribute in ("_native", "_ds", "_dataset", "_core"):
+        inner = getattr(dataset, attribute, None)
+        if native_type is not None and isinstance(inner, native_type):
+            return inner
+    return dataset
+
+
+def _report(native_report: Any) -> Any:
+    """Wrap a C++ Report in the Python Report type when the skin has one."""
+    from . import _reports
+
+    wrapper = getattr(_reports, "Report", None)
+    if wrapper is None or isinstance(native_report, wrapper):
+        return native_report
+    for factory in ("_from_native", "_from_core", "from_native"):
+        make = getattr(wrapper, factory, None)
+        if make is not None:
+            return make(native_report)
+    return native_report
+
+
+def _render(report: Any, method: str, **kwargs: Any) -> str:
+    return getattr(report, method)(**kwargs)
+
+
+def _split_baseline(baseline: Mapping[str, str]) -> tuple[str, str]:
+    if len(baseline) != 1:
+        raise ValueError(f"baseline must have exactly one label, e.g. {{'revision': 'base'}}; got {dict(baseline)!r}")
+    (column, value), = baseline.items()
+    return str(column), str(value)
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """One matched case: its key (label values of ``by``), display name, section and statistics."""
+
+    key: dict[str, str]
+    name: str
+    section: str
+    pairs: list[str]
+    stats: dict[str, Any]
+
+    @property
+    def change(self) -> float:
+        """head p50 / base p50 - 1 over pooled samples."""
+        return float(self.stats["change"])
+
+    @property
+    def verdict(self) -> str:
+        return str(self.stats["verdict"])
+
+
+@dataclass
+class ComparisonResult:
+    """Result of :func:`compare`: matched cases, new/removed cases and the rendered report."""
+
+    cases: list[CaseResult]
+    by: list[str]
+    base_value: str
+    head_value: str
+    base_commit: str
+    head_commit: str
+    same_revision: bool
+    new_cases: list[dict[str, str]]
+    removed_cases: list[dict[str, str]]
+    report: Any = field(repr=False)
+
+    def to_pandas(self):
+        """One row per case: key columns, name, section, medians, change, interval, verdict, spread, drift-free stats."""
+        import pandas as pd
+
+        rows = []
+        for case in self.cases:
+            s = case.stats
+            rows.append({
+                **case.key,
+                "name": case.name,
+                "section": case.section,
+                "base_median": s["base_median"],
+                "head_median": s["head_median"],
+                "change": s["change"],
+                "change_lower": s["change_lower"],
+                "change_upper": s["change_upper"],
+                "verdict": s["verdict"],
+                "base_n": s["base_n"],
+                "head_n": s["head_n"],
+                "base_mad_pct": s["base_mad_pct"],
+                "head_mad_pct": s["head_mad_pct"],
+                "processes_disagree": s["processes_disagree"],
+            })
+        return pd.DataFrame(rows)
+
+    def to_markdown(self, **kwargs: Any) -> str:
+        return _render(self.report, "to_markdown", **kwargs)
+
+    def to_html(self, **kwargs: Any) -> str:
+        return _render(self.report, "to_html", **kwargs)
+
+    def to_text(self, **kwargs: Any) -> str:
+        return _render(self.report, "to_text", **kwargs)
+
+    def to_json(self, **kwargs: Any) -> str:
+        return _render(self.report, "to_json", **kwargs)
+
+    def _repr_html_(self) -> str:
+        fragment = getattr(self.report, "to_html_fragment", None)
+        return fragment() if fragment is not None else self.to_html()
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
+
+
+def _comparison_options(baseline: Mapping[str, str], by: Optional[Sequence[str]], threshold: float,
+                        **options: Any) -> dict[str, Any]:
+    column, value = _split_baseline(baseline)
+    out = {"baseline_column": column, "baseline_value": value, "threshold": float(threshold)}
+    if by is not None:
+        out["by"] = list(by)
+    for key, val in options.items():
+        if val is not None:
+            out[key] = val
+    return out
+
+
+def compare(dataset: Any, baseline: Mapping[str, str] = {"revision": "base"}, by: Optional[Sequence[str]] = None,
+            threshold: float = 0.05, *, head: Optional[str] = None, alpha: float = 0.05, confidence: float = 0.95,
+            resamples: int = 10000, seed: int = 0, pair: str = "pair", check: bool = True,
+            allow_new_and_removed: bool = True, threads: int = 0, sections: str = "platform",
+            names: Optional[Mapping[str, str]] = None, drift_limit: float = 0.10, gate: bool = False,
+            title: str = "Performance Report") -> ComparisonResult:
+    """Compare head against the baseline side of ``dataset`` per case.
+
+    ``baseline`` picks the base side by one label (``{"revision": "base"}``); the
+    head side is the other value of that label (or ``head``). Cases are the
+    distinct values of ``by`` (default: every label except the baseline and
+    per-process labels). Processes pair by the ``pair`` label. Refuses
+    (``InputError``) when suite hashes, devices, OS versions, architectures,
+    toolchains, runner settings or per-case iterations differ, unless
+    ``check=False``. ``threshold`` is the relative change that matters (5 %).
+    """
+    options = _comparison_options(
+        baseline, by, threshold, head_value=head, alpha=alpha, confidence=confidence, resamples=int(resamples),
+        seed=int(seed), pair_column=pair, check_comparability=bool(check),
+        allow_new_and_removed=bool(allow_new_and_removed), threads=int(threads), section_column=sections,
+        display_names=dict(names) if names else None, drift_limit=float(drift_limit), gate=bool(gate), title=title)
+    view, report = _core.presets_comparison(_native(dataset), options)
+    by_columns = list(view["by"])
+    cases = [
+        CaseResult(key=dict(zip(by_columns, c["key"])), name=c["name"], section=c["section"], pairs=list(c["pairs"]),
+                   stats=c["comparison"].to_dict())
+        for c in view["cases"]
+    ]
+    return ComparisonResult(
+        cases=cases, by=by_columns, base_value=view["base_value"], head_value=view["head_value"],
+        base_commit=view["base_commit"], head_commit=view["head_commit"], same_revision=bool(view["same_revision"]),
+        new_cases=[dict(zip(by_columns, k)) for k in view["new_cases"]],
+        removed_cases=[dict(zip(by_columns, k)) for k in view["removed_cases"]], report=_report(report))
+
+
+def comparison_report(dataset: Any, baseline: Mapping[str, str] = {"revision": "base"},
+                      by: Optional[Sequence[str]] = None, threshold: float = 0.05, **options: Any) -> Any:
+    """The ``comparison`` preset (the PR performance report) as a Report; options as for :func:`compare`."""
+    return compare(dataset, baseline, by, threshold, **options).report
+
+
+@dataclass
+class MatrixResult:
+    """Rows × columns of one statistic; ``values`` are in the base unit (seconds for times), NaN = no data."""
+
+    row_columns: list[str]
+    col_columns: list[str]
+    rows: list[str]
+    cols: list[str]
+    values: Any
+    unit: str
+    base_unit: str
+    higher_is_better: bool
+    stat: str
+    report: Any = field(repr=False)
+
+    def to_pandas(self):
+        import pandas as pd
+
+        return pd.DataFrame(self.values, index=pd.Index(self.rows, name=" / ".join(self.row_columns)),
+                            columns=pd.Index(self.cols, name=" / ".join(self.col_columns)))
+
+    def best(self) -> list[Optional[str]]:
+        """Best column per row (direction-aware), None for an empty row."""
+        out = []
+        for row in self.values:
+            finite = [(v, j) for j, v in enumerate(row) if not math.isnan(v)]
+            if not finite:
+                out.append(None)
+                continue
+            pick = max(finite) if self.higher_is_better else min(finite)
+            out.append(self.cols[pick[1]])
+        return out
+
+    def to_markdown(self, **kwargs: Any) -> str:
+        return _render(self.report, "to_markdown", **kwargs)
+
+    def to_html(self, **kwargs: Any) -> str:
+        return _render(self.report, "to_html", **kwargs)
+
+    def to_json(self, **kwargs: Any) -> str:
+        return _render(self.report, "to_json", **kwargs)
+
+    def _repr_html_(self) -> str:
+        fragment = getattr(self.report, "to_html_fragment", None)
+        return fragment() if fragment is not None else self.to_html()
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
+
+
+def matrix(dataset: Any, rows: Sequence[str], cols: Sequence[str], stat: str = "median",
+           names: Optional[Mapping[str, str]] = None) -> MatrixResult:
+    """Rows × columns of ``stat`` (median of run medians, pooled_median, mean, min) over the whole dataset."""
+    native = _native(dataset)
+    m = _core.presets_matrix(native, list(rows), list(cols), stat)
+    options = {"rows": list(rows), "cols": list(cols), "tables": [], "stat": stat}
+    if names:
+        options["names"] = dict(names)
+    report = _report(_core.presets_matrix_report(native, options))
+    return MatrixResult(
+        row_columns=list(m["row_columns"]), col_columns=list(m["col_columns"]),
+        rows=[" / ".join(k) for k in m["row_keys"]], cols=[" / ".join(k) for k in m["col_keys"]], values=m["values"],
+        unit=m["unit"], base_unit=m["base_unit"], higher_is_better=bool(m["higher_is_better"]), stat=m["stat"],
+        report=report)
+
+
+def matrix_report(dataset: Any, rows: Sequence[str] = ("algorithm",), cols: Sequence[str] = ("engine",),
+                  tables: Sequence[str] = ("platform", "size"), stat: str = "median",
+                  names: Optional[Mapping[str, str]] = None, quick_rows: Optional[Sequence[str]] = None,
+                  quick_row_count: int = 4, ratio_baseline: Optional[str] = None, title: str = "Benchmarks") -> Any:
+    """The ``matrix`` preset: key take-aways, quick comparison and one full matrix per ``tables`` combination."""
+    options: dict[str, Any] = {"rows": list(rows), "cols": list(cols), "tables": list(tables), "stat": stat,
+                               "quick_row_count": int(quick_row_count), "title": title}
+    if names:
+        options["names"] = dict(names)
+    if quick_rows:
+        options["quick_rows"] = list(quick_rows)
+    if ratio_baseline:
+        options["ratio_baseline"] = ratio_baseline
+    return _report(_core.presets_matrix_report(_native(dataset), options))
+
+
+def runners_report(dataset: Any, *, fingerprint: Optional[str] = None, protocol_key: str = "protocol",
+                   fingerprint_digits: int = 12, runner_column: str = "runner",
+                   title: str = "Runner Benchmarks") -> Any:
+    """The ``runners`` preset: parameter fingerprints, pinned/unpinned CPU results, disk I/O, cache backends."""
+    options = {"protocol_key": protocol_key, "fingerprint_digits": int(fingerprint_digits),
+               "runner_column": runner_column, "title": title}
+    if fingerprint:
+        options["fingerprint"] = fingerprint
+    return _report(_core.presets_runners_report(_native(dataset), options))
+
+
+def example_path(name: str = "") -> Path:
+    """Path of the example inputs shipped in the package (``nitro/ios``, ``runners/runners.json``, ``zfh/android.log``)."""
+    path = _EXAMPLES / name
+    if not path.exists():
+        available = sorted(str(p.relative_to(_EXAMPLES)) for p in _EXAMPLES.rglob("*") if p.is_dir() or p.suffix != ".json")
+        raise FileNotFoundError(f"no packaged example {name!r}; available: {', '.join(available)}")
+    return path
+
+
+def _load(paths: Iterable[Path]) -> Any:
+    from . import _dataset
+
+    load = getattr(_dataset, "load")
+    return load([str(p) for p in paths])
+
+
+def example_reports(root: Optional[Path] = None, *, resamples: int = 10000) -> dict[str, Any]:
+    """The three presets rendered from the example inputs (``root`` defaults to the packaged copy)."""
+    base = Path(root) if root is not None else _EXAMPLES
+    nitro = _load([base / "nitro" / "ios", base / "nitro" / "android"])
+    runners = _load([base / "runners" / "runners.json"])
+    zfh = _load([base / "zfh" / "android.log", base / "zfh" / "ios.log"])
+    return {
+        "comparison": comparison_report(nitro, resamples=resamples),
+        "runners": runners_report(runners),
+        "matrix": matrix_report(zfh),
+    }
+
+
+def nitro_case_name(metric_id: str, platform: str, display_name: str = "") -> str:
+    """Display name of a Nitro metric id, e.g. ``('nitro-cpp/function/add-numbers', 'ios')`` → ``'C++ addNumbers()'``."""
+    return _core.nitro_case_name(metric_id, platform, display_name)
+
+
+def fingerprint(parameters: Any, hex_digits: int = 12) -> str:
+    """Parameter fingerprint: first hex digits of SHA-256 of the canonical JSON of ``parameters`` (JSON text or object)."""
+    import json
+
+    text = parameters if isinstance(parameters, str) else json.dumps(parameters)
+    return _core.fingerprint(text, hex_digits)
+
+
+def canonical_json(parameters: Any) -> str:
+    """Canonical JSON text (sorted keys, no whitespace) of JSON text or an object."""
+    import json
+
+    text = parameters if isinstance(parameters, str) else json.dumps(parameters)
+    return _core.canonical_json(text)
+
+
+def sha256_hex(data: bytes) -> str:
+    """Lower-case hex SHA-256 (benchreport's own implementation)."""
+    return _core.sha256_hex(bytes(data))

@@ -1,0 +1,285 @@
+// Presets: matrix, dataset comparison glue and the three report presets on
+// small hand-built datasets whose answers can be checked by hand.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "benchreport/dataset.hpp"
+#include "benchreport/dataset_compare.hpp"
+#include "benchreport/error.hpp"
+#include "benchreport/fingerprint.hpp"
+#include "benchreport/matrix.hpp"
+#include "benchreport/render.hpp"
+#include "benchreport/reports.hpp"
+#include "benchreport/units.hpp"
+
+using namespace benchreport;
+using Catch::Matchers::Contains;
+
+namespace {
+
+std::size_t add(Dataset& ds, Labels labels, std::vector<double> values, const char* unit, std::string run = {},
+                Metadata metadata = {}) {
+  SetOptions options;
+  options.run = std::move(run);
+  options.metadata = std::move(metadata);
+  return ds.add_set(labels, values, parse_unit(unit), options);
+}
+
+// Two engines × two algorithms, two runs per cell (ms).
+Dataset engine_dataset() {
+  Dataset ds;
+  const auto cell = [&](const char* algorithm, const char* engine, std::vector<double> run1, std::vector<double> run2,
+                        std::vector<double> run3) {
+    add(ds, {{"algorithm", algorithm}, {"engine", engine}, {"run", "1"}}, std::move(run1), "ms");
+    add(ds, {{"algorithm", algorithm}, {"engine", engine}, {"run", "2"}}, std::move(run2), "ms");
+    add(ds, {{"algorithm", algorithm}, {"engine", engine}, {"run", "3"}}, std::move(run3), "ms");
+  };
+  cell("SHA-256", "native", {220, 221, 219}, {218, 230, 225}, {222, 224, 223});  // run medians 220, 225, 223
+  cell("SHA-256", "zig", {12818, 12800, 12900}, {12700, 12750, 12760}, {12810, 12820, 12830});
+  cell("BLAKE3", "native", {298, 299, 297}, {300, 301, 302}, {296, 295, 294});
+  cell("BLAKE3", "zig", {555, 556, 554}, {550, 551, 552}, {560, 561, 562});
+  return ds;
+}
+
+// Run metadata shaped like a Nitro file's configuration.
+std::string fmt_run(const std::string& platform, const std::string& device, const std::string& suite,
+                    const std::string& commit) {
+  return "{\"configuration\":{\"platform\":\"" + platform + "\",\"device\":\"" + device + "\",\"suiteHash\":\"" + suite +
+         "\",\"commitSha\":\"" + commit + "\"},\"runner\":{\"warmupCount\":5,\"sampleCount\":12}}";
+}
+
+// A Nitro-like dataset: 2 platforms × 3 cases × base/head × 2 process pairs.
+struct NitroOptions {
+  std::string head_device = "Pixel";
+  std::string head_suite = "abc";
+  int head_iterations = 64;
+  std::string head_commit = "2222";
+  bool drop_head_case = false;
+  bool extra_head_case = false;
+};
+
+Dataset nitro_dataset(const NitroOptions& o = {}) {
+  Dataset ds;
+  for (const std::string platform : {"android", "ios"}) {
+    for (const std::string side : {"base", "head"}) {
+      for (const std::string pair : {"1", "2"}) {
+        const std::string run = platform + "-" + side + "-" + pair;
+        const bool head = side == "head";
+        ds.add_run(run, fmt_run(platform, head ? o.head_device : "Pixel", head ? o.head_suite : "abc",
+                                head ? o.head_commit : "1111"));
+        const auto metric = [&](const std::string& id, double scale, const char* display) {
+          Metadata metadata{{"iterations", std::to_string(head ? o.head_iterations : 64)}, {"chunkIterations", "8"}};
+          if (display != nullptr) metadata.emplace_back("displayName", display);
+          std::vector<double> values;
+          for (int i = 0; i < 12; ++i) values.push_back(scale * (100.0 + (i % 4) + (pair == "2" ? 1.0 : 0.0)));
+          add(ds, {{"platform", platform}, {"revision", side}, {"pair", pair}, {"benchmark", id}}, values, "ns", run,
+              metadata);
+        };
+        metric("nitro-cpp/function/add-numbers", 1.0, nullptr);
+        metric("nitro-platform/variant/number-or-string", head ? 1.5 : 1.0, "\"number | string variant\"");
+        if (!(head && o.drop_head_case)) metric("javascript/function/simple-func", 2.0, nullptr);
+        if (head && o.extra_head_case) metric("turbo-module/function/add-numbers", 3.0, nullptr);
+      }
+    }
+  }
+  return ds;
+}
+
+}  // namespace
+
+TEST_CASE("compare: cases by label, processes paired by pair label", "[presets][compare]") {
+  const Dataset ds = nitro_dataset();
+  DatasetCompareOptions o;
+  o.compare.resamples = 200;
+  const DatasetComparison c = compare(ds, o);
+  CHECK(c.head_value == "head");
+  CHECK(c.by == std::vector<std::string>{"platform", "benchmark"});
+  REQUIRE(c.cases.size() == 6);
+  CHECK_FALSE(c.same_revision);
+  CHECK(c.base_commit == "1111");
+  CHECK(c.head_commit == "2222");
+  const auto& variant = c.cases[1];
+  CHECK(variant.key == std::vector<std::string>{"android", "nitro-platform/variant/number-or-string"});
+  CHECK(variant.pairs == std::vector<std::string>{"1", "2"});
+  REQUIRE(variant.comparison.base_process_medians.size() == 2);
+  // Pair 1 samples 100..103 (median 101.5 ns), pair 2 one higher; head is 1.5×.
+  CHECK(variant.comparison.base_process_medians[0] == Approx(101.5e-9));
+  CHECK(variant.comparison.base_process_medians[1] == Approx(102.5e-9));
+  CHECK(variant.comparison.change == Approx(0.5));
+  CHECK(variant.comparison.process_changes[0] == Approx(0.5));
+  CHECK(c.cases[0].comparison.change == Approx(0.0).margin(1e-12));
+}
+
+TEST_CASE("compare: refuses different devices, suite hashes and per-case work, naming both values", "[presets][compare]") {
+  DatasetCompareOptions o;
+  o.compare.resamples = 100;
+  NitroOptions device;
+  device.head_device = "Galaxy";
+  CHECK_THROWS_WITH(compare(nitro_dataset(device), o),
+                    Contains("device differs") && Contains("\"Pixel\"") && Contains("\"Galaxy\"") && Contains("refusing"));
+  NitroOptions suite;
+  suite.head_suite = "def";
+  CHECK_THROWS_WITH(compare(nitro_dataset(suite), o), Contains("suiteHash differs") && Contains("\"def\""));
+  NitroOptions work;
+  work.head_iterations = 128;
+  CHECK_THROWS_WITH(compare(nitro_dataset(work), o),
+                    Contains("iterations differs") && Contains("\"64\"") && Contains("\"128\"") && Contains("unequal work"));
+  o.check_comparability = false;
+  CHECK_NOTHROW(compare(nitro_dataset(work), o));
+}
+
+TEST_CASE("compare: new and removed cases are listed, or refused on request", "[presets][compare]") {
+  NitroOptions changed;
+  changed.drop_head_case = true;
+  changed.extra_head_case = true;
+  DatasetCompareOptions o;
+  o.compare.resamples = 100;
+  const DatasetComparison c = compare(nitro_dataset(changed), o);
+  CHECK(c.cases.size() == 4);
+  REQUIRE(c.removed_cases.size() == 2);
+  CHECK(c.removed_cases[0] == std::vector<std::string>{"android", "javascript/function/simple-func"});
+  REQUIRE(c.new_cases.size() == 2);
+  CHECK(c.new_cases[1] == std::vector<std::string>{"ios", "turbo-module/function/add-numbers"});
+  o.allow_new_and_removed = false;
+  CHECK_THROWS_WITH(compare(nitro_dataset(changed), o), Contains("case sets differ") && Contains("turbo-module"));
+}
+
+TEST_CASE("compare: A/A runs, baseline and head selection errors", "[presets][compare]") {
+  NitroOptions same;
+  same.head_commit = "1111";
+  DatasetCompareOptions o;
+  o.compare.resamples = 100;
+  CHECK(compare(nitro_dataset(same), o).same_revision);
+  o.baseline_value = "main";
+  CHECK_THROWS_WITH(compare(nitro_dataset(), o), Contains("no set has revision=main"));
+  o.baseline_value = "base";
+  o.baseline_column = "branch";
+  CHECK_THROWS_WITH(compare(nitro_dataset(), o), Contains("no \"branch\" label"));
+  Dataset three;
+  for (const char* rev : {"a", "b", "c"}) add(three, {{"revision", rev}, {"benchmark", "x"}}, {1, 2, 3}, "ns");
+  DatasetCompareOptions ambiguous;
+  ambiguous.baseline_value = "a";
+  CHECK_THROWS_WITH(compare(three, ambiguous), Contains("2 other value(s)") && Contains("b, c"));
+  ambiguous.head_value = "c";
+  ambiguous.compare.resamples = 100;
+  CHECK(compare(three, ambiguous).cases.size() == 1);
+  ambiguous.by = {"nope"};
+  CHECK_THROWS_WITH(compare(three, ambiguous), Contains("`by` column \"nope\""));
+}
+
+TEST_CASE("nitro_case_name: implementation names, camelCase calls and display names", "[presets][names]") {
+  CHECK(nitro_case_name("nitro-cpp/function/add-numbers", "ios") == "C++ addNumbers()");
+  CHECK(nitro_case_name("nitro-platform/function/simple-func", "ios") == "Swift simpleFunc()");
+  CHECK(nitro_case_name("nitro-platform/function/simple-func", "android") == "Kotlin simpleFunc()");
+  CHECK(nitro_case_name("javascript/function/add-numbers", "android") == "JavaScript addNumbers()");
+  CHECK(nitro_case_name("turbo-module/function/add-numbers", "ios") == "TurboModule addNumbers()");
+  CHECK(nitro_case_name("nitro-cpp/callback/synchronous-callback", "ios") == "C++ synchronousCallback()");
+  CHECK(nitro_case_name("nitro-cpp/variant/number-or-string", "ios", "number | string variant") ==
+        "C++ number | string variant");
+  CHECK(nitro_case_name("plain-name", "ios") == "plain-name");
+}
+
+TEST_CASE("comparison_report: sections in iOS-first order, notable tables, details, A/A label", "[presets][report]") {
+  ComparisonReportOptions o;
+  o.compare.compare.resamples = 200;
+  const Report report = comparison_report(nitro_dataset(), o);
+  REQUIRE_NOTHROW(report.validate());
+  const std::string md = render_markdown(report, {});
+  const auto ios = md.find("## iOS");
+  const auto android = md.find("## Android");
+  REQUIRE(ios != std::string::npos);
+  REQUIRE(android != std::string::npos);
+  CHECK(ios < android);
+  CHECK_THAT(md, Contains("Performance Report") && Contains("Report only:") && Contains("<details>"));
+  CHECK_THAT(md, Contains("Kotlin number \\| string variant"));
+  CHECK_THAT(md, Contains("+50% slower"));
+  CHECK_THAT(md, Contains("Cases with an absolute change of at least 5%"));
+  CHECK_THAT(md, !Contains("Same-code (A/A) run"));
+  NitroOptions same;
+  same.head_commit = "1111";
+  const std::string aa = render_markdown(comparison_report(nitro_dataset(same), o), {});
+  CHECK_THAT(aa, Contains("Same-code (A/A) run") && Contains("Same-code base/head differences"));
+  o.gate = true;
+  CHECK_THAT(render_markdown(comparison_report(nitro_dataset(), o), {}), Contains("Gate:"));
+}
+
+TEST_CASE("comparison_report: nothing above the threshold gives the sentence instead of a table", "[presets][report]") {
+  Dataset ds;
+  for (const char* rev : {"base", "head"}) add(ds, {{"revision", rev}, {"benchmark", "x"}}, {10, 11, 12, 10, 11}, "ns");
+  ComparisonReportOptions o;
+  o.compare.compare.resamples = 100;
+  const std::string md = render_markdown(comparison_report(ds, o), {});
+  CHECK_THAT(md, Contains("No benchmark reached the 5% threshold."));
+  CHECK_THAT(md, Contains("~0% observed change"));
+}
+
+TEST_CASE("comparison_report: drift beyond the limit is reported in words", "[presets][report]") {
+  Dataset ds;
+  std::vector<double> steady;
+  std::vector<double> ramp;
+  for (int i = 0; i < 20; ++i) {
+    steady.push_back(100.0 + (i % 3));
+    ramp.push_back(100.0 * std::pow(1.92, i / 15.0));  // median(last 5) / median(first 5) = 1.92
+  }
+  add(ds, {{"revision", "base"}, {"benchmark", "nitro-cpp/function/simple-func"}}, steady, "ns");
+  add(ds, {{"revision", "head"}, {"benchmark", "nitro-cpp/function/simple-func"}}, ramp, "ns");
+  ComparisonReportOptions o;
+  o.compare.compare.resamples = 100;
+  const std::string md = render_markdown(comparison_report(ds, o), {});
+  CHECK_THAT(md, Contains("C++ simpleFunc() head samples slowing \\~92% between the first and last five"));
+}
+
+namespace {
+std::string runner_meta(const char* affinity, int protocol, const char* cpu) {
+  return std::string("{\"protocol\":{\"protocol\":") + std::to_string(protocol) +
+         ",\"cpu_samples\":5},\"affinity\":\"" + affinity + "\",\"cpu_group\":\"0 / 0\",\"binary\":\"x64\",\"cpu_model\":\"" +
+         cpu + "\",\"notices\":[{\"stage\":\"internet\",\"message\":\"HTTPS 403\"}]}";
+}
+}  // namespace
+
+TEST_CASE("runners_report: fingerprint table, pinned/unpinned split, CV, cache MiB/s", "[presets][runners]") {
+  Dataset ds;
+  ds.add_run("linux", runner_meta("pinned", 5, "EPYC"));
+  ds.add_run("mac", runner_meta("unpinned", 5, "M4"));
+  ds.add_run("old", runner_meta("pinned", 4, "Xeon"));
+  add(ds, {{"runner", "linux"}, {"suite", "cpu"}, {"metric", "coremark"}}, {100, 110, 90, 105, 95}, "iterations/s", "linux");
+  add(ds, {{"runner", "mac"}, {"suite", "cpu"}, {"metric", "coremark"}}, {80, 81, 79}, "iterations/s", "mac");
+  add(ds, {{"runner", "old"}, {"suite", "cpu"}, {"metric", "coremark"}}, {500, 501, 502}, "iterations/s", "old");
+  add(ds, {{"runner", "linux"}, {"suite", "cache"}, {"service", "svc"}, {"backend", "fast"}, {"metric", "cache_save"}},
+      {4, 5, 6}, "s", "linux", {{"payload_mib", "512.0"}, {"verified_pairs", "3"}, {"trials", "3"}});
+  const Report report = runners_report(ds);
+  REQUIRE_NOTHROW(report.validate());
+  const std::string md = render_markdown(report, {});
+  const std::string print5 = fingerprint("{\"protocol\":5,\"cpu_samples\":5}");
+  CHECK_THAT(md, Contains(print5) && Contains("Pinned results") && Contains("Unpinned results"));
+  CHECK_THAT(md, Contains("Not compared (different parameter fingerprint): old"));
+  CHECK_THAT(md, !Contains("500.00"));  // the other profile's result is not compared
+  // linux: median 100, range 90–110, population CV = sqrt(50)/100 = 7.07%.
+  CHECK_THAT(md, Contains("100.00") && Contains("90.00–110.00") && Contains("7.07%"));
+  // cache: median 5 s; 512 / 5 = 102.40 MiB/s; CV sqrt(2/3)/5 = 16.33%.
+  CHECK_THAT(md, Contains("5.00; 4.00–6.00") && Contains("102.40") && Contains("16.33%") && Contains("3/3"));
+  CHECK_THAT(md, Contains("linux / internet"));
+  RunnersReportOptions pick;
+  pick.fingerprint = fingerprint("{\"protocol\":4,\"cpu_samples\":5}");
+  CHECK_THAT(render_markdown(runners_report(ds, pick), {}), Contains("500.00"));
+  pick.fingerprint = "000000000000";
+  CHECK_THROWS_WITH(runners_report(ds, pick), Contains("no runner has the parameter fingerprint 000000000000"));
+  CHECK_THROWS_WITH(runners_report(engine_dataset()), Contains("no \"runner\" label"));
+}
+
+TEST_CASE("matrix_report: ratio column, best per row, take-aways from the data", "[presets][matrix-report]") {
+  MatrixReportOptions o;
+  o.tables = {};
+  const Report report = matrix_report(engine_dataset(), o);
+  REQUIRE_NOTHROW(report.validate());
+  const std::string md = render_markdown(report, {});
+  CHECK_THAT(md, Contains("Key take-aways") && Contains("Quick comparison") && Contains("Full matrix"));
+  CHECK_THAT(md, Contains("Zig ÷ Native") && Contains("57.48×"));  // 12818 / 223
+  CHECK_THAT(md, Contains("largest gap") && Contains("SHA-256"));
+  CHECK_THAT(md, Contains("Native best on 2"));
+  CHECK_THAT(md, Contains("**223**"));
+}
