@@ -120,14 +120,19 @@ def _read_source(source: Source, fmt: str):
     return load(source.name, format=fmt)
 
 
-def load_sources(sources: Sequence[Source], fmt: str = "auto", progress_stream: Optional[TextIO] = None):
-    """Read every source into one Dataset (in the order given), with a progress bar on a TTY."""
+def load_sources(sources: Sequence[Source], fmt: str = "auto", progress_stream: Optional[TextIO] = None,
+                 labels: Optional[Sequence[dict]] = None):
+    """Read every source into one Dataset (in the order given), with a progress bar on a TTY.
+
+    ``labels``, when given, holds one dict per source whose labels are set on all its sets.
+    """
     progress = Progress(len(sources), progress_stream)
     parts = []
     try:
         for i, source in enumerate(sources):
             progress.update(i, source.name)
-            parts.append(_read_source(source, fmt))
+            part = _read_source(source, fmt)
+            parts.append(with_labels(part, labels[i], source.name) if labels is not None else part)
         progress.update(len(sources))
     finally:
         progress.close()
@@ -158,12 +163,13 @@ def load_sides(base: Sequence[str], head: Sequence[str], column: str, base_value
 
     Inputs pair in the order given (globs in natural order): base-1 with head-1, and so on.
     """
-    parts = []
+    sources: List[Source] = []
+    labels: List[dict] = []
     for inputs, value in ((base, base_value), (head, head_value)):
-        for i, source in enumerate(expand_inputs(inputs)):
-            loaded = load_sources([source], fmt)
-            parts.append(with_labels(loaded, {column: value, "pair": str(i + 1)}, source.name))
-    return parts[0].concat(*parts[1:])
+        side = expand_inputs(inputs)
+        sources.extend(side)
+        labels.extend({column: value, "pair": str(i + 1)} for i in range(len(side)))
+    return load_sources(sources, fmt, labels=labels)
 
 
 def _parse_baseline(text: str) -> dict:

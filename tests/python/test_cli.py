@@ -256,7 +256,7 @@ def test_debug_shows_the_exception(tmp_path):
         cli.main(["--debug", "summary", str(missing)])
 
 
-@pytest.mark.parametrize("argv", [["compare"], ["summary", "x", "--format", "pdf"], ["frobnicate"], []])
+@pytest.mark.parametrize("argv", [["summary"], ["summary", "x", "--format", "pdf"], ["frobnicate"], []])
 def test_usage_errors_exit_2(capsys, argv):
     code = cli.main(argv)
     assert code == 2
@@ -635,3 +635,12 @@ def test_example_workflow_command_runs_on_google_benchmark_files(capsys, monkeyp
     assert_tables_well_formed(body)
     assert "4 base/head process pairs" in body and "slower" in body
     assert summary.read_text().startswith(body)
+
+
+def test_packaged_examples_match_the_repository():
+    """`benchreport demo` reads the package's copy; it must be the repository's examples byte for byte."""
+    packaged = br.example_path()
+    files = sorted(p.relative_to(packaged) for p in packaged.rglob("*") if p.is_file())
+    assert files, "no example data inside the package"
+    for relative in files:
+        assert (REPO / "examples" / relative).read_bytes() == (packaged / relative).read_bytes(), relative
