@@ -1,3 +1,5 @@
+"""``python -m benchreport``: the same command line as ``benchreport``."""
 from .cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":
+    raise SystemExit(main())
