@@ -111,7 +111,7 @@ class ComparisonResult:
     report: Any = field(repr=False)
 
     def to_pandas(self):
-        """One row per case: key columns, name, section, medians, change, interval, verdict, spread, drift-free stats."""
+        """One row per case: key columns, name, section, medians (base units), change, interval, verdict, spread."""
         import pandas as pd
 
         rows = []
@@ -124,14 +124,16 @@ class ComparisonResult:
                 "base_median": s["base_median"],
                 "head_median": s["head_median"],
                 "change": s["change"],
-                "change_lower": s["change_lower"],
-                "change_upper": s["change_upper"],
+                "change_lower": s["change_ci"][0],
+                "change_upper": s["change_ci"][1],
+                "interval_method": s["change_ci_method"],
                 "verdict": s["verdict"],
                 "base_n": s["base_n"],
                 "head_n": s["head_n"],
                 "base_mad_pct": s["base_mad_pct"],
                 "head_mad_pct": s["head_mad_pct"],
                 "processes_disagree": s["processes_disagree"],
+                "mann_whitney_p": s["mann_whitney"]["pvalue"],
             })
         return pd.DataFrame(rows)
 
@@ -336,7 +338,10 @@ def nitro_case_name(metric_id: str, platform: str, display_name: str = "") -> st
 
 
 def fingerprint(parameters: Any, hex_digits: int = 12) -> str:
-    """Parameter fingerprint: first hex digits of SHA-256 of the canonical JSON of ``parameters`` (JSON text or object)."""
+    """Parameter fingerprint: first hex digits of SHA-256 of the canonical JSON of ``parameters``.
+
+    A ``str`` is taken as JSON text; any other object is serialised with ``json.dumps`` first.
+    """
     import json
 
     text = parameters if isinstance(parameters, str) else json.dumps(parameters)
@@ -344,7 +349,7 @@ def fingerprint(parameters: Any, hex_digits: int = 12) -> str:
 
 
 def canonical_json(parameters: Any) -> str:
-    """Canonical JSON text (sorted keys, no whitespace) of JSON text or an object."""
+    """Canonical JSON text (sorted keys, no whitespace); a ``str`` is JSON text, other objects go through ``json.dumps``."""
     import json
 
     text = parameters if isinstance(parameters, str) else json.dumps(parameters)
