@@ -49,6 +49,9 @@ PreparedSide prepare(const SideSamples& side, const char* name) {
   if (side.processes.empty() || side.total_samples() == 0) {
     throw InputError(std::string("bootstrap: ") + name + " has no samples");
   }
+  if (side.total_samples() > 0xFFFFFFFFULL || side.processes.size() > 0xFFFFFFFFULL) {
+    throw InputError(std::string("bootstrap: ") + name + " has more than 2^32 - 1 samples or processes");
+  }
   PreparedSide prepared;
   std::vector<std::pair<double, std::size_t>> tagged;  // value, process
   for (std::size_t p = 0; p < side.processes.size(); ++p) {
@@ -78,16 +81,12 @@ PreparedSide prepare(const SideSamples& side, const char* name) {
 // resetting the histogram for the next resample.
 double median_of_histogram(PreparedSide& side, std::size_t total) {
   const std::size_t lower_rank = (total - 1) / 2, upper_rank = total / 2;
-  double lower = 0, upper = 0;
-  std::size_t seen = 0;
-  bool have_lower = false, have_upper = false;
-  for (std::size_t i = 0; i < side.counts.size(); ++i) {
-    if (side.counts[i] == 0) continue;
-    seen += side.counts[i];
-    side.counts[i] = 0;
-    if (!have_lower && seen > lower_rank) { lower = side.sorted[i]; have_lower = true; }
-    if (!have_upper && seen > upper_rank) { upper = side.sorted[i]; have_upper = true; }
-  }
+  std::size_t i = 0, seen = side.counts[0];
+  while (seen <= lower_rank) seen += side.counts[++i];
+  const double lower = side.sorted[i];
+  while (seen <= upper_rank) seen += side.counts[++i];
+  const double upper = side.sorted[i];
+  std::fill(side.counts.begin(), side.counts.end(), 0U);
   return lower + (upper - lower) / 2;
 }
 
@@ -96,7 +95,8 @@ std::size_t draw_within(PreparedSide& side, std::span<const std::size_t> chosen,
   std::size_t total = 0;
   for (std::size_t p : chosen) {
     const auto& member = side.members[p];
-    for (std::size_t s = 0; s < member.size(); ++s) ++side.counts[member[rng.below(member.size())]];
+    const auto size = static_cast<std::uint32_t>(member.size());
+    for (std::uint32_t s = 0; s < size; ++s) ++side.counts[member[rng.below32(size)]];
     total += member.size();
   }
   return total;
@@ -104,7 +104,7 @@ std::size_t draw_within(PreparedSide& side, std::span<const std::size_t> chosen,
 
 void draw_processes(std::vector<std::size_t>& chosen, std::size_t count, Xoshiro256& rng) {
   chosen.resize(count);
-  for (auto& c : chosen) c = rng.below(count);
+  for (auto& c : chosen) c = rng.below32(static_cast<std::uint32_t>(count));
 }
 
 // Median of the pooled samples of all processes except `skip`.

@@ -56,6 +56,31 @@ std::uint64_t Xoshiro256::below(std::uint64_t n) noexcept {
   return static_cast<std::uint64_t>(product >> 64);
 }
 
+std::uint32_t Xoshiro256::next32() noexcept {
+  if (has_spare_) {
+    has_spare_ = false;
+    return static_cast<std::uint32_t>(spare_);
+  }
+  const std::uint64_t word = next();
+  spare_ = word & 0xFFFFFFFFULL;
+  has_spare_ = true;
+  return static_cast<std::uint32_t>(word >> 32);
+}
+
+std::uint32_t Xoshiro256::below32(std::uint32_t n) noexcept {
+  // Lemire's method on 32-bit words.
+  std::uint64_t product = static_cast<std::uint64_t>(next32()) * n;
+  auto low = static_cast<std::uint32_t>(product);
+  if (low < n) {
+    const std::uint32_t threshold = static_cast<std::uint32_t>(0U - n) % n;
+    while (low < threshold) {
+      product = static_cast<std::uint64_t>(next32()) * n;
+      low = static_cast<std::uint32_t>(product);
+    }
+  }
+  return static_cast<std::uint32_t>(product >> 32);
+}
+
 double Xoshiro256::unit() noexcept { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
 
 }  // namespace benchreport

@@ -27,11 +27,20 @@ class Xoshiro256 {
   // Uniform integer in [0, n), n >= 1, exactly unbiased.
   std::uint64_t below(std::uint64_t n) noexcept;
 
+  // Uniform integer in [0, n), 1 <= n <= 2^32, exactly unbiased, from 32-bit
+  // halves of the 64-bit outputs (high half first, then low half): half the
+  // generator calls of below() for the small ranges of resampling.
+  std::uint32_t below32(std::uint32_t n) noexcept;
+
   // Uniform double in [0, 1) with 53 random bits.
   double unit() noexcept;
 
  private:
+  std::uint32_t next32() noexcept;
+
   std::array<std::uint64_t, 4> s_{};
+  std::uint64_t spare_ = 0;   // low half of the last output, not yet used
+  bool has_spare_ = false;
 };
 
 }  // namespace benchreport
