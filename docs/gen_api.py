@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import inspect
+import re
 import sys
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
@@ -35,9 +36,16 @@ def _doc(obj: Any) -> str:
     return inspect.cleandoc(obj.__doc__) if getattr(obj, "__doc__", None) else ""
 
 
+def _unquote(signature: str) -> str:
+    """Postponed annotations print as strings ('ArrayLike'); show them bare."""
+    signature = re.sub(r"(\w): '([^']*)'", r"\1: \2", signature)
+    signature = re.sub(r'(\w): "([^"]*)"', r"\1: \2", signature)
+    return re.sub(r"-> '([^']*)'$", r"-> \1", signature)
+
+
 def _signature(name: str, obj: Any) -> str:
     try:
-        return f"{name}{inspect.signature(obj)}"
+        return _unquote(f"{name}{inspect.signature(obj)}")
     except (TypeError, ValueError):
         # pybind11 functions put their signature on the docstring's first line.
         first = _doc(obj).splitlines()[0] if _doc(obj) else ""
