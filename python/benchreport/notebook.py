@@ -189,13 +189,13 @@ def to_text(obj: Any) -> str:
 
 # ---------------------------------------------------------------- IPython
 
-def _types_needing_display() -> List[type]:
-    """Result types without their own _repr_html_ (checked, so a type that gains one keeps it)."""
+def _display_types() -> List[type]:
     from ._compare import CompareResult
     from ._dataset import Dataset
+    from ._presets import ComparisonResult, MatrixResult
     from ._stats import Summary
 
-    return [t for t in (CompareResult, Summary, Dataset) if not hasattr(t, "_repr_html_")]
+    return [CompareResult, Summary, Dataset, ComparisonResult, MatrixResult]
 
 
 def _pretty(obj: Any, printer: Any, cycle: bool) -> None:
@@ -204,7 +204,8 @@ def _pretty(obj: Any, printer: Any, cycle: bool) -> None:
 
 def enable(shell: Any = None) -> List[type]:
     """Register HTML, Markdown and pretty-text formatters with IPython for the result
-    types that lack them (and for lists of CompareResults). Returns the types registered.
+    types that lack them (and for lists of CompareResults). Returns the types given
+    at least one formatter; methods a type defines itself are left alone.
 
     ``shell`` defaults to the running IPython; outside IPython nothing happens.
     """
@@ -217,11 +218,20 @@ def enable(shell: Any = None) -> List[type]:
         if shell is None:
             return []
     formatters = shell.display_formatter.formatters
-    types = _types_needing_display()
-    for t in types:
-        formatters["text/html"].for_type(t, to_html)
-        formatters["text/markdown"].for_type(t, to_markdown)
-        formatters["text/plain"].for_type(t, _pretty)
+    registered = []
+    for t in _display_types():
+        added = False
+        for method, mime, render in (("_repr_html_", "text/html", to_html),
+                                     ("_repr_markdown_", "text/markdown", to_markdown)):
+            if not hasattr(t, method):
+                formatters[mime].for_type(t, render)
+                added = True
+        # A Dataset keeps its one-line repr as plain text; results print as their report.
+        if not hasattr(t, "_repr_pretty_") and t.__name__ != "Dataset":
+            formatters["text/plain"].for_type(t, _pretty)
+            added = True
+        if added:
+            registered.append(t)
     # compare_many returns a list: show it as one table when every item is a CompareResult.
     formatters["text/html"].for_type(list, lambda obj: to_html(obj) if _compare_results(obj) else None)
-    return types
+    return registered

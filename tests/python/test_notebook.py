@@ -161,6 +161,12 @@ def test_comparison_result_displays_itself(tmp_path):
     ds = br.Dataset.from_arrays(np.concatenate(values), offsets, labels=labels, unit="ns")
     result = br.compare(ds, resamples=300)
     assert "role-slower" in result._repr_html_()
+    InteractiveShell = pytest.importorskip("IPython.core.interactiveshell").InteractiveShell
+    shell = InteractiveShell.instance()
+    nb.enable(shell)
+    data, _ = shell.display_formatter.format(result)
+    assert data["text/plain"].startswith("Performance Report\n")  # the report, not a dataclass dump
+    assert data["text/html"] == result._repr_html_()
     assert_tables_well_formed(result._repr_markdown_())
     frame = result.to_pandas()
     assert set(frame["verdict"]) >= {"slower"}
