@@ -34,6 +34,17 @@ double sorted_quantile(std::span<const double> sorted, double p) {
 
 namespace {
 
+// Type-7 quantile by selection (same value as sorted_quantile on the sorted
+// data, without sorting all B resamples); v is reordered.
+double selected_quantile(std::span<double> v, double p) {
+  const double h = p * static_cast<double>(v.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(h));
+  const double a = select_kth(v, lo);
+  if (lo + 1 >= v.size()) return a;
+  const double b = *std::min_element(v.begin() + static_cast<std::ptrdiff_t>(lo + 1), v.end());
+  return a + (h - static_cast<double>(lo)) * (b - a);
+}
+
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // A side prepared for fast resampling: pooled values sorted once; each
@@ -235,10 +246,9 @@ BootstrapInterval bootstrap_median_ratio_ci(const SideSamples& base, const SideS
     below += r < out.estimate ? 1 : 0;
     at_or_below += r <= out.estimate ? 1 : 0;
   }
-  std::sort(ratios.begin(), ratios.end());
   const double alpha = (1 - options.confidence) / 2;
-  out.percentile_lower = sorted_quantile(ratios, alpha);
-  out.percentile_upper = sorted_quantile(ratios, 1 - alpha);
+  out.percentile_lower = selected_quantile(ratios, alpha);
+  out.percentile_upper = selected_quantile(ratios, 1 - alpha);
 
   const double z0 = normal_quantile_or_nan(static_cast<double>(below + at_or_below) / (2.0 * static_cast<double>(B)));
   if (std::isnan(z0)) {
@@ -251,8 +261,8 @@ BootstrapInterval bootstrap_median_ratio_ci(const SideSamples& base, const SideS
     return normal_cdf(z0 + num / (1 - a * num));
   };
   const double z_alpha = normal_quantile(alpha);
-  out.bca_lower = sorted_quantile(ratios, adjusted(z_alpha));
-  out.bca_upper = sorted_quantile(ratios, adjusted(-z_alpha));
+  out.bca_lower = selected_quantile(ratios, adjusted(z_alpha));
+  out.bca_upper = selected_quantile(ratios, adjusted(-z_alpha));
   return out;
 }
 
