@@ -7,14 +7,28 @@
 #include <stdexcept>
 
 #include "benchreport/error.hpp"
+#include "benchreport/escape.hpp"
 
 namespace benchreport {
+namespace {
+
+// Labels, units and run ids reach Python as str and reports as text: they must be UTF-8.
+bool is_valid_utf8(std::string_view text) {
+  for (std::size_t pos = 0; pos < text.size();) {
+    const CodePoint cp = decode_utf8(text, pos);
+    if (cp.value == 0xFFFD && text.substr(pos, 3) != "\xEF\xBF\xBD") return false;
+    pos += cp.length;
+  }
+  return true;
+}
+
+}  // namespace
 
 std::string format_labels(const Labels& labels) {
   std::string out;
   for (const auto& [name, value] : labels) {
     if (!out.empty()) out += ", ";
-    out += fmt::format("{}={}", name, value);
+    out += fmt::format("{}={}", sanitize_utf8(name), sanitize_utf8(value));  // messages stay valid UTF-8
   }
   return out.empty() ? std::string("(no labels)") : out;
 }
@@ -24,13 +38,42 @@ std::string Dataset::describe_set(const Labels& labels) const {
 }
 
 LabelColumn& Dataset::column_for(std::string_view name) {
-  for (auto& column : columns_) {
-    if (column.name == name) return column;
-  }
+  if (const auto it = column_index_.find(name); it != column_index_.end()) return columns_[it->second];
   // A new column: every existing set lacks it.
+  column_index_.emplace(std::string(name), columns_.size());
   columns_.push_back(LabelColumn{std::string(name), {}, std::vector<std::int32_t>(n_sets(), -1)});
   dictionary_index_.emplace_back();
   return columns_.back();
+}
+
+void Dataset::check_labels(const Labels& labels, const Unit& unit) const {
+  std::vector<std::string_view> names;
+  names.reserve(labels.size());
+  std::size_t new_columns = 0;
+  for (const auto& [name, value] : labels) {
+    if (!is_valid_utf8(name) || !is_valid_utf8(value)) {
+      throw InputError(fmt::format("{}: label \"{}\" is not valid UTF-8 (invalid bytes shown as U+FFFD)",
+                                   describe_set(labels), sanitize_utf8(name)));
+    }
+    names.push_back(name);
+    new_columns += column_index_.contains(name) ? 0 : 1;
+  }
+  if (!is_valid_utf8(unit.symbol)) {
+    throw InputError(fmt::format("{}: unit symbol \"{}\" is not valid UTF-8", describe_set(labels), sanitize_utf8(unit.symbol)));
+  }
+  // Sorted names: duplicates are neighbours (O(n log n) however wide the set is).
+  std::sort(names.begin(), names.end());
+  if (const auto dup = std::adjacent_find(names.begin(), names.end()); dup != names.end()) {
+    throw InputError(fmt::format("{}: label \"{}\" given twice", describe_set(labels), *dup));
+  }
+  if (columns_.size() + new_columns > kMaxLabelColumns) {
+    constexpr std::size_t kShown = 8;  // the message names the set without quoting thousands of labels
+    const Labels shown(labels.begin(), labels.begin() + static_cast<std::ptrdiff_t>(std::min(labels.size(), kShown)));
+    throw InputError(fmt::format("{}{}: more than {} label columns in one dataset (the limit kMaxLabelColumns; "
+                                 "labels name a few dimensions such as benchmark, platform, revision: keep "
+                                 "per-set values in metadata)",
+                                 describe_set(shown), labels.size() > kShown ? " ..." : "", kMaxLabelColumns));
+  }
 }
 
 std::int32_t Dataset::encode(LabelColumn& column, std::string_view value) {
@@ -78,13 +121,7 @@ std::size_t Dataset::push_set(const Labels& labels, std::span<const double> samp
     if (run == nullptr) throw InputError(fmt::format("{}: unknown run id \"{}\"", describe_set(labels), options.run));
     run_code = static_cast<std::int32_t>(run - runs_.data());
   }
-  for (std::size_t i = 0; i < labels.size(); ++i) {
-    for (std::size_t j = 0; j < i; ++j) {
-      if (labels[i].first == labels[j].first) {
-        throw InputError(fmt::format("{}: label \"{}\" given twice", describe_set(labels), labels[i].first));
-      }
-    }
-  }
+  check_labels(labels, unit);
 
   // Validation done: from here on nothing throws except allocation.
   const std::size_t set = n_sets();
@@ -116,32 +153,29 @@ std::size_t Dataset::push_set(const Labels& labels, std::span<const double> samp
 void Dataset::add_run(std::string id, std::string metadata_json) {
   if (const Run* existing = find_run(id)) {
     if (existing->metadata_json == metadata_json) return;
-    throw InputError(fmt::format("duplicate run id \"{}\" with different metadata", id));
+    throw InputError(fmt::format("duplicate run id \"{}\" with different metadata", sanitize_utf8(id)));
   }
+  if (!is_valid_utf8(id)) throw InputError(fmt::format("run id \"{}\" is not valid UTF-8", sanitize_utf8(id)));
+  run_index_.emplace(id, runs_.size());
   runs_.push_back(Run{std::move(id), std::move(metadata_json)});
 }
 
 void Dataset::set_run_metadata(std::string_view id, std::string metadata_json) {
-  for (auto& run : runs_) {
-    if (run.id == id) {
-      run.metadata_json = std::move(metadata_json);
-      return;
-    }
-  }
-  throw InputError(fmt::format("unknown run id \"{}\"", id));
+  const auto it = run_index_.find(id);
+  if (it == run_index_.end()) throw InputError(fmt::format("unknown run id \"{}\"", sanitize_utf8(id)));
+  runs_[it->second].metadata_json = std::move(metadata_json);
 }
 
-void Dataset::warn(std::string message) { warnings_.push_back(std::move(message)); }
+// Warnings quote file names and labels: keep them valid UTF-8 for Python and reports.
+void Dataset::warn(std::string message) { warnings_.push_back(sanitize_utf8(message)); }
 
 std::size_t Dataset::erase_warnings(std::string_view text) {
   return std::erase_if(warnings_, [text](const std::string& w) { return w.find(text) != std::string::npos; });
 }
 
 const Run* Dataset::find_run(std::string_view id) const noexcept {
-  for (const auto& run : runs_) {
-    if (run.id == id) return &run;
-  }
-  return nullptr;
+  const auto it = run_index_.find(id);
+  return it == run_index_.end() ? nullptr : &runs_[it->second];
 }
 
 void Dataset::check_set(std::size_t set) const {
@@ -171,10 +205,8 @@ std::vector<std::string> Dataset::columns() const {
 }
 
 const LabelColumn* Dataset::column(std::string_view name) const noexcept {
-  for (const auto& column : columns_) {
-    if (column.name == name) return &column;
-  }
-  return nullptr;
+  const auto it = column_index_.find(name);
+  return it == column_index_.end() ? nullptr : &columns_[it->second];
 }
 
 std::string_view Dataset::label(std::size_t set, std::string_view name) const {

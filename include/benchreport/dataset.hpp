@@ -16,6 +16,12 @@
 
 namespace benchreport {
 
+// Most label columns one Dataset may have. Every column stores one code per
+// set, so columns x sets is what an input can make us allocate: without a
+// bound a small hostile file (many sets, each with a new label name) could
+// ask for gigabytes. Real inputs use a handful (benchmark, platform, revision ...).
+inline constexpr std::size_t kMaxLabelColumns = 256;
+
 // Which way is good for a set: times are lower-is-better, rates higher-is-better.
 enum class Direction : std::uint8_t { lower_is_better, higher_is_better };
 
@@ -125,12 +131,21 @@ class Dataset {
   std::int32_t encode(LabelColumn& column, std::string_view value);
   std::int32_t unit_code(const Unit& unit);
   std::string describe_set(const Labels& labels) const;
+  void check_labels(const Labels& labels, const Unit& unit) const;
   void check_set(std::size_t set) const;
+
+  // Heterogeneous lookup (string_view keys) for the name -> index maps.
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+  };
+  using NameIndex = std::unordered_map<std::string, std::size_t, NameHash, std::equal_to<>>;
 
   std::vector<double> values_;
   std::vector<std::int64_t> offsets_{0};
   std::vector<double> weights_;
   std::vector<LabelColumn> columns_;
+  NameIndex column_index_;  // column name -> position in columns_ (lookups stay O(1) for wide inputs)
   std::vector<std::unordered_map<std::string, std::int32_t>> dictionary_index_;  // one per column
   std::vector<Unit> unit_dictionary_;
   std::vector<std::int32_t> unit_codes_;
@@ -138,6 +153,7 @@ class Dataset {
   std::vector<Metadata> set_metadata_;
   std::vector<std::int32_t> run_codes_;  // -1 = none
   std::vector<Run> runs_;
+  NameIndex run_index_;  // run id -> position in runs_ (many runs stay linear to read)
   std::vector<std::string> warnings_;
 };
 

@@ -8,6 +8,9 @@
 namespace benchreport {
 namespace {
 
+// Callers pass at most this many first bytes (read.cpp); fewer means the whole file.
+constexpr std::size_t kDetectBytes = 65536;
+
 bool has(std::string_view text, std::string_view needle) { return text.find(needle) != std::string_view::npos; }
 
 std::string_view skip_space(std::string_view text) {
@@ -55,6 +58,10 @@ std::string detect_format(std::string_view name, std::string_view first_bytes) {
     throw InputError(fmt::format("{}: gzip-compressed; the C++ core reads uncompressed files (br.load decompresses .gz)", name));
   }
   const std::string_view head = skip_space(first_bytes);
+  if (first_bytes.empty()) throw InputError(fmt::format("{}: empty file (0 bytes)", name));
+  if (head.empty() && first_bytes.size() < kDetectBytes) {
+    throw InputError(fmt::format("{}: empty file (only {} bytes of white space)", name, first_bytes.size()));
+  }
   if (has(head, "ZFH_BENCHMARK_RESULT")) return "zfh";
   if (head.starts_with("{") || head.starts_with("[")) {
     if (auto format = detect_json(head); !format.empty()) return format;
