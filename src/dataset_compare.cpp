@@ -253,6 +253,32 @@ std::vector<std::string> pair_order(const Dataset& dataset, const Sides& sides, 
   return order;
 }
 
+// Values of a case are compared in base units, so every set must measure the
+// same kind of quantity (custom units are not scaled: the same symbol) with the
+// same direction; otherwise the change would compare, say, seconds with bytes.
+void check_case_units(const Dataset& dataset, const std::string& name, const Sides& sides) {
+  const std::size_t first = sides.base.front();
+  const Unit& unit = dataset.unit(first);
+  const auto check_side = [&](const std::vector<std::size_t>& sets, std::string_view side) {
+    for (const std::size_t set : sets) {
+      const Unit& other = dataset.unit(set);
+      const bool same_kind = other.dimension == unit.dimension &&
+                             (unit.dimension != Dimension::custom || other.symbol == unit.symbol);
+      if (!same_kind) {
+        throw InputError(fmt::format("compare: case '{}' mixes units that cannot be compared: base {} ({}) vs {} {} ({}); "
+                                     "every set of a case needs the same kind of unit",
+                                     name, unit.symbol, dimension_name(unit.dimension), side, other.symbol,
+                                     dimension_name(other.dimension)));
+      }
+      if (dataset.direction(set) != dataset.direction(first)) {
+        throw InputError(fmt::format("compare: case '{}' mixes lower-is-better and higher-is-better sets", name));
+      }
+    }
+  };
+  check_side(sides.base, "base");
+  check_side(sides.head, "head");
+}
+
 }  // namespace
 
 DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& options) {
@@ -293,6 +319,7 @@ DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& o
       out.new_cases.push_back(key);
     } else {
       matched.push_back(key);
+      check_case_units(dataset, join_key(key), sides);
       if (options.check_comparability) check.check_case(join_key(key), sides);
       all_base.insert(all_base.end(), sides.base.begin(), sides.base.end());
       all_head.insert(all_head.end(), sides.head.begin(), sides.head.end());

@@ -119,10 +119,10 @@ def test_mixed_units_of_one_dimension_compare_in_base_units():
     assert result.cases[0].stats["change"] == pytest.approx(0.0, abs=1e-12)
 
 
-@pytest.mark.xfail(strict=True, reason="compare does not yet check that a case has one kind of unit (fix pending)")
 def test_mixed_dimensions_in_one_case_are_refused():
     ds = br.load(HOSTILE / "mixed_dimensions.json")
-    with pytest.raises(br.InputError, match=r"(?i)unit"):
+    with pytest.raises(br.InputError, match=r"case 'm' mixes units that cannot be compared: base ms \(time\) "
+                                            r"vs head B \(bytes\)"):
         br.compare(ds, resamples=100)
 
 
@@ -239,3 +239,21 @@ def test_json_is_valid_and_keeps_names_as_neutralised_text(hostile_report):
     text = json.dumps(data, ensure_ascii=False)
     assert "<script>alert(1)</script>" in text  # JSON carries names; consumers escape for their target
     assert "@octocat and @github/security" in text
+
+
+# ---------------------------------------------------------------- shapes that were quadratic
+
+def test_too_many_label_columns_are_refused_naming_the_limit():
+    header = ",".join(f"c{i}" for i in range(300)) + ",unit,value\n"
+    row = ",".join("x" for _ in range(300)) + ",s,1\n"
+    with pytest.raises(br.InputError, match=r"wide\.csv:2: set 0 \(c0=x, .* \.\.\.: more than 256 label columns.*kMaxLabelColumns"):
+        br.read_bytes((header + row).encode(), "wide.csv", "csv")
+
+
+def test_many_runs_each_set_keeps_its_own_run():
+    n = 3000
+    runs = [{"id": f"r{i}", "metadata": {"i": i}} for i in range(n)]
+    sets = [{"labels": {"b": "x", "i": str(i)}, "unit": "s", "values": [1.0], "run": f"r{n - 1 - i}"} for i in range(n)]
+    ds = br.read_bytes(json.dumps({"schema": "benchreport/1", "runs": runs, "sets": sets}).encode(), "runs.json")
+    assert len(ds) == n and len(ds.runs) == n
+    assert list(ds.run_ids[:3]) == ["r2999", "r2998", "r2997"]
