@@ -4,7 +4,9 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "benchreport/order_stats.hpp"
 #include "benchreport/parallel.hpp"
+#include "benchreport/small_sort.hpp"
 
 namespace benchreport {
 namespace {
@@ -134,6 +136,152 @@ bool fill_block(std::span<const double> values, std::span<const std::int64_t> of
   return true;
 }
 
+// The statistics a fully sorted block serves directly: every order statistic is
+// read off the sorted rows and the MAD is a merge (mad_of_sorted). The median
+// CI, trend and outlier statistics keep the per-set code.
+constexpr std::uint32_t kSortedBlockStats =
+    static_cast<std::uint32_t>(Stat::moments) | static_cast<std::uint32_t>(Stat::median) |
+    static_cast<std::uint32_t>(Stat::quantiles) | static_cast<std::uint32_t>(Stat::iqr) |
+    static_cast<std::uint32_t>(Stat::mad) | static_cast<std::uint32_t>(Stat::drift);
+
+bool sorted_block_serves(const SummaryOptions& options) {
+  return (options.stats.bits() & ~kSortedBlockStats) == 0 && options.method != QuantileMethod::harrell_davis;
+}
+
+// Per-worker memory of the sorted-block kernel; networks and quantile
+// positions depend only on the set size n.
+struct SortedBlockWorkspace {
+  std::size_t n = 0;
+  std::vector<Comparator> sort_network, end_median_network;
+  std::vector<QuantilePosition> positions;  // requested quantiles, then q1 and q3
+  std::vector<double> lanes, ends, deviations, scratch;
+};
+
+void plan_sorted_block(std::size_t n, const SummaryOptions& o, SortedBlockWorkspace& ws) {
+  if (ws.n == n) return;
+  ws.n = n;
+  ws.sort_network = sorting_network(n);
+  const std::size_t k = o.drift_k;
+  if (o.stats.has(Stat::drift) && n >= 2 * k) {
+    const std::array<std::size_t, 2> middle{(k - 1) / 2, k / 2};
+    ws.end_median_network = selection_network(k, std::span<const std::size_t>(middle.data(), k == 1 ? 1 : 2));
+    ws.ends.resize(k * kNetworkLanes);
+  }
+  ws.positions.clear();
+  for (double p : o.quantiles) ws.positions.push_back(quantile_position(n, p, o.method));
+  ws.positions.push_back(quantile_position(n, 0.25, o.method));
+  ws.positions.push_back(quantile_position(n, 0.75, o.method));
+  ws.lanes.resize(n * kNetworkLanes);
+  ws.deviations.resize(n * kNetworkLanes);
+}
+
+void store_moments(const LaneScan& scan, const double* lanes, std::size_t n, int ddof, std::size_t first,
+                   GroupedSummary& g) {
+  const double nd = static_cast<double>(n);
+  LaneValues mean;
+  for (std::size_t l = 0; l < kNetworkLanes; ++l) mean[l] = scan.sum[l] / nd;
+  const LaneValues ss = squared_deviations_lanes(lanes, n, mean);
+  for (std::size_t l = 0; l < kNetworkLanes; ++l) {
+    const std::size_t i = first + l;
+    g.mean[i] = mean[l];
+    g.std_population[i] = std::sqrt(ss[l] / nd);
+    g.std_sample[i] = std::sqrt(ss[l] / (nd - 1.0));  // n >= 2 in a block
+    g.cv[i] = (ddof == 0 ? g.std_population[i] : g.std_sample[i]) / mean[l];
+  }
+}
+
+// Drift from the medians of the first and last k samples in measurement order
+// (a small selection network per end). An unavailable drift (too few samples,
+// non-positive baseline) is rare and takes drift_change for its reason.
+void store_drift_block(std::span<const std::span<const double>> sets, std::size_t k, std::size_t first,
+                       SortedBlockWorkspace& ws, GroupedSummary& g) {
+  const std::size_t n = sets[0].size();
+  const auto end_medians = [&](std::size_t from_row) {
+    std::copy_n(ws.lanes.begin() + static_cast<std::ptrdiff_t>(from_row * kNetworkLanes), k * kNetworkLanes,
+                ws.ends.begin());
+    apply_network(ws.end_median_network, ws.ends.data());
+    return median_of_sorted_lanes(ws.ends.data(), k);
+  };
+  LaneValues head{}, tail{};
+  if (n >= 2 * k) {
+    head = end_medians(0);
+    tail = end_medians(n - k);
+  }
+  for (std::size_t l = 0; l < kNetworkLanes; ++l) {
+    const std::size_t i = first + l;
+    if (n >= 2 * k && head[l] > 0.0) {
+      g.drift[i] = tail[l] / head[l] - 1.0;
+      g.drift_ok[i] = 1;
+      continue;
+    }
+    Drift d;
+    drift_change(sets[l], k, ws.scratch, d);
+    g.drift[i] = d.change;
+    store_availability(d.change_availability, i, g.drift_ok, g.drift_reason);
+  }
+}
+
+// Quantile `pos` of lane l of sorted interleaved rows, through interpolate()
+// itself (on the two order statistics it reads) so the arithmetic is shared.
+double lane_quantile(const double* sorted, std::size_t l, const QuantilePosition& pos) {
+  const std::array<double, 2> ends{sorted[pos.lo * kNetworkLanes + l], sorted[pos.hi * kNetworkLanes + l]};
+  return interpolate(ends, {0, pos.lo == pos.hi ? 0u : 1u, pos.weight});
+}
+
+void store_order_statistics(const SummaryOptions& o, std::size_t first, SortedBlockWorkspace& ws,
+                            GroupedSummary& g) {
+  const StatSet s = o.stats;
+  const std::size_t n_q = o.quantiles.size();
+  const double* sorted = ws.lanes.data();
+  for (std::size_t l = 0; l < kNetworkLanes; ++l) {
+    const std::size_t i = first + l;
+    if (s.has(Stat::quantiles)) {
+      for (std::size_t q = 0; q < n_q; ++q) g.quantiles[i * n_q + q] = lane_quantile(sorted, l, ws.positions[q]);
+    }
+    if (s.has(Stat::iqr)) {
+      g.iqr[i] = lane_quantile(sorted, l, ws.positions[n_q + 1]) - lane_quantile(sorted, l, ws.positions[n_q]);
+    }
+  }
+  if (!s.has(Stat::median) && !s.has(Stat::mad)) return;
+  const LaneValues median = median_of_sorted_lanes(sorted, ws.n);
+  if (s.has(Stat::median)) std::copy(median.begin(), median.end(), g.median.begin() + static_cast<std::ptrdiff_t>(first));
+  if (!s.has(Stat::mad)) return;
+  const LaneValues mad = mad_of_sorted_lanes(sorted, ws.n, median, ws.deviations.data());
+  for (std::size_t l = 0; l < kNetworkLanes; ++l) {
+    const std::size_t i = first + l;
+    const double raw = mad[l];
+    g.mad[i] = o.mad_scale == MadScale::normal ? kMadNormalScale * raw : raw;
+    g.mad_over_median_pct[i] = raw / median[l] * 100.0;
+    g.robust_cv[i] = kMadNormalScale * raw / median[l];
+  }
+}
+
+// kNetworkLanes finite sets of one size n (2 <= n <= kNetworkMaxN) starting at
+// set `first`: one vectorised sorting network, then every statistic read off
+// the sorted lanes. Same arithmetic as summarize_into, so identical results.
+void summarize_sorted_block(std::span<const std::span<const double>> sets, const SummaryOptions& o,
+                            std::size_t first, SortedBlockWorkspace& ws, GroupedSummary& g) {
+  const std::size_t n = sets[0].size();
+  plan_sorted_block(n, o, ws);
+  interleave(sets, ws.lanes.data());
+  const LaneScan scan = scan_lanes(ws.lanes.data(), n);
+  for (std::size_t l = 0; l < kNetworkLanes; ++l) {
+    g.n[first + l] = static_cast<std::int64_t>(n);
+    g.min[first + l] = scan.min[l];
+    g.max[first + l] = scan.max[l];
+  }
+  if (o.stats.has(Stat::moments)) store_moments(scan, ws.lanes.data(), n, o.ddof, first, g);
+  if (o.stats.has(Stat::drift)) store_drift_block(sets, o.drift_k, first, ws, g);
+  apply_network(ws.sort_network, ws.lanes.data());
+  store_order_statistics(o, first, ws, g);
+}
+
+// Everything one worker reuses across its chunks.
+struct Worker {
+  SummaryWorkspace summary;
+  SortedBlockWorkspace sorted;
+};
+
 }  // namespace
 
 void check_offsets(std::span<const std::int64_t> offsets, std::size_t n_values) {
@@ -158,14 +306,20 @@ GroupedSummary summarize_grouped(std::span<const double> values, std::span<const
   const std::size_t n_sets = offsets.size() - 1;
   GroupedSummary g;
   allocate(g, options, n_sets);
-  // One workspace per worker: buffers and selection networks survive across chunks.
-  std::vector<SummaryWorkspace> workspaces(resolve_thread_count(threads, (n_sets + kSetsPerChunk - 1) / kSetsPerChunk));
+  const bool sorted_blocks = sorted_block_serves(options);
+  // One workspace per worker: buffers and networks survive across chunks.
+  std::vector<Worker> workers(resolve_thread_count(threads, (n_sets + kSetsPerChunk - 1) / kSetsPerChunk));
   parallel_for_chunks(n_sets, kSetsPerChunk, threads, [&](std::size_t begin, std::size_t end, unsigned worker) {
-    SummaryWorkspace& ws = workspaces[worker];
+    SummaryWorkspace& ws = workers[worker].summary;
     std::array<Summary, kNetworkLanes> results;
     std::array<std::span<const double>, kNetworkLanes> sets;
     for (std::size_t i = begin; i < end;) {
       if (i + kNetworkLanes <= end && fill_block(values, offsets, i, options, sets)) {
+        if (sorted_blocks) {
+          summarize_sorted_block(sets, options, i, workers[worker].sorted, g);
+          i += kNetworkLanes;
+          continue;
+        }
         summarize_block(sets, options, ws, results);
         for (std::size_t l = 0; l < kNetworkLanes; ++l) store(results[l], options.stats, i + l, g);
         i += kNetworkLanes;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 
 namespace benchreport {
 namespace {
@@ -29,6 +30,8 @@ std::vector<Comparator> batcher_network(std::size_t n) {
 
 }  // namespace
 
+std::vector<Comparator> sorting_network(std::size_t n) { return batcher_network(n); }
+
 std::vector<Comparator> selection_network(std::size_t n, std::span<const std::size_t> ranks) {
   const std::vector<Comparator> full = batcher_network(n);
   // Walk backwards keeping only comparators whose outputs some needed wire reads.
@@ -45,20 +48,19 @@ std::vector<Comparator> selection_network(std::size_t n, std::span<const std::si
   return kept;
 }
 
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-// Wider vectors where the CPU has them; the loader picks the clone at run time.
-__attribute__((target_clones("avx2", "default")))
-#endif
+BENCHREPORT_SIMD_CLONES
 void apply_network(std::span<const Comparator> network, double* x) {
   for (const Comparator& c : network) {
-    // lo != hi, so the rows never overlap: telling the compiler lets it use
-    // packed min/max instead of (mispredicted) branches.
-    double* __restrict a = x + c.lo * kNetworkLanes;
-    double* __restrict b = x + c.hi * kNetworkLanes;
-    for (std::size_t l = 0; l < kNetworkLanes; ++l) {
-      const double u = a[l], v = b[l];
-      a[l] = std::min(u, v);
-      b[l] = std::max(u, v);
+    for (std::size_t h = 0; h < kLaneVectors; ++h) {
+      double* a = x + c.lo * kNetworkLanes + 4 * h;
+      double* b = x + c.hi * kNetworkLanes + 4 * h;
+      LaneVector u, v;
+      std::memcpy(&u, a, sizeof u);
+      std::memcpy(&v, b, sizeof v);
+      const LaneVector lower = v < u ? v : u;  // std::min(u, v), lane by lane: packed min
+      const LaneVector upper = u < v ? v : u;  // std::max(u, v)
+      std::memcpy(a, &lower, sizeof lower);
+      std::memcpy(b, &upper, sizeof upper);
     }
   }
 }

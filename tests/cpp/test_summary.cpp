@@ -1,5 +1,6 @@
 // Hand-checked summary statistics (every expected value worked out on paper).
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -8,6 +9,7 @@
 #include "benchreport/grouped.hpp"
 #include "benchreport/order_stats.hpp"
 #include "benchreport/selection_network.hpp"
+#include "benchreport/small_sort.hpp"
 #include "benchreport/summary.hpp"
 
 using namespace benchreport;
@@ -381,6 +383,119 @@ TEST_CASE("grouped network blocks equal per-set summaries", "[summary]") {
         REQUIRE(same(g.theil_sen_relative[i], s.drift.theil_sen_relative));
         REQUIRE(g.n_omitted[i] == static_cast<std::int64_t>(s.n_omitted));
         REQUIRE(same(g.cv[i], s.cv));
+      }
+    }
+  }
+}
+
+TEST_CASE("sorting networks sort every lane, ties included", "[summary]") {
+  std::mt19937_64 rng(5);
+  for (std::size_t n = 1; n <= kNetworkMaxN; ++n) {
+    std::vector<double> x(n * kNetworkLanes);
+    for (double& v : x) v = static_cast<double>(rng() % 7) - 3.0;
+    std::vector<std::vector<double>> expected(kNetworkLanes);
+    for (std::size_t l = 0; l < kNetworkLanes; ++l) {
+      for (std::size_t w = 0; w < n; ++w) expected[l].push_back(x[w * kNetworkLanes + l]);
+      std::sort(expected[l].begin(), expected[l].end());
+    }
+    apply_network(sorting_network(n), x.data());
+    for (std::size_t l = 0; l < kNetworkLanes; ++l) {
+      for (std::size_t w = 0; w < n; ++w) REQUIRE(x[w * kNetworkLanes + l] == expected[l][w]);
+    }
+  }
+}
+
+TEST_CASE("MAD of sorted lanes equals mad_inplace", "[summary]") {
+  std::mt19937_64 rng(9);
+  for (std::size_t n = 1; n <= kNetworkMaxN; ++n) {
+    for (bool ties : {false, true}) {
+      std::vector<double> lanes(n * kNetworkLanes), deviations(n * kNetworkLanes);
+      std::vector<std::vector<double>> sets(kNetworkLanes);
+      for (std::size_t l = 0; l < kNetworkLanes; ++l) {
+        sets[l] = random_values(n, static_cast<unsigned>(rng()));
+        if (ties) for (double& v : sets[l]) v = std::round(v / 8.0);
+        std::sort(sets[l].begin(), sets[l].end());
+        for (std::size_t w = 0; w < n; ++w) lanes[w * kNetworkLanes + l] = sets[l][w];
+      }
+      const LaneValues medians = median_of_sorted_lanes(lanes.data(), n);
+      const LaneValues mads = mad_of_sorted_lanes(lanes.data(), n, medians, deviations.data());
+      for (std::size_t l = 0; l < kNetworkLanes; ++l) {
+        std::vector<double> work = sets[l];
+        REQUIRE(medians[l] == median(sets[l]));
+        REQUIRE(mads[l] == mad_inplace(work, medians[l]));
+      }
+    }
+  }
+}
+
+TEST_CASE("hand-checked MAD of sorted lanes", "[summary]") {
+  // Lane 0: [1, 2, 3, 4, 100] -> median 3, |x - 3| = 2, 1, 0, 1, 97 -> MAD 1.
+  // Lane 1: [-2, -1, 0, 0, 5] -> median 0, deviations 2, 1, 0, 0, 5 -> MAD 1.
+  // Other lanes: all 7 -> MAD 0 (and +0.0, not -0.0).
+  const std::vector<std::vector<double>> rows{{1, 2, 3, 4, 100}, {-2, -1, 0, 0, 5}};
+  std::vector<double> lanes(5 * kNetworkLanes, 7.0), deviations(5 * kNetworkLanes);
+  for (std::size_t l = 0; l < rows.size(); ++l) {
+    for (std::size_t w = 0; w < 5; ++w) lanes[w * kNetworkLanes + l] = rows[l][w];
+  }
+  const LaneValues medians = median_of_sorted_lanes(lanes.data(), 5);
+  const LaneValues mads = mad_of_sorted_lanes(lanes.data(), 5, medians, deviations.data());
+  CHECK(medians[0] == 3.0);
+  CHECK(mads[0] == 1.0);
+  CHECK(medians[1] == 0.0);
+  CHECK(mads[1] == 1.0);
+  CHECK(mads[2] == 0.0);
+  CHECK_FALSE(std::signbit(mads[2]));
+}
+
+TEST_CASE("sorted blocks (stats subset) equal per-set summaries for 1 and 2 threads", "[summary]") {
+  // Random, tied, negative-baseline, signed-zero, NaN (omitted) and odd-sized
+  // sets mixed in one call, so blocks, the drift fallback and the per-set path meet.
+  SummaryOptions o;
+  for (const char* name : {"median", "mad", "cv", "quantiles", "iqr", "drift"}) o.stats = parse_stat(name, o.stats);
+  o.nan_policy = NanPolicy::omit;
+  o.quantiles = {0.0, 0.05, 0.5, 0.95, 1.0};
+  for (std::size_t n : {2u, 3u, 4u, 9u, 10u, 11u, 20u, 49u, 50u, 63u, 64u, 65u}) {
+    std::vector<double> values;
+    std::vector<std::int64_t> offsets{0};
+    for (unsigned set = 0; set < 48; ++set) {
+      auto part = random_values(set == 17 ? n + 1 : n, set * 131 + static_cast<unsigned>(n));
+      if (set == 29) part[n / 2] = kNan;
+      if (set % 4 == 1) for (double& v : part) v = std::round(v / 10.0);  // ties
+      if (set % 8 == 2) for (double& v : part) v -= 25.0;                 // baseline <= 0 for some
+      if (set % 8 == 3) for (std::size_t w = 0; w < n; ++w) part[w] = w % 4 == 0 ? -0.0 : (w % 4 == 1 ? 0.0 : 1.0);
+      values.insert(values.end(), part.begin(), part.end());
+      offsets.push_back(static_cast<std::int64_t>(values.size()));
+    }
+    for (auto method : {QuantileMethod::linear, QuantileMethod::inverted_cdf, QuantileMethod::hazen,
+                        QuantileMethod::median_unbiased}) {
+      o.method = method;
+      o.ddof = method == QuantileMethod::hazen ? 1 : 0;
+      o.mad_scale = method == QuantileMethod::linear ? MadScale::normal : MadScale::raw;
+      const GroupedSummary one = summarize_grouped(values, offsets, o, 1);
+      const GroupedSummary two = summarize_grouped(values, offsets, o, 2);
+      for (std::size_t i = 0; i < 48; ++i) {
+        const auto first = static_cast<std::size_t>(offsets[i]);
+        const Summary s = summarize(
+            std::span<const double>(values).subspan(first, static_cast<std::size_t>(offsets[i + 1]) - first), o);
+        for (const GroupedSummary* g : {&one, &two}) {
+          REQUIRE(g->n[i] == static_cast<std::int64_t>(s.n));
+          REQUIRE(g->n_omitted[i] == static_cast<std::int64_t>(s.n_omitted));
+          REQUIRE(g->min[i] == s.min);
+          REQUIRE(g->max[i] == s.max);
+          REQUIRE(g->mean[i] == s.mean);
+          REQUIRE(same(g->std_population[i], s.std_population));
+          REQUIRE(same(g->std_sample[i], s.std_sample));
+          REQUIRE(same(g->cv[i], s.cv));
+          REQUIRE(g->median[i] == s.median);
+          for (std::size_t q = 0; q < 5; ++q) REQUIRE(g->quantiles[i * 5 + q] == s.quantiles[q]);
+          REQUIRE(g->iqr[i] == s.iqr);
+          REQUIRE(g->mad[i] == s.mad);
+          REQUIRE(same(g->mad_over_median_pct[i], s.mad_over_median_pct));
+          REQUIRE(same(g->robust_cv[i], s.robust_cv));
+          REQUIRE(same(g->drift[i], s.drift.change));
+          REQUIRE(g->drift_ok[i] == s.drift.change_availability.ok);
+          REQUIRE(g->drift_reason[i] == (s.drift.change_availability.ok ? "" : s.drift.change_availability.reason));
+        }
       }
     }
   }

@@ -1,0 +1,132 @@
+#include "benchreport/small_sort.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+namespace benchreport {
+namespace {
+
+constexpr std::size_t L = kNetworkLanes;
+constexpr std::size_t kWidth = sizeof(LaneVector) / sizeof(double);
+
+typedef std::int64_t LaneBits __attribute__((vector_size(sizeof(LaneVector))));
+
+// Vector h (of kLaneVectors) of row w.
+const double* at(const double* rows, std::size_t w, std::size_t h) { return rows + w * L + h * kWidth; }
+void load(LaneVector& v, const double* from) { std::memcpy(&v, from, sizeof v); }
+void store(const LaneVector& v, double* to) { std::memcpy(to, &v, sizeof v); }
+
+void midpoint_into(const LaneVector& lower, const LaneVector& upper, double* out) {
+  store(lower + (upper - lower) / 2.0, out);  // midpoint() of order_stats, lane by lane
+}
+
+// Per-lane sum over rows with summarize()'s accumulator order (see scan_lanes).
+struct Sum4 {
+  LaneVector acc[4] = {};
+  void add(std::size_t w, std::size_t n, const LaneVector& x) { acc[w < n - n % 4 ? w % 4 : 0] += x; }
+  void total_into(double* out) const { store((acc[0] + acc[1]) + (acc[2] + acc[3]), out); }
+};
+
+// Deviation of rank j (0-based) of vector h, as the window minimum of mad_of_sorted_lanes.
+void deviation_of_rank(const double* deviations, std::size_t n, std::size_t j, std::size_t h, LaneVector& out) {
+  LaneVector a, b;
+  load(a, at(deviations, 0, h));
+  load(b, at(deviations, j, h));
+  out = a < b ? b : a;
+  for (std::size_t i = 1; i + j < n; ++i) {
+    load(a, at(deviations, i, h));
+    load(b, at(deviations, i + j, h));
+    const LaneVector wider = a < b ? b : a;
+    out = wider < out ? wider : out;
+  }
+}
+
+}  // namespace
+
+void interleave(std::span<const std::span<const double>> sets, double* lanes) {
+  const std::size_t n = sets[0].size();
+  for (std::size_t l = 0; l < L; ++l) {
+    const double* set = sets[l].data();
+    for (std::size_t w = 0; w < n; ++w) lanes[w * L + l] = set[w];
+  }
+}
+
+// Vector clones: no FMA in any of them, which would round differently from summarize().
+BENCHREPORT_SIMD_CLONES
+LaneScan scan_lanes(const double* lanes, std::size_t n) {
+  LaneScan s;
+  for (std::size_t h = 0; h < kLaneVectors; ++h) {
+    LaneVector lo, hi, x;
+    load(lo, at(lanes, 0, h));
+    hi = lo;
+    Sum4 sum;
+    for (std::size_t w = 0; w < n; ++w) {
+      load(x, at(lanes, w, h));
+      sum.add(w, n, x);
+      lo = x < lo ? x : lo;  // std::min(lo, x)
+      hi = hi < x ? x : hi;  // std::max(hi, x)
+    }
+    store(lo, s.min.data() + h * kWidth);
+    store(hi, s.max.data() + h * kWidth);
+    sum.total_into(s.sum.data() + h * kWidth);
+  }
+  return s;
+}
+
+BENCHREPORT_SIMD_CLONES
+LaneValues squared_deviations_lanes(const double* lanes, std::size_t n, const LaneValues& center) {
+  LaneValues total;
+  for (std::size_t h = 0; h < kLaneVectors; ++h) {
+    LaneVector c, x;
+    load(c, center.data() + h * kWidth);
+    Sum4 sum;
+    for (std::size_t w = 0; w < n; ++w) {
+      load(x, at(lanes, w, h));
+      sum.add(w, n, (x - c) * (x - c));
+    }
+    sum.total_into(total.data() + h * kWidth);
+  }
+  return total;
+}
+
+LaneValues median_of_sorted_lanes(const double* sorted, std::size_t n) {
+  LaneValues m;
+  for (std::size_t h = 0; h < kLaneVectors; ++h) {
+    LaneVector lower, upper;
+    load(upper, at(sorted, n / 2, h));
+    if (n % 2 == 1) {
+      store(upper, m.data() + h * kWidth);
+      continue;
+    }
+    load(lower, at(sorted, n / 2 - 1, h));
+    midpoint_into(lower, upper, m.data() + h * kWidth);
+  }
+  return m;
+}
+
+BENCHREPORT_SIMD_CLONES
+LaneValues mad_of_sorted_lanes(const double* sorted, std::size_t n, const LaneValues& median, double* deviations) {
+  LaneValues mad;
+  for (std::size_t h = 0; h < kLaneVectors; ++h) {
+    LaneVector m, x;
+    load(m, median.data() + h * kWidth);
+    for (std::size_t w = 0; w < n; ++w) {
+      load(x, at(sorted, w, h));
+      // std::fabs lane by lane: clear the sign bit (so -0.0 becomes +0.0 too).
+      const LaneVector d = (LaneVector)((LaneBits)(x - m) & std::numeric_limits<std::int64_t>::max());
+      store(d, deviations + w * L + h * kWidth);
+    }
+    LaneVector lower, upper;
+    deviation_of_rank(deviations, n, n / 2, h, upper);
+    if (n % 2 == 1) {
+      store(upper, mad.data() + h * kWidth);
+      continue;
+    }
+    deviation_of_rank(deviations, n, n / 2 - 1, h, lower);
+    midpoint_into(lower, upper, mad.data() + h * kWidth);
+  }
+  return mad;
+}
+
+}  // namespace benchreport
