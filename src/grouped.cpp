@@ -124,14 +124,16 @@ bool all_finite(std::span<const double> x) {
 
 // Sets i .. i+kNetworkLanes-1 can go through the network together when they
 // have one size the network serves and nothing non-finite (those take the
-// per-set path, which raises or omits with the right message).
+// per-set path, which raises or omits with the right message). The sorted-block
+// kernel checks finiteness itself, on the interleaved copy it makes anyway.
 bool fill_block(std::span<const double> values, std::span<const std::int64_t> offsets, std::size_t i,
-                const SummaryOptions& options, std::array<std::span<const double>, kNetworkLanes>& sets) {
+                const SummaryOptions& options, bool check_finite,
+                std::array<std::span<const double>, kNetworkLanes>& sets) {
   const std::size_t n = static_cast<std::size_t>(offsets[i + 1] - offsets[i]);
   if (!block_supported(options, n)) return false;
   for (std::size_t l = 0; l < kNetworkLanes; ++l) {
     sets[l] = set_at(values, offsets, i + l);
-    if (sets[l].size() != n || !all_finite(sets[l])) return false;
+    if (sets[l].size() != n || (check_finite && !all_finite(sets[l]))) return false;
   }
   return true;
 }
@@ -259,11 +261,13 @@ void store_order_statistics(const SummaryOptions& o, std::size_t first, SortedBl
 // kNetworkLanes finite sets of one size n (2 <= n <= kNetworkMaxN) starting at
 // set `first`: one vectorised sorting network, then every statistic read off
 // the sorted lanes. Same arithmetic as summarize_into, so identical results.
-void summarize_sorted_block(std::span<const std::span<const double>> sets, const SummaryOptions& o,
+// Returns false, having stored nothing, when a set holds NaN/±inf.
+bool summarize_sorted_block(std::span<const std::span<const double>> sets, const SummaryOptions& o,
                             std::size_t first, SortedBlockWorkspace& ws, GroupedSummary& g) {
   const std::size_t n = sets[0].size();
   plan_sorted_block(n, o, ws);
   interleave(sets, ws.lanes.data());
+  if (!all_finite_lanes(ws.lanes.data(), n)) return false;
   const LaneScan scan = scan_lanes(ws.lanes.data(), n);
   for (std::size_t l = 0; l < kNetworkLanes; ++l) {
     g.n[first + l] = static_cast<std::int64_t>(n);
@@ -274,6 +278,7 @@ void summarize_sorted_block(std::span<const std::span<const double>> sets, const
   if (o.stats.has(Stat::drift)) store_drift_block(sets, o.drift_k, first, ws, g);
   apply_network(ws.sort_network, ws.lanes.data());
   store_order_statistics(o, first, ws, g);
+  return true;
 }
 
 // Everything one worker reuses across its chunks.
@@ -314,16 +319,17 @@ GroupedSummary summarize_grouped(std::span<const double> values, std::span<const
     std::array<Summary, kNetworkLanes> results;
     std::array<std::span<const double>, kNetworkLanes> sets;
     for (std::size_t i = begin; i < end;) {
-      if (i + kNetworkLanes <= end && fill_block(values, offsets, i, options, sets)) {
-        if (sorted_blocks) {
-          summarize_sorted_block(sets, options, i, workers[worker].sorted, g);
+      if (i + kNetworkLanes <= end && fill_block(values, offsets, i, options, !sorted_blocks, sets)) {
+        if (!sorted_blocks) {
+          summarize_block(sets, options, ws, results);
+          for (std::size_t l = 0; l < kNetworkLanes; ++l) store(results[l], options.stats, i + l, g);
           i += kNetworkLanes;
           continue;
         }
-        summarize_block(sets, options, ws, results);
-        for (std::size_t l = 0; l < kNetworkLanes; ++l) store(results[l], options.stats, i + l, g);
-        i += kNetworkLanes;
-        continue;
+        if (summarize_sorted_block(sets, options, i, workers[worker].sorted, g)) {
+          i += kNetworkLanes;
+          continue;
+        }
       }
       summarize_into(set_at(values, offsets, i), options, SetLabel::numbered(i), ws, results[0]);
       store(results[0], options.stats, i, g);

@@ -52,6 +52,21 @@ void interleave(std::span<const std::span<const double>> sets, double* lanes) {
   }
 }
 
+BENCHREPORT_SIMD_CLONES
+bool all_finite_lanes(const double* lanes, std::size_t n) {
+  // Finite <=> the exponent bits are not all ones.
+  constexpr std::int64_t kExponent = 0x7ff0000000000000;
+  LaneBits non_finite = {};
+  LaneVector x;
+  for (std::size_t w = 0; w < n * kLaneVectors; ++w) {
+    load(x, lanes + w * kWidth);
+    non_finite |= ((LaneBits)x & kExponent) == kExponent;
+  }
+  std::int64_t any = 0;
+  for (std::size_t k = 0; k < kWidth; ++k) any |= non_finite[k];
+  return any == 0;
+}
+
 // Vector clones: no FMA in any of them, which would round differently from summarize().
 BENCHREPORT_SIMD_CLONES
 LaneScan scan_lanes(const double* lanes, std::size_t n) {

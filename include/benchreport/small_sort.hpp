@@ -15,6 +15,9 @@ using LaneValues = std::array<double, kNetworkLanes>;
 // Interleaves kNetworkLanes sets of equal size n into lanes (n * kNetworkLanes values).
 void interleave(std::span<const std::span<const double>> sets, double* lanes);
 
+// Whether all n interleaved rows hold finite values (no NaN, no ±inf).
+bool all_finite_lanes(const double* lanes, std::size_t n);
+
 // One pass over n >= 1 interleaved rows in measurement order, per lane: min,
 // max and the sum. The arithmetic is summarize()'s own, so grouped results stay
 // bit-identical: min/max fold left to right; the sum uses four accumulators
