@@ -85,7 +85,7 @@ std::vector<std::string> write_canonical_csv(const Dataset& dataset, std::ostrea
       prefix += ',';
     }
     const Unit& unit = dataset.unit(set);
-    append_csv_field(prefix, unit.symbol);
+    append_csv_field(prefix, io::canonical_unit_symbol(unit));
     prefix += ',';
     const auto samples = dataset.samples(set);
     const auto weights = dataset.sample_weights(set);
@@ -245,7 +245,7 @@ class CanonicalCsvReader {
   void flush() {
     if (values_.empty()) return;
     try {
-      const Unit unit = parse_unit(unit_symbol_);
+      const Unit unit = parse_canonical_unit(unit_symbol_);
       SetOptions options;
       options.weights = weights_;
       dataset_.add_set(labels_, values_, unit, options);

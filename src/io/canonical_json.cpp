@@ -19,6 +19,28 @@ double from_base(double base_value, const Unit& unit) {
   return guess;
 }
 
+namespace io {
+
+std::string canonical_unit_symbol(const Unit& unit) {
+  return unit.dimension == Dimension::custom ? "custom:" + unit.symbol : unit.symbol;
+}
+
+Unit parse_canonical_unit(std::string_view symbol) {
+  constexpr std::string_view kCustom = "custom:";
+  if (symbol.starts_with(kCustom)) {
+    symbol.remove_prefix(kCustom.size());
+    if (symbol.empty()) throw InputError("empty custom unit (expected \"custom:<symbol>\")");
+    Unit unit = parse_unit_or_custom(symbol);
+    unit.dimension = Dimension::custom;  // as written: a custom unit is never scaled
+    unit.to_base = 1.0;
+    unit.higher_is_better = false;
+    return unit;
+  }
+  return parse_unit(symbol);
+}
+
+}  // namespace io
+
 namespace {
 
 std::string_view direction_name(Direction d) { return d == Direction::higher_is_better ? "higher" : "lower"; }
@@ -35,7 +57,7 @@ void write_set(const Dataset& dataset, std::size_t set, std::string& out) {
     io::append_json_string(out, value);
   }
   out += "},\"unit\":";
-  io::append_json_string(out, unit.symbol);
+  io::append_json_string(out, io::canonical_unit_symbol(unit));
   out += fmt::format(",\"direction\":\"{}\"", direction_name(dataset.direction(set)));
   if (unit.exact) out += ",\"exact\":true";
   if (const auto run = dataset.run_id(set); !run.empty()) {
@@ -212,7 +234,7 @@ class CanonicalJsonReader {
     if (values_.empty()) json_.fail(path.field("values"), "empty sample list (expected at least one value)");
     Unit unit;
     try {
-      unit = parse_unit(unit_symbol);
+      unit = parse_canonical_unit(unit_symbol);
     } catch (const InputError& e) {
       json_.fail(path.field("unit"), e.what());
     }

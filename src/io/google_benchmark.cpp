@@ -175,7 +175,7 @@ class GoogleBenchmarkReader {
                    std::string_view unit_symbol) {
     if (samples.empty()) return;
     Metadata metadata = s.other;
-    metadata.emplace_back("iterations", "[" + fmt::format("{}", fmt::join(s.iterations, ",")) + "]");
+    metadata.emplace_back("iterations", fmt::format("[{}]", fmt::join(s.iterations, ",")));
     for (const auto& [m, values] : s.aggregates) {
       if (m == metric) metadata.emplace_back("aggregates", json_object(values));
     }

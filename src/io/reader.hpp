@@ -124,6 +124,11 @@ void check_depth(std::string_view json, std::size_t max_depth, std::string_view 
 // "name:line: message" / "name: message" as InputError.
 [[noreturn]] void fail_at_line(std::string_view name, std::size_t line, std::string_view message);
 
+// Units in the canonical formats: a known symbol as is, a custom (unknown)
+// unit as "custom:<symbol>" so that it reads back as custom instead of failing.
+std::string canonical_unit_symbol(const Unit& unit);
+Unit parse_canonical_unit(std::string_view symbol);
+
 // Minified copy of a JSON text; the text must be valid JSON.
 std::string minify_json(std::string_view json);
 // Appends a JSON string literal (quoted, escaped).

@@ -135,7 +135,7 @@ TEST_CASE("CSV reader errors name the file and line", "[io][canonical][errors]")
   CHECK_THROWS_WITH(read_buffer("benchmark,unit,value\na,ms,nan\n", "f.csv"), Catch::Contains("f.csv:2") && Catch::Contains("finite"));
   CHECK_THROWS_WITH(read_buffer("benchmark,unit,value\n\"a,ms,1\n", "f.csv"), Catch::Contains("unterminated"));
   CHECK_THROWS_WITH(read_buffer("a,a,unit,value\n", "f.csv"), Catch::Contains("appears twice"));
-  CHECK_THROWS_WITH(read_buffer("", "f.csv"), Catch::Contains("empty CSV"));
+  CHECK_THROWS_WITH(read_buffer("", "f.csv", "csv"), Catch::Contains("empty CSV"));
 }
 
 TEST_CASE("canonical JSON reader: runs may follow sets; errors name the JSON path", "[io][canonical][errors]") {
@@ -195,4 +195,21 @@ TEST_CASE("format detection and names", "[io][detect]") {
   CHECK_THROWS_WITH(detect_format("x.gz", "\x1f\x8b\x08"), Catch::Contains("gzip"));
   CHECK_THROWS_WITH(read_buffer("{}", "x.json", "yaml"), Catch::Contains("unknown format \"yaml\""));
   CHECK(reader_names().size() == 10);
+}
+
+TEST_CASE("custom units round-trip as custom:<symbol>", "[io][canonical]") {
+  Dataset ds;
+  const std::vector<double> v{3, 4};
+  ds.add_set({{"benchmark", "a"}}, v, parse_unit_or_custom("commas/op"));
+  std::ostringstream json, csv;
+  write_canonical_json(ds, json);
+  write_canonical_csv(ds, csv);
+  CHECK(json.str().find("\"unit\":\"custom:commas/op\"") != std::string::npos);
+  for (const auto& [text, name] : {std::pair{json.str(), "c.json"}, std::pair{csv.str(), "c.csv"}}) {
+    const Dataset back = read_buffer(text, name);
+    CHECK(back.unit(0).symbol == "commas/op");
+    CHECK(back.unit(0).dimension == Dimension::custom);
+    CHECK(back.samples(0)[1] == 4.0);
+  }
+  CHECK_THROWS_WITH(read_buffer("benchmark,unit,value\na,custom:,1\n", "e.csv"), Catch::Contains("e.csv:2") && Catch::Contains("empty custom unit"));
 }

@@ -1,0 +1,3 @@
+module example.com/brfixture
+
+go 1.19
