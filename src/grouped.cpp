@@ -156,7 +156,8 @@ struct SortedBlockWorkspace {
   std::size_t n = 0;
   std::vector<Comparator> sort_network, end_median_network;
   std::vector<QuantilePosition> positions;  // requested quantiles, then q1 and q3
-  std::vector<double> lanes, ends, deviations, scratch;
+  LaneBuffer lanes, ends, deviations;
+  std::vector<double> scratch;
 };
 
 void plan_sorted_block(std::size_t n, const SummaryOptions& o, SortedBlockWorkspace& ws) {
@@ -199,8 +200,7 @@ void store_drift_block(std::span<const std::span<const double>> sets, std::size_
                        SortedBlockWorkspace& ws, GroupedSummary& g) {
   const std::size_t n = sets[0].size();
   const auto end_medians = [&](std::size_t from_row) {
-    std::copy_n(ws.lanes.begin() + static_cast<std::ptrdiff_t>(from_row * kNetworkLanes), k * kNetworkLanes,
-                ws.ends.begin());
+    std::copy_n(ws.lanes.data() + from_row * kNetworkLanes, k * kNetworkLanes, ws.ends.data());
     apply_network(ws.end_median_network, ws.ends.data());
     return median_of_sorted_lanes(ws.ends.data(), k);
   };

@@ -51,9 +51,12 @@ std::vector<Comparator> selection_network(std::size_t n, std::span<const std::si
 BENCHREPORT_SIMD_CLONES
 void apply_network(std::span<const Comparator> network, double* x) {
   for (const Comparator& c : network) {
+    // Both row addresses once, before any store (which could alias `network`).
+    double* const row_lo = x + std::size_t{c.lo} * kNetworkLanes;
+    double* const row_hi = x + std::size_t{c.hi} * kNetworkLanes;
     for (std::size_t h = 0; h < kLaneVectors; ++h) {
-      double* a = x + c.lo * kNetworkLanes + 4 * h;
-      double* b = x + c.hi * kNetworkLanes + 4 * h;
+      double* a = row_lo + 4 * h;
+      double* b = row_hi + 4 * h;
       LaneVector u, v;
       std::memcpy(&u, a, sizeof u);
       std::memcpy(&v, b, sizeof v);

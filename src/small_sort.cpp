@@ -44,6 +44,13 @@ void deviation_of_rank(const double* deviations, std::size_t n, std::size_t j, s
 
 }  // namespace
 
+void LaneBuffer::resize(std::size_t n_values) {
+  constexpr std::size_t kLine = 64;
+  storage_.resize(n_values + kLine / sizeof(double));
+  const auto address = reinterpret_cast<std::uintptr_t>(storage_.data());
+  data_ = storage_.data() + (kLine - address % kLine) % kLine / sizeof(double);
+}
+
 void interleave(std::span<const std::span<const double>> sets, double* lanes) {
   const std::size_t n = sets[0].size();
   for (std::size_t l = 0; l < L; ++l) {

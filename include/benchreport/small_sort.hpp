@@ -5,12 +5,27 @@
 #include <array>
 #include <cstddef>
 #include <span>
+#include <vector>
 
 #include "benchreport/selection_network.hpp"
 
 namespace benchreport {
 
 using LaneValues = std::array<double, kNetworkLanes>;
+
+// Working memory for interleaved rows, starting on a 64-byte boundary so that
+// a row of kNetworkLanes doubles is exactly one cache line (vector loads and
+// stores never split a line).
+class LaneBuffer {
+ public:
+  void resize(std::size_t n_values);
+  double* data() { return data_; }
+  const double* data() const { return data_; }
+
+ private:
+  std::vector<double> storage_;
+  double* data_ = nullptr;
+};
 
 // Interleaves kNetworkLanes sets of equal size n into lanes (n * kNetworkLanes values).
 void interleave(std::span<const std::span<const double>> sets, double* lanes);
