@@ -21,12 +21,30 @@ void midpoint_into(const LaneVector& lower, const LaneVector& upper, double* out
   store(lower + (upper - lower) / 2.0, out);  // midpoint() of order_stats, lane by lane
 }
 
-// Per-lane sum over rows with summarize()'s accumulator order (see scan_lanes).
-struct Sum4 {
-  LaneVector acc[4] = {};
-  void add(std::size_t w, std::size_t n, const LaneVector& x) { acc[w < n - n % 4 ? w % 4 : 0] += x; }
-  void total_into(double* out) const { store((acc[0] + acc[1]) + (acc[2] + acc[3]), out); }
-};
+// Per-lane sum over rows with summarize()'s accumulator order (see scan_lanes):
+// rows in groups of four go to accumulators 0..3, the remaining rows to 0.
+// term(w, x) sets x to the term of row w (an out-parameter: a vector return
+// value would have an ISA-dependent ABI).
+template <class Term>
+[[gnu::always_inline]] inline void sum4_into(std::size_t n, Term term, double* out) {
+  LaneVector a0 = {}, a1 = {}, a2 = {}, a3 = {}, x;
+  std::size_t w = 0;
+  for (; w + 4 <= n; w += 4) {
+    term(w, x);
+    a0 += x;
+    term(w + 1, x);
+    a1 += x;
+    term(w + 2, x);
+    a2 += x;
+    term(w + 3, x);
+    a3 += x;
+  }
+  for (; w < n; ++w) {
+    term(w, x);
+    a0 += x;
+  }
+  store((a0 + a1) + (a2 + a3), out);
+}
 
 // Deviation of rank j (0-based) of vector h, as the window minimum of mad_of_sorted_lanes.
 void deviation_of_rank(const double* deviations, std::size_t n, std::size_t j, std::size_t h, LaneVector& out) {
@@ -79,19 +97,18 @@ BENCHREPORT_SIMD_CLONES
 LaneScan scan_lanes(const double* lanes, std::size_t n) {
   LaneScan s;
   for (std::size_t h = 0; h < kLaneVectors; ++h) {
+    const auto row = [&](std::size_t w, LaneVector& x) { load(x, at(lanes, w, h)); };
     LaneVector lo, hi, x;
-    load(lo, at(lanes, 0, h));
+    row(0, lo);
     hi = lo;
-    Sum4 sum;
     for (std::size_t w = 0; w < n; ++w) {
-      load(x, at(lanes, w, h));
-      sum.add(w, n, x);
+      row(w, x);
       lo = x < lo ? x : lo;  // std::min(lo, x)
       hi = hi < x ? x : hi;  // std::max(hi, x)
     }
     store(lo, s.min.data() + h * kWidth);
     store(hi, s.max.data() + h * kWidth);
-    sum.total_into(s.sum.data() + h * kWidth);
+    sum4_into(n, row, s.sum.data() + h * kWidth);
   }
   return s;
 }
@@ -100,14 +117,13 @@ BENCHREPORT_SIMD_CLONES
 LaneValues squared_deviations_lanes(const double* lanes, std::size_t n, const LaneValues& center) {
   LaneValues total;
   for (std::size_t h = 0; h < kLaneVectors; ++h) {
-    LaneVector c, x;
+    LaneVector c;
     load(c, center.data() + h * kWidth);
-    Sum4 sum;
-    for (std::size_t w = 0; w < n; ++w) {
-      load(x, at(lanes, w, h));
-      sum.add(w, n, (x - c) * (x - c));
-    }
-    sum.total_into(total.data() + h * kWidth);
+    const auto term = [&](std::size_t w, LaneVector& d2) {
+      load(d2, at(lanes, w, h));
+      d2 = (d2 - c) * (d2 - c);
+    };
+    sum4_into(n, term, total.data() + h * kWidth);
   }
   return total;
 }
