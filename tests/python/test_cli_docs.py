@@ -77,3 +77,35 @@ def test_documented_command(doc, argv, tmp_path, monkeypatch, capsys):
     if code == cli.EXIT_INPUT and "not implemented" in err:
         pytest.skip(f"reader not implemented in this build: {err.strip()}")
     assert code in (cli.EXIT_OK, cli.EXIT_GATE), f"{doc}: exit {code}: {err}"
+
+
+def python_blocks(doc):
+    """The ```python blocks of a doc, in order."""
+    blocks, current = [], None
+    for line in doc.read_text(encoding="utf-8").splitlines():
+        fence = FENCE.match(line.strip())
+        if fence and current is None and fence.group(1) == "python":
+            current = []
+        elif fence and current is not None:
+            blocks.append("\n".join(current))
+            current = None
+        elif current is not None:
+            current.append(line)
+    return blocks
+
+
+@pytest.mark.parametrize("name", ["quickstart.md", "user-guide.md"])
+def test_documented_python_runs(name, monkeypatch, tmp_path):
+    """The Python snippets of a doc run top to bottom in one namespace, as a reader would paste them."""
+    pytest.importorskip("pandas", reason="the snippets call to_pandas")
+    matplotlib = pytest.importorskip("matplotlib", reason="the snippets plot")
+    matplotlib.use("Agg")
+    blocks = python_blocks(REPO / "docs" / name)
+    assert blocks
+    monkeypatch.chdir(tmp_path)
+    namespace = {}
+    for block in blocks:
+        exec(compile(block, f"{name} snippet", "exec"), namespace)  # noqa: S102 - our own docs
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
