@@ -257,6 +257,29 @@ bool is_allowed_tag(std::string_view name) {
   return std::find(kTags.begin(), kTags.end(), name) != kTags.end();
 }
 
+// Names of the attributes of a tag's inside ("td class=\"x\" title='y'"),
+// skipping quoted values (escaped text there is inert, whatever it spells).
+std::vector<std::string_view> attribute_names(std::string_view tag) {
+  std::vector<std::string_view> names;
+  std::size_t i = tag.find_first_of(" /");
+  while (i < tag.size()) {
+    while (i < tag.size() && (tag[i] == ' ' || tag[i] == '/' || tag[i] == '\n')) ++i;
+    const std::size_t start = i;
+    while (i < tag.size() && tag[i] != '=' && tag[i] != ' ' && tag[i] != '/') ++i;
+    if (i > start) names.push_back(tag.substr(start, i - start));
+    if (i < tag.size() && tag[i] == '=') {
+      ++i;
+      if (i < tag.size() && (tag[i] == '"' || tag[i] == '\'')) {
+        const std::size_t close = tag.find(tag[i], i + 1);
+        i = close == std::string_view::npos ? tag.size() : close + 1;
+      } else {
+        while (i < tag.size() && tag[i] != ' ') ++i;
+      }
+    }
+  }
+  return names;
+}
+
 bool safe_href(std::string_view url) {
   const std::size_t colon = url.find(':');
   const std::size_t boundary = url.find_first_of("/?#");
@@ -275,12 +298,8 @@ void check_html_markup(const char* format, std::string_view out) {
     if (tag.starts_with("/")) tag.remove_prefix(1);
     const std::string_view name = tag.substr(0, tag.find_first_of(" /"));
     if (!is_allowed_tag(name)) broken(format, "a tag the renderer does not write", out);
-    for (std::size_t on = tag.find(" on"); on != std::string_view::npos; on = tag.find(" on", on + 1)) {
-      const std::size_t eq = tag.find('=', on);
-      const std::string_view attr = tag.substr(on + 1, eq == std::string_view::npos ? 0 : eq - on - 1);
-      if (!attr.empty() && attr.find_first_not_of("abcdefghijklmnopqrstuvwxyz") == std::string_view::npos) {
-        broken(format, "an event-handler attribute", out);
-      }
+    for (const std::string_view attr : attribute_names(tag)) {
+      if (starts_with_ci(attr, 0, "on")) broken(format, "an event-handler attribute", out);
     }
     for (std::size_t href = tag.find("href=\""); href != std::string_view::npos; href = tag.find("href=\"", href + 1)) {
       const std::size_t start = href + 6;

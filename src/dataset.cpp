@@ -122,6 +122,11 @@ std::size_t Dataset::push_set(const Labels& labels, std::span<const double> samp
     run_code = static_cast<std::int32_t>(run - runs_.data());
   }
   check_labels(labels, unit);
+  for (const auto& [key, json] : options.metadata) {
+    if (!is_valid_utf8(key) || !is_valid_utf8(json)) {
+      throw InputError(fmt::format("{}: metadata \"{}\" is not valid UTF-8", describe_set(labels), sanitize_utf8(key)));
+    }
+  }
 
   // Validation done: from here on nothing throws except allocation.
   const std::size_t set = n_sets();
@@ -156,6 +161,7 @@ void Dataset::add_run(std::string id, std::string metadata_json) {
     throw InputError(fmt::format("duplicate run id \"{}\" with different metadata", sanitize_utf8(id)));
   }
   if (!is_valid_utf8(id)) throw InputError(fmt::format("run id \"{}\" is not valid UTF-8", sanitize_utf8(id)));
+  if (!is_valid_utf8(metadata_json)) throw InputError(fmt::format("run \"{}\": metadata is not valid UTF-8", id));
   run_index_.emplace(id, runs_.size());
   runs_.push_back(Run{std::move(id), std::move(metadata_json)});
 }
@@ -163,6 +169,7 @@ void Dataset::add_run(std::string id, std::string metadata_json) {
 void Dataset::set_run_metadata(std::string_view id, std::string metadata_json) {
   const auto it = run_index_.find(id);
   if (it == run_index_.end()) throw InputError(fmt::format("unknown run id \"{}\"", sanitize_utf8(id)));
+  if (!is_valid_utf8(metadata_json)) throw InputError(fmt::format("run \"{}\": metadata is not valid UTF-8", id));
   runs_[it->second].metadata_json = std::move(metadata_json);
 }
 

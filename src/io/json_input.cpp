@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "benchreport/error.hpp"
+#include "benchreport/escape.hpp"
 #include "reader.hpp"
 
 namespace benchreport::io {
@@ -230,9 +231,12 @@ std::string minify_json(std::string_view json) {
   return out;
 }
 
+// JSON text must be valid Unicode: invalid UTF-8 (e.g. a Go configuration
+// value or a file name with stray bytes) is written as U+FFFD.
 void append_json_string(std::string& out, std::string_view text) {
   out += '"';
-  for (const char c : text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -244,8 +248,13 @@ void append_json_string(std::string& out, std::string_view text) {
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
-        } else {
+        } else if (static_cast<unsigned char>(c) < 0x80) {
           out += c;
+        } else {
+          const CodePoint cp = decode_utf8(text, i);
+          const bool invalid = cp.value == 0xFFFD && text.substr(i, 3) != "\xEF\xBF\xBD";
+          out += invalid ? std::string_view("\xEF\xBF\xBD") : text.substr(i, cp.length);
+          i += cp.length - 1;
         }
     }
   }

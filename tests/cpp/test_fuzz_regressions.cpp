@@ -1,0 +1,68 @@
+// Inputs the fuzz targets (fuzz/) found, kept as files under
+// tests/data/fuzz_regressions/<target>/ and replayed through the same API with
+// the outcome that is now expected.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+
+#include "benchreport/error.hpp"
+#include "benchreport/escape.hpp"
+#include "benchreport/io.hpp"
+
+using namespace benchreport;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+fs::path regressions(const std::string& target) { return fs::path(BENCHREPORT_TEST_DATA) / "fuzz_regressions" / target; }
+
+bool is_valid_utf8(std::string_view text) { return sanitize_utf8(text) == text; }
+
+// What fuzz/reader_target.hpp checks: an accepted dataset's canonical JSON is
+// valid UTF-8 and reads back with the same values.
+void check_round_trip(const Dataset& dataset) {
+  std::ostringstream json;
+  write_canonical_json(dataset, json);
+  CHECK(is_valid_utf8(json.str()));
+  const Dataset again = read_buffer(json.str(), "roundtrip.json", "json");
+  REQUIRE(again.n_values() == dataset.n_values());
+  for (std::size_t i = 0; i < dataset.n_values(); ++i) CHECK(again.values()[i] == dataset.values()[i]);
+}
+
+}  // namespace
+
+TEST_CASE("fuzz_go: invalid UTF-8 in configuration lines becomes U+FFFD in run metadata", "[fuzz_regressions]") {
+  // Found by fuzz_go: "goos: lin\xffux" was copied into the run metadata JSON
+  // verbatim, so the canonical JSON did not parse and Python could not decode runs.
+  for (const auto& entry : fs::directory_iterator(regressions("fuzz_go"))) {
+    CAPTURE(entry.path().string());
+    const Dataset dataset = read_buffer(slurp(entry.path()), "bench.txt", "go");
+    REQUIRE(!dataset.runs().empty());
+    for (const auto& run : dataset.runs()) CHECK(is_valid_utf8(run.metadata_json));
+    check_round_trip(dataset);
+  }
+  const Dataset hand_made = read_buffer(slurp(regressions("fuzz_go") / "invalid_utf8_config.txt"), "bench.txt", "go");
+  CHECK(hand_made.runs().front().metadata_json.find("lin\xEF\xBF\xBDux") != std::string::npos);
+}
+
+TEST_CASE("Dataset refuses run or set metadata that is not valid UTF-8", "[fuzz_regressions]") {
+  Dataset dataset;
+  CHECK_THROWS_WITH(dataset.add_run("r", "{\"cpu\":\"\xff\"}"), Catch::Contains("metadata is not valid UTF-8"));
+  dataset.add_run("r");
+  CHECK_THROWS_WITH(dataset.set_run_metadata("r", "{\"cpu\":\"\xc3\"}"), Catch::Contains("metadata is not valid UTF-8"));
+  const std::vector<double> one{1.0};
+  SetOptions options;
+  options.metadata = {{"note", "\"\xff\""}};
+  CHECK_THROWS_WITH(dataset.add_set({{"b", "x"}}, one, parse_unit("s"), options),
+                    Catch::Contains("metadata \"note\" is not valid UTF-8"));
+  CHECK(dataset.empty());
+}
