@@ -10,24 +10,12 @@
 #include <vector>
 
 #include "benchreport/bootstrap.hpp"
+#include "benchreport/direction.hpp"
 #include "benchreport/hodges_lehmann.hpp"
 #include "benchreport/rank_tests.hpp"
 
-// Direction (lower_is_better / higher_is_better) belongs to the data model
-// (dataset.hpp, per-set direction); where that header is absent this one
-// defines the same enum, so the two never clash in one translation unit.
-#if __has_include("benchreport/dataset.hpp")
-#include "benchreport/dataset.hpp"
-#define BENCHREPORT_COMPARE_OWNS_DIRECTION 0
-#else
-#define BENCHREPORT_COMPARE_OWNS_DIRECTION 1
-#endif
-
 namespace benchreport {
 
-#if BENCHREPORT_COMPARE_OWNS_DIRECTION
-enum class Direction : std::uint8_t { lower_is_better, higher_is_better };
-#endif
 enum class Verdict { faster, slower, inconclusive, equivalent, unchanged };
 std::string_view to_string(Direction d) noexcept;
 std::string_view to_string(Verdict v) noexcept;

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "benchreport/direction.hpp"
 #include "benchreport/units.hpp"
 
 namespace benchreport {
@@ -21,9 +22,6 @@ namespace benchreport {
 // bound a small hostile file (many sets, each with a new label name) could
 // ask for gigabytes. Real inputs use a handful (benchmark, platform, revision ...).
 inline constexpr std::size_t kMaxLabelColumns = 256;
-
-// Which way is good for a set: times are lower-is-better, rates higher-is-better.
-enum class Direction : std::uint8_t { lower_is_better, higher_is_better };
 
 // Ordered name → value pairs (labels of one set).
 using Labels = std::vector<std::pair<std::string, std::string>>;

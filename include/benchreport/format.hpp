@@ -6,8 +6,9 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <vector>
+
+#include "benchreport/direction.hpp"
 
 namespace benchreport {
 
@@ -25,12 +26,8 @@ std::string format_time(double seconds);
 // "better"/"worse".
 std::string format_change(double change, bool higher_is_better = false);
 
-// The same for the data model's Direction enum (dataset.hpp), taken as a
-// template so this header does not depend on the data model.
-template <typename DirectionEnum>
-  requires std::is_enum_v<DirectionEnum> && requires { DirectionEnum::higher_is_better; }
-std::string format_change(double change, DirectionEnum direction) {
-  return format_change(change, direction == DirectionEnum::higher_is_better);
+inline std::string format_change(double change, Direction direction) {
+  return format_change(change, direction == Direction::higher_is_better);
 }
 
 // Signed percentage of a relative change without the word: "+60.03%", "-9.5%", "0%".

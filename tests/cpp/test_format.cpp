@@ -73,10 +73,8 @@ TEST_CASE("format_change is direction-aware", "[format]") {
   CHECK(format_change(-0.2, true) == "-20% worse");
   CHECK(format_change(0.0, true) == "~0% observed change");
   CHECK(format_change(0.0764, false) == "+7.64% slower");
-  // Any enum with lower_is_better/higher_is_better (the data model's Direction) works too.
-  enum class TestDirection { lower_is_better, higher_is_better };
-  CHECK(format_change(0.0764, TestDirection::higher_is_better) == "+7.64% better");
-  CHECK(format_change(0.0764, TestDirection::lower_is_better) == "+7.64% slower");
+  CHECK(format_change(0.0764, benchreport::Direction::higher_is_better) == "+7.64% better");
+  CHECK(format_change(0.0764, benchreport::Direction::lower_is_better) == "+7.64% slower");
   CHECK(format_change_percent(0.6003) == "+60.03%");
   CHECK(format_change_percent(-0.095) == "-9.5%");
   CHECK(format_change_percent(0.0) == "0%");
