@@ -262,6 +262,20 @@ def cmd_summary(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _compare_inputs(args: argparse.Namespace, baseline: dict):
+    """The dataset to compare: positional inputs as labelled, or --base/--head labelled here."""
+    if bool(args.base) != bool(args.head):
+        raise UsageError("--base and --head go together: give both, or neither and label the inputs")
+    if not args.base:
+        if not args.inputs:
+            raise UsageError("no input files given (positional inputs, or --base and --head)")
+        return _load(args)
+    if args.inputs:
+        raise UsageError(f"{args.inputs[0]}: give inputs either positionally or with --base/--head, not both")
+    (column, base_value), = baseline.items()
+    return load_sides(args.base, args.head, column, base_value, args.head_value or "head", args.input_format)
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     from ._presets import compare
 
@@ -270,17 +284,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     alpha = _check_fraction(args.alpha, "--alpha")
     if args.resamples < 1:
         raise UsageError(f"--resamples {args.resamples}: expected a positive count")
-    if bool(args.base) != bool(args.head):
-        raise UsageError("--base and --head go together: give both, or neither and label the inputs")
-    if args.base:
-        if args.inputs:
-            raise UsageError(f"{args.inputs[0]}: give inputs either positionally or with --base/--head, not both")
-        (column, base_value), = baseline.items()
-        ds = load_sides(args.base, args.head, column, base_value, args.head_value or "head", args.input_format)
-    elif not args.inputs:
-        raise UsageError("no input files given (positional inputs, or --base and --head)")
-    else:
-        ds = _load(args)
+    ds = _compare_inputs(args, baseline)
     by = _split_columns(args.by)
     _check_columns(ds, [*baseline, *by], "--baseline/--by")
     result = compare(ds, baseline=baseline, by=by or None, threshold=threshold, alpha=alpha, seed=args.seed,
