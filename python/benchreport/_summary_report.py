@@ -114,7 +114,8 @@ def _row(groups: SummaryGroups, stats: Dict[str, np.ndarray], i: int, drift_limi
         *groups.keys[i],
         Cell(str(int(stats["n"][i])), value=int(stats["n"][i])),
         Cell(format_value(float(stats["median"][i]), unit), value=float(stats["median"][i])),
-        Cell(format_percent(float(stats["mad_over_median_pct"][i]) / 100.0), value=float(stats["mad_over_median_pct"][i])),
+        Cell(format_percent(float(stats["mad_over_median_pct"][i]) / 100.0),
+             value=float(stats["mad_over_median_pct"][i])),
         Cell(format_percent(float(stats["cv"][i]), 2), value=float(stats["cv"][i])),
         Cell(f"{format_value(lo, unit)} – {format_value(hi, unit)}"),
         _drift_cell(stats, i, drift_limit),
@@ -178,6 +179,7 @@ def summary_report(dataset: Any, by: Optional[Sequence[str]] = None, *, k: int =
     for i in range(len(groups.keys)):
         table.add_row(*_row(groups, stats, i, drift_limit))
     table.footnote = (f"p50 = median; MAD / p50 = median absolute deviation over the median; CV = population "
-                      f"standard deviation over the mean; drift = median of the last {k} samples over the first {k} − 1 (n/a below {2 * k} samples).")
+                      f"standard deviation over the mean; drift = median of the last {k} samples over the first "
+                      f"{k} − 1 (n/a below {2 * k} samples).")
     report.data = _payload(groups, stats, k)
     return report

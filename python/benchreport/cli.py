@@ -191,7 +191,8 @@ def _check_columns(dataset: Any, columns: Sequence[str], option: str) -> None:
     known = list(dataset.columns)
     unknown = [c for c in columns if c not in known]
     if unknown:
-        raise UsageError(f"{option} {','.join(unknown)}: no such label; the inputs have {', '.join(known) or 'no labels'}")
+        have = ", ".join(known) or "no labels"
+        raise UsageError(f"{option} {','.join(unknown)}: no such label; the inputs have {have}")
 
 
 def _check_fraction(value: float, option: str, upper: float = 1.0) -> float:

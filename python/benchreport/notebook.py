@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, Iterable, List, Mapping, Optional
 
-from ._reports import Cell, Report, format_change, format_change_percent, format_percent, format_time
+from ._reports import Cell, Report, format_change, format_change_percent, format_percent
 
 __all__ = ["enable", "to_report", "to_pandas", "to_html", "to_markdown", "to_text", "flatten", "VERDICT_ROLES"]
 

@@ -12,6 +12,7 @@
 #include "benchreport/io.hpp"
 #include "benchreport/order_stats.hpp"
 #include "benchreport/reports.hpp"
+#include "benchreport/rollup.hpp"
 #include "metadata.hpp"
 
 namespace benchreport {
@@ -111,11 +112,9 @@ struct DriftFlag {
 
 struct SectionFigures {
   std::vector<std::size_t> cases;
-  double median_abs_change = 0;
-  std::size_t at_threshold = 0;
-  std::optional<std::size_t> largest;
-  double geomean_change = 0;
-  std::map<Verdict, std::size_t> verdicts;
+  Rollup rollup;                        // median |Δ|, cases ≥ t, largest, geomean with CI, verdicts
+  std::optional<std::size_t> largest;   // case index of rollup.largest_case
+  double suggested_threshold = 0;       // A/A runs: max(t, 1.5 × p95 |Δ|)
   std::vector<DriftFlag> drift_flags;
   std::optional<DriftFlag> largest_drift;
 };
@@ -221,17 +220,11 @@ class ComparisonBuilder {
 
   SectionFigures figures_for(const std::string& section) const {
     SectionFigures f;
-    std::vector<double> abs_changes;
-    double log_sum = 0;
+    std::vector<CaseComparison> comparisons;
     for (std::size_t i = 0; i < cmp_.cases.size(); ++i) {
       if (view_.sections[i] != section) continue;
-      const auto& c = cmp_.cases[i].comparison;
       f.cases.push_back(i);
-      abs_changes.push_back(std::abs(c.change));
-      log_sum += c.log_ratio;
-      if (std::abs(c.change) >= threshold_) ++f.at_threshold;
-      if (!f.largest || std::abs(c.change) > std::abs(cmp_.cases[*f.largest].comparison.change)) f.largest = i;
-      ++f.verdicts[c.verdict];
+      comparisons.push_back(cmp_.cases[i].comparison);
       for (const bool head : {false, true}) {
         const SideDrift& d = head ? drifts_[i].head : drifts_[i].base;
         if (std::isnan(d.median_change)) continue;
@@ -240,11 +233,22 @@ class ComparisonBuilder {
         if (!f.largest_drift || std::abs(d.median_change) > std::abs(f.largest_drift->change)) f.largest_drift = flag;
       }
     }
-    if (!abs_changes.empty()) {
-      f.median_abs_change = median_inplace(abs_changes);
-      f.geomean_change = std::exp(log_sum / static_cast<double>(f.cases.size())) - 1;
+    const auto& o = cmp_.options;
+    f.rollup = rollup(comparisons, {o.threshold, o.confidence, o.resamples, o.seed});
+    for (const auto i : f.cases) {
+      if (cmp_.cases[i].comparison.case_name == f.rollup.largest_case) f.largest = i;
     }
+    if (cmp_.same_revision) f.suggested_threshold = calibrate_noise(comparisons, o.threshold).suggested_threshold;
     return f;
+  }
+
+  std::string verdict_counts(const Rollup& r) const {
+    std::vector<std::string> parts;
+    for (const Verdict v : {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent, Verdict::unchanged}) {
+      const auto count = r.verdict_counts[static_cast<std::size_t>(v)];
+      if (count > 0) parts.push_back(fmt::format("{} {}", count, verdict_text(v)));
+    }
+    return fmt::format("{}", fmt::join(parts, ", "));
   }
 
   std::string drift_sentence(const DriftFlag& flag) const {
@@ -266,23 +270,27 @@ class ComparisonBuilder {
     };
     row("Cases compared", [](const SectionFigures& f) { return Cell(fmt::format("{}", f.cases.size()), static_cast<double>(f.cases.size())); });
     row("Median absolute change across cases",
-        [](const SectionFigures& f) { return Cell(format_percent(f.median_abs_change, 2), f.median_abs_change); });
+        [](const SectionFigures& f) { return Cell(format_percent(f.rollup.median_abs_change, 2), f.rollup.median_abs_change); });
     row(fmt::format("Cases with an absolute change of at least {}", format_percent(threshold_, 0)), [](const SectionFigures& f) {
-      return Cell(fmt::format("{}/{}", f.at_threshold, f.cases.size()), static_cast<double>(f.at_threshold));
+      return Cell(fmt::format("{}/{}", f.rollup.cases_at_threshold, f.cases.size()), static_cast<double>(f.rollup.cases_at_threshold));
     });
     row("Largest absolute change", [&](const SectionFigures& f) {
       if (!f.largest) return Cell(std::string(kUnavailable));
-      const double change = cmp_.cases[*f.largest].comparison.change;
-      return Cell(fmt::format("{} ({})", format_percent(std::abs(change), 2), view_.names[*f.largest]), std::abs(change));
+      const double change = f.rollup.largest_abs_change;
+      return Cell(fmt::format("{} ({})", format_percent(change, 2), view_.names[*f.largest]), change);
     });
-    row("Geometric mean of head / base", [](const SectionFigures& f) {
-      return Cell(format_change_percent(f.geomean_change), f.geomean_change);
+    row(fmt::format("Geometric mean of head / base ({:g}% CI)", cmp_.options.confidence * 100), [](const SectionFigures& f) {
+      const auto& r = f.rollup;
+      return Cell(fmt::format("{} ({})", format_change_percent(r.geomean_ratio - 1),
+                              interval_text(r.geomean_lower - 1, r.geomean_upper - 1)),
+                  r.geomean_ratio - 1);
     });
-    row("Verdicts", [](const SectionFigures& f) {
-      std::vector<std::string> parts;
-      for (const auto& [verdict, count] : f.verdicts) parts.push_back(fmt::format("{} {}", count, verdict_text(verdict)));
-      return Cell(fmt::format("{}", fmt::join(parts, ", ")));
-    });
+    row("Verdicts", [&](const SectionFigures& f) { return Cell(verdict_counts(f.rollup)); });
+    if (cmp_.same_revision) {
+      row("Suggested threshold from this A/A run: max(t, 1.5 × p95 |Δ|)", [](const SectionFigures& f) {
+        return Cell(format_percent(f.suggested_threshold, 2), f.suggested_threshold);
+      });
+    }
     row(fmt::format("Within-process drift of at least {}", format_percent(opt_.drift_limit, 0)), [&](const SectionFigures& f) {
       if (!f.drift_flags.empty()) {
         return Cell(fmt::format("{} ({})", f.drift_flags.size(), drift_sentence(f.drift_flags.front())), CellRole::slower);
@@ -458,14 +466,20 @@ class ComparisonBuilder {
                                          }()}}));
     }
     Json verdicts = Json::object();
-    for (const auto& [verdict, count] : f.verdicts) verdicts.set(std::string(to_string(verdict)), static_cast<std::int64_t>(count));
+    for (const Verdict v : {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent, Verdict::unchanged}) {
+      verdicts.set(std::string(to_string(v)), static_cast<std::int64_t>(f.rollup.verdict_counts[static_cast<std::size_t>(v)]));
+    }
     return Json(Json::Object{{"section", section},
                              {"title", section_title(section)},
                              {"cases_compared", static_cast<std::int64_t>(f.cases.size())},
-                             {"median_abs_change", f.median_abs_change},
-                             {"cases_at_threshold", static_cast<std::int64_t>(f.at_threshold)},
+                             {"median_abs_change", f.rollup.median_abs_change},
+                             {"cases_at_threshold", static_cast<std::int64_t>(f.rollup.cases_at_threshold)},
+                             {"largest_abs_change", f.rollup.largest_abs_change},
                              {"largest_abs_change_case", f.largest ? Json(view_.names[*f.largest]) : Json()},
-                             {"geomean_change", f.geomean_change},
+                             {"geomean_change", f.rollup.geomean_ratio - 1},
+                             {"geomean_change_lower", f.rollup.geomean_lower - 1},
+                             {"geomean_change_upper", f.rollup.geomean_upper - 1},
+                             {"suggested_threshold", cmp_.same_revision ? Json(f.suggested_threshold) : Json()},
                              {"verdicts", std::move(verdicts)},
                              {"drift_flags", static_cast<std::int64_t>(f.drift_flags.size())},
                              {"cases", std::move(cases)}});

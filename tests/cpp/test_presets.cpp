@@ -203,6 +203,7 @@ TEST_CASE("comparison_report: sections in iOS-first order, notable tables, detai
   same.head_commit = "1111";
   const std::string aa = render_markdown(comparison_report(nitro_dataset(same), o), {});
   CHECK_THAT(aa, Contains("Same-code (A/A) run") && Contains("Same-code base/head differences"));
+  CHECK_THAT(aa, Contains("Suggested threshold from this A/A run"));
   o.gate = true;
   CHECK_THAT(render_markdown(comparison_report(nitro_dataset(), o), {}), Contains("Gate:"));
 }

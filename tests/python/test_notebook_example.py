@@ -9,7 +9,7 @@ NOTEBOOK = Path(__file__).resolve().parents[2] / "examples" / "notebook.ipynb"
 
 nbformat = pytest.importorskip("nbformat", reason="nbformat is not installed (test extra)")
 nbclient = pytest.importorskip("nbclient", reason="nbclient is not installed (test extra)")
-pytest.importorskip("ipykernel", reason="ipykernel is not importable, so there is no python3 kernel to run the notebook")
+pytest.importorskip("ipykernel", reason="ipykernel is not importable: no python3 kernel to run the notebook")
 pytest.importorskip("matplotlib", reason="the notebook plots with matplotlib (the plot extra)")
 pytest.importorskip("pandas", reason="the notebook uses to_pandas")
 
