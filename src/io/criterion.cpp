@@ -35,7 +35,7 @@ Labels companion_labels(const Source& sample, Metadata& metadata) {
     const bool null = json.is_null(v);
     if (key == "group_id" && !null) labels.emplace_back("group", std::string(json.string(v, p)));
     else if (key == "function_id" && !null) labels.emplace_back("function", std::string(json.string(v, p)));
-    else if (key == "value_str" && !null) labels.emplace_back("value", std::string(json.string(v, p)));
+    else if (key == "value_str" && !null) labels.emplace_back("parameter", std::string(json.string(v, p)));
     else if (key == "full_id" && !null) full_id = json.string(v, p);
     else if (key == "title" && !null) title = json.string(v, p);
     else metadata.emplace_back(std::string(key), json.raw(v, p));  // throughput, directory_name, ...

@@ -123,7 +123,7 @@ TEST_CASE("criterion: per-iteration times weighted by iterations, labels from be
   CHECK(ds.label(0, "benchmark") == "fib/recursive/20");
   CHECK(ds.label(0, "group") == "fib");
   CHECK(ds.label(0, "function") == "recursive");
-  CHECK(ds.label(0, "value") == "20");
+  CHECK(ds.label(0, "parameter") == "20");
   CHECK(ds.label(0, "baseline") == "new");
   REQUIRE(ds.has_weights());
   CHECK(ds.sample_weights(0)[0] == 100.0);
