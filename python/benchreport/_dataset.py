@@ -248,6 +248,10 @@ class Dataset:
     def summarize(self, by: Sequence[str] = (), **options: Any) -> Any:
         """Per-set summaries (benchreport.summarize_grouped) as a DataFrame with the label columns.
 
+        One row per set (or per group with ``by``): the label (or ``by``) columns,
+        ``unit``, then one column per statistic; quantiles become ``q<p>`` columns
+        (``q0.05``, ``q0.25``, ...). ``options`` go to summarize_grouped.
+
         ``by`` lists label columns to pool: sets with equal values are
         concatenated (in set order) before summarizing. Values are reported in
         each group's unit (the first set's), not base units.
@@ -273,7 +277,7 @@ class Dataset:
 
         frame = pd.DataFrame(keys)
         frame["unit"] = [self._ds.unit(i)["symbol"] for i in first]
-        table = result.to_pandas() if hasattr(result, "to_pandas") else pd.DataFrame(dict(result))
+        table = pd.DataFrame(_flat_columns(dict(result)))
         return pd.concat([frame.reset_index(drop=True), table.reset_index(drop=True)], axis=1)
 
     # --- output -------------------------------------------------------
@@ -326,6 +330,21 @@ class Dataset:
         units = sorted(set(self.units))
         return (f"<benchreport.Dataset: {len(self)} sets, {self._ds.n_values} samples; labels: {cols or '-'}; "
                 f"units: {', '.join(units) or '-'}; {len(self._ds.runs())} runs; {len(self.warnings)} warnings>")
+
+
+def _flat_columns(result: Dict[str, Any]) -> Dict[str, Any]:
+    """One 1-D column per statistic: the 2-D ``quantiles`` array becomes ``q<p>`` columns
+    (p from ``probabilities``, which is per request, not per set, and is dropped)."""
+    probabilities = np.asarray(result.pop("probabilities", ()), dtype=np.float64)
+    out: Dict[str, Any] = {}
+    for name, column in result.items():
+        column = np.asarray(column)
+        if column.ndim == 2:
+            for j, p in enumerate(probabilities):
+                out[f"q{p:g}"] = column[:, j]
+        else:
+            out[name] = column
+    return out
 
 
 def _is_missing(value: Any) -> bool:

@@ -136,3 +136,51 @@ def test_round_trip_is_bit_exact_for_any_values(sets, unit):
     np.testing.assert_array_equal(via_json.values, ds.values)
     np.testing.assert_array_equal(via_csv.values, ds.values)
     np.testing.assert_allclose(via_json.samples(0, base=False), sets[0], rtol=1e-15)
+
+
+def _pooled_by_numpy(ds, by):
+    """Expected summarize(by=...) rows: samples of equal-key sets concatenated in set order,
+    in the first set's unit; keys in first-appearance order."""
+    order, pools, first = [], {}, {}
+    for i in range(len(ds)):
+        key = tuple(ds.set_labels(i).get(c, "") for c in by)
+        if key not in pools:
+            order.append(key)
+            pools[key] = []
+            first[key] = i
+        pools[key].append(ds.samples(i) / ds.unit(first[key])["to_base"])
+    return order, [np.concatenate(pools[k]) for k in order], [ds.units[first[k]] for k in order]
+
+
+@pytest.mark.parametrize("by", [("benchmark",), ("benchmark", "revision"), ("revision",)])
+def test_summarize_by_pools_groups_like_numpy(by):
+    rng = np.random.default_rng(7)
+    counts = rng.integers(1, 40, size=12)
+    offsets = np.concatenate([[0], np.cumsum(counts)])
+    values = rng.lognormal(0.0, 0.5, size=offsets[-1])
+    bench = [f"b{i % 3}" for i in range(12)]
+    revision = [None if i % 5 == 4 else ("base" if i % 2 else "head") for i in range(12)]
+    units = ["ms" if i % 4 else "us" for i in range(12)]  # mixed scales inside a group
+    ds = br.Dataset.from_arrays(values, offsets, labels={"benchmark": bench, "revision": revision}, unit=units)
+    quantiles = (0.1, 0.5, 0.9)
+    table = ds.summarize(by=list(by), quantiles=quantiles, stats=["mean", "median", "quantiles"])
+    keys, pools, pool_units = _pooled_by_numpy(ds, by)
+    assert len(table) == len(keys)
+    for c, column in enumerate(by):
+        assert list(table[column]) == [k[c] for k in keys]
+    assert list(table["unit"]) == pool_units
+    np.testing.assert_array_equal(table["n"], [len(p) for p in pools])
+    np.testing.assert_allclose(table["mean"], [p.mean() for p in pools], rtol=1e-13)
+    np.testing.assert_allclose(table["median"], [np.median(p) for p in pools], rtol=1e-13)
+    np.testing.assert_allclose(table["min"], [p.min() for p in pools], rtol=1e-13)
+    np.testing.assert_allclose(table["max"], [p.max() for p in pools], rtol=1e-13)
+    for q in quantiles:
+        np.testing.assert_allclose(table[f"q{q:g}"], [np.quantile(p, q) for p in pools], rtol=1e-13)
+
+
+def test_summarize_without_by_is_one_row_per_set_with_labels():
+    ds = small()
+    table = ds.summarize(stats=["median"])
+    assert list(table["benchmark"]) == ["a", "a", "b"]
+    assert list(table["unit"]) == ["ms", "ms", "MiB/s"]
+    np.testing.assert_allclose(table["median"], [2.0, 4.5, 6.0], rtol=1e-15)
