@@ -84,19 +84,36 @@ std::string count_words(std::size_t n) {
 struct SideDrift {
   double median_change = std::nan("");  // median over processes of median(last k)/median(first k) - 1
   std::size_t processes = 0;            // processes where it was available
+  bool trend_significant = false;       // most of those processes have a Mann–Kendall trend the same way
 };
+
+constexpr double kTrendAlpha = 0.05;  // Mann–Kendall two-sided significance level for the drift warning
+
+// A process's monotonic trend counts when Mann–Kendall is significant and points the way the window change does.
+bool trend_agrees(const Drift& d, double side_change) {
+  if (!d.mann_kendall_availability.ok || !(d.mann_kendall_p < kTrendAlpha)) return false;
+  return (d.mann_kendall_s > 0) == (side_change > 0);
+}
 
 SideDrift side_drift(const Dataset& dataset, const std::vector<std::size_t>& sets, std::size_t k) {
   std::vector<double> changes;
   std::vector<double> scratch;
+  std::vector<Drift> drifts;
   for (const auto set : sets) {
     Drift d;
     drift_change(dataset.samples(set), k, scratch, d);
-    if (d.change_availability.ok) changes.push_back(d.change);
+    if (!d.change_availability.ok) continue;
+    mann_kendall(dataset.samples(set), scratch, d);
+    changes.push_back(d.change);
+    drifts.push_back(d);
   }
   SideDrift out;
   out.processes = changes.size();
-  if (!changes.empty()) out.median_change = median_inplace(changes);
+  if (changes.empty()) return out;
+  out.median_change = median_inplace(changes);
+  const auto agreeing = std::count_if(drifts.begin(), drifts.end(),
+                                      [&](const Drift& d) { return trend_agrees(d, out.median_change); });
+  out.trend_significant = 2 * static_cast<std::size_t>(agreeing) > drifts.size();
   return out;
 }
 
@@ -218,6 +235,14 @@ class ComparisonBuilder {
                     NoteKind::warning);
   }
 
+  // Beyond the limit, and either a significant monotonic trend or beyond the limit by more than the side's own
+  // noise (MAD / p50): a window change on noisy samples alone is not a trend.
+  bool drift_is_real(const SideDrift& d, double mad_pct) const {
+    const double size = std::abs(d.median_change);
+    if (size < opt_.drift_limit) return false;
+    return d.trend_significant || size - opt_.drift_limit > mad_pct / 100;
+  }
+
   SectionFigures figures_for(const std::string& section) const {
     SectionFigures f;
     std::vector<CaseComparison> comparisons;
@@ -229,7 +254,9 @@ class ComparisonBuilder {
         const SideDrift& d = head ? drifts_[i].head : drifts_[i].base;
         if (std::isnan(d.median_change)) continue;
         const DriftFlag flag{i, head, d.median_change};
-        if (std::abs(d.median_change) >= opt_.drift_limit) f.drift_flags.push_back(flag);
+        if (drift_is_real(d, head ? cmp_.cases[i].comparison.head_mad_pct : cmp_.cases[i].comparison.base_mad_pct)) {
+          f.drift_flags.push_back(flag);
+        }
         if (!f.largest_drift || std::abs(d.median_change) > std::abs(f.largest_drift->change)) f.largest_drift = flag;
       }
     }
@@ -301,7 +328,9 @@ class ComparisonBuilder {
     });
     table.footnote = fmt::format(
         "Drift = median of the last {k} / median of the first {k} samples − 1 within each process (median over "
-        "processes). Geometric mean over matched cases only.",
+        "processes); it is flagged when it reaches the limit and either a Mann–Kendall trend is significant "
+        "(p < 0.05, same direction, in most processes) or it exceeds the limit by more than that side's MAD / p50. "
+        "Geometric mean over matched cases only.",
         fmt::arg("k", opt_.drift_k));
   }
 

@@ -284,3 +284,38 @@ TEST_CASE("matrix_report: ratio column, best per row, take-aways from the data",
   CHECK_THAT(md, Contains("Native best on 2"));
   CHECK_THAT(md, Contains("**223**"));
 }
+
+TEST_CASE("comparison_report: a window change within the case's noise and without a trend is not drift",
+          "[presets][report]") {
+  // Window change +11.9% (limit 10%), MAD / p50 10.4%, Mann–Kendall p = 0.60 (scipy kendalltau, asymptotic).
+  const std::vector<double> noisy{100, 118, 95, 117, 101, 92, 124, 93, 121, 110, 88,
+                                  123, 99, 125, 97, 113, 96, 119, 112, 114};
+  std::vector<double> steady;
+  for (int i = 0; i < 20; ++i) steady.push_back(100.0 + (i % 3));
+  Dataset ds;
+  add(ds, {{"revision", "base"}, {"benchmark", "nitro-cpp/function/simple-func"}}, noisy, "ns");
+  add(ds, {{"revision", "head"}, {"benchmark", "nitro-cpp/function/simple-func"}}, steady, "ns");
+  ComparisonReportOptions o;
+  o.compare.compare.resamples = 100;
+  const std::string md = render_markdown(comparison_report(ds, o), {});
+  CHECK_THAT(md, Contains("none (largest: C++ simpleFunc() base +11.88%"));
+  CHECK_THAT(md, !Contains("base samples"));
+}
+
+TEST_CASE("comparison_report: a significant trend is drift even when the change is within the noise",
+          "[presets][report]") {
+  // 100 * 1.12^(i/20) ± 9 alternating, n = 21: window change +10.4%, MAD / p50 8.6%, Mann–Kendall p = 0.0025.
+  std::vector<double> ramp;
+  std::vector<double> steady;
+  for (int i = 0; i < 21; ++i) {
+    ramp.push_back(100.0 * std::pow(1.12, i / 20.0) + (i % 2 == 0 ? -9.0 : 9.0));
+    steady.push_back(100.0 + (i % 3));
+  }
+  Dataset ds;
+  add(ds, {{"revision", "base"}, {"benchmark", "nitro-cpp/function/simple-func"}}, steady, "ns");
+  add(ds, {{"revision", "head"}, {"benchmark", "nitro-cpp/function/simple-func"}}, ramp, "ns");
+  ComparisonReportOptions o;
+  o.compare.compare.resamples = 100;
+  const std::string md = render_markdown(comparison_report(ds, o), {});
+  CHECK_THAT(md, Contains("C++ simpleFunc() head samples slowing \\~10% between the first and last five"));
+}
