@@ -6,6 +6,7 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <utility>
 
 #include "benchreport/error.hpp"
 #include "benchreport/order_stats.hpp"
@@ -89,33 +90,117 @@ PreparedSide prepare(const SideSamples& side, const char* name) {
 }
 
 // Median of the multiset described by `counts` over `sorted` (total drawn values),
-// resetting the histogram for the next resample.
+// resetting the histogram for the next resample. The value at rank r sits at
+// the number of positions whose cumulative count is <= r; counting that over
+// the whole histogram has no data-dependent branch to mispredict, unlike a
+// walk that stops at the median.
 double median_of_histogram(PreparedSide& side, std::size_t total) {
   const std::size_t lower_rank = (total - 1) / 2, upper_rank = total / 2;
-  std::size_t i = 0, seen = side.counts[0];
-  while (seen <= lower_rank) seen += side.counts[++i];
-  const double lower = side.sorted[i];
-  while (seen <= upper_rank) seen += side.counts[++i];
-  const double upper = side.sorted[i];
-  std::fill(side.counts.begin(), side.counts.end(), 0U);
+  std::size_t cumulative = 0, lower_index = 0, upper_index = 0;
+  for (std::uint32_t& count : side.counts) {
+    cumulative += count;
+    count = 0;
+    lower_index += cumulative <= lower_rank ? 1 : 0;
+    upper_index += cumulative <= upper_rank ? 1 : 0;
+  }
+  const double lower = side.sorted[lower_index], upper = side.sorted[upper_index];
   return lower + (upper - lower) / 2;
 }
 
+// Uniform integers in [0, n): the same numbers, in the same order, as
+// Xoshiro256::below32 returns from a fresh generator (32-bit halves of next(),
+// high half first; Lemire's multiply-shift with rejection), but inlined here
+// with one out-of-line generator call per two draws instead of one per draw.
+class HalfWordDraws {
+ public:
+  explicit HalfWordDraws(Xoshiro256& rng) noexcept : rng_(rng) {}
+
+  std::uint32_t below(std::uint32_t n) noexcept {
+    std::uint64_t product = std::uint64_t{next32()} * n;
+    auto low = static_cast<std::uint32_t>(product);
+    if (low < n) [[unlikely]] {
+      const std::uint32_t threshold = static_cast<std::uint32_t>(0U - n) % n;
+      while (low < threshold) {
+        product = std::uint64_t{next32()} * n;
+        low = static_cast<std::uint32_t>(product);
+      }
+    }
+    return static_cast<std::uint32_t>(product >> 32);
+  }
+
+  // Two consecutive below(n). When no half word is pending and neither half
+  // needs Lemire's rejection test (probability about 1 - 2n / 2^32), both come
+  // from one generator word without the per-half bookkeeping.
+  std::pair<std::uint32_t, std::uint32_t> two_below(std::uint32_t n) noexcept {
+    if (!has_spare_) {
+      const std::uint64_t word = rng_.next();
+      const std::uint64_t first = (word >> 32) * n, second = (word & 0xFFFFFFFFULL) * n;
+      if (static_cast<std::uint32_t>(first) >= n && static_cast<std::uint32_t>(second) >= n) [[likely]] {
+        return {static_cast<std::uint32_t>(first >> 32), static_cast<std::uint32_t>(second >> 32)};
+      }
+      // Rare: replay the word through the exact one-at-a-time path.
+      pending_word_ = word;
+      has_pending_word_ = true;
+    }
+    const std::uint32_t a = below(n);
+    return {a, below(n)};
+  }
+
+ private:
+  std::uint32_t next32() noexcept {
+    if (has_spare_) {
+      has_spare_ = false;
+      return spare_;
+    }
+    std::uint64_t word = pending_word_;
+    if (has_pending_word_) {
+      has_pending_word_ = false;
+    } else {
+      word = rng_.next();
+    }
+    spare_ = static_cast<std::uint32_t>(word);
+    has_spare_ = true;
+    return static_cast<std::uint32_t>(word >> 32);
+  }
+
+  Xoshiro256& rng_;
+  std::uint64_t pending_word_ = 0;  // a word taken by two_below, not yet split
+  std::uint32_t spare_ = 0;
+  bool has_pending_word_ = false;
+  bool has_spare_ = false;
+};
+
 // Draws samples within the given processes into the histogram; returns how many.
-std::size_t draw_within(PreparedSide& side, std::span<const std::size_t> chosen, Xoshiro256& rng) {
+// A side with one process lists every sorted position in order, so a draw is
+// the position itself (no lookup).
+std::size_t draw_within(PreparedSide& side, std::span<const std::size_t> chosen, HalfWordDraws& draws) {
+  if (side.members.size() == 1) {
+    const auto size = static_cast<std::uint32_t>(side.sorted.size());
+    std::uint32_t* counts = side.counts.data();
+    for (std::size_t c = 0; c < chosen.size(); ++c) {
+      std::uint32_t s = 0;
+      for (; s + 2 <= size; s += 2) {
+        const auto [first, second] = draws.two_below(size);
+        ++counts[first];
+        ++counts[second];
+      }
+      if (s < size) ++counts[draws.below(size)];
+    }
+    return chosen.size() * size;
+  }
   std::size_t total = 0;
   for (std::size_t p : chosen) {
     const auto& member = side.members[p];
     const auto size = static_cast<std::uint32_t>(member.size());
-    for (std::uint32_t s = 0; s < size; ++s) ++side.counts[member[rng.below32(size)]];
+    for (std::uint32_t s = 0; s < size; ++s) ++side.counts[member[draws.below(size)]];
     total += member.size();
   }
   return total;
 }
 
-void draw_processes(std::vector<std::size_t>& chosen, std::size_t count, Xoshiro256& rng) {
+void draw_processes(std::vector<std::size_t>& chosen, std::size_t count, HalfWordDraws& draws) {
   chosen.resize(count);
-  for (auto& c : chosen) c = rng.below32(static_cast<std::uint32_t>(count));
+  for (auto& c : chosen) c = draws.below(static_cast<std::uint32_t>(count));
 }
 
 // Median of the pooled samples of all processes except `skip`.
@@ -218,20 +303,21 @@ BootstrapInterval bootstrap_median_ratio_ci(const SideSamples& base, const SideS
   std::vector<std::size_t> all_base(base.processes.size()), all_head(head.processes.size());
   std::iota(all_base.begin(), all_base.end(), std::size_t{0});
   std::iota(all_head.begin(), all_head.end(), std::size_t{0});
+  HalfWordDraws draws(rng);
   for (std::size_t b = 0; b < B; ++b) {
     std::span<const std::size_t> use_base = all_base, use_head = all_head;
     if (out.hierarchical) {
-      draw_processes(chosen_base, base.processes.size(), rng);
+      draw_processes(chosen_base, base.processes.size(), draws);
       if (out.paired_processes) {
         chosen_head = chosen_base;
       } else {
-        draw_processes(chosen_head, head.processes.size(), rng);
+        draw_processes(chosen_head, head.processes.size(), draws);
       }
       use_base = chosen_base;
       use_head = chosen_head;
     }
-    const std::size_t nb = draw_within(pb, use_base, rng);
-    const std::size_t nh = draw_within(ph, use_head, rng);
+    const std::size_t nb = draw_within(pb, use_base, draws);
+    const std::size_t nh = draw_within(ph, use_head, draws);
     ratios[b] = median_of_histogram(ph, nh) / median_of_histogram(pb, nb);
   }
 
