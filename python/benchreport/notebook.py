@@ -17,6 +17,7 @@ needs pandas.
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any, Dict, Iterable, List, Mapping, Optional
 
 from ._reports import Cell, Report, format_change, format_change_percent, format_percent
@@ -207,14 +208,13 @@ def enable(shell: Any = None) -> List[type]:
     types that lack them (and for lists of CompareResults). Returns the types given
     at least one formatter; methods a type defines itself are left alone.
 
-    ``shell`` defaults to the running IPython; outside IPython nothing happens.
+    ``shell`` defaults to the running IPython; outside IPython nothing happens (and
+    IPython is not imported), so calling it unconditionally on import is cheap.
     """
     if shell is None:
-        try:
-            from IPython import get_ipython
-        except ImportError:
-            return []
-        shell = get_ipython()
+        # A running IPython has imported itself; never import it just to find out.
+        ipython = sys.modules.get("IPython")
+        shell = ipython.get_ipython() if ipython is not None else None
         if shell is None:
             return []
     formatters = shell.display_formatter.formatters

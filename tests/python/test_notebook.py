@@ -129,6 +129,9 @@ def test_enable_outside_ipython_does_nothing(monkeypatch):
     IPython = pytest.importorskip("IPython")
     monkeypatch.setattr(IPython, "get_ipython", lambda: None)
     assert nb.enable() == []
+    monkeypatch.delitem(sys.modules, "IPython")
+    assert nb.enable() == []  # and without importing IPython
+    assert "IPython" not in sys.modules
 
 
 def test_report_reprs():
