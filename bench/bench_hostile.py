@@ -1,0 +1,60 @@
+"""Reading time of input shaped to hit quadratic paths (wide label sets, many
+runs, many sparse label columns): each shape at two sizes, side by side, with
+the time ratio. A linear reader shows a ratio near the size ratio (4x); a
+quadratic one near its square (16x).
+
+Run: PYTHONPATH=build/<dir>/python python3 bench/bench_hostile.py
+"""
+from __future__ import annotations
+
+import json
+import time
+
+import benchreport as br
+
+
+def wide_labels(n: int) -> bytes:
+    """n label columns (within kMaxLabelColumns = 256), 400 sets."""
+    header = ",".join(f"c{i}" for i in range(n)) + ",unit,value\n"
+    rows = "".join(",".join(f"x{r}" for _ in range(n)) + ",s,1\n" for r in range(400))
+    return (header + rows).encode()
+
+
+def many_runs(n: int) -> bytes:
+    runs = [{"id": f"r{i}", "metadata": {}} for i in range(n)]
+    sets = [{"labels": {"b": "x"}, "unit": "s", "values": [1], "run": f"r{i}"} for i in range(n)]
+    return json.dumps({"schema": "benchreport/1", "runs": runs, "sets": sets}).encode()
+
+
+def many_sets(n: int) -> bytes:
+    sets = [{"labels": {"b": f"x{i}", "p": str(i % 7)}, "unit": "s", "values": [1, 2]} for i in range(n)]
+    return json.dumps({"schema": "benchreport/1", "sets": sets}).encode()
+
+
+SHAPES = [("wide label sets (CSV, 400 rows)", wide_labels, "wide.csv", 60, 240),
+          ("many runs (canonical JSON)", many_runs, "runs.json", 5000, 20000),
+          ("many sets (canonical JSON)", many_sets, "sets.json", 20000, 80000)]
+
+
+def seconds(data: bytes, name: str) -> float:
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        try:
+            br.read_bytes(data, name)
+        except br.InputError:
+            pass  # a limit refusing the input quickly is a fine outcome too
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> None:
+    print(f"| shape | n | time | 4n | time | ratio (4x = linear) |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for title, make, name, small, large in SHAPES:
+        a, b = seconds(make(small), name), seconds(make(large), name)
+        print(f"| {title} | {small} | {a * 1e3:.1f} ms | {large} | {b * 1e3:.1f} ms | {b / a:.1f}x |")
+
+
+if __name__ == "__main__":
+    main()
