@@ -85,10 +85,23 @@ py::array_t<T> to_numpy(std::vector<T>&& v) {
 
 py::array to_bool_numpy(std::vector<std::uint8_t>&& v) { return to_numpy(std::move(v)).attr("astype")("bool"); }
 
+// Reasons are mostly empty and repeat the same few sentences: fill an object
+// array with "" in one numpy call, then set only the unavailable entries,
+// reusing one Python string per distinct reason.
 py::array to_object_numpy(const std::vector<std::string>& v) {
-  py::list items(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) items[i] = py::str(v[i]);
-  return py::module_::import("numpy").attr("array")(items, "dtype"_a = "object");
+  py::array out = py::module_::import("numpy").attr("full")(v.size(), "", "dtype"_a = "object");
+  py::object setitem = out.attr("__setitem__");
+  std::string last;
+  py::str last_py;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (v[i].empty()) continue;
+    if (!last_py || v[i] != last) {
+      last = v[i];
+      last_py = py::str(last);
+    }
+    setitem(i, last_py);
+  }
+  return out;
 }
 
 py::object optional_reason(const Availability& a) { return a.ok ? py::object(py::none()) : py::object(py::str(a.reason)); }
