@@ -353,3 +353,41 @@ def test_example_path():
     assert (br.example_path("nitro/ios") / "base-1.json").exists()
     with pytest.raises(FileNotFoundError, match="no packaged example"):
         br.example_path("nope")
+
+
+def _flagged_drifts(nitro, limit=0.10, k=5, alpha=0.05):
+    """Independent drift rule (docs/presets.md): per (platform, benchmark, revision) side, with numpy/scipy."""
+    from scipy.stats import kendalltau
+
+    flagged = []
+    for platform in sorted(set(nitro.labels["platform"])):
+        for benchmark in sorted(set(nitro.labels["benchmark"])):
+            for revision in ("base", "head"):
+                sub = nitro.select(platform=platform, revision=revision, benchmark=benchmark)
+                procs = [np.asarray(sub.samples(i), dtype=float) for i in range(len(sub))]
+                procs = [v for v in procs if len(v) >= 2 * k]
+                if not procs:
+                    continue
+                drift = np.median([np.median(v[-k:]) / np.median(v[:k]) - 1 for v in procs])
+                pooled = np.concatenate(procs)
+                noise = np.median(np.abs(pooled - np.median(pooled))) / np.median(pooled)
+                agreeing = 0
+                for v in procs:
+                    tau = kendalltau(np.arange(len(v)), v, method="asymptotic")
+                    agreeing += tau.pvalue < alpha and (tau.statistic > 0) == (drift > 0)
+                if abs(drift) >= limit and (2 * agreeing > len(procs) or abs(drift) - limit > noise):
+                    flagged.append((platform, benchmark, revision, drift))
+    return flagged
+
+
+def test_drift_warnings_follow_the_trend_or_beyond_noise_rule(nitro, comparison):
+    md = comparison.to_markdown()
+    notes = re.findall(r"Within-process drift: ([^\n]*)\.", md)
+    expected = _flagged_drifts(nitro)
+    assert [(p, b, r) for p, b, r, _ in expected] == [("android", "nitro-cpp/function/simple-func", "head")]
+    assert len(notes) == len(expected)
+    # The noise-only case: window change above the limit, no trend, and within its own noise.
+    sub = nitro.select(platform="android", revision="base", benchmark="nitro-platform/arraybuffer/bounce-native-owned-4kib")
+    procs = [np.asarray(sub.samples(i), dtype=float) for i in range(len(sub))]
+    assert np.median([np.median(v[-5:]) / np.median(v[:5]) - 1 for v in procs]) > 0.10
+    assert "bounce native-owned buffer (4 KiB) base samples" not in md
