@@ -1,7 +1,9 @@
 #include "benchreport/bootstrap.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <boost/math/distributions/normal.hpp>
+#include <boost/math/special_functions/beta.hpp>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -278,15 +280,162 @@ std::vector<std::vector<double>> jackknife_groups(const SideSamples& base, const
   return groups;
 }
 
+
+// ---- Exact bootstrap distribution (no resampling) ----
+
+// P(Bin(n, p) >= m) = I_p(m, n - m + 1).
+double binomial_upper_tail(std::size_t n, double p, std::size_t m) {
+  if (m == 0) return 1;
+  if (m > n || p <= 0) return 0;
+  if (p >= 1) return 1;
+  return boost::math::ibeta(static_cast<double>(m), static_cast<double>(n - m + 1), p);
+}
+
+// Even n = 2h, resample median = midpoint of the order statistics at ranks
+// h - 1 and h (0-based), positions J1 <= J2 in the sorted sample. With
+// C_j = number of draws at positions <= j ~ Bin(n, (j + 1) / n), for a <= b:
+//   P(J1 <= a, J2 <= b) = P(C_a >= h + 1) + P(C_a = h, C_b >= h + 1)
+//                       = P(C_a >= h + 1) + C(n, h) p_a^h ((1 - p_a)^h - (1 - p_b)^h);
+// for a > b it equals P(J2 <= b) = P(C_b >= h + 1).
+class EvenMedianJointCdf {
+ public:
+  explicit EvenMedianJointCdf(std::size_t n) : n_(n), h_(n / 2) {
+    const double nd = static_cast<double>(n);
+    log_choose_ = std::lgamma(nd + 1) - 2 * std::lgamma(static_cast<double>(h_) + 1);
+    tail_.resize(n);
+    for (std::size_t j = 0; j < n; ++j) tail_[j] = binomial_upper_tail(n, p(j), h_ + 1);
+  }
+
+  // P(J1 <= a, J2 <= b) with a, b in [-1, n - 1].
+  double operator()(std::ptrdiff_t a, std::ptrdiff_t b) const {
+    if (a < 0 || b < 0) return 0;
+    const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
+    if (ua >= ub) return tail_[ub];
+    const double hd = static_cast<double>(h_);
+    const double lead = std::exp(log_choose_ + hd * std::log(p(ua)));
+    return tail_[ua] + lead * (std::pow(1 - p(ua), hd) - std::pow(1 - p(ub), hd));
+  }
+
+ private:
+  double p(std::size_t j) const { return static_cast<double>(j + 1) / static_cast<double>(n_); }
+
+  std::size_t n_, h_;
+  double log_choose_ = 0;
+  std::vector<double> tail_;
+};
+
+// Sorts (value, probability) pairs by value and merges equal values.
+MedianDistribution merge_support(std::vector<std::pair<double, double>> points) {
+  std::sort(points.begin(), points.end());
+  MedianDistribution out;
+  for (const auto& [value, probability] : points) {
+    if (!out.values.empty() && out.values.back() == value) {
+      out.probabilities.back() += probability;
+    } else {
+      out.values.push_back(value);
+      out.probabilities.push_back(probability);
+    }
+  }
+  return out;
+}
+
+// The bootstrap distribution of median(head) / median(base), both sides
+// independent: F(t) = sum_i P(H = h_i) P(B >= h_i / t), evaluated in
+// O(|H| + |B|) by one merge-like pass (h_i / b_j <= t holds on a suffix of the
+// ascending base values, and that suffix shrinks as h_i grows).
+class ExactRatioDistribution {
+ public:
+  ExactRatioDistribution(MedianDistribution base, MedianDistribution head)
+      : base_(std::move(base)), head_(std::move(head)), base_suffix_(base_.values.size() + 1, 0.0) {
+    for (std::size_t j = base_.values.size(); j-- > 0;) base_suffix_[j] = base_suffix_[j + 1] + base_.probabilities[j];
+  }
+
+  double cdf(double t) const {
+    double total = 0;
+    std::size_t j = 0;
+    for (std::size_t i = 0; i < head_.values.size(); ++i) {
+      while (j < base_.values.size() && head_.values[i] / base_.values[j] > t) ++j;
+      total += head_.probabilities[i] * base_suffix_[j];
+    }
+    return total;
+  }
+
+  // Smallest support point r with cdf(r) >= q: bisection over the ordered bit
+  // patterns of positive doubles between the smallest and largest ratio, so
+  // the answer is an attained ratio h_i / b_j, exactly.
+  double quantile(double q) const {
+    auto lo = std::bit_cast<std::uint64_t>(head_.values.front() / base_.values.back());
+    auto hi = std::bit_cast<std::uint64_t>(head_.values.back() / base_.values.front());
+    if (cdf(std::bit_cast<double>(lo)) >= q) return std::bit_cast<double>(lo);
+    while (hi - lo > 1) {  // invariant: cdf(lo) < q, answer in (lo, hi]
+      const std::uint64_t mid = lo + (hi - lo) / 2;
+      if (cdf(std::bit_cast<double>(mid)) >= q) {
+        hi = mid;
+      } else {
+        lo = mid;
+      }
+    }
+    return std::bit_cast<double>(hi);
+  }
+
+  // Standard deviation of the ratio: E[R^k] = E[H^k] E[B^-k] by independence.
+  double standard_deviation() const {
+    auto moment = [](const MedianDistribution& d, int power) {
+      double m = 0;
+      for (std::size_t i = 0; i < d.values.size(); ++i) m += d.probabilities[i] * std::pow(d.values[i], power);
+      return m;
+    };
+    const double mean = moment(head_, 1) * moment(base_, -1);
+    const double second = moment(head_, 2) * moment(base_, -2);
+    return std::sqrt(std::max(0.0, second - mean * mean));
+  }
+
+ private:
+  MedianDistribution base_, head_;
+  std::vector<double> base_suffix_;  // base_suffix_[j] = P(B >= b_j)
+};
+
 double normal_quantile(double p) { return boost::math::quantile(boost::math::normal_distribution<double>(), p); }
 double normal_cdf(double z) { return boost::math::cdf(boost::math::normal_distribution<double>(), z); }
 // Phi^-1(p), NaN at p = 0 or 1 (the BCa bias correction is then undefined).
 double normal_quantile_or_nan(double p) { return p > 0 && p < 1 ? normal_quantile(p) : kNaN; }
 
+
+// Percentile ends at alpha and 1 - alpha, and BCa ends (Efron & Tibshirani
+// 14.3) from the bootstrap distribution's quantile function, the mean of its
+// fractions strictly below and at or below the estimate (scipy's convention),
+// and the jackknife acceleration (computed only when BCa is defined).
+template <class Quantile, class Acceleration>
+void fill_interval_ends(BootstrapInterval& out, double confidence, double mean_rank_fraction, Quantile quantile,
+                        Acceleration acceleration_of) {
+  const double alpha = (1 - confidence) / 2;
+  out.percentile_lower = quantile(alpha);
+  out.percentile_upper = quantile(1 - alpha);
+  const double z0 = normal_quantile_or_nan(mean_rank_fraction);
+  if (std::isnan(z0)) {
+    out.bca_lower = out.bca_upper = kNaN;
+    return;
+  }
+  const double a = acceleration_of();
+  auto adjusted = [&](double z_alpha) {
+    const double num = z0 + z_alpha;
+    return normal_cdf(z0 + num / (1 - a * num));
+  };
+  const double z_alpha = normal_quantile(alpha);
+  out.bca_lower = quantile(adjusted(z_alpha));
+  out.bca_upper = quantile(adjusted(-z_alpha));
+}
+// Defined below the public exact_bootstrap_median_distribution it uses.
+BootstrapInterval exact_median_ratio_ci(const SideSamples& base, const SideSamples& head, double confidence);
+
 }  // namespace
 
 BootstrapInterval bootstrap_median_ratio_ci(const SideSamples& base, const SideSamples& head,
                                             const BootstrapOptions& options, Xoshiro256& rng) {
+  if (options.method == BootstrapMethod::exact) {
+    if (!(options.confidence > 0 && options.confidence < 1)) throw InputError("bootstrap: confidence must be in (0, 1)");
+    return exact_median_ratio_ci(base, head, options.confidence);
+  }
   if (options.resamples < 2) throw InputError("bootstrap: resamples must be at least 2");
   if (!(options.confidence > 0 && options.confidence < 1)) throw InputError("bootstrap: confidence must be in (0, 1)");
   PreparedSide pb = prepare(base, "base");
@@ -332,25 +481,61 @@ BootstrapInterval bootstrap_median_ratio_ci(const SideSamples& base, const SideS
     below += r < out.estimate ? 1 : 0;
     at_or_below += r <= out.estimate ? 1 : 0;
   }
-  const double alpha = (1 - options.confidence) / 2;
-  out.percentile_lower = selected_quantile(ratios, alpha);
-  out.percentile_upper = selected_quantile(ratios, 1 - alpha);
-
-  const double z0 = normal_quantile_or_nan(static_cast<double>(below + at_or_below) / (2.0 * static_cast<double>(B)));
-  if (std::isnan(z0)) {
-    out.bca_lower = out.bca_upper = kNaN;
-    return out;
-  }
-  const double a = acceleration(jackknife_groups(base, head, pb, ph, out.hierarchical, out.paired_processes));
-  auto adjusted = [&](double z_alpha) {
-    const double num = z0 + z_alpha;
-    return normal_cdf(z0 + num / (1 - a * num));
-  };
-  const double z_alpha = normal_quantile(alpha);
-  out.bca_lower = selected_quantile(ratios, adjusted(z_alpha));
-  out.bca_upper = selected_quantile(ratios, adjusted(-z_alpha));
+  const double mean_rank_fraction = static_cast<double>(below + at_or_below) / (2.0 * static_cast<double>(B));
+  fill_interval_ends(out, options.confidence, mean_rank_fraction,
+                     [&](double q) { return selected_quantile(ratios, q); },
+                     [&] { return acceleration(jackknife_groups(base, head, pb, ph, out.hierarchical, out.paired_processes)); });
   return out;
 }
+
+MedianDistribution exact_bootstrap_median_distribution(std::span<const double> sample) {
+  if (sample.empty()) throw InputError("exact bootstrap: the sample is empty");
+  std::vector<double> sorted(sample.begin(), sample.end());
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  std::vector<std::pair<double, double>> points;
+  if (n % 2 == 1) {
+    // Median = order statistic J at rank (n - 1) / 2: P(J <= j) = P(C_j >= (n + 1) / 2).
+    double previous = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const double cdf = binomial_upper_tail(n, static_cast<double>(j + 1) / static_cast<double>(n), (n + 1) / 2);
+      points.emplace_back(sorted[j], std::max(0.0, cdf - previous));
+      previous = cdf;
+    }
+  } else {
+    const EvenMedianJointCdf joint(n);
+    for (std::size_t a = 0; a < n; ++a) {
+      for (std::size_t b = a; b < n; ++b) {
+        const auto ia = static_cast<std::ptrdiff_t>(a), ib = static_cast<std::ptrdiff_t>(b);
+        const double probability = joint(ia, ib) - joint(ia - 1, ib) - joint(ia, ib - 1) + joint(ia - 1, ib - 1);
+        points.emplace_back(sorted[a] + (sorted[b] - sorted[a]) / 2, std::max(0.0, probability));
+      }
+    }
+  }
+  return merge_support(std::move(points));
+}
+
+namespace {
+
+BootstrapInterval exact_median_ratio_ci(const SideSamples& base, const SideSamples& head, double confidence) {
+  if (base.processes.size() != 1 || head.processes.size() != 1) {
+    throw InputError("bootstrap: the exact method needs flat samples (one process per side); use resampling");
+  }
+  const PreparedSide pb = prepare(base, "base");
+  const PreparedSide ph = prepare(head, "head");
+  BootstrapInterval out;
+  out.estimate = median(ph.sorted) / median(pb.sorted);
+  const ExactRatioDistribution ratio(exact_bootstrap_median_distribution(pb.sorted),
+                                     exact_bootstrap_median_distribution(ph.sorted));
+  out.standard_error = ratio.standard_deviation();
+  const double at_or_below = ratio.cdf(out.estimate);
+  const double below = ratio.cdf(std::nextafter(out.estimate, 0.0));
+  fill_interval_ends(out, confidence, (below + at_or_below) / 2, [&](double q) { return ratio.quantile(q); },
+                     [&] { return acceleration(jackknife_groups(base, head, pb, ph, false, false)); });
+  return out;
+}
+
+}  // namespace
 
 BootstrapInterval bootstrap_median_ratio_ci(std::span<const double> base, std::span<const double> head,
                                             const BootstrapOptions& options, std::uint64_t seed) {

@@ -22,9 +22,17 @@ struct SideSamples {
   std::vector<double> pooled() const;
 };
 
+// How the bootstrap distribution of the ratio is obtained.
+//  resampling: `resamples` Monte Carlo resamples (any process structure);
+//  exact: the complete bootstrap distribution of each side's median in closed
+//         form (binomial tails over order statistics), combined exactly; no
+//         resampling, no Monte Carlo error. Flat sides only (one process each).
+enum class BootstrapMethod { resampling, exact };
+
 struct BootstrapOptions {
   int resamples = 10000;
   double confidence = 0.95;
+  BootstrapMethod method = BootstrapMethod::resampling;
 };
 
 struct BootstrapInterval {
@@ -36,10 +44,24 @@ struct BootstrapInterval {
   double standard_error = 0;    // sd (ddof 1) of the bootstrap ratios
   bool hierarchical = false;    // processes resampled first
   bool paired_processes = false;  // base/head process i drawn together
-  int resamples = 0;
+  int resamples = 0;            // 0 for the exact method
 };
 
+// The exact bootstrap distribution of the median of one sample of size n
+// (each resample: n draws with replacement): distinct median values in
+// ascending order with their probabilities (summing to 1). O(n^2) points for
+// even n (midpoints of two order statistics), n for odd n. InputError when empty.
+struct MedianDistribution {
+  std::vector<double> values;
+  std::vector<double> probabilities;
+};
+MedianDistribution exact_bootstrap_median_distribution(std::span<const double> sample);
+
 // Requires non-empty sides with positive medians (InputError otherwise).
+// The resampling method takes 32-bit draws from `rng` exactly as consecutive
+// Xoshiro256::below32 calls would (for a generator with no pending half word).
+// The exact method ignores `rng` and `resamples`; its interval ends are the
+// smallest support points r of the ratio distribution with P(R <= r) >= q.
 // When both sides have the same number (>1) of processes, process pairs are
 // drawn together (they share an interleaving block); otherwise each side's
 // processes are drawn independently.

@@ -2,7 +2,9 @@
 // p-value adjustment (the scipy cross-checks live in tests/python/test_compare.py).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <vector>
@@ -195,4 +197,137 @@ TEST_CASE("Benjamini-Hochberg and Holm by hand", "[inference]") {
   REQUIRE(holm[2] == Approx(0.06));
   REQUIRE(adjust_bh(V{}).empty());
   REQUIRE_THROWS_AS(adjust_holm(V{0.5, -0.1}), InputError);
+}
+
+namespace {
+
+// Straightforward resampling of the sorted values with the generator's below32
+// draws (base first, then head, per resample): the reference the histogram
+// kernel must reproduce bit for bit.
+V straightforward_ratios(V base, V head, int resamples, std::uint64_t seed) {
+  std::sort(base.begin(), base.end());
+  std::sort(head.begin(), head.end());
+  Xoshiro256 rng(seed);
+  auto resampled_median = [&](const V& sorted) {
+    V draw(sorted.size());
+    for (double& d : draw) d = sorted[rng.below32(static_cast<std::uint32_t>(sorted.size()))];
+    std::sort(draw.begin(), draw.end());
+    const double lower = draw[(draw.size() - 1) / 2], upper = draw[draw.size() / 2];
+    return lower + (upper - lower) / 2;
+  };
+  V ratios;
+  for (int b = 0; b < resamples; ++b) {
+    const double mb = resampled_median(base);
+    ratios.push_back(resampled_median(head) / mb);
+  }
+  return ratios;
+}
+
+// Every resample of a tiny sample enumerated (n^n equally likely draws).
+std::map<double, double> enumerated_median_distribution(V sample) {
+  std::sort(sample.begin(), sample.end());
+  const std::size_t n = sample.size();
+  std::size_t total = 1;
+  for (std::size_t i = 0; i < n; ++i) total *= n;
+  std::map<double, double> probability;
+  V draw(n);
+  for (std::size_t code = 0; code < total; ++code) {
+    std::size_t digits = code;
+    for (double& d : draw) {
+      d = sample[digits % n];
+      digits /= n;
+    }
+    std::sort(draw.begin(), draw.end());
+    const double lower = draw[(n - 1) / 2], upper = draw[n / 2];
+    probability[lower + (upper - lower) / 2] += 1.0 / static_cast<double>(total);
+  }
+  return probability;
+}
+
+}  // namespace
+
+TEST_CASE("Bootstrap histogram kernel equals straightforward resampling bit for bit", "[inference][bootstrap]") {
+  Xoshiro256 data(11);
+  for (std::size_t nb : {1U, 2U, 7U, 20U}) {
+    for (std::size_t nh : {3U, 20U, 21U}) {
+      V base, head;
+      for (std::size_t i = 0; i < nb; ++i) base.push_back(1 + std::floor(8 * data.unit()) / 4);  // with ties
+      for (std::size_t i = 0; i < nh; ++i) head.push_back(1.2 + data.unit());
+      const int B = 501;
+      const auto r = bootstrap_median_ratio_ci(base, head, BootstrapOptions{B, 0.9}, 5);
+      V ratios = straightforward_ratios(base, head, B, 5);
+      double mean = 0;
+      for (double x : ratios) mean += x;
+      mean /= B;
+      double ss = 0;
+      for (double x : ratios) ss += (x - mean) * (x - mean);
+      std::sort(ratios.begin(), ratios.end());
+      REQUIRE(r.percentile_lower == sorted_quantile(ratios, 0.05));
+      REQUIRE(r.percentile_upper == sorted_quantile(ratios, 0.95));
+      REQUIRE(r.standard_error == std::sqrt(ss / (B - 1)));
+    }
+  }
+}
+
+TEST_CASE("Exact bootstrap median distribution equals enumeration of all resamples", "[inference][bootstrap]") {
+  const std::vector<V> samples{{3}, {2, 5}, {1, 2, 3}, {4, 1, 3, 3}, {1, 2, 3, 4, 5}, {2, 2, 7, 1, 9, 4},
+                               {5, 3, 8, 1, 9, 2, 7}, {1, 1, 1, 2}};
+  for (const V& x : samples) {
+    const MedianDistribution d = exact_bootstrap_median_distribution(x);
+    const auto expected = enumerated_median_distribution(x);
+    REQUIRE(d.values.size() == expected.size());
+    std::size_t i = 0;
+    double sum = 0;
+    for (const auto& [value, probability] : expected) {
+      REQUIRE(d.values[i] == value);
+      REQUIRE(d.probabilities[i] == Approx(probability).margin(1e-11));
+      sum += d.probabilities[i];
+      ++i;
+    }
+    REQUIRE(sum == Approx(1.0).margin(1e-12));
+  }
+  REQUIRE_THROWS_AS(exact_bootstrap_median_distribution(V{}), InputError);
+}
+
+TEST_CASE("Exact bootstrap interval agrees with a large resampling run", "[inference][bootstrap]") {
+  Xoshiro256 data(3);
+  for (std::size_t n : {20U, 15U}) {
+    V base, head;
+    for (std::size_t i = 0; i < n; ++i) base.push_back(1 + data.unit());
+    for (std::size_t i = 0; i < n + 1; ++i) head.push_back(1.1 + data.unit());
+    const BootstrapOptions exact_options{0, 0.95, BootstrapMethod::exact};
+    const auto e = bootstrap_median_ratio_ci(base, head, exact_options, 0);
+    const auto r = bootstrap_median_ratio_ci(base, head, BootstrapOptions{200000, 0.95}, 1);
+    const double width = r.percentile_upper - r.percentile_lower;
+    // Monte Carlo error of a 2.5% quantile from 2e5 resamples is well under 1% of the width here.
+    REQUIRE(e.estimate == r.estimate);
+    REQUIRE(std::abs(e.percentile_lower - r.percentile_lower) < 0.01 * width);
+    REQUIRE(std::abs(e.percentile_upper - r.percentile_upper) < 0.01 * width);
+    REQUIRE(std::abs(e.bca_lower - r.bca_lower) < 0.01 * width);
+    REQUIRE(std::abs(e.bca_upper - r.bca_upper) < 0.01 * width);
+    REQUIRE(e.standard_error == Approx(r.standard_error).epsilon(0.01));
+    REQUIRE(e.resamples == 0);
+    // Deterministic and independent of the seed.
+    const auto again = bootstrap_median_ratio_ci(base, head, exact_options, 99);
+    REQUIRE(again.bca_lower == e.bca_lower);
+    REQUIRE(again.percentile_upper == e.percentile_upper);
+  }
+}
+
+TEST_CASE("Exact bootstrap: hand-checked tiny case and bad input", "[inference][bootstrap]") {
+  // base {1, 3}: medians 1, 2, 3 with probabilities 1/4, 1/2, 1/4; head {2}: always 2.
+  // Ratio 2/3, 1, 2 with P 1/4, 1/2, 1/4: the 10% quantile is 2/3, the 90% quantile 2.
+  const BootstrapOptions o{0, 0.8, BootstrapMethod::exact};
+  const auto r = bootstrap_median_ratio_ci(V{1, 3}, V{2}, o, 0);
+  REQUIRE(r.estimate == 1.0);
+  REQUIRE(r.percentile_lower == 2.0 / 3.0);
+  REQUIRE(r.percentile_upper == 2.0);
+  // E[R] = 1/4 * 2/3 + 1/2 + 1/2 = 7/6, E[R^2] = 1/4 * 4/9 + 1/2 + 1 = 29/18.
+  REQUIRE(r.standard_error == Approx(std::sqrt(29.0 / 18.0 - 49.0 / 36.0)).epsilon(1e-12));
+  const V a{1, 2, 3}, b{2, 3, 4};
+  Xoshiro256 rng(1);
+  REQUIRE_THROWS_AS(bootstrap_median_ratio_ci(SideSamples{{a, b}}, SideSamples{{b}}, o, rng), InputError);
+  REQUIRE_THROWS_AS(bootstrap_median_ratio_ci(V{}, b, o, 1), InputError);
+  REQUIRE_THROWS_AS(bootstrap_median_ratio_ci(a, b, BootstrapOptions{0, 1.0, BootstrapMethod::exact}, 1), InputError);
+  REQUIRE_THROWS_AS(bootstrap_median_ratio_ci(V{1, 0}, b, o, 1), InputError);
 }
