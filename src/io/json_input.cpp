@@ -80,15 +80,22 @@ std::string found(od::value& value) {
 
 }  // namespace
 
-JsonInput::JsonInput(const Source& source) : source_(source), padded_(source.bytes.data(), source.bytes.size()) {
+JsonInput::JsonInput(const Source& source) : source_(source) {
   if (source.bytes.size() > source.options.max_file_size) {
     throw InputError(fmt::format("{}: {} bytes exceeds the input size limit of {} bytes (raise ReadOptions::max_file_size)",
                                  source.name, source.bytes.size(), source.options.max_file_size));
   }
   check_depth(source.bytes, source.options.max_depth, source.name);
-  const auto error = parser_.allocate(std::max<std::size_t>(padded_.size(), 64), source.options.max_depth);
+  if (source.padded) {
+    text_ = simdjson::padded_string_view(source.bytes.data(), source.bytes.size(),
+                                         source.bytes.size() + simdjson::SIMDJSON_PADDING);
+  } else {
+    copy_ = simdjson::padded_string(source.bytes.data(), source.bytes.size());
+    text_ = copy_;
+  }
+  const auto error = parser_.allocate(std::max<std::size_t>(text_.size(), 64), source.options.max_depth);
   if (error != simdjson::SUCCESS) throw InputError(fmt::format("{}: {}", source.name, simdjson::error_message(error)));
-  const auto parse_error = parser_.iterate(padded_).get(document_);
+  const auto parse_error = parser_.iterate(text_).get(document_);
   if (parse_error == simdjson::DEPTH_ERROR) {
     throw InputError(fmt::format("{}: JSON nesting deeper than the limit of {} levels (raise ReadOptions::max_depth)",
                                  source.name, source.options.max_depth));
@@ -101,8 +108,8 @@ JsonInput::JsonInput(const Source& source) : source_(source), padded_(source.byt
 std::string JsonInput::location() {
   const char* at = nullptr;
   if (document_.current_location().get(at) != simdjson::SUCCESS || at == nullptr) return {};
-  const char* begin = padded_.data();
-  if (at < begin || at > begin + padded_.size()) return {};
+  const char* begin = text_.data();
+  if (at < begin || at > begin + text_.size()) return {};
   const auto line = 1 + std::count(begin, at, '\n');
   return fmt::format(":{}", line);
 }

@@ -40,7 +40,21 @@ Dataset run_reader(ReaderFn reader, const io::Source& source) {
   }
 }
 
-std::string load_file(const fs::path& path, const ReadOptions& options) {
+// A file's bytes followed by simdjson::SIMDJSON_PADDING zero bytes, so that
+// JSON readers parse them in place (no second, padded copy of the file).
+class FileBytes {
+ public:
+  FileBytes() = default;
+  explicit FileBytes(std::size_t size) : storage_(size + simdjson::SIMDJSON_PADDING, '\0'), size_(size) {}
+  char* data() { return storage_.data(); }
+  std::string_view bytes() const { return {storage_.data(), size_}; }
+
+ private:
+  std::string storage_;
+  std::size_t size_ = 0;
+};
+
+FileBytes load_file(const fs::path& path, const ReadOptions& options) {
   std::error_code ec;
   const auto size = fs::file_size(path, ec);
   if (ec) throw InputError(fmt::format("{}: cannot read ({})", path.string(), ec.message()));
@@ -50,10 +64,10 @@ std::string load_file(const fs::path& path, const ReadOptions& options) {
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(fmt::format("{}: cannot open for reading", path.string()));
-  std::string bytes(size, '\0');
-  in.read(bytes.data(), static_cast<std::streamsize>(size));
+  FileBytes file(size);
+  in.read(file.data(), static_cast<std::streamsize>(size));
   if (static_cast<std::uint64_t>(in.gcount()) != size) throw InputError(fmt::format("{}: read failed", path.string()));
-  return bytes;
+  return file;
 }
 
 bool is_hidden(const fs::path& path) {
@@ -86,10 +100,10 @@ Dataset read_directory(const fs::path& dir, std::string_view format, const ReadO
     // criterion's benchmark.json is read together with the sample.json beside it.
     if (file.filename() == "benchmark.json" && fs::exists(file.parent_path() / "sample.json")) continue;
     if (format == "auto") {
-      const std::string bytes = load_file(file, options);
+      const FileBytes bytes = load_file(file, options);
       std::string detected;
       try {
-        detected = detect_format(file.string(), std::string_view(bytes).substr(0, 65536));
+        detected = detect_format(file.string(), bytes.bytes().substr(0, 65536));
       } catch (const InputError&) {
         skipped.push_back(fs::relative(file, dir).string());
         continue;
@@ -110,27 +124,28 @@ Dataset read_directory(const fs::path& dir, std::string_view format, const ReadO
   return out;
 }
 
-std::string companion_for(const fs::path& path, const ReadOptions& options) {
+FileBytes companion_for(const fs::path& path, const ReadOptions& options) {
   if (path.filename() != "sample.json") return {};
   const auto sibling = path.parent_path() / "benchmark.json";
-  return fs::exists(sibling) ? load_file(sibling, options) : std::string();
+  return fs::exists(sibling) ? load_file(sibling, options) : FileBytes();
 }
 
 }  // namespace
 
 Dataset read_buffer(std::string_view bytes, std::string_view name, std::string_view format, const ReadOptions& options) {
   const std::string chosen = format == "auto" ? detect_format(name, bytes.substr(0, 65536)) : std::string(format);
-  return run_reader(reader_for(chosen, name), io::Source{std::string(name), bytes, options, {}});
+  return run_reader(reader_for(chosen, name), io::Source{std::string(name), bytes, options, {}, false});
 }
 
 Dataset read(const fs::path& path, std::string_view format, const ReadOptions& options) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) return read_directory(path, format, options);
-  const std::string bytes = load_file(path, options);
+  const FileBytes file = load_file(path, options);
+  const std::string_view bytes = file.bytes();
   const std::string name = path.string();
-  const std::string chosen = format == "auto" ? detect_format(name, std::string_view(bytes).substr(0, 65536)) : std::string(format);
-  const std::string companion = chosen == "criterion" ? companion_for(path, options) : std::string();
-  return run_reader(reader_for(chosen, name), io::Source{name, bytes, options, companion});
+  const std::string chosen = format == "auto" ? detect_format(name, bytes.substr(0, 65536)) : std::string(format);
+  const FileBytes companion = chosen == "criterion" ? companion_for(path, options) : FileBytes();
+  return run_reader(reader_for(chosen, name), io::Source{name, bytes, options, companion.bytes(), true});
 }
 
 Dataset read_many(std::span<const fs::path> paths, std::string_view format, const ReadOptions& options) {

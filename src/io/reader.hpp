@@ -21,6 +21,10 @@ struct Source {
   std::string_view bytes;
   const ReadOptions& options;
   std::string_view companion;  // criterion: benchmark.json beside sample.json ("" if none)
+  // True when bytes.data() is followed by at least simdjson::SIMDJSON_PADDING
+  // readable bytes (read() loads files so): JSON is then parsed in place
+  // instead of from a padded copy, which keeps peak memory near the file size.
+  bool padded = false;
 };
 
 Dataset read_google_benchmark(const Source& source);
@@ -111,7 +115,8 @@ class JsonInput {
  private:
   std::string location();
   const Source& source_;
-  simdjson::padded_string padded_;
+  simdjson::padded_string copy_;      // the bytes plus padding, only when the source has none
+  simdjson::padded_string_view text_;  // what simdjson parses (the source's bytes or copy_)
   od::parser parser_;
   od::document document_;
   std::uint64_t samples_ = 0;

@@ -181,3 +181,31 @@ TEST_CASE("auto-detection picks the right reader for every fixture", "[io][detec
     CHECK(detect_format(file, text.str()) == format);
   }
 }
+
+TEST_CASE("read() parses files in place: same Dataset as read_buffer() of a copy of the bytes", "[io][padded]") {
+  const char* files[] = {"/google_benchmark/repetitions.json", "/hyperfine/commands.json", "/pyperf/two_benchmarks.json",
+                         "/pytest_benchmark/with_data.json", "/go/bench.txt", "/zfh/ios.log",
+                         "/hostile/hostile_names.json"};
+  for (const char* file : files) {
+    const std::string path = kData + file;
+    INFO(path);
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    const Dataset from_file = read(path);
+    const Dataset from_buffer = read_buffer(bytes.str(), path);
+    REQUIRE(from_file.n_sets() == from_buffer.n_sets());
+    CHECK(std::vector<double>(from_file.values().begin(), from_file.values().end()) ==
+          std::vector<double>(from_buffer.values().begin(), from_buffer.values().end()));
+    for (std::size_t set = 0; set < from_file.n_sets(); ++set) {
+      CHECK(from_file.labels(set) == from_buffer.labels(set));
+      CHECK(from_file.set_metadata(set) == from_buffer.set_metadata(set));
+    }
+  }
+}
+
+TEST_CASE("read(): errors from the in-place path still name the file and line", "[io][padded][errors]") {
+  const std::string path = kData + "/hostile/trailing_garbage.json";
+  CHECK_THROWS_WITH(read(path), Catch::Contains("trailing_garbage.json:15:") && Catch::Contains("unexpected content"));
+  CHECK_THROWS_WITH(read(kData + "/hostile/truncated.json"), Catch::Contains("truncated.json") && Catch::Contains("not valid JSON"));
+}
