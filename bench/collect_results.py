@@ -36,8 +36,8 @@ def main() -> None:
         if not path.exists():
             continue
         body = path.read_text(encoding="utf-8").splitlines()
-        # Demote the file's own headings by one level under the area heading.
-        body = [("#" + line) if line.startswith("#") else line for line in body]
+        # Demote the file's own headings by two levels under the area heading.
+        body = [("##" + line) if line.startswith("#") else line for line in body]
         parts.append(f"## {title}\n\nFrom `bench/RESULTS-{area}.md`.\n\n" + "\n".join(body).strip() + "\n")
     (ROOT / "docs" / "performance.md").write_text("\n".join(parts), encoding="utf-8")
 
