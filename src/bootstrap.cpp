@@ -490,6 +490,10 @@ BootstrapInterval bootstrap_median_ratio_ci(const SideSamples& base, const SideS
 
 MedianDistribution exact_bootstrap_median_distribution(std::span<const double> sample) {
   if (sample.empty()) throw InputError("exact bootstrap: the sample is empty");
+  if (sample.size() > kMaxExactSamples) {
+    throw InputError("exact bootstrap: " + std::to_string(sample.size()) + " samples, more than the " +
+                     std::to_string(kMaxExactSamples) + " the exact method supports (n^2/2 support points); use resampling");
+  }
   std::vector<double> sorted(sample.begin(), sample.end());
   std::sort(sorted.begin(), sorted.end());
   const std::size_t n = sorted.size();

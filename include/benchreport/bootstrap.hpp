@@ -26,7 +26,8 @@ struct SideSamples {
 //  resampling: `resamples` Monte Carlo resamples (any process structure);
 //  exact: the complete bootstrap distribution of each side's median in closed
 //         form (binomial tails over order statistics), combined exactly; no
-//         resampling, no Monte Carlo error. Flat sides only (one process each).
+//         resampling, no Monte Carlo error. Flat sides only (one process each),
+//         at most kMaxExactSamples samples per side (InputError otherwise).
 enum class BootstrapMethod { resampling, exact };
 
 struct BootstrapOptions {
@@ -51,6 +52,9 @@ struct BootstrapInterval {
 // (each resample: n draws with replacement): distinct median values in
 // ascending order with their probabilities (summing to 1). O(n^2) points for
 // even n (midpoints of two order statistics), n for odd n. InputError when empty.
+// Largest sample the exact method accepts (even n has n(n + 1)/2 support pairs).
+inline constexpr std::size_t kMaxExactSamples = 2000;
+
 struct MedianDistribution {
   std::vector<double> values;
   std::vector<double> probabilities;

@@ -287,6 +287,7 @@ TEST_CASE("Exact bootstrap median distribution equals enumeration of all resampl
     REQUIRE(sum == Approx(1.0).margin(1e-12));
   }
   REQUIRE_THROWS_AS(exact_bootstrap_median_distribution(V{}), InputError);
+  REQUIRE_THROWS_AS(exact_bootstrap_median_distribution(V(kMaxExactSamples + 1, 1.0)), InputError);
 }
 
 TEST_CASE("Exact bootstrap interval agrees with a large resampling run", "[inference][bootstrap]") {
