@@ -42,19 +42,20 @@ struct BootstrapInterval {
   double percentile_upper = 0;
   double bca_lower = 0;         // BCa interval of the ratio; NaN when degenerate
   double bca_upper = 0;
-  double standard_error = 0;    // sd (ddof 1) of the bootstrap ratios
+  double standard_error = 0;    // sd (ddof 1) of the bootstrap ratios; exact: sd of the distribution
   bool hierarchical = false;    // processes resampled first
   bool paired_processes = false;  // base/head process i drawn together
   int resamples = 0;            // 0 for the exact method
 };
 
-// The exact bootstrap distribution of the median of one sample of size n
-// (each resample: n draws with replacement): distinct median values in
-// ascending order with their probabilities (summing to 1). O(n^2) points for
-// even n (midpoints of two order statistics), n for odd n. InputError when empty.
 // Largest sample the exact method accepts (even n has n(n + 1)/2 support pairs).
 inline constexpr std::size_t kMaxExactSamples = 2000;
 
+// The exact bootstrap distribution of the median of one sample of size n
+// (each resample: n draws with replacement): distinct median values in
+// ascending order with their probabilities (summing to 1). O(n^2) points for
+// even n (midpoints of two order statistics), n for odd n. InputError when
+// empty or larger than kMaxExactSamples.
 struct MedianDistribution {
   std::vector<double> values;
   std::vector<double> probabilities;
