@@ -25,7 +25,9 @@ for lib in "$LIBASAN" "$LIBUBSAN"; do
   [ -f "$lib" ] || { echo "sanitize.sh: $lib not found (g++ -print-file-name)"; exit 1; }
 done
 # Tests marked asan_slow (seconds normally, minutes instrumented) are skipped here only.
-(cd tests && LD_PRELOAD="$LIBASAN $LIBUBSAN" PYTHONMALLOC=malloc \
+# Run from the repository root (there is no benchreport/ there, so the
+# instrumented build on PYTHONPATH is what gets imported).
+LD_PRELOAD="$LIBASAN $LIBUBSAN" PYTHONMALLOC=malloc \
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:detect_odr_violation=0 \
   PYTHONPATH="$BUILD_ABS/python" \
-  python3 -m pytest -q -p no:cacheprovider -m "not asan_slow" python)
+  python3 -m pytest -q -p no:cacheprovider -m "not asan_slow" tests/python
