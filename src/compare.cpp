@@ -241,12 +241,23 @@ CaseComparison compare_case(const SideSamples& base, const SideSamples& head, co
   return c;
 }
 
+namespace {
+// FNV-1a over the case name: a case keeps its bootstrap stream whatever order
+// the inputs were read in (unnamed cases fall back to their index).
+std::uint64_t case_stream(std::string_view name, std::size_t index) {
+  if (name.empty()) return index;
+  std::uint64_t h = 14695981039346656037ULL;
+  for (unsigned char ch : name) h = (h ^ ch) * 1099511628211ULL;
+  return h;
+}
+}  // namespace
+
 std::vector<CaseComparison> compare_cases(std::span<const CaseInput> cases, const CompareOptions& options,
                                           unsigned threads) {
   std::vector<CaseComparison> out(cases.size());
   run_indexed(cases.size(), threads, [&](std::size_t i) {
     CompareOptions per_case = options;
-    per_case.stream = i;
+    per_case.stream = case_stream(cases[i].name, i);
     out[i] = compare_case(cases[i].base, cases[i].head, per_case, cases[i].name);
   });
   return out;

@@ -30,7 +30,7 @@ struct CompareOptions {
   Direction direction = Direction::lower_is_better;
   bool exact_unit = false;   // deterministic counts: any difference is a change
   double noise_limit = 0.25; // robust CV (1.4826 MAD / median) above which a side is too noisy
-  std::uint64_t stream = 0;  // bootstrap stream (case index in batched comparisons)
+  std::uint64_t stream = 0;  // bootstrap stream (hash of the case name in batched comparisons)
 };
 
 struct CaseComparison {
@@ -86,8 +86,9 @@ struct CaseInput {
   SideSamples base, head;
 };
 
-// Many cases on `threads` worker threads (0 = hardware concurrency). Case i
-// uses bootstrap stream i, so results do not depend on the thread count. The
+// Many cases on `threads` worker threads (0 = hardware concurrency). Each case
+// uses a bootstrap stream derived from its name (its index when unnamed), so
+// results depend neither on the thread count nor on the input order. The
 // first failing case (by index) is rethrown.
 std::vector<CaseComparison> compare_cases(std::span<const CaseInput> cases, const CompareOptions& options,
                                           unsigned threads = 0);
