@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-python3 -m pip install -q --disable-pip-version-check pytest hypothesis scipy pandas matplotlib nbclient nbformat ipykernel html5lib jsonschema
+python3 -m pip install -q --disable-pip-version-check pytest hypothesis scipy pandas matplotlib nbclient nbformat ipykernel html5lib jsonschema pyyaml
 BUILD=${BUILD:-build/test}
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBENCHREPORT_WERROR=ON -DBENCHREPORT_PYTHON=OFF >/dev/null
 cmake --build "$BUILD" -j "$(nproc)"
