@@ -68,8 +68,10 @@ void write(std::string& out, const Json& value, const JsonWriteOptions& options,
   }
 }
 
+// C0, DEL and C1 controls (C1 found by fuzz_render: U+0082 was written raw),
+// line/paragraph separators and bidi controls stay visible as \uXXXX.
 bool needs_unicode_escape(char32_t cp) {
-  return cp < 0x20 || cp == 0x7F || cp == 0x2028 || cp == 0x2029 || is_bidi_control(cp);
+  return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 || is_bidi_control(cp);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "benchreport/error.hpp"
 #include "benchreport/escape.hpp"
 #include "benchreport/io.hpp"
+#include "benchreport/render.hpp"
 
 using namespace benchreport;
 namespace fs = std::filesystem;
@@ -65,4 +66,14 @@ TEST_CASE("Dataset refuses run or set metadata that is not valid UTF-8", "[fuzz_
   CHECK_THROWS_WITH(dataset.add_set({{"b", "x"}}, one, parse_unit("s"), options),
                     Catch::Contains("metadata \"note\" is not valid UTF-8"));
   CHECK(dataset.empty());
+}
+
+TEST_CASE("fuzz_render: C1 control characters are escaped in JSON output", "[fuzz_regressions]") {
+  // Found by fuzz_render: a paragraph holding U+0082 came out of render_json raw.
+  Report report;
+  report.add_paragraph("a\xC2\x82z \x7F");
+  const std::string json = render_json(report, RenderOptions{});
+  CHECK(json.find("\xC2\x82") == std::string::npos);
+  CHECK(json.find('\x7F') == std::string::npos);
+  CHECK_THAT(json, Catch::Contains("a\\u0082z \\u007f") || Catch::Contains("a\\u0082z \\u007F"));
 }
