@@ -11,5 +11,6 @@ cmake --build "$BUILD" -j "$(nproc)"
 (cd "$BUILD" && ctest --output-on-failure -j "$(nproc)")
 python3 -m pip install -q --disable-pip-version-check --no-build-isolation . \
   -Ccmake.define.BENCHREPORT_WERROR=ON
-# Run from tests/ so the installed package is imported, not python/ in the tree.
-(cd tests && python3 -m pytest -q -p no:cacheprovider python)
+# The repository root holds no importable `benchreport` (the sources live in
+# python/), so this imports the installed package.
+python3 -m pytest -q -p no:cacheprovider tests/python
