@@ -196,14 +196,16 @@ std::string markdown_code_span(std::string_view text, bool in_table) {
     run = c == '`' ? run + 1 : 0;
     longest_run = std::max(longest_run, run);
   }
-  if (in_table) {
-    std::string piped;
-    for (const char c : body) {
-      if (c == '|') piped += '\\';
-      piped += c;
-    }
-    body = std::move(piped);
+  // Code spans are literal on GitHub, but a span that some renderer splits
+  // differently must still not ping anyone: '@' gets the word joiner here too
+  // (fuzz_render finding). In tables '|' must be escaped even inside a span.
+  std::string guarded;
+  for (const char c : body) {
+    if (in_table && c == '|') guarded += '\\';
+    guarded += c;
+    if (c == '@') guarded += kWordJoiner;
   }
+  body = std::move(guarded);
   const std::string fence(longest_run + 1, '`');
   const bool pad = body.front() == '`' || body.back() == '`' || body.front() == ' ';
   const char* space = pad ? " " : "";

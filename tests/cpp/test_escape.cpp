@@ -62,6 +62,7 @@ TEST_CASE("Markdown code spans hold any text", "[escape]") {
   CHECK(markdown_code_span("`x", false) == "`` `x ``");
   CHECK(markdown_code_span("a|b", true) == "`a\\|b`");
   CHECK(markdown_code_span("a|b", false) == "`a|b`");
+  CHECK(markdown_code_span("\\`@v", false) == "``\\`@\u2060v``");
   CHECK(markdown_code_span("", true).empty());
 }
 
