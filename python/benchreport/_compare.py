@@ -215,14 +215,17 @@ def spread(x: ArrayLike) -> float:
 
 
 def bootstrap_median_ratio_ci(base: Side, head: Side, *, resamples: int = 10000, confidence: float = 0.95,
-                              seed: int = 0) -> Dict[str, Any]:
+                              seed: int = 0, method: str = "resampling") -> Dict[str, Any]:
     """Bootstrap interval of ``median(head) / median(base)`` (percentile and BCa).
 
-    Sides given as lists of arrays are resampled hierarchically (processes,
-    then samples). Same seed → identical result on every platform.
+    ``method="resampling"``: sides given as lists of arrays are resampled
+    hierarchically (processes, then samples); same seed → identical result on
+    every platform. ``method="exact"``: the resampling-free bootstrap
+    distribution of each median (flat samples only; ``resamples`` and ``seed``
+    are ignored).
     """
     return _c.bootstrap_median_ratio_ci(_processes(base, None, "base"), _processes(head, None, "head"),
-                                        resamples=resamples, confidence=confidence, seed=seed)
+                                        resamples=resamples, confidence=confidence, seed=seed, method=method)
 
 
 def adjust_pvalues(p: ArrayLike, method: str = "bh") -> np.ndarray:

@@ -263,32 +263,42 @@ void bind_estimators(py::module_& m) {
   });
 }
 
+// "resampling" (seeded bootstrap) or "exact" (the resampling-free bootstrap
+// distribution of each median; flat samples only).
+BootstrapOptions bootstrap_options(int resamples, double confidence, const std::string& method) {
+  if (method == "resampling") return BootstrapOptions{resamples, confidence, BootstrapMethod::resampling};
+  if (method == "exact") return BootstrapOptions{resamples, confidence, BootstrapMethod::exact};
+  throw InputError("bootstrap method \"" + method + "\": expected \"resampling\" or \"exact\"");
+}
+
 void bind_bootstrap(py::module_& m) {
   m.def(
       "bootstrap_median_ratio_ci",
       [](const std::vector<Array>& base, const std::vector<Array>& head, int resamples, double confidence,
-         std::uint64_t seed, std::uint64_t stream) {
+         std::uint64_t seed, std::uint64_t stream, const std::string& method) {
         const SideSamples b = side_of(base), h = side_of(head);
+        const BootstrapOptions options = bootstrap_options(resamples, confidence, method);
         BootstrapInterval r;
         {
           py::gil_scoped_release release;
           Xoshiro256 rng = Xoshiro256::for_stream(seed, stream);
-          r = bootstrap_median_ratio_ci(b, h, BootstrapOptions{resamples, confidence}, rng);
+          r = bootstrap_median_ratio_ci(b, h, options, rng);
         }
         return bootstrap_dict(r);
       },
       py::arg("base"), py::arg("head"), py::arg("resamples") = 10000, py::arg("confidence") = 0.95,
-      py::arg("seed") = 0, py::arg("stream") = 0);
+      py::arg("seed") = 0, py::arg("stream") = 0, py::arg("method") = "resampling");
   m.def(
       "bootstrap_median_ratio_ci_batch",
       [](const Array& bv, const Offsets& bo, const Array& hv, const Offsets& ho, int resamples, double confidence,
-         std::uint64_t seed, unsigned threads) {
+         std::uint64_t seed, unsigned threads, const std::string& method) {
+        const BootstrapOptions options = bootstrap_options(resamples, confidence, method);
         std::vector<BootstrapInterval> r;
         {
           const auto a = view(bv), c = view(hv);
           const auto b = view(bo), d = view(ho);
           py::gil_scoped_release release;
-          r = bootstrap_median_ratio_ci_batch(a, b, c, d, BootstrapOptions{resamples, confidence}, seed, threads);
+          r = bootstrap_median_ratio_ci_batch(a, b, c, d, options, seed, threads);
         }
         const auto n = static_cast<py::ssize_t>(r.size());
         py::array_t<double> out({n, py::ssize_t{5}});
@@ -305,6 +315,7 @@ void bind_bootstrap(py::module_& m) {
       },
       py::arg("base_values"), py::arg("base_offsets"), py::arg("head_values"), py::arg("head_offsets"),
       py::arg("resamples") = 10000, py::arg("confidence") = 0.95, py::arg("seed") = 0, py::arg("threads") = 0,
+      py::arg("method") = "resampling",
       "Per case: [estimate, percentile lower, upper, BCa lower, upper] of median(head)/median(base).");
 }
 

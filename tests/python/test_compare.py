@@ -371,3 +371,25 @@ def test_property_scaling_changes_nothing(a, b, scale):
     assert r2.verdict == r1.verdict
     assert r2.mann_whitney["pvalue"] == r1.mann_whitney["pvalue"]
     assert r2.ratio == pytest.approx(r1.ratio, rel=1e-9)
+
+
+def test_exact_bootstrap_agrees_with_large_resampling_run():
+    """The resampling-free interval sits within Monte Carlo error of a big resampling run."""
+    rng = np.random.default_rng(11)
+    base = rng.lognormal(0.0, 0.05, 21)
+    head = rng.lognormal(0.03, 0.05, 19)
+    exact = br.bootstrap_median_ratio_ci(base, head, method="exact")
+    sampled = br.bootstrap_median_ratio_ci(base, head, resamples=200_000, seed=3)
+    (lo, hi), (s_lo, s_hi) = exact["percentile"], sampled["percentile"]
+    width = s_hi - s_lo
+    assert exact["estimate"] == sampled["estimate"]
+    assert abs(lo - s_lo) <= 0.02 * width
+    assert abs(hi - s_hi) <= 0.02 * width
+    assert exact["resamples"] == 0
+    # Deterministic and seed-free.
+    assert exact == br.bootstrap_median_ratio_ci(base, head, method="exact", seed=99)
+
+
+def test_bootstrap_method_is_validated():
+    with pytest.raises(ValueError, match="expected"):
+        br.bootstrap_median_ratio_ci([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], method="bogus")
