@@ -8,32 +8,11 @@
 #include <vector>
 
 #include "benchreport/error.hpp"
+#include "benchreport/json_writer.hpp"
 #include "benchreport/sha256.hpp"
 
 namespace benchreport {
 namespace {
-
-void append_string(std::string& out, std::string_view text) {
-  out.push_back('"');
-  for (const char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-  out.push_back('"');
-}
 
 // Python's float repr: shortest round trip, and always a '.' or exponent.
 void append_double(std::string& out, double value) {
@@ -56,7 +35,7 @@ void append_object(std::string& out, simdjson::dom::object object) {
   out.push_back('{');
   for (std::size_t i = 0; i < fields.size(); ++i) {
     if (i > 0) out.push_back(',');
-    append_string(out, fields[i].first);
+    append_json_string(out, fields[i].first);
     out.push_back(':');
     append_value(out, fields[i].second);
   }
@@ -79,7 +58,7 @@ void append_value(std::string& out, simdjson::dom::element element) {
       out.push_back(']');
       break;
     }
-    case element_type::STRING: append_string(out, element.get_string().value_unsafe()); break;
+    case element_type::STRING: append_json_string(out, element.get_string().value_unsafe()); break;
     case element_type::INT64: out += fmt::format("{}", element.get_int64().value_unsafe()); break;
     case element_type::UINT64: out += fmt::format("{}", element.get_uint64().value_unsafe()); break;
     case element_type::DOUBLE: append_double(out, element.get_double().value_unsafe()); break;

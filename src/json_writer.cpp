@@ -121,6 +121,36 @@ std::string json_number(double value) {
   return text;
 }
 
+// JSON text must be valid Unicode: invalid UTF-8 (e.g. a Go configuration
+// value or a file name with stray bytes) is written as U+FFFD.
+void append_json_string(std::string& out, std::string_view text) {
+  out += '"';
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+        } else if (static_cast<unsigned char>(c) < 0x80) {
+          out += c;
+        } else {
+          const CodePoint cp = decode_utf8(text, i);
+          const bool invalid = cp.value == 0xFFFD && text.substr(i, 3) != "\xEF\xBF\xBD";
+          out += invalid ? std::string_view("\xEF\xBF\xBD") : text.substr(i, cp.length);
+          i += cp.length - 1;
+        }
+    }
+  }
+  out += '"';
+}
+
 std::string json_string(std::string_view text) {
   std::string out = "\"";
   for (std::size_t pos = 0; pos < text.size();) {

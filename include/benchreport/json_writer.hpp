@@ -78,4 +78,10 @@ std::string json_number(double value);
 // escaped; U+2028/2029 and bidi controls as \uXXXX so they stay visible.
 std::string json_string(std::string_view text);
 
+// Appends `text` as a JSON string the way Python's json.dumps(ensure_ascii=False)
+// writes it (\b \f \n \r \t short escapes, other controls as \u00XX), with
+// invalid UTF-8 replaced by U+FFFD. Readers re-serialise metadata with it and
+// parameter fingerprints hash its output, so both must agree with Python.
+void append_json_string(std::string& out, std::string_view text);
+
 }  // namespace benchreport

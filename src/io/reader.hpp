@@ -10,6 +10,7 @@
 
 #include "benchreport/dataset.hpp"
 #include "benchreport/json_limits.hpp"
+#include "benchreport/json_writer.hpp"
 
 namespace benchreport::io {
 
@@ -137,7 +138,7 @@ Unit parse_canonical_unit(std::string_view symbol);
 // Minified copy of a JSON text; the text must be valid JSON.
 std::string minify_json(std::string_view json);
 // Appends a JSON string literal (quoted, escaped).
-void append_json_string(std::string& out, std::string_view text);
+using benchreport::append_json_string;
 std::string json_string(std::string_view text);
 // Shortest round-trip decimal of a finite double.
 std::string json_number(double value);
