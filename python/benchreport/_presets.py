@@ -75,6 +75,31 @@ def _split_baseline(baseline: Mapping[str, str]) -> tuple[str, str]:
     return str(column), str(value)
 
 
+class _RendersReport:
+    """Rendering and notebook display of a result through its ``report``."""
+
+    report: Any
+
+    def to_markdown(self, **kwargs: Any) -> str:
+        return _render(self.report, "to_markdown", **kwargs)
+
+    def to_html(self, **kwargs: Any) -> str:
+        return _render(self.report, "to_html", **kwargs)
+
+    def to_text(self, **kwargs: Any) -> str:
+        return _render(self.report, "to_text", **kwargs)
+
+    def to_json(self, **kwargs: Any) -> str:
+        return _render(self.report, "to_json", **kwargs)
+
+    def _repr_html_(self) -> str:
+        fragment = getattr(self.report, "to_html_fragment", None)
+        return fragment() if fragment is not None else self.to_html()
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
+
+
 @dataclass(frozen=True)
 class CaseResult:
     """One matched case: its key (label values of ``by``), display name, section and statistics."""
@@ -96,7 +121,7 @@ class CaseResult:
 
 
 @dataclass
-class ComparisonResult:
+class ComparisonResult(_RendersReport):
     """Result of :func:`compare`: matched cases, new/removed cases and the rendered report."""
 
     cases: list[CaseResult]
@@ -137,24 +162,6 @@ class ComparisonResult:
             })
         return pd.DataFrame(rows)
 
-    def to_markdown(self, **kwargs: Any) -> str:
-        return _render(self.report, "to_markdown", **kwargs)
-
-    def to_html(self, **kwargs: Any) -> str:
-        return _render(self.report, "to_html", **kwargs)
-
-    def to_text(self, **kwargs: Any) -> str:
-        return _render(self.report, "to_text", **kwargs)
-
-    def to_json(self, **kwargs: Any) -> str:
-        return _render(self.report, "to_json", **kwargs)
-
-    def _repr_html_(self) -> str:
-        fragment = getattr(self.report, "to_html_fragment", None)
-        return fragment() if fragment is not None else self.to_html()
-
-    def _repr_markdown_(self) -> str:
-        return self.to_markdown()
 
 
 def _comparison_options(baseline: Mapping[str, str], by: Optional[Sequence[str]], threshold: float,
@@ -211,7 +218,7 @@ def comparison_report(dataset: Any, baseline: Mapping[str, str] = {"revision": "
 
 
 @dataclass
-class MatrixResult:
+class MatrixResult(_RendersReport):
     """Rows × columns of one statistic; ``values`` are in the base unit (seconds for times), NaN = no data."""
 
     row_columns: list[str]
@@ -243,21 +250,6 @@ class MatrixResult:
             out.append(self.cols[pick[1]])
         return out
 
-    def to_markdown(self, **kwargs: Any) -> str:
-        return _render(self.report, "to_markdown", **kwargs)
-
-    def to_html(self, **kwargs: Any) -> str:
-        return _render(self.report, "to_html", **kwargs)
-
-    def to_json(self, **kwargs: Any) -> str:
-        return _render(self.report, "to_json", **kwargs)
-
-    def _repr_html_(self) -> str:
-        fragment = getattr(self.report, "to_html_fragment", None)
-        return fragment() if fragment is not None else self.to_html()
-
-    def _repr_markdown_(self) -> str:
-        return self.to_markdown()
 
 
 def matrix(dataset: Any, rows: Sequence[str], cols: Sequence[str], stat: str = "median",
