@@ -4,6 +4,11 @@
 # non-zero when any target finds a crash, a leak, a timeout or a broken
 # invariant; the offending input is left in $FUZZ_WORK/artifacts/<target>/.
 # Longer runs: FUZZ_SECONDS=3600 FUZZ_JOBS=2 bash scripts/fuzz.sh [target...]
+#
+# The seed is fixed (FUZZ_SEED, default 1) and the corpus starts from the same
+# files, so a run replays the same sequence of inputs on every machine: a short
+# CI run explores a prefix of what a longer local run with the same seed has
+# already explored. FUZZ_SEED=0 lets libFuzzer pick a seed (for exploration).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build/fuzz}
@@ -12,6 +17,7 @@ FUZZ_MAX_LEN=${FUZZ_MAX_LEN:-65536}
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-10}     # seconds for one input before it counts as a hang
 FUZZ_RSS_MB=${FUZZ_RSS_MB:-2048}
 FUZZ_JOBS=${FUZZ_JOBS:-1}
+FUZZ_SEED=${FUZZ_SEED:-1}
 FUZZ_WORK=${FUZZ_WORK:-$BUILD/work}
 CXX_COMPILER=${CXX_COMPILER:-clang++}
 
@@ -54,6 +60,8 @@ seed_globs() {
 # Seeds are copied (not referenced) so the fuzzer may add to the corpus freely.
 make_corpus() {
   local target=$1 dir=$FUZZ_WORK/corpus/$1
+  # A fixed seed only replays the same inputs from the same starting corpus.
+  if [ "$FUZZ_SEED" != 0 ]; then rm -rf "$dir"; fi
   mkdir -p "$dir"
   local glob file
   for glob in $(seed_globs "$target"); do
@@ -90,7 +98,7 @@ for target in "${targets[@]}"; do
   log=$FUZZ_WORK/$target.log
   echo "== $target: ${FUZZ_SECONDS}s"
   if "$BUILD/$target" "$FUZZ_WORK/corpus/$target" -max_total_time="$FUZZ_SECONDS" -max_len="$FUZZ_MAX_LEN" \
-      -timeout="$FUZZ_TIMEOUT" -rss_limit_mb="$FUZZ_RSS_MB" "${parallel[@]}" \
+      -timeout="$FUZZ_TIMEOUT" -rss_limit_mb="$FUZZ_RSS_MB" -seed="$FUZZ_SEED" "${parallel[@]}" \
       -print_final_stats=1 -artifact_prefix="$FUZZ_WORK/artifacts/$target/" >"$log" 2>&1; then
     grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb)" "$log" | tr '\n' ' ' || true
     echo

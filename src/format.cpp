@@ -157,25 +157,34 @@ std::vector<double> sparkline_points(std::span<const double> samples, std::size_
   for (std::size_t i = 0; i < width; ++i) {
     const std::size_t begin = i * finite.size() / width;
     const std::size_t end = (i + 1) * finite.size() / width;
-    double sum = 0.0;
-    for (std::size_t j = begin; j < end; ++j) sum += finite[j];
-    points[i] = sum / static_cast<double>(end - begin);
+    // Each term is divided first so the mean of huge finite values cannot overflow to inf.
+    const double count = static_cast<double>(end - begin);
+    double mean = 0.0;
+    for (std::size_t j = begin; j < end; ++j) mean += finite[j] / count;
+    points[i] = mean;
   }
   return points;
+}
+
+std::vector<double> sparkline_levels(std::span<const double> samples, std::size_t width) {
+  std::vector<double> levels = sparkline_points(samples, width);
+  if (levels.empty()) return levels;
+  const auto [low, high] = std::minmax_element(levels.begin(), levels.end());
+  // Halved operands: high - low overflows to inf for finite values of opposite sign near DBL_MAX.
+  const double half_low = *low / 2;
+  const double half_span = *high / 2 - half_low;
+  for (double& p : levels) p = half_span > 0 ? std::clamp((p / 2 - half_low) / half_span, 0.0, 1.0) : 0.5;
+  return levels;
 }
 
 std::string format_sparkline(std::span<const double> samples, std::size_t width) {
   static constexpr std::string_view kBars[] = {"\u2581", "\u2582", "\u2583", "\u2584",
                                                "\u2585", "\u2586", "\u2587", "\u2588"};
-  const std::vector<double> points = sparkline_points(samples, width);
-  if (points.empty()) return {};
-  const auto [low, high] = std::minmax_element(points.begin(), points.end());
-  const double span = *high - *low;
+  const std::vector<double> levels = sparkline_levels(samples, width);
+  // A flat series (every level 0.5) is drawn on the fourth bar; 0.5 * 7 would round up to the fifth.
+  const bool flat = std::all_of(levels.begin(), levels.end(), [](double level) { return level == 0.5; });
   std::string out;
-  for (const double p : points) {
-    const long level = span > 0 ? std::lround((p - *low) / span * 7.0) : 3;
-    out += kBars[level];
-  }
+  for (const double level : levels) out += kBars[flat ? 3 : std::lround(level * 7.0)];
   return out;
 }
 

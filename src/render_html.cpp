@@ -64,15 +64,13 @@ std::string inline_spans(const Spans& spans) {
 
 // An inline SVG polyline of the samples in measurement order, scaled to a fixed box.
 std::string sparkline_svg(const std::vector<double>& samples) {
-  std::vector<double> points = sparkline_points(samples, kSparkPoints);
-  if (points.empty()) return {};
-  if (points.size() == 1) points.push_back(points.front());
-  const auto [low, high] = std::minmax_element(points.begin(), points.end());
-  const double range = *high - *low;
-  const double step = (kSparkWidth - 2 * kSparkPad) / static_cast<double>(points.size() - 1);
+  std::vector<double> levels = sparkline_levels(samples, kSparkPoints);
+  if (levels.empty()) return {};
+  if (levels.size() == 1) levels.push_back(levels.front());
+  const double step = (kSparkWidth - 2 * kSparkPad) / static_cast<double>(levels.size() - 1);
   std::string coordinates;
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    const double level = range > 0 ? (points[i] - *low) / range : 0.5;
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    const double level = levels[i];
     const double x = kSparkPad + step * static_cast<double>(i);
     const double y = kSparkPad + (1.0 - level) * (kSparkHeight - 2 * kSparkPad);
     coordinates += fmt::format("{}{:.2f},{:.2f}", i == 0 ? "" : " ", x, y);

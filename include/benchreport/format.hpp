@@ -62,6 +62,10 @@ std::string format_bits(double bits_per_second);
 // means; non-finite samples skipped), for sparklines.
 std::vector<double> sparkline_points(std::span<const double> samples, std::size_t width);
 
+// sparkline_points scaled to [0, 1] between their minimum and maximum (all 0.5
+// when flat); overflow-safe for any finite input, so never NaN.
+std::vector<double> sparkline_levels(std::span<const double> samples, std::size_t width);
+
 // Unicode block sparkline ("▁▃█▅", U+2581–U+2588) of at most `width` characters,
 // scaled between the smallest and largest point; flat data draws "▄"; no finite samples draw "".
 std::string format_sparkline(std::span<const double> samples, std::size_t width = 16);

@@ -1,7 +1,8 @@
 // JSON navigation shared by the JSON readers: on-demand parsing with simdjson,
 // and messages that name the file, line and JSON path.
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "benchreport/error.hpp"
 #include "benchreport/escape.hpp"
@@ -192,6 +193,13 @@ std::string JsonInput::raw_object(od::value value, const JsonPath& path) {
 std::string JsonInput::raw(od::value value, const JsonPath& path) {
   std::string_view text;
   check(simdjson::to_json_string(value).get(text), path, "a JSON value");
+  // Same depth limit as the document (the DOM parser's default is 1024).
+  if (validator_.max_depth() != source_.options.max_depth) {
+    check(validator_.allocate(std::max<std::size_t>(text.size(), 64), source_.options.max_depth), path, "a JSON value");
+  }
+  simdjson::dom::element element;
+  const auto error = validator_.parse(text.data(), text.size()).get(element);
+  if (error != simdjson::SUCCESS) fail(path, fmt::format("malformed JSON value ({})", simdjson::error_message(error)));
   return minify_json(text);
 }
 

@@ -77,7 +77,9 @@ class JsonInput {
   bool is_null(od::value value);
   // The text of a value that must be an object, minified (kept verbatim as metadata).
   std::string raw_object(od::value value, const JsonPath& path);
-  // The value's JSON text, minified (kept verbatim as metadata).
+  // The value's JSON text, minified (kept verbatim as metadata). Validated in
+  // full first: on-demand parsing skips unvisited values without checking them,
+  // and text kept verbatim is written out again (canonical JSON, reports).
   std::string raw(od::value value, const JsonPath& path);
   // Appends every number of an array to `out` (counted against max_samples).
   void numbers(od::value value, const JsonPath& path, std::vector<double>& out);
@@ -120,6 +122,7 @@ class JsonInput {
   simdjson::padded_string_view text_;  // what simdjson parses (the source's bytes or copy_)
   od::parser parser_;
   od::document document_;
+  simdjson::dom::parser validator_;  // full (DOM) validation of the values kept raw
   std::uint64_t samples_ = 0;
 };
 

@@ -131,3 +131,18 @@ TEST_CASE("sparklines scale between the extremes and bucket long series", "[form
   CHECK(points[0] == Approx(4.5));   // mean of 0..9
   CHECK(points[9] == Approx(94.5));  // mean of 90..99
 }
+
+TEST_CASE("sparklines of extreme finite values stay finite (fuzz regression)", "[format]") {
+  constexpr double kMax = std::numeric_limits<double>::max();
+  // max - (-max) overflows to inf; so did the bucket sum of many huge values.
+  const std::vector<double> extremes{-kMax, kMax, 0.0};
+  CHECK(format_sparkline(extremes) == "\u2581\u2588\u2585");
+  const std::vector<double> levels = sparkline_levels(extremes, 16);
+  REQUIRE(levels.size() == 3);
+  CHECK(levels[0] == 0.0);
+  CHECK(levels[1] == 1.0);
+  CHECK(levels[2] == Approx(0.5));
+  const std::vector<double> huge(64, kMax);
+  for (const double p : sparkline_points(huge, 4)) CHECK(p == Approx(kMax));
+  CHECK(format_sparkline(huge, 4) == "\u2584\u2584\u2584\u2584");
+}

@@ -77,3 +77,14 @@ TEST_CASE("fuzz_render: C1 control characters are escaped in JSON output", "[fuz
   CHECK(json.find('\x7F') == std::string::npos);
   CHECK_THAT(json, Catch::Contains("a\\u0082z \\u007f") || Catch::Contains("a\\u0082z \\u007F"));
 }
+
+TEST_CASE("fuzz_google_benchmark: malformed values kept as raw metadata are an error", "[fuzz_regressions]") {
+  // Found by fuzz_google_benchmark: on-demand parsing skips a member's value
+  // without checking it, so `{"":{"":}}` was kept verbatim as metadata and the
+  // canonical JSON written from the dataset did not parse.
+  for (const auto& entry : fs::directory_iterator(regressions("fuzz_google_benchmark"))) {
+    CAPTURE(entry.path().string());
+    CHECK_THROWS_WITH(read_buffer(slurp(entry.path()), "gb.json", "google-benchmark"),
+                      Catch::Contains("gb.json:1:") && Catch::Contains("malformed JSON value"));
+  }
+}
