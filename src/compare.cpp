@@ -108,7 +108,15 @@ void fill_estimators(CaseComparison& c, std::span<const double> b, std::span<con
   c.shift_bounds = shift_bounds(b, h, o.misrate);
   c.ratio = ratio(b, h);
   c.ratio_bounds = ratio_bounds(b, h, o.misrate);
-  c.disparity = b.size() >= 2 && h.size() >= 2 ? disparity(b, h) : kNaN;
+  if (b.size() >= 2 && h.size() >= 2) {
+    c.disparity = disparity(b, h);
+    // The spread bounds' pairing seed: the bootstrap's (seed, stream) mixed with a constant of its own.
+    std::uint64_t mixer = o.stream ^ 0x5350524541445321ULL;
+    c.disparity_bounds = disparity_bounds(b, h, o.misrate, o.seed ^ splitmix64(mixer));
+  } else {
+    c.disparity = kNaN;
+    c.disparity_bounds = Bounds{kNaN, kNaN, 1.0, false};
+  }
   if (c.shift_bounds.achieved_misrate > o.misrate) {
     c.warnings.push_back(fmt::format("Hodges-Lehmann bounds cannot reach misrate {} with {} and {} samples "
                                      "(achieved {:.3g})", o.misrate, b.size(), h.size(),

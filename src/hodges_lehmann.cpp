@@ -1,8 +1,11 @@
 #include "benchreport/hodges_lehmann.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/normal.hpp>
 #include <cmath>
+#include <iterator>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -10,6 +13,7 @@
 
 #include "benchreport/error.hpp"
 #include "benchreport/rank_tests.hpp"
+#include "benchreport/rng.hpp"
 
 namespace benchreport {
 
@@ -226,6 +230,22 @@ Margin center_margin(std::size_t n, double misrate) {
   return normal_margin(total, misrate, nd * (nd + 1) / 4, std::sqrt(nd * (nd + 1) * (2 * nd + 1) / 24));
 }
 
+Margin sign_margin(std::size_t m, double misrate) {
+  require_misrate(misrate);
+  if (m == 0) throw InputError("sign_margin: expected at least one pair");
+  const boost::math::binomial_distribution<double> null(static_cast<double>(m), 0.5);
+  auto misses = [&](std::size_t k) { return std::min(1.0, 2 * boost::math::cdf(null, static_cast<double>(k - 1))); };
+  // misses(k) grows with k: binary search for the largest k in [1, ceil(m/2)] within the misrate.
+  std::size_t good = 1, bad = (m + 1) / 2 + 1;
+  if (misses(1) <= misrate) {
+    while (bad - good > 1) {
+      const std::size_t mid = good + (bad - good) / 2;
+      if (misses(mid) <= misrate) good = mid; else bad = mid;
+    }
+  }
+  return Margin{good, misses(good), true};
+}
+
 double hodges_lehmann_shift(std::span<const double> x, std::span<const double> y) {
   require_usable(x, 1, "shift: x");
   require_usable(y, 1, "shift: y");
@@ -278,6 +298,53 @@ double spread(std::span<const double> x) {
   const std::vector<double> xs = sorted_copy(x);
   auto gap = [&](std::size_t i, std::size_t j) { return xs[j] - xs[i]; };
   return median_in_matrix(upper_triangle(xs.size(), 1), gap);
+}
+
+Bounds spread_bounds(std::span<const double> x, double misrate, std::uint64_t seed) {
+  require_usable(x, 2, "spread_bounds");
+  const std::size_t m = x.size() / 2;
+  const Margin margin = sign_margin(m, misrate);
+  // A value-independent random disjoint pairing: Fisher–Yates, then consecutive positions.
+  std::vector<std::size_t> order(x.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  Xoshiro256 rng(seed);
+  for (std::size_t i = order.size() - 1; i > 0; --i) std::swap(order[i], order[rng.below(i + 1)]);
+  std::vector<double> gaps(m);
+  for (std::size_t i = 0; i < m; ++i) gaps[i] = std::abs(x[order[2 * i]] - x[order[2 * i + 1]]);
+  std::sort(gaps.begin(), gaps.end());
+  return Bounds{gaps[margin.k - 1], gaps[m - margin.k], margin.achieved_misrate, true};
+}
+
+namespace {
+
+// Bounds of s / a for s in [shift.lower, shift.upper] and a in [spread.lower, spread.upper], a >= 0.
+// Dividing by an interval that reaches 0 is unbounded on the side(s) the sign of s allows.
+std::pair<double, double> divide_by_spread(const Bounds& shift, const Bounds& spread) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  if (spread.lower > 0) {
+    const double q[] = {shift.lower / spread.lower, shift.lower / spread.upper, shift.upper / spread.lower,
+                        shift.upper / spread.upper};
+    return {*std::min_element(std::begin(q), std::end(q)), *std::max_element(std::begin(q), std::end(q))};
+  }
+  if (spread.upper == 0) {  // every pair difference in the bounds is 0: only the sign of s is known
+    return {shift.lower > 0 ? kInf : -kInf, shift.upper < 0 ? -kInf : kInf};
+  }
+  return {shift.lower >= 0 ? shift.lower / spread.upper : -kInf, shift.upper <= 0 ? shift.upper / spread.upper : kInf};
+}
+
+}  // namespace
+
+Bounds disparity_bounds(std::span<const double> x, std::span<const double> y, double misrate, std::uint64_t seed) {
+  require_usable(x, 2, "disparity_bounds: x");
+  require_usable(y, 2, "disparity_bounds: y");
+  require_misrate(misrate);
+  const Bounds shift = shift_bounds(x, y, misrate / 2);
+  const Bounds spread_x = spread_bounds(x, misrate / 4, seed);
+  const Bounds spread_y = spread_bounds(y, misrate / 4, seed + 1);
+  const Bounds average{(spread_x.lower + spread_y.lower) / 2, (spread_x.upper + spread_y.upper) / 2, 0, true};
+  const auto [lower, upper] = divide_by_spread(shift, average);
+  const double achieved = std::min(1.0, shift.achieved_misrate + spread_x.achieved_misrate + spread_y.achieved_misrate);
+  return Bounds{lower, upper, achieved, shift.exact};
 }
 
 double disparity(std::span<const double> x, std::span<const double> y) {

@@ -59,6 +59,7 @@ struct CaseComparison {
   double ratio = 0;
   Bounds ratio_bounds;
   double disparity = 0;  // NaN when a side has fewer than 2 samples
+  Bounds disparity_bounds;  // NaN bounds when a side has fewer than 2 samples
 
   MannWhitneyResult mann_whitney;  // x = base, y = head
   bool brunner_munzel_available = false;

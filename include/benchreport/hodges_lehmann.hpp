@@ -12,7 +12,16 @@
 // ones. Large inputs use an O(n log^2 n) selection over the implicitly sorted
 // matrix of pairwise values (Johnson & Mitra 1978 style: weighted median of
 // row medians as pivot); small inputs enumerate all pairs.
+//
+// Spread bounds use a sign test on a random disjoint pairing: for m = floor(n/2)
+// disjoint pairs of i.i.d. samples, the |x_a - x_b| are i.i.d. with median equal
+// to the population Shamos spread, so [d_(k), d_(m+1-k)] of the sorted pair
+// differences covers it with probability 1 - 2 P(B <= k-1), B ~ Binomial(m, 1/2).
+// The pairing is a Fisher–Yates shuffle from a seeded Xoshiro256 (rng.hpp), so
+// the bounds are reproducible. Disparity bounds combine shift bounds at
+// misrate/2 with spread bounds at misrate/4 per side (Bonferroni).
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 namespace benchreport {
@@ -41,7 +50,16 @@ double center(std::span<const double> x);
 Bounds center_bounds(std::span<const double> x, double misrate);
 
 double spread(std::span<const double> x);  // requires n >= 2
+// Sign-test bounds on the population spread (see above); requires n >= 2.
+Bounds spread_bounds(std::span<const double> x, double misrate, std::uint64_t seed = 0);
+
 double disparity(std::span<const double> x, std::span<const double> y);  // requires n, m >= 2
+// [lower, upper] of shift / average spread over the shift bounds (misrate/2)
+// and the average of the two spread bounds (misrate/4 each; seeds `seed` and
+// seed + 1). Unbounded (±inf) on a side where the spread's lower bound is 0.
+// achieved_misrate is the Bonferroni sum of the three parts' (at most 1).
+Bounds disparity_bounds(std::span<const double> x, std::span<const double> y, double misrate,
+                        std::uint64_t seed = 0);
 
 // k-th smallest (0-based) pairwise difference y_j - x_i of two *sorted* inputs,
 // by the sub-quadratic selection (exposed for testing against brute force).
@@ -56,5 +74,8 @@ struct Margin {
 };
 Margin shift_margin(std::size_t n, std::size_t m, double misrate);
 Margin center_margin(std::size_t n, double misrate);
+// Largest k >= 1 with 2 P(B <= k-1) <= misrate, B ~ Binomial(m, 1/2) (k = 1
+// when even that fails); k <= ceil(m/2).
+Margin sign_margin(std::size_t m, double misrate);
 
 }  // namespace benchreport

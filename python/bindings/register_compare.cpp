@@ -120,6 +120,7 @@ py::dict comparison_dict(const CaseComparison& c) {
   d["ratio"] = c.ratio;
   d["ratio_bounds"] = bounds_dict(c.ratio_bounds);
   d["disparity"] = c.disparity;
+  d["disparity_bounds"] = bounds_dict(c.disparity_bounds);
   d["mann_whitney"] = mann_whitney_dict(c.mann_whitney);
   d["brunner_munzel"] = c.brunner_munzel_available ? py::object(brunner_munzel_dict(c.brunner_munzel)) : py::none();
   d["wilcoxon"] = c.wilcoxon_available ? py::object(wilcoxon_dict(c.wilcoxon)) : py::none();
@@ -250,6 +251,16 @@ void bind_estimators(py::module_& m) {
   m.def("center", [](const Array& x) { return center(view(x)); });
   m.def("center_bounds", [](const Array& x, double misrate) { return bounds_dict(center_bounds(view(x), misrate)); });
   m.def("spread", [](const Array& x) { return spread(view(x)); });
+  m.def("spread_bounds", [](const Array& x, double misrate, std::uint64_t seed) {
+    return bounds_dict(spread_bounds(view(x), misrate, seed));
+  }, py::arg("x"), py::arg("misrate"), py::arg("seed") = 0);
+  m.def("disparity_bounds", [](const Array& x, const Array& y, double misrate, std::uint64_t seed) {
+    return bounds_dict(disparity_bounds(view(x), view(y), misrate, seed));
+  }, py::arg("x"), py::arg("y"), py::arg("misrate"), py::arg("seed") = 0);
+  m.def("sign_margin", [](std::size_t m, double misrate) {
+    const Margin g = sign_margin(m, misrate);
+    return py::make_tuple(g.k, g.achieved_misrate, g.exact);
+  });
   m.def("kth_pairwise_difference", [](const Array& xs, const Array& ys, std::size_t k) {
     return kth_pairwise_difference(view(xs), view(ys), k);
   });

@@ -451,7 +451,24 @@ class ComparisonBuilder {
                              {"seed", static_cast<std::int64_t>(o.seed)},
                              {"drift", fmt::format("median(last {k}) / median(first {k}) - 1 per process; median over processes",
                                                    fmt::arg("k", opt_.drift_k))},
-                             {"drift_limit", opt_.drift_limit}});
+                             {"drift_limit", opt_.drift_limit},
+                             {"estimators", "Hodges-Lehmann shift and ratio, disparity = shift / mean Shamos spread, "
+                                            "distribution-free bounds at misrate"},
+                             {"misrate", o.misrate}});
+  }
+
+  // Robust estimators and the tests beside the verdict's bootstrap interval.
+  static Json estimators_json(const CaseComparison& c) {
+    const auto estimate = [](double value, const Bounds& b) {
+      return Json(Json::Object{{"value", value}, {"lower", b.lower}, {"upper", b.upper},
+                               {"achieved_misrate", b.achieved_misrate}});
+    };
+    return Json(Json::Object{{"shift", estimate(c.shift, c.shift_bounds)},
+                             {"ratio", estimate(c.ratio, c.ratio_bounds)},
+                             {"disparity", estimate(c.disparity, c.disparity_bounds)},
+                             {"brunner_munzel_p", c.brunner_munzel_available ? Json(c.brunner_munzel.p_value) : Json()},
+                             {"wilcoxon_p", c.wilcoxon_available ? Json(c.wilcoxon.p_value) : Json()},
+                             {"prob_head_better", c.prob_head_better}});
   }
 
   Json section_json(const std::string& section, const SectionFigures& f) const {
@@ -486,6 +503,7 @@ class ComparisonBuilder {
                                         {"process_changes", numbers(c.process_changes)},
                                         {"processes_disagree", c.processes_disagree},
                                         {"mann_whitney_p", c.mann_whitney.p_value},
+                                        {"robust", estimators_json(c)},
                                         {"base_drift", nan_or(drifts_[i].base.median_change)},
                                         {"head_drift", nan_or(drifts_[i].head.median_change)},
                                         {"warnings", [&] {

@@ -106,6 +106,33 @@ TEST_CASE("Bounds margins", "[inference]") {
   REQUIRE_THROWS_AS(shift_margin(3, 3, 1.5), InputError);
 }
 
+TEST_CASE("spread and disparity bounds, hand-checked", "[inference]") {
+  // m = 10 pairs: 2 P(B <= 1) = 2 * 11/1024 <= 0.05 < 2 * P(B <= 2) = 2 * 56/1024.
+  const Margin g = sign_margin(10, 0.05);
+  REQUIRE(g.k == 2);
+  REQUIRE(g.achieved_misrate == Approx(22.0 / 1024).epsilon(1e-12));
+  REQUIRE(sign_margin(1, 0.5).k == 1);
+  REQUIRE(sign_margin(1, 0.5).achieved_misrate == 1.0);
+  // One pair: the bounds are its gap, whatever the order.
+  const Bounds one = spread_bounds(V{3, 7}, 0.5);
+  REQUIRE((one.lower == 4.0 && one.upper == 4.0));
+  const Bounds flat = spread_bounds(V{5, 5, 5, 5, 5}, 0.5);
+  REQUIRE((flat.lower == 0.0 && flat.upper == 0.0));
+  // Bounds are gaps of the data, and the same seed gives the same pairing.
+  const V x{1, 2, 4, 8, 16, 32, 64, 128};
+  const Bounds a = spread_bounds(x, 0.9, 42);
+  REQUIRE(a.lower <= a.upper);
+  REQUIRE(a.lower >= 1.0);
+  REQUIRE(a.upper <= 127.0);
+  REQUIRE(spread_bounds(x, 0.9, 42).upper == a.upper);
+  REQUIRE_THROWS_AS(spread_bounds(V{1}, 0.1), InputError);
+  // Disparity: a clear shift with tight spreads stays positive and finite.
+  const Bounds d = disparity_bounds(V{1, 1.1, 0.9, 1.05, 0.95, 1.02}, V{3, 3.1, 2.9, 3.05, 2.95, 3.02}, 0.9);
+  REQUIRE(d.lower > 0);
+  REQUIRE(std::isfinite(d.upper));
+  REQUIRE(d.lower <= disparity(V{1, 1.1, 0.9, 1.05, 0.95, 1.02}, V{3, 3.1, 2.9, 3.05, 2.95, 3.02}));
+}
+
 TEST_CASE("PRNG is the documented SplitMix64 / xoshiro256**", "[inference]") {
   std::uint64_t s = 0;
   REQUIRE(splitmix64(s) == 0xE220A8397B1DCDAFULL);  // reference first output for seed 0
