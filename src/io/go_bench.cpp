@@ -87,6 +87,13 @@ class GoReader {
     if (fields.size() < 4 || fields.size() % 2 != 0) {
       fail_at_line(source_.name, line_no, "expected \"BenchmarkName <iterations> <value> <unit> [<value> <unit>...]\"");
     }
+    // Normalised through an integer: "007" is not a JSON number, and counts beyond 2^64 are not Go's.
+    std::uint64_t iterations = 0;
+    const auto [end, error] = std::from_chars(fields[1].data(), fields[1].data() + fields[1].size(), iterations);
+    if (error != std::errc() || end != fields[1].data() + fields[1].size()) {
+      fail_at_line(source_.name, line_no, fmt::format("iteration count {} is out of range", fields[1]));
+    }
+    const std::string iterations_text = std::to_string(iterations);
     std::string name(fields[0]);
     std::string procs = "1";  // no -N suffix: GOMAXPROCS was 1
     if (const auto dash = name.rfind('-'); dash != std::string::npos && all_digits(std::string_view(name).substr(dash + 1))) {
@@ -102,7 +109,7 @@ class GoReader {
       }
       Series& s = series_for(name, procs, std::string(fields[i + 1]));
       s.values.push_back(x);
-      s.iterations.emplace_back(fields[1]);
+      s.iterations.push_back(iterations_text);
       if (++samples_ > source_.options.max_samples) {
         fail_at_line(source_.name, line_no, fmt::format("more than {} samples (raise ReadOptions::max_samples)", source_.options.max_samples));
       }
