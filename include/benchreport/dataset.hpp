@@ -64,6 +64,10 @@ class Dataset {
   std::size_t add_set(const Labels& labels, std::span<const double> samples, const Unit& unit,
                       const SetOptions& options = {});
 
+  // Capacity for `values` samples in all (readers that know a bound up front:
+  // the values array then never reallocates, which keeps peak memory down).
+  void reserve_values(std::size_t values) { values_.reserve(values); }
+
   // Adds a run; a duplicate id with different metadata is an InputError,
   // an identical one is accepted once.
   void add_run(std::string id, std::string metadata_json = "{}");

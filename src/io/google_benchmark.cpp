@@ -35,10 +35,12 @@ std::string_view counter_unit(std::string_view counter) {
 struct Entry {
   std::string name, run_name, run_type = "iteration", time_unit = "ns", aggregate_name, error_message;
   bool error = false;
-  std::string iterations = "null";
+  std::string_view iterations = "null";
   double real_time = NAN, cpu_time = NAN;
   std::vector<std::pair<std::string, double>> counters;
-  Metadata other;  // everything else, verbatim
+  // Everything else, verbatim: views into the document, copied only for the
+  // row whose values a series keeps (its first).
+  std::vector<std::pair<std::string_view, std::string_view>> other;
 };
 
 // Samples of one run_name, accumulated across its repetition rows.
@@ -92,16 +94,15 @@ class GoogleBenchmarkReader {
       else if (key == "aggregate_name") e.aggregate_name = json_.string(v, p);
       else if (key == "error_occurred") e.error = json_.boolean(v, p);
       else if (key == "error_message") e.error_message = json_.string(v, p);
-      else if (key == "iterations") e.iterations = json_.raw(v, p);
+      else if (key == "iterations") e.iterations = json_.raw_view(v, p);
       else if (key == "real_time") e.real_time = json_.number(v, p);
       else if (key == "cpu_time") e.cpu_time = json_.number(v, p);
-      else if (is_structural(key)) e.other.emplace_back(std::string(key), json_.raw(v, p));
-      else if (json_.is_null(v)) e.other.emplace_back(std::string(key), "null");
+      else if (is_structural(key)) e.other.emplace_back(key, json_.raw_view(v, p));
       else {
         od::json_type type = od::json_type::null;
         json_.check(v.type().get(type), p, "a value");
         if (type == od::json_type::number) e.counters.emplace_back(std::string(key), json_.number(v, p));
-        else e.other.emplace_back(std::string(key), json_.raw(v, p));
+        else e.other.emplace_back(key, json_.raw_view(v, p));
       }
     });
     if (e.name.empty()) json_.fail(path, "missing \"name\"");
@@ -142,9 +143,11 @@ class GoogleBenchmarkReader {
     }
     s.real_time.push_back(checked_time(e.real_time, path, "real_time"));
     s.cpu_time.push_back(checked_time(e.cpu_time, path, "cpu_time"));
-    s.iterations.push_back(e.iterations);
+    s.iterations.emplace_back(e.iterations);
     for (auto& [name, value] : e.counters) counter_samples(s, name).push_back(value);
-    if (s.other.empty()) s.other = std::move(e.other);
+    if (s.other.empty()) {
+      for (const auto& [key, text] : e.other) s.other.emplace_back(std::string(key), compact_json(text));
+    }
     json_.count_samples(2 + e.counters.size(), path);
   }
 

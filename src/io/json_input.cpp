@@ -25,35 +25,6 @@ std::string JsonPath::str() const {
   return out.empty() ? std::string("(top level)") : out;
 }
 
-void check_depth(std::string_view json, std::size_t max_depth, std::string_view name) {
-  std::size_t depth = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < json.size(); ++i) {
-    const char c = json[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-      continue;
-    }
-    switch (c) {
-      case '"': in_string = true; break;
-      case '[':
-      case '{':
-        if (++depth > max_depth) {
-          const auto line = 1 + std::count(json.begin(), json.begin() + static_cast<std::ptrdiff_t>(i), '\n');
-          throw InputError(fmt::format("{}:{}: JSON nesting deeper than the limit of {} levels (raise ReadOptions::max_depth)",
-                                       name, line, max_depth));
-        }
-        break;
-      case ']':
-      case '}':
-        if (depth > 0) --depth;
-        break;
-      default: break;
-    }
-  }
-}
-
 void fail_at_line(std::string_view name, std::size_t line, std::string_view message) {
   throw InputError(fmt::format("{}:{}: {}", name, line, message));
 }
@@ -86,7 +57,7 @@ JsonInput::JsonInput(const Source& source) : source_(source) {
     throw InputError(fmt::format("{}: {} bytes exceeds the input size limit of {} bytes (raise ReadOptions::max_file_size)",
                                  source.name, source.bytes.size(), source.options.max_file_size));
   }
-  check_depth(source.bytes, source.options.max_depth, source.name);
+  shape_ = scan_json(source.bytes, source.options.max_depth, source.name);
   if (source.padded) {
     text_ = simdjson::padded_string_view(source.bytes.data(), source.bytes.size(),
                                          source.bytes.size() + simdjson::SIMDJSON_PADDING);
@@ -164,6 +135,10 @@ std::int64_t JsonInput::integer(od::value value, const JsonPath& path) {
 
 std::string_view JsonInput::string(od::value value, const JsonPath& path) {
   std::string_view out;
+  // Most strings hold no escape: then they are views into the document, left
+  // unconsumed (on-demand iteration skips them) instead of copied out.
+  const std::string_view token = value.raw_json_token();
+  if (!token.empty() && token.front() == '"' && unescaped_in_place(token.data() + 1, out)) return out;
   const auto error = value.get_string().get(out);
   if (error == simdjson::INCORRECT_TYPE) fail(path, fmt::format("expected a string, found {}", found(value)));
   check(error, path, "a string");
@@ -190,17 +165,49 @@ std::string JsonInput::raw_object(od::value value, const JsonPath& path) {
   return raw(value, path);
 }
 
-std::string JsonInput::raw(od::value value, const JsonPath& path) {
-  std::string_view text;
-  check(simdjson::to_json_string(value).get(text), path, "a JSON value");
-  // Same depth limit as the document (the DOM parser's default is 1024).
-  if (validator_.max_depth() != source_.options.max_depth) {
-    check(validator_.allocate(std::max<std::size_t>(text.size(), 64), source_.options.max_depth), path, "a JSON value");
+std::string JsonInput::raw(od::value value, const JsonPath& path) { return compact_json(raw_view(value, path)); }
+
+std::string compact_json(std::string_view raw_text) {
+  // Only containers can hold whitespace between tokens.
+  const bool container = !raw_text.empty() && (raw_text.front() == '{' || raw_text.front() == '[');
+  return container ? minify_json(raw_text) : std::string(raw_text);
+}
+
+std::string_view JsonInput::raw_view(od::value value, const JsonPath& path) {
+  od::json_type type = od::json_type::null;
+  check(value.type().get(type), path, "a JSON value");
+  if (type == od::json_type::object || type == od::json_type::array) {
+    std::string_view text;
+    check(simdjson::to_json_string(value).get(text), path, "a JSON value");
+    // Skipped containers are only bracket-counted by on-demand parsing: check them in full.
+    if (validator_.max_depth() != source_.options.max_depth) {
+      check(validator_.allocate(std::max<std::size_t>(text.size(), 64), source_.options.max_depth), path, "a JSON value");
+    }
+    simdjson::dom::element element;
+    const auto error = validator_.parse(text.data(), text.size()).get(element);
+    if (error != simdjson::SUCCESS) fail(path, fmt::format("malformed JSON value ({})", simdjson::error_message(error)));
+    return text;
   }
-  simdjson::dom::element element;
-  const auto error = validator_.parse(text.data(), text.size()).get(element);
-  if (error != simdjson::SUCCESS) fail(path, fmt::format("malformed JSON value ({})", simdjson::error_message(error)));
-  return minify_json(text);
+  // A scalar's token (read before the typed parse consumes it), checked by parsing it as its type.
+  std::string_view text = value.raw_json_token();
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n' || text.back() == '\r')) {
+    text.remove_suffix(1);
+  }
+  simdjson::error_code error = simdjson::SUCCESS;
+  switch (type) {
+    case od::json_type::number: error = value.get_double().error(); break;
+    case od::json_type::string: error = value.get_string().error(); break;
+    case od::json_type::boolean: error = value.get_bool().error(); break;
+    default: {
+      bool null = false;
+      error = value.is_null().get(null);
+      if (error == simdjson::SUCCESS && !null) error = simdjson::N_ATOM_ERROR;
+    }
+  }
+  if (error != simdjson::SUCCESS) {
+    fail(path, fmt::format("malformed JSON value {} ({})", json_string(text.substr(0, 32)), simdjson::error_message(error)));
+  }
+  return text;
 }
 
 void JsonInput::numbers(od::value value, const JsonPath& path, std::vector<double>& out) {

@@ -11,6 +11,7 @@
 #include "benchreport/dataset.hpp"
 #include "benchreport/json_limits.hpp"
 #include "benchreport/json_writer.hpp"
+#include "json_scan.hpp"
 
 namespace benchreport::io {
 
@@ -52,6 +53,17 @@ struct JsonPath {
   std::string str() const;
 };
 
+// A string's content (`raw` points just past its opening quote) as a view
+// into the document when it holds no escape, so there is nothing to unescape;
+// false when it does. Stage 1 has checked the quotes, so the scan ends.
+inline bool unescaped_in_place(const char* raw, std::string_view& out) {
+  const char* end = raw;
+  while (*end != '"' && *end != '\\') ++end;
+  if (*end == '\\') return false;
+  out = std::string_view(raw, static_cast<std::size_t>(end - raw));
+  return true;
+}
+
 // A parsed (on-demand) JSON document with typed accessors whose errors name
 // the file, the line and the JSON path.
 class JsonInput {
@@ -81,6 +93,10 @@ class JsonInput {
   // full first: on-demand parsing skips unvisited values without checking them,
   // and text kept verbatim is written out again (canonical JSON, reports).
   std::string raw(od::value value, const JsonPath& path);
+  // The same text as it stands in the input (validated the same way; not
+  // minified, trailing whitespace dropped), as a view into the document: for
+  // readers that decide later whether to keep it.
+  std::string_view raw_view(od::value value, const JsonPath& path);
   // Appends every number of an array to `out` (counted against max_samples).
   void numbers(od::value value, const JsonPath& path, std::vector<double>& out);
 
@@ -91,7 +107,7 @@ class JsonInput {
       od::field field;
       check(std::move(member).get(field), path, "an object member");
       std::string_view key;
-      check(field.unescaped_key().get(key), path, "a member name");
+      if (!unescaped_in_place(field.key().raw(), key)) check(field.unescaped_key().get(key), path, "a member name");
       const JsonPath child = path.field(key);
       f(key, field.value(), child);
     }
@@ -114,6 +130,8 @@ class JsonInput {
   void finish();
   // Counts samples against ReadOptions::max_samples.
   void count_samples(std::size_t n, const JsonPath& path);
+  // Bracket and comma counts from the pre-pass (for reserving arrays).
+  const JsonShape& shape() const { return shape_; }
 
  private:
   std::string location();
@@ -124,11 +142,8 @@ class JsonInput {
   od::document document_;
   simdjson::dom::parser validator_;  // full (DOM) validation of the values kept raw
   std::uint64_t samples_ = 0;
+  JsonShape shape_;
 };
-
-// Fails when brackets nest deeper than `max_depth` (simdjson's on-demand
-// front end does not enforce its own limit while skipping values).
-void check_depth(std::string_view json, std::size_t max_depth, std::string_view name);
 
 // "name:line: message" / "name: message" as InputError.
 [[noreturn]] void fail_at_line(std::string_view name, std::size_t line, std::string_view message);
@@ -140,6 +155,8 @@ Unit parse_canonical_unit(std::string_view symbol);
 
 // Minified copy of a JSON text; the text must be valid JSON.
 std::string minify_json(std::string_view json);
+// A JsonInput::raw_view text as JsonInput::raw returns it (containers minified).
+std::string compact_json(std::string_view raw_text);
 // Appends a JSON string literal (quoted, escaped).
 using benchreport::append_json_string;
 std::string json_string(std::string_view text);
