@@ -33,7 +33,8 @@ std::string_view counter_unit(std::string_view counter) {
 
 // One element of "benchmarks", parsed whatever its member order.
 struct Entry {
-  std::string name, run_name, run_type = "iteration", time_unit = "ns", aggregate_name, error_message;
+  // Views into the document (valid while it is parsed): no copy per row.
+  std::string_view name, run_name, run_type = "iteration", time_unit = "ns", aggregate_name, error_message;
   bool error = false;
   std::string_view iterations = "null";
   double real_time = NAN, cpu_time = NAN;
@@ -110,9 +111,12 @@ class GoogleBenchmarkReader {
     return e;
   }
 
-  Series& series_for(const std::string& run_name) {
-    auto [it, inserted] = series_index_.try_emplace(run_name, series_.size());
-    if (inserted) series_.push_back(Series{run_name, {}, {}, {}, {}, {}, {}, {}});
+  Series& series_for(std::string_view run_name) {
+    // Repetition rows of one benchmark usually follow each other: try the last series first.
+    if (last_series_ < series_.size() && series_[last_series_].run_name == run_name) return series_[last_series_];
+    auto [it, inserted] = series_index_.try_emplace(std::string(run_name), series_.size());
+    if (inserted) series_.push_back(Series{std::string(run_name), {}, {}, {}, {}, {}, {}, {}});
+    last_series_ = it->second;
     return series_[it->second];
   }
 
@@ -134,10 +138,12 @@ class GoogleBenchmarkReader {
       return;
     }
     if (e.run_type != "iteration") json_.fail(path.field("run_type"), fmt::format("\"{}\" (expected iteration or aggregate)", e.run_type));
-    bool known_unit = false;
-    parse_unit_or_custom(e.time_unit, &known_unit);
-    if (!known_unit) json_.fail(path.field("time_unit"), fmt::format("unknown time unit \"{}\" (expected ns, us, ms or s)", e.time_unit));
-    if (s.time_unit.empty()) s.time_unit = e.time_unit;
+    if (s.time_unit.empty()) {  // later rows must repeat it, so it is checked once per series
+      bool known_unit = false;
+      parse_unit_or_custom(e.time_unit, &known_unit);
+      if (!known_unit) json_.fail(path.field("time_unit"), fmt::format("unknown time unit \"{}\" (expected ns, us, ms or s)", e.time_unit));
+      s.time_unit = e.time_unit;
+    }
     if (s.time_unit != e.time_unit) {
       json_.fail(path.field("time_unit"), fmt::format("\"{}\" differs from \"{}\" in earlier rows of {}", e.time_unit, s.time_unit, e.run_name));
     }
@@ -168,7 +174,7 @@ class GoogleBenchmarkReader {
   }
 
   static void add_aggregate(Series& s, const Entry& e) {
-    const std::string name = e.aggregate_name.empty() ? e.name : e.aggregate_name;
+    const std::string name(e.aggregate_name.empty() ? e.name : e.aggregate_name);
     if (!std::isnan(e.real_time)) aggregates_of(s, "real_time").emplace_back(name, json_number(e.real_time));
     if (!std::isnan(e.cpu_time)) aggregates_of(s, "cpu_time").emplace_back(name, json_number(e.cpu_time));
     for (const auto& [counter, value] : e.counters) aggregates_of(s, counter).emplace_back(name, json_number(value));
@@ -224,6 +230,7 @@ class GoogleBenchmarkReader {
   JsonInput json_;
   std::vector<Series> series_;
   std::unordered_map<std::string, std::size_t> series_index_;
+  std::size_t last_series_ = static_cast<std::size_t>(-1);
   std::size_t aggregate_rows_ = 0, orphan_aggregates_ = 0;
   std::vector<std::string> errors_;
 };

@@ -9,6 +9,15 @@
 #include "benchreport/io.hpp"
 #include "reader.hpp"
 
+#if defined(__unix__) || defined(__APPLE__)
+#define BENCHREPORT_MMAP 1
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#else
+#define BENCHREPORT_MMAP 0
+#endif
+
 namespace benchreport {
 namespace fs = std::filesystem;
 namespace {
@@ -41,21 +50,75 @@ Dataset run_reader(ReaderFn reader, const io::Source& source) {
   }
 }
 
-// A file's bytes followed by simdjson::SIMDJSON_PADDING zero bytes, so that
-// JSON readers parse them in place (no second, padded copy of the file).
+// A file's bytes followed by at least simdjson::SIMDJSON_PADDING readable
+// zero bytes, so that JSON readers parse them in place (no padded copy).
+// On POSIX systems the file is mapped read-only (no copy out of the page
+// cache) over an anonymous zero region that supplies the padding; elsewhere,
+// or when mapping fails, it is read into a buffer.
 class FileBytes {
  public:
   FileBytes() = default;
-  // Left uninitialised (the read fills it; zeroing first would touch every page twice) but the padding.
-  explicit FileBytes(std::size_t size)
-      : storage_(new char[size + simdjson::SIMDJSON_PADDING]), size_(size) {
-    std::fill_n(storage_.get() + size, simdjson::SIMDJSON_PADDING, '\0');
+  FileBytes(const FileBytes&) = delete;
+  FileBytes& operator=(const FileBytes&) = delete;
+  FileBytes(FileBytes&& other) noexcept { *this = std::move(other); }
+  FileBytes& operator=(FileBytes&& other) noexcept {
+    std::swap(buffer_, other.buffer_);
+    std::swap(mapping_, other.mapping_);
+    std::swap(mapped_length_, other.mapped_length_);
+    std::swap(size_, other.size_);
+    return *this;
   }
-  char* data() { return storage_.get(); }
-  std::string_view bytes() const { return storage_ ? std::string_view(storage_.get(), size_) : std::string_view(); }
+  ~FileBytes() {
+#if BENCHREPORT_MMAP
+    if (mapping_ != nullptr) munmap(mapping_, mapped_length_);
+#endif
+  }
+
+  static FileBytes load(const fs::path& path, std::size_t size) {
+    FileBytes file;
+    file.size_ = size;
+#if BENCHREPORT_MMAP
+    if (file.map(path)) return file;
+#endif
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(fmt::format("{}: cannot open for reading", path.string()));
+    // Left uninitialised (the read fills it; zeroing first would touch every page twice) but the padding.
+    file.buffer_.reset(new char[size + simdjson::SIMDJSON_PADDING]);
+    std::fill_n(file.buffer_.get() + size, simdjson::SIMDJSON_PADDING, '\0');
+    in.read(file.buffer_.get(), static_cast<std::streamsize>(size));
+    if (static_cast<std::uint64_t>(in.gcount()) != size) throw InputError(fmt::format("{}: read failed", path.string()));
+    return file;
+  }
+
+  std::string_view bytes() const {
+    if (mapping_ != nullptr) return {static_cast<const char*>(mapping_), size_};
+    return buffer_ ? std::string_view(buffer_.get(), size_) : std::string_view();
+  }
 
  private:
-  std::unique_ptr<char[]> storage_;
+#if BENCHREPORT_MMAP
+  bool map(const fs::path& path) {
+    if (size_ == 0) return false;
+    const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    const std::size_t length = (size_ + simdjson::SIMDJSON_PADDING + page - 1) / page * page;
+    void* region = mmap(nullptr, length, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (region == MAP_FAILED) return false;
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    void* mapped = fd < 0 ? MAP_FAILED : mmap(region, size_, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
+    if (fd >= 0) close(fd);
+    if (mapped == MAP_FAILED) {
+      munmap(region, length);
+      return false;
+    }
+    mapping_ = region;
+    mapped_length_ = length;
+    return true;
+  }
+#endif
+
+  std::unique_ptr<char[]> buffer_;
+  void* mapping_ = nullptr;
+  std::size_t mapped_length_ = 0;
   std::size_t size_ = 0;
 };
 
@@ -67,12 +130,7 @@ FileBytes load_file(const fs::path& path, const ReadOptions& options) {
     throw InputError(fmt::format("{}: {} bytes exceeds the input size limit of {} bytes (raise ReadOptions::max_file_size)",
                                  path.string(), size, options.max_file_size));
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open for reading", path.string()));
-  FileBytes file(size);
-  in.read(file.data(), static_cast<std::streamsize>(size));
-  if (static_cast<std::uint64_t>(in.gcount()) != size) throw InputError(fmt::format("{}: read failed", path.string()));
-  return file;
+  return FileBytes::load(path, static_cast<std::size_t>(size));
 }
 
 bool is_hidden(const fs::path& path) {
