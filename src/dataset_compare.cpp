@@ -128,9 +128,7 @@ class ComparabilityCheck {
                     [&](std::size_t set) { return runs_.value(set, key); });
     }
     for (const auto& key : opt_.work_checks) {
-      compare_field(case_name, key, sides, [&](std::size_t set) {
-        return presets::set_metadata_display(ds_, set, key).value_or("(absent)");
-      });
+      compare_field(case_name, key, sides, [&](std::size_t set) { return work_of(set, key); });
     }
   }
 
@@ -159,6 +157,16 @@ class ComparabilityCheck {
   }
 
  private:
+  // A scalar fixes the work behind every sample (Nitro's iterations). An array
+  // holds per-sample counts chosen by an adaptive tool (Google Benchmark, Go)
+  // whose samples are already per-iteration times: not a difference in work.
+  std::string work_of(std::size_t set, const std::string& key) const {
+    const auto text = presets::set_metadata_text(ds_, set, key);
+    if (!text) return "(absent)";
+    if (!text->empty() && text->front() == '[') return "(per-sample counts)";
+    return presets::set_metadata_display(ds_, set, key).value_or("(absent)");
+  }
+
   template <typename ValueOf>
   void compare_field(const std::string& case_name, const std::string& field, const Sides& sides, ValueOf value_of) {
     std::set<std::string> base;

@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import benchreport as br
+from benchreport import cli
 
 sys.path.insert(0, str(Path(__file__).parent))
 from markdown_check import assert_tables_well_formed  # noqa: E402
@@ -227,6 +228,26 @@ def test_refuses_incomparable_runs_with_a_clear_message(tmp_path, edit, message)
     with pytest.raises(br.InputError, match=message) as info:
         br.compare(ds, resamples=100)
     assert "refusing to compare" in str(info.value)
+
+
+def test_adaptive_iteration_counts_are_not_unequal_work(tmp_path):
+    # Google Benchmark picks iterations per run and reports per-iteration times, so
+    # base and head counts differ without the work per sample differing (Nitro's
+    # fixed scalar iterations above still refuse).
+    fixture = Path(__file__).parent.parent / "data" / "google_benchmark" / "repetitions.json"
+    doc = json.loads(fixture.read_text())
+    for row in doc["benchmarks"]:
+        row["iterations"] = int(row["iterations"] * 1.3) + 1
+        for key in ("real_time", "cpu_time"):
+            row[key] *= 1.2
+    head = tmp_path / "head.json"
+    head.write_text(json.dumps(doc))
+    code = cli.main(["compare", "--base", str(fixture), "--head", str(head), "--format", "json",
+                     "--output", str(tmp_path / "r.json"), "--resamples", "200"])
+    assert code == 0
+    cases = [c for s in json.loads((tmp_path / "r.json").read_text())["data"]["sections"] for c in s["cases"]]
+    cpu = [c for c in cases if c["key"].get("metric") == "cpu_time"]
+    assert cpu and all(c["change"] == pytest.approx(0.2, rel=1e-9) for c in cpu)
 
 
 def test_new_and_removed_cases(tmp_path):
