@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <fmt/format.h>
 #include <map>
 #include <stdexcept>
@@ -15,6 +16,12 @@ namespace {
 // Labels, units and run ids reach Python as str and reports as text: they must be UTF-8.
 bool is_valid_utf8(std::string_view text) {
   for (std::size_t pos = 0; pos < text.size();) {
+    // ASCII runs (most metadata) are skipped eight bytes at a time.
+    std::uint64_t word = 0;
+    if (pos + 8 <= text.size() && (std::memcpy(&word, text.data() + pos, 8), (word & 0x8080808080808080ULL) == 0)) {
+      pos += 8;
+      continue;
+    }
     const CodePoint cp = decode_utf8(text, pos);
     if (cp.value == 0xFFFD && text.substr(pos, 3) != "\xEF\xBF\xBD") return false;
     pos += cp.length;

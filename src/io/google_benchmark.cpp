@@ -38,7 +38,7 @@ struct Entry {
   bool error = false;
   std::string_view iterations = "null";
   double real_time = NAN, cpu_time = NAN;
-  std::vector<std::pair<std::string, double>> counters;
+  std::vector<std::pair<std::string_view, double>> counters;
   // Everything else, verbatim: views into the document, copied only for the
   // row whose values a series keeps (its first).
   std::vector<std::pair<std::string_view, std::string_view>> other;
@@ -68,8 +68,10 @@ class GoogleBenchmarkReader {
         context = json_.raw_object(value, path);
       } else if (key == "benchmarks") {
         has_benchmarks = true;
-        json_.elements(json_.array(value, path), path,
-                       [&](std::size_t, od::value entry, const JsonPath& p) { add(parse_entry(entry, p), p); });
+        json_.elements(json_.array(value, path), path, [&](std::size_t, od::value entry, const JsonPath& p) {
+          parse_entry(entry, p, entry_);
+          add(entry_, p);
+        });
       } else {
         extra.emplace_back(std::string(key), json_.raw(value, path));
       }
@@ -85,8 +87,16 @@ class GoogleBenchmarkReader {
   }
 
  private:
-  Entry parse_entry(od::value value, const JsonPath& path) {
-    Entry e;
+  // Fills `e` (one Entry reused for every row, so its vectors keep their capacity).
+  void parse_entry(od::value value, const JsonPath& path, Entry& e) {
+    e.name = e.run_name = e.aggregate_name = e.error_message = {};
+    e.run_type = "iteration";
+    e.time_unit = "ns";
+    e.error = false;
+    e.iterations = "null";
+    e.real_time = e.cpu_time = NAN;
+    e.counters.clear();
+    e.other.clear();
     json_.fields(json_.object(value, path), path, [&](std::string_view key, od::value v, const JsonPath& p) {
       if (key == "name") e.name = json_.string(v, p);
       else if (key == "run_name") e.run_name = json_.string(v, p);
@@ -102,13 +112,12 @@ class GoogleBenchmarkReader {
       else {
         od::json_type type = od::json_type::null;
         json_.check(v.type().get(type), p, "a value");
-        if (type == od::json_type::number) e.counters.emplace_back(std::string(key), json_.number(v, p));
+        if (type == od::json_type::number) e.counters.emplace_back(key, json_.number(v, p));
         else e.other.emplace_back(key, json_.raw_view(v, p));
       }
     });
     if (e.name.empty()) json_.fail(path, "missing \"name\"");
     if (e.run_name.empty()) e.run_name = e.name;  // files written before run_name existed
-    return e;
   }
 
   Series& series_for(std::string_view run_name) {
@@ -126,7 +135,7 @@ class GoogleBenchmarkReader {
     return value;
   }
 
-  void add(Entry e, const JsonPath& path) {
+  void add(const Entry& e, const JsonPath& path) {
     if (e.error) {
       errors_.push_back(fmt::format("{} ({})", e.name, e.error_message));
       return;
@@ -157,11 +166,11 @@ class GoogleBenchmarkReader {
     json_.count_samples(2 + e.counters.size(), path);
   }
 
-  static std::vector<double>& counter_samples(Series& s, const std::string& name) {
+  static std::vector<double>& counter_samples(Series& s, std::string_view name) {
     for (auto& [counter, values] : s.counters) {
       if (counter == name) return values;
     }
-    s.counters.emplace_back(name, std::vector<double>{});
+    s.counters.emplace_back(std::string(name), std::vector<double>{});
     return s.counters.back().second;
   }
 
@@ -177,7 +186,7 @@ class GoogleBenchmarkReader {
     const std::string name(e.aggregate_name.empty() ? e.name : e.aggregate_name);
     if (!std::isnan(e.real_time)) aggregates_of(s, "real_time").emplace_back(name, json_number(e.real_time));
     if (!std::isnan(e.cpu_time)) aggregates_of(s, "cpu_time").emplace_back(name, json_number(e.cpu_time));
-    for (const auto& [counter, value] : e.counters) aggregates_of(s, counter).emplace_back(name, json_number(value));
+    for (const auto& [counter, value] : e.counters) aggregates_of(s, std::string(counter)).emplace_back(name, json_number(value));
   }
 
   void emit_metric(const Series& s, Dataset& dataset, const std::string& metric, const std::vector<double>& samples,
@@ -231,6 +240,7 @@ class GoogleBenchmarkReader {
   std::vector<Series> series_;
   std::unordered_map<std::string, std::size_t> series_index_;
   std::size_t last_series_ = static_cast<std::size_t>(-1);
+  Entry entry_;
   std::size_t aggregate_rows_ = 0, orphan_aggregates_ = 0;
   std::vector<std::string> errors_;
 };

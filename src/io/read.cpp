@@ -97,6 +97,12 @@ class FileBytes {
 
  private:
 #if BENCHREPORT_MMAP
+#ifdef MAP_POPULATE
+  // Linux: fault the whole file in with the mapping (one call instead of a trap per few pages).
+  static constexpr int kMapFlags = MAP_PRIVATE | MAP_FIXED | MAP_POPULATE;
+#else
+  static constexpr int kMapFlags = MAP_PRIVATE | MAP_FIXED;
+#endif
   bool map(const fs::path& path) {
     if (size_ == 0) return false;
     const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
@@ -104,7 +110,7 @@ class FileBytes {
     void* region = mmap(nullptr, length, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (region == MAP_FAILED) return false;
     const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    void* mapped = fd < 0 ? MAP_FAILED : mmap(region, size_, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
+    void* mapped = fd < 0 ? MAP_FAILED : mmap(region, size_, PROT_READ, kMapFlags, fd, 0);
     if (fd >= 0) close(fd);
     if (mapped == MAP_FAILED) {
       munmap(region, length);

@@ -371,9 +371,22 @@ class ComparisonBuilder {
     const auto drift_text = [](const SideDrift& s) {
       return std::isnan(s.median_change) ? std::string(kUnavailable) : format_change_percent(s.median_change);
     };
+    // Each side's samples in measurement order (processes one after another), drawn as a sparkline.
+    const auto in_order = [&](const std::vector<std::size_t>& sets) {
+      std::vector<double> samples;
+      for (const auto set : sets) {
+        const auto values = ds_.samples(set);
+        samples.insert(samples.end(), values.begin(), values.end());
+      }
+      return samples;
+    };
+    Cell base(join_values(c.base_process_medians));
+    base.samples = in_order(cmp_.cases[i].base_sets);
+    Cell head(join_values(c.head_process_medians));
+    head.samples = in_order(cmp_.cases[i].head_sets);
     return {view_.names[i],
-            join_values(c.base_process_medians),
-            join_values(c.head_process_medians),
+            std::move(base),
+            std::move(head),
             Cell(paired, c.processes_disagree ? CellRole::inconclusive : CellRole::none),
             fmt::format("{}, {}", format_percent(c.base_mad_pct / 100, 1), format_percent(c.head_mad_pct / 100, 1)),
             fmt::format("{}, {}", drift_text(d.base), drift_text(d.head))};
@@ -410,8 +423,9 @@ class ComparisonBuilder {
     for (const auto i : f.cases) processes.add_row(process_row(i));
     report.add_footnote(
         "p50 is the median of timed batch averages (e.g. ns/op), not individual-call latency. MAD describes sample "
-        "spread; ordered raw samples retain within-process drift. Paired change i = head process i vs base process i "
-        "of the same interleaving block.");
+        "spread; ordered raw samples retain within-process drift (the sparklines after the process p50s draw each "
+        "side's samples in measurement order, processes one after another). Paired change i = head process i vs base "
+        "process i of the same interleaving block.");
     return section_json(section, f);
   }
 
