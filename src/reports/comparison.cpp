@@ -32,6 +32,7 @@ std::string camel_call(std::string_view slug) {
   return out + "()";
 }
 
+// The language of a Nitro implementation id; "" for anything else.
 std::string implementation_name(std::string_view impl, std::string_view platform) {
   if (impl == "javascript") return "JavaScript";
   if (impl == "turbo-module") return "TurboModule";
@@ -41,7 +42,7 @@ std::string implementation_name(std::string_view impl, std::string_view platform
     if (platform == "android") return "Kotlin";
     return "Platform";
   }
-  return std::string(impl);
+  return {};
 }
 
 // Text of a value in the unit of its set: times scale (ns/µs/ms), others keep the input unit.
@@ -583,9 +584,12 @@ std::string case_display_name(const Dataset& dataset, const CaseResult& result, 
 std::string nitro_case_name(std::string_view id, std::string_view platform, std::string_view display_name) {
   const auto first = id.find('/');
   const auto last = id.rfind('/');
-  if (first == std::string_view::npos || first == last) return std::string(display_name.empty() ? id : display_name);
+  // Only Nitro ids (implementation/group/name with a known implementation) are reworded:
+  // "BM_Sort/1024/8" from Google Benchmark stays as it is.
+  const std::string language = first == std::string_view::npos ? std::string() : implementation_name(id.substr(0, first), platform);
+  if (first == last || language.empty()) return std::string(display_name.empty() ? id : display_name);
   const std::string call = display_name.empty() ? camel_call(id.substr(last + 1)) : std::string(display_name);
-  return fmt::format("{} {}", implementation_name(id.substr(0, first), platform), call);
+  return fmt::format("{} {}", language, call);
 }
 
 ComparisonView comparison_view(const Dataset& dataset, const ComparisonReportOptions& options) {

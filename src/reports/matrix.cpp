@@ -22,7 +22,7 @@ struct MatrixTable {
 
 class MatrixBuilder {
  public:
-  MatrixBuilder(const Dataset& dataset, const MatrixReportOptions& options) : ds_(dataset), opt_(options) {
+  MatrixBuilder(const Dataset& dataset, const MatrixReportOptions& options) : opt_(options) {
     for (const auto& column : options.tables) {
       if (dataset.column(column) != nullptr) table_columns_.push_back(column);
     }
@@ -291,7 +291,6 @@ class MatrixBuilder {
     return Json(Json::Object{{"key", std::move(key)}, {"columns", std::move(cols)}, {"rows", std::move(rows)}});
   }
 
-  const Dataset& ds_;
   const MatrixReportOptions& opt_;
   std::vector<std::string> table_columns_;
   std::vector<MatrixTable> tables_;

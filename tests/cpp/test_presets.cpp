@@ -181,6 +181,10 @@ TEST_CASE("nitro_case_name: implementation names, camelCase calls and display na
   CHECK(nitro_case_name("nitro-cpp/variant/number-or-string", "ios", "number | string variant") ==
         "C++ number | string variant");
   CHECK(nitro_case_name("plain-name", "ios") == "plain-name");
+  // Ids of other tools keep their slashes: only known Nitro implementations are reworded.
+  CHECK(nitro_case_name("BM_Sort/1024/8", "") == "BM_Sort/1024/8");
+  CHECK(nitro_case_name("a/b|c/<script>", "ios") == "a/b|c/<script>");
+  CHECK(nitro_case_name("BM_Sort/1024/8", "", "sort") == "sort");
 }
 
 TEST_CASE("comparison_report: sections in iOS-first order, notable tables, details, A/A label", "[presets][report]") {
