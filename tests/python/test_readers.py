@@ -71,3 +71,17 @@ def test_errors_name_file_and_path(tmp_path):
     assert "hyperfine" in br.READERS
     assert br.detect_format("x.json", b'{"results": [{"command": "a"}]}') == "hyperfine"
     assert br.parse_unit("MiB/s")["higher_is_better"] is True
+
+
+def test_escaped_keys_and_strings_read_like_plain_ones(tmp_path):
+    # Strings without escapes are used in place; escaped ones go through simdjson's unescaping.
+    escaped = tmp_path / "escaped.json"
+    escaped.write_bytes(b'{"benchmarks":[{"na\\u006de":"B\\u004d_x","real_time":1.5,"cpu_time":2,'
+                        b'"run_name":"BM_x","time_unit":"n\\u0073","label":"a\\"b"},'
+                        b'{"name":"BM_x","real_time":2.5,"cpu_time":3,"time_unit":"ns"}]}')
+    plain = tmp_path / "plain.json"
+    plain.write_text('{"benchmarks":[{"name":"BM_x","real_time":1.5,"cpu_time":2,"run_name":"BM_x",'
+                     '"time_unit":"ns","label":"a\\"b"},{"name":"BM_x","real_time":2.5,"cpu_time":3,"time_unit":"ns"}]}')
+    a, b = br.load(escaped, format="google-benchmark"), br.load(plain, format="google-benchmark")
+    assert a.to_pandas().drop(columns="run").equals(b.to_pandas().drop(columns="run"))
+    assert a.metadata == b.metadata
