@@ -211,12 +211,7 @@ std::vector<std::span<const double>> side_processes(const Dataset& dataset, cons
                                                     const std::string& pair_column, const std::vector<std::string>& order,
                                                     std::vector<std::vector<double>>& storage) {
   std::vector<std::span<const double>> processes;
-  for (const auto& pair : order) {
-    std::vector<std::size_t> members;
-    for (const auto set : sets) {
-      if (dataset.has_label(set, pair_column) && dataset.label(set, pair_column) == pair) members.push_back(set);
-    }
-    if (members.empty()) continue;
+  for (const auto& members : process_sets(dataset, sets, pair_column, order)) {
     if (members.size() == 1) {
       processes.push_back(dataset.samples(members.front()));
       continue;
@@ -228,9 +223,6 @@ std::vector<std::span<const double>> side_processes(const Dataset& dataset, cons
     }
     storage.push_back(std::move(joined));
     processes.emplace_back(storage.back());
-  }
-  for (const auto set : sets) {
-    if (!dataset.has_label(set, pair_column)) processes.push_back(dataset.samples(set));
   }
   return processes;
 }
@@ -288,6 +280,22 @@ void check_case_units(const Dataset& dataset, const std::string& name, const Sid
 }
 
 }  // namespace
+
+std::vector<std::vector<std::size_t>> process_sets(const Dataset& dataset, const std::vector<std::size_t>& sets,
+                                                   const std::string& pair_column, const std::vector<std::string>& pairs) {
+  std::vector<std::vector<std::size_t>> processes;
+  for (const auto& pair : pairs) {
+    std::vector<std::size_t> members;
+    for (const auto set : sets) {
+      if (dataset.has_label(set, pair_column) && dataset.label(set, pair_column) == pair) members.push_back(set);
+    }
+    if (!members.empty()) processes.push_back(std::move(members));
+  }
+  for (const auto set : sets) {
+    if (!dataset.has_label(set, pair_column)) processes.push_back({set});
+  }
+  return processes;
+}
 
 DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& options) {
   if (dataset.column(options.baseline_column) == nullptr) {

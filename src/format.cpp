@@ -157,11 +157,16 @@ std::vector<double> sparkline_points(std::span<const double> samples, std::size_
   for (std::size_t i = 0; i < width; ++i) {
     const std::size_t begin = i * finite.size() / width;
     const std::size_t end = (i + 1) * finite.size() / width;
-    // Each term is divided first so the mean of huge finite values cannot overflow to inf.
+    // Terms divided first, and the result kept within the bucket's range: rounding can
+    // still carry a sum of values near DBL_MAX to inf, and the true mean lies in between.
     const double count = static_cast<double>(end - begin);
-    double mean = 0.0;
-    for (std::size_t j = begin; j < end; ++j) mean += finite[j] / count;
-    points[i] = mean;
+    double mean = 0.0, low = finite[begin], high = finite[begin];
+    for (std::size_t j = begin; j < end; ++j) {
+      mean += finite[j] / count;
+      low = std::min(low, finite[j]);
+      high = std::max(high, finite[j]);
+    }
+    points[i] = std::isfinite(mean) ? std::clamp(mean, low, high) : low / 2 + high / 2;
   }
   return points;
 }
@@ -173,7 +178,10 @@ std::vector<double> sparkline_levels(std::span<const double> samples, std::size_
   // Halved operands: high - low overflows to inf for finite values of opposite sign near DBL_MAX.
   const double half_low = *low / 2;
   const double half_span = *high / 2 - half_low;
-  for (double& p : levels) p = half_span > 0 ? std::clamp((p / 2 - half_low) / half_span, 0.0, 1.0) : 0.5;
+  for (double& p : levels) {
+    const double level = half_span > 0 ? (p / 2 - half_low) / half_span : 0.5;
+    p = std::isfinite(level) ? std::clamp(level, 0.0, 1.0) : 0.5;
+  }
   return levels;
 }
 

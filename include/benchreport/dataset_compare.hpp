@@ -66,4 +66,10 @@ struct DatasetComparison {
 // per-case work differ — the message names the case, the field and both values.
 DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& options = {});
 
+// One side's sets of a case grouped into processes in the order the comparison
+// uses them: one group per label of `pairs` (CaseResult::pairs; sets sharing
+// the pair label are one process), then each set without a pair label alone.
+std::vector<std::vector<std::size_t>> process_sets(const Dataset& dataset, const std::vector<std::size_t>& sets,
+                                                   const std::string& pair_column, const std::vector<std::string>& pairs);
+
 }  // namespace benchreport

@@ -158,7 +158,7 @@ class GoogleBenchmarkReader {
     }
     s.real_time.push_back(checked_time(e.real_time, path, "real_time"));
     s.cpu_time.push_back(checked_time(e.cpu_time, path, "cpu_time"));
-    s.iterations.emplace_back(e.iterations);
+    s.iterations.push_back(compact_json(e.iterations));
     for (auto& [name, value] : e.counters) counter_samples(s, name).push_back(value);
     if (s.other.empty()) {
       for (const auto& [key, text] : e.other) s.other.emplace_back(std::string(key), compact_json(text));

@@ -31,6 +31,38 @@ void fail_at_line(std::string_view name, std::size_t line, std::string_view mess
 
 namespace {
 
+// The JSON number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+bool is_json_number(std::string_view t) {
+  std::size_t i = 0;
+  const auto digits = [&] {
+    const std::size_t start = i;
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+    return i > start;
+  };
+  if (i < t.size() && t[i] == '-') ++i;
+  if (i < t.size() && t[i] == '0') {
+    ++i;
+  } else if (!digits()) {
+    return false;
+  }
+  if (i < t.size() && t[i] == '.' && (++i, !digits())) return false;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == t.size();
+}
+
+// A scalar's text in the input without the whitespace simdjson includes after it (not consumed).
+std::string_view scalar_token(od::value& value) {
+  std::string_view token = value.raw_json_token();
+  while (!token.empty() && (token.back() == ' ' || token.back() == '\t' || token.back() == '\n' || token.back() == '\r')) {
+    token.remove_suffix(1);
+  }
+  return token;
+}
+
 std::string_view type_name(od::json_type type) {
   switch (type) {
     case od::json_type::array: return "an array";
@@ -121,6 +153,10 @@ double JsonInput::number(od::value value, const JsonPath& path) {
   double out = 0;
   const auto error = value.get_double().get(out);
   if (error == simdjson::INCORRECT_TYPE) fail(path, fmt::format("expected a number, found {}", found(value)));
+  if (error == simdjson::NUMBER_ERROR) {
+    const std::string_view token = scalar_token(value);
+    if (is_json_number(token)) fail(path, fmt::format("{} is beyond the range of a double", token.substr(0, 32)));
+  }
   check(error, path, "a number");
   return out;
 }
@@ -185,17 +221,21 @@ std::string_view JsonInput::raw_view(od::value value, const JsonPath& path) {
     }
     simdjson::dom::element element;
     const auto error = validator_.parse(text.data(), text.size()).get(element);
+    if (error == simdjson::NUMBER_ERROR) {
+      fail(path, "unsupported JSON value: an object or array holding a number beyond double range (or malformed)");
+    }
     if (error != simdjson::SUCCESS) fail(path, fmt::format("malformed JSON value ({})", simdjson::error_message(error)));
     return text;
   }
   // A scalar's token (read before the typed parse consumes it), checked by parsing it as its type.
-  std::string_view text = value.raw_json_token();
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n' || text.back() == '\r')) {
-    text.remove_suffix(1);
-  }
+  const std::string_view text = scalar_token(value);
   simdjson::error_code error = simdjson::SUCCESS;
   switch (type) {
-    case od::json_type::number: error = value.get_double().error(); break;
+    case od::json_type::number:
+      error = value.get_double().error();
+      // JSON allows numbers beyond double range (1e400); kept verbatim they are fine.
+      if (error != simdjson::SUCCESS && is_json_number(text)) error = simdjson::SUCCESS;
+      break;
     case od::json_type::string: error = value.get_string().error(); break;
     case od::json_type::boolean: error = value.get_bool().error(); break;
     default: {

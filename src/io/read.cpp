@@ -13,6 +13,7 @@
 #define BENCHREPORT_MMAP 1
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #else
 #define BENCHREPORT_MMAP 0
@@ -110,7 +111,11 @@ class FileBytes {
     void* region = mmap(nullptr, length, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (region == MAP_FAILED) return false;
     const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    void* mapped = fd < 0 ? MAP_FAILED : mmap(region, size_, PROT_READ, kMapFlags, fd, 0);
+    // The file may have changed since its size was taken: only map what is really there
+    // (otherwise reading past its end would be SIGBUS); the copying path reports the difference.
+    struct stat status {};
+    const bool same_size = fd >= 0 && fstat(fd, &status) == 0 && static_cast<std::uint64_t>(status.st_size) == size_;
+    void* mapped = same_size ? mmap(region, size_, PROT_READ, kMapFlags, fd, 0) : MAP_FAILED;
     if (fd >= 0) close(fd);
     if (mapped == MAP_FAILED) {
       munmap(region, length);

@@ -373,11 +373,14 @@ class ComparisonBuilder {
       return std::isnan(s.median_change) ? std::string(kUnavailable) : format_change_percent(s.median_change);
     };
     // Each side's samples in measurement order (processes one after another), drawn as a sparkline.
+    // Process order as in the p50 lists beside them (pairs in order, then unpaired sets).
     const auto in_order = [&](const std::vector<std::size_t>& sets) {
       std::vector<double> samples;
-      for (const auto set : sets) {
-        const auto values = ds_.samples(set);
-        samples.insert(samples.end(), values.begin(), values.end());
+      for (const auto& process : process_sets(ds_, sets, opt_.compare.pair_column, cmp_.cases[i].pairs)) {
+        for (const auto set : process) {
+          const auto values = ds_.samples(set);
+          samples.insert(samples.end(), values.begin(), values.end());
+        }
       }
       return samples;
     };

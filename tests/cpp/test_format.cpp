@@ -142,6 +142,14 @@ TEST_CASE("sparklines of extreme finite values stay finite (fuzz regression)", "
   CHECK(levels[0] == 0.0);
   CHECK(levels[1] == 1.0);
   CHECK(levels[2] == Approx(0.5));
+  // Three DBL_MAX in a bucket of three: max/3 summed three times rounds to inf.
+  std::vector<double> mixed(3, kMax);
+  mixed.insert(mixed.end(), 45, 1.0);
+  for (const double p : sparkline_points(mixed, 16)) CHECK(std::isfinite(p));
+  const std::vector<double> mixed_levels = sparkline_levels(mixed, 16);
+  CHECK(mixed_levels.front() == 1.0);
+  CHECK(mixed_levels.back() == 0.0);
+  CHECK(format_sparkline(mixed, 16).rfind("\u2588", 0) == 0);
   const std::vector<double> huge(64, kMax);
   for (const double p : sparkline_points(huge, 4)) CHECK(p == Approx(kMax));
   CHECK(format_sparkline(huge, 4) == "\u2584\u2584\u2584\u2584");

@@ -72,6 +72,29 @@ TEST_CASE("the JSON pre-pass equals a byte-by-byte walk", "[io][scan]") {
   }
 }
 
+TEST_CASE("the JSON pre-pass equals a byte-by-byte walk on JSON-like texts", "[io][scan]") {
+  // Rare backslashes and generous depth limits, so most 64-byte blocks holding
+  // quotes and brackets are settled by the mask path rather than the byte walk.
+  std::mt19937_64 rng(7);
+  const std::string common = "\"\"[]{},,::aaaa1111    \n";
+  for (int round = 0; round < 2000; ++round) {
+    const std::size_t length = 64 + rng() % 2000;
+    std::string json(length, ' ');
+    for (char& c : json) c = rng() % 300 == 0 ? '\\' : common[rng() % common.size()];
+    const std::size_t max_depth = 8 + rng() % 120;
+    CAPTURE(json, max_depth);
+    const Expected expected = walk(json, max_depth);
+    if (expected.too_deep_line) {
+      CHECK_THROWS_WITH(scan_json(json, max_depth, "f.json"),
+                        Catch::StartsWith("f.json:" + std::to_string(*expected.too_deep_line) + ": JSON nesting deeper"));
+    } else {
+      const JsonShape shape = scan_json(json, max_depth, "f.json");
+      CHECK(shape.commas == expected.shape.commas);
+      CHECK(shape.opens == expected.shape.opens);
+    }
+  }
+}
+
 TEST_CASE("the JSON pre-pass on long regular texts", "[io][scan]") {
   // Number arrays (the block fast path) and a string spanning many blocks.
   std::string values = "{\"values\":[";

@@ -250,6 +250,22 @@ def test_adaptive_iteration_counts_are_not_unequal_work(tmp_path):
     assert cpu and all(c["change"] == pytest.approx(0.2, rel=1e-9) for c in cpu)
 
 
+def test_sparklines_follow_the_process_order_of_the_p50s():
+    # Sets added as pair 2 (slow) before pair 1 (fast): the p50 list and the sparkline
+    # beside it must both put pair 1 first.
+    import pandas as pd
+    rows = []
+    for revision in ("base", "head"):
+        for pair, level in (("2", 200.0), ("1", 100.0)):
+            rows += [{"benchmark": "b", "revision": revision, "pair": pair, "value": level + 0.01 * k}
+                     for k in range(16)]
+    ds = br.Dataset.from_pandas(pd.DataFrame(rows), labels=["benchmark", "revision", "pair"], unit="ns")
+    text = br.compare(ds, resamples=200).to_markdown()
+    row = next(line for line in text.splitlines() if "100.1 ns, 200.1 ns" in line)
+    spark = row.split("100.1 ns, 200.1 ns ")[1].split(" |")[0]
+    assert spark == "\u2581" * 8 + "\u2588" * 8
+
+
 def test_new_and_removed_cases(tmp_path):
     def drop_and_add(doc):
         removed = doc["metrics"].pop(0)

@@ -85,3 +85,31 @@ def test_escaped_keys_and_strings_read_like_plain_ones(tmp_path):
     a, b = br.load(escaped, format="google-benchmark"), br.load(plain, format="google-benchmark")
     assert a.to_pandas().drop(columns="run").equals(b.to_pandas().drop(columns="run"))
     assert a.metadata == b.metadata
+
+
+@pytest.mark.parametrize("row,path,message", [
+    ('"family_index":01', "benchmarks[0].family_index", 'malformed JSON value "01"'),
+    ('"iterations":1.', "benchmarks[0].iterations", 'malformed JSON value "1."'),
+    ('"label":"a\\\\x"', "benchmarks[0].label", "malformed JSON value"),
+    ('"extra":nul', "benchmarks[0].extra", 'malformed JSON value "nul"'),
+    ('"extra":{"a":}', "benchmarks[0].extra", "malformed JSON value"),
+    ('"items_per_second":1e400', "benchmarks[0].items_per_second", "1e400 is beyond the range of a double"),
+])
+def test_values_kept_verbatim_are_validated(tmp_path, row, path, message):
+    # simdjson's on-demand parser skips values it is not asked for; kept ones are checked in full.
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"benchmarks":[{"name":"M","real_time":1,"cpu_time":2,%s}]}' % row.replace("\\\\", "\\"))
+    with pytest.raises(br.InputError) as info:
+        br.load(bad, format="google-benchmark")
+    assert f"bad.json:1: {path}: " in str(info.value) and message in str(info.value)
+
+
+def test_kept_values_are_minified_and_huge_numbers_kept_verbatim(tmp_path):
+    path = tmp_path / "pretty.json"
+    path.write_text(json.dumps({"benchmarks": [{"name": "M", "real_time": 1, "cpu_time": 2, "iterations": [1, 2],
+                                                "threads": 1, "label": "x y"}]}, indent=2).replace('"threads": 1',
+                                                                                                  '"threads": 1e400'))
+    ds = br.load(path, format="google-benchmark")
+    raw = dict(ds._ds.set_metadata(0))
+    assert raw["iterations"] == "[[1,2]]" and raw["threads"] == "1e400" and raw["label"] == '"x y"'
+    assert ds.metadata[0]["threads"] == float("inf")  # what Python's json makes of it

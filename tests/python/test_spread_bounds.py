@@ -130,36 +130,47 @@ def test_spread_bounds_cover_the_population_spread_at_the_achieved_rate():
     assert rate >= achieved - 4 * math.sqrt(achieved * (1 - achieved) / trials)  # exact, not just conservative
 
 
-def reference_disparity_bounds(x, y, misrate, seed):
+def brute_disparity_bounds(x, y, misrate, seed):
+    """Smallest and largest s / a over a dense grid of the shift box [S_L, S_U] and the
+    average-spread box [A_L, A_U] (a > 0: a spread of exactly 0 is approached from above),
+    built from the independently re-derived spread bounds."""
     s = br.shift_bounds(x, y, misrate / 2)
     lx, ux, ax = reference_spread_bounds(x, misrate / 4, seed)
     ly, uy, ay = reference_spread_bounds(y, misrate / 4, seed + 1)
     la, ua = (lx + ly) / 2, (ux + uy) / 2
-    if la > 0:
-        q = [s.lower / la, s.lower / ua, s.upper / la, s.upper / ua]
-        lower, upper = min(q), max(q)
-    else:
-        lower = s.lower / ua if s.lower >= 0 else -math.inf
-        upper = s.upper / ua if s.upper <= 0 else math.inf
+    assert ua > 0, "use the explicit cases for an all-zero spread box"
+    tiny = 1e-300
+    shifts = np.linspace(s.lower, s.upper, 101)
+    spreads = np.linspace(max(la, tiny), ua, 101)
+    q = np.divide.outer(shifts, spreads)
+    lower, upper = q.min(), q.max()
+    lower = -math.inf if lower < -1e250 else lower
+    upper = math.inf if upper > 1e250 else upper
     return lower, upper, min(1.0, s.achieved_misrate + ax + ay)
 
 
-@pytest.mark.parametrize("n,m,delta,seed", [(30, 40, 0.5, 0), (60, 60, -2.0, 3), (25, 90, 0.0, 8)])
+@pytest.mark.parametrize("n,m,delta,seed", [(30, 40, 0.5, 0), (60, 60, -2.0, 3), (25, 90, 0.0, 8), (40, 40, 3.0, 5)])
 def test_disparity_bounds_combine_shift_and_spread_bounds(n, m, delta, seed):
     g = np.random.default_rng(n + m)
     x, y = g.normal(size=n), g.normal(loc=delta, size=m)
     b = br.disparity_bounds(x, y, 1e-2, seed=seed)
-    lower, upper, achieved = reference_disparity_bounds(x, y, 1e-2, seed)
+    lower, upper, achieved = brute_disparity_bounds(x, y, 1e-2, seed)
     assert b.lower == pytest.approx(lower, rel=1e-12) and b.upper == pytest.approx(upper, rel=1e-12)
     assert b.achieved_misrate == pytest.approx(achieved, rel=1e-10)
     assert b.lower <= br.disparity(x, y) <= b.upper
 
 
-def test_disparity_bounds_unbounded_when_spread_may_be_zero():
-    x = np.array([1.0, 1.0, 1.0, 1.0, 2.0, 1.0])
-    y = x + 5
-    b = br.disparity_bounds(x, y, 0.5)
-    assert b.lower > 0 and b.upper == math.inf
+@pytest.mark.parametrize("shift,seed", [(5.0, 0), (-5.0, 1), (0.0, 2), (0.3, 3)])
+def test_disparity_bounds_unbounded_when_spread_may_be_zero(shift, seed):
+    # Quantised data: most pair differences are 0, so the spread's lower bound is 0.
+    x = (np.random.default_rng(seed).random(30) < 0.3).astype(float)
+    y = x + shift
+    b = br.disparity_bounds(x, y, 0.5, seed=seed)
+    lower, upper, _ = brute_disparity_bounds(x, y, 0.5, seed)
+    assert reference_spread_bounds(x, 0.125, seed)[0] == 0 or reference_spread_bounds(y, 0.125, seed + 1)[0] == 0
+    assert (b.lower, b.upper) == pytest.approx((lower, upper), rel=1e-12)
+    if b.lower != 0 or b.upper != 0:  # a shift box of exactly [0, 0] gives [0, 0]
+        assert math.isinf(b.lower) or math.isinf(b.upper)
     flat = br.disparity_bounds(np.ones(10), np.full(10, 3.0), 0.5)
     assert (flat.lower, flat.upper) == (math.inf, math.inf)
     same = br.disparity_bounds(np.ones(10), np.ones(10), 0.5)
