@@ -222,7 +222,7 @@ std::string_view JsonInput::raw_view(od::value value, const JsonPath& path) {
     simdjson::dom::element element;
     const auto error = validator_.parse(text.data(), text.size()).get(element);
     if (error == simdjson::NUMBER_ERROR) {
-      fail(path, "unsupported JSON value: an object or array holding a number beyond double range (or malformed)");
+      fail(path, "unsupported JSON value: an object or array holding a malformed number or one beyond the range of a double");
     }
     if (error != simdjson::SUCCESS) fail(path, fmt::format("malformed JSON value ({})", simdjson::error_message(error)));
     return text;
@@ -231,11 +231,21 @@ std::string_view JsonInput::raw_view(od::value value, const JsonPath& path) {
   const std::string_view text = scalar_token(value);
   simdjson::error_code error = simdjson::SUCCESS;
   switch (type) {
-    case od::json_type::number:
-      error = value.get_double().error();
-      // JSON allows numbers beyond double range (1e400); kept verbatim they are fine.
-      if (error != simdjson::SUCCESS && is_json_number(text)) error = simdjson::SUCCESS;
+    case od::json_type::number: {
+      // The DOM check of containers refuses integers beyond 64 bits and numbers beyond a
+      // double; a number kept alone follows the same rule, so what one reads back the other accepts.
+      const bool integer = text.find_first_of(".eE") == std::string_view::npos;
+      if (integer) {
+        error = text.front() == '-' ? value.get_int64().error() : value.get_uint64().error();
+      } else {
+        error = value.get_double().error();
+      }
+      if (error != simdjson::SUCCESS && is_json_number(text)) {
+        fail(path, fmt::format("{} is beyond the range of a {} (not supported)", text.substr(0, 32),
+                               integer ? "64-bit integer" : "double"));
+      }
       break;
+    }
     case od::json_type::string: error = value.get_string().error(); break;
     case od::json_type::boolean: error = value.get_bool().error(); break;
     default: {

@@ -85,6 +85,14 @@ TEST_CASE("fuzz_google_benchmark: malformed values kept as raw metadata are an e
   for (const auto& entry : fs::directory_iterator(regressions("fuzz_google_benchmark"))) {
     CAPTURE(entry.path().string());
     CHECK_THROWS_WITH(read_buffer(slurp(entry.path()), "gb.json", "google-benchmark"),
-                      Catch::Contains("gb.json:1:") && Catch::Contains("malformed JSON value"));
+                      Catch::Contains("gb.json:") &&
+                          (Catch::Contains("malformed JSON value") || Catch::Contains("is beyond the range of a")));
   }
+  // Found by the 60 s run: an integer beyond 64 bits passed as a lone value (on-demand parses
+  // it as a double) but not inside the array the reader writes it into, so the dataset's
+  // canonical JSON did not read back. Lone values now follow the containers' rule.
+  CHECK_THROWS_WITH(read_buffer(slurp(regressions("fuzz_google_benchmark") / "integer-beyond-64-bits.json"), "gb.json",
+                                "google-benchmark"),
+                    Catch::Contains("gb.json:2: benchmarks[0].iterations: 79670000000000000000 is beyond the range of a "
+                                    "64-bit integer"));
 }
