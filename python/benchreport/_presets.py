@@ -136,8 +136,14 @@ class ComparisonResult(_RendersReport):
     report: Any = field(repr=False)
 
     def to_pandas(self):
-        """One row per case: key columns, name, section, medians (base units), change, interval, verdict, spread."""
+        """One row per case: key columns, name, section, medians (base units), change, interval, verdict,
+        spread, Mann–Whitney p, and the robust estimators (Hodges–Lehmann shift in base units, ratio,
+        disparity) with their distribution-free bounds and P(head better)."""
         import pandas as pd
+
+        def bounded(s: dict[str, Any], name: str) -> dict[str, float]:
+            b = s[f"{name}_bounds"]
+            return {name: s[name], f"{name}_lower": b["lower"], f"{name}_upper": b["upper"]}
 
         rows = []
         for case in self.cases:
@@ -159,6 +165,10 @@ class ComparisonResult(_RendersReport):
                 "head_mad_pct": s["head_mad_pct"],
                 "processes_disagree": s["processes_disagree"],
                 "mann_whitney_p": s["mann_whitney"]["pvalue"],
+                **bounded(s, "shift"),
+                **bounded(s, "ratio"),
+                **bounded(s, "disparity"),
+                "prob_head_better": s["prob_head_better"],
             })
         return pd.DataFrame(rows)
 

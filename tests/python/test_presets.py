@@ -203,6 +203,11 @@ def test_to_pandas(comparison):
     assert len(df) == 92
     assert {"benchmark", "platform", "name", "change", "change_lower", "change_upper", "verdict"} <= set(df.columns)
     assert (df["change_lower"] <= df["change_upper"]).all()
+    for name in ("shift", "ratio", "disparity"):
+        assert (df[f"{name}_lower"] <= df[name]).all() and (df[name] <= df[f"{name}_upper"]).all()
+    first = comparison.cases[0].stats
+    assert df.loc[0, "disparity_upper"] == first["disparity_bounds"]["upper"]
+    assert df.loc[0, "ratio"] == first["ratio"] and 0 <= df.loc[0, "prob_head_better"] <= 1
 
 
 # --- refusals, new/removed cases, A/A -----------------------------------------------------
