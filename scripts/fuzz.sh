@@ -22,16 +22,7 @@ FUZZ_WORK=${FUZZ_WORK:-$BUILD/work}
 CXX_COMPILER=${CXX_COMPILER:-clang++}
 
 # clang and its libFuzzer/sanitizer runtimes come from Debian (plus the core's own deps).
-bash scripts/setup.sh
-missing=()
-for p in clang libclang-rt-14-dev; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+bash scripts/setup.sh clang libclang-rt-14-dev
 
 # -O1 with line tables: quick to compile, symbolised stack traces, the usual fuzzing trade-off.
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$CXX_COMPILER" \

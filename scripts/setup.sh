@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs everything benchreport needs on a fresh Debian 12 machine:
 # C++ dependencies from Debian, Python ones from PyPI. Idempotent.
+# Extra Debian packages may be named as arguments (scripts/fuzz.sh adds clang).
 set -euo pipefail
 APT_PACKAGES=(g++ cmake ninja-build libeigen3-dev libboost-math-dev libboost-dev libfmt-dev
-              catch2 libsimdjson-dev)
+              catch2 libsimdjson-dev "$@")
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

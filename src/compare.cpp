@@ -109,7 +109,7 @@ void fill_estimators(CaseComparison& c, std::span<const double> b, std::span<con
   c.ratio = ratio(b, h);
   c.ratio_bounds = ratio_bounds(b, h, o.misrate);
   if (b.size() >= 2 && h.size() >= 2) {
-    c.disparity = disparity(b, h);
+    c.disparity = disparity(c.shift, b, h);  // the shift is already known
     // The spread bounds' pairing seed: the bootstrap's (seed, stream) mixed with a constant of its own.
     std::uint64_t mixer = o.stream ^ 0x5350524541445321ULL;
     c.disparity_bounds = disparity_bounds(b, h, o.misrate, o.seed ^ splitmix64(mixer));

@@ -350,8 +350,12 @@ Bounds disparity_bounds(std::span<const double> x, std::span<const double> y, do
 double disparity(std::span<const double> x, std::span<const double> y) {
   require_usable(x, 2, "disparity: x");
   require_usable(y, 2, "disparity: y");
-  const double average_spread = (spread(x) + spread(y)) / 2;
-  return hodges_lehmann_shift(x, y) / average_spread;  // +-inf or NaN when both spreads are 0
+  return disparity(hodges_lehmann_shift(x, y), x, y);
+}
+
+double disparity(double shift, std::span<const double> x, std::span<const double> y) {
+  const double average_spread = (spread(x) + spread(y)) / 2;  // spread checks n >= 2 and finiteness
+  return shift / average_spread;  // +-inf or NaN when both spreads are 0
 }
 
 }  // namespace benchreport

@@ -54,6 +54,8 @@ double spread(std::span<const double> x);  // requires n >= 2
 Bounds spread_bounds(std::span<const double> x, double misrate, std::uint64_t seed = 0);
 
 double disparity(std::span<const double> x, std::span<const double> y);  // requires n, m >= 2
+// The same for a shift already computed as hodges_lehmann_shift(x, y).
+double disparity(double shift, std::span<const double> x, std::span<const double> y);
 // [lower, upper] of shift / average spread over the shift bounds (misrate/2)
 // and the average of the two spread bounds (misrate/4 each; seeds `seed` and
 // seed + 1). Unbounded (±inf) on a side where the spread's lower bound is 0.

@@ -48,6 +48,20 @@ Expected walk(const std::string& json, std::size_t max_depth) {
   return e;
 }
 
+// scan_json must give the walk's counts, or fail on the walk's line.
+void check_against_walk(const std::string& json, std::size_t max_depth) {
+  CAPTURE(json, max_depth);
+  const Expected expected = walk(json, max_depth);
+  if (expected.too_deep_line) {
+    CHECK_THROWS_WITH(scan_json(json, max_depth, "f.json"),
+                      Catch::StartsWith("f.json:" + std::to_string(*expected.too_deep_line) + ": JSON nesting deeper"));
+  } else {
+    const JsonShape shape = scan_json(json, max_depth, "f.json");
+    CHECK(shape.commas == expected.shape.commas);
+    CHECK(shape.opens == expected.shape.opens);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("the JSON pre-pass equals a byte-by-byte walk", "[io][scan]") {
@@ -59,16 +73,7 @@ TEST_CASE("the JSON pre-pass equals a byte-by-byte walk", "[io][scan]") {
     std::string json(length, ' ');
     for (char& c : json) c = alphabet[rng() % alphabet.size()];
     const std::size_t max_depth = 1 + rng() % 12;
-    CAPTURE(json, max_depth);
-    const Expected expected = walk(json, max_depth);
-    if (expected.too_deep_line) {
-      CHECK_THROWS_WITH(scan_json(json, max_depth, "f.json"),
-                        Catch::StartsWith("f.json:" + std::to_string(*expected.too_deep_line) + ": JSON nesting deeper"));
-    } else {
-      const JsonShape shape = scan_json(json, max_depth, "f.json");
-      CHECK(shape.commas == expected.shape.commas);
-      CHECK(shape.opens == expected.shape.opens);
-    }
+    check_against_walk(json, max_depth);
   }
 }
 
@@ -82,16 +87,7 @@ TEST_CASE("the JSON pre-pass equals a byte-by-byte walk on JSON-like texts", "[i
     std::string json(length, ' ');
     for (char& c : json) c = rng() % 300 == 0 ? '\\' : common[rng() % common.size()];
     const std::size_t max_depth = 8 + rng() % 120;
-    CAPTURE(json, max_depth);
-    const Expected expected = walk(json, max_depth);
-    if (expected.too_deep_line) {
-      CHECK_THROWS_WITH(scan_json(json, max_depth, "f.json"),
-                        Catch::StartsWith("f.json:" + std::to_string(*expected.too_deep_line) + ": JSON nesting deeper"));
-    } else {
-      const JsonShape shape = scan_json(json, max_depth, "f.json");
-      CHECK(shape.commas == expected.shape.commas);
-      CHECK(shape.opens == expected.shape.opens);
-    }
+    check_against_walk(json, max_depth);
   }
 }
 
