@@ -138,7 +138,7 @@ class CanonicalJsonReader {
     const JsonPath top;
     bool has_schema = false;
     bool has_sets = false;
-    json_.fields(json_.object(json_.root(), top), top, [&](std::string_view key, od::value value, const JsonPath& path) {
+    json_.fields(json_.root_object(), top, [&](std::string_view key, od::value value, const JsonPath& path) {
       if (key == "schema") {
         const auto schema = json_.string(value, path);
         if (schema != kCanonicalSchema) {

@@ -31,7 +31,7 @@ Labels companion_labels(const Source& sample, Metadata& metadata) {
   Labels labels;
   std::string full_id, title;
   const JsonPath top;
-  json.fields(json.object(json.root(), top), top, [&](std::string_view key, od::value v, const JsonPath& p) {
+  json.fields(json.root_object(), top, [&](std::string_view key, od::value v, const JsonPath& p) {
     const bool null = json.is_null(v);
     if (key == "group_id" && !null) labels.emplace_back("group", std::string(json.string(v, p)));
     else if (key == "function_id" && !null) labels.emplace_back("function", std::string(json.string(v, p)));
@@ -53,7 +53,7 @@ Dataset read_criterion(const Source& source) {
   std::vector<double> iters, times;
   bool has_iters = false, has_times = false, is_benchmark_json = false;
   Metadata metadata;
-  json.fields(json.object(json.root(), top), top, [&](std::string_view key, od::value v, const JsonPath& p) {
+  json.fields(json.root_object(), top, [&](std::string_view key, od::value v, const JsonPath& p) {
     if (key == "iters") {
       json.numbers(v, p, iters);
       has_iters = true;

@@ -63,7 +63,7 @@ class GoogleBenchmarkReader {
     bool has_benchmarks = false;
     std::string context = "{}";
     Metadata extra;
-    json_.fields(json_.object(json_.root(), top), top, [&](std::string_view key, od::value value, const JsonPath& path) {
+    json_.fields(json_.root_object(), top, [&](std::string_view key, od::value& value, const JsonPath& path) {
       if (key == "context") {
         context = json_.raw_object(value, path);
       } else if (key == "benchmarks") {
@@ -97,7 +97,7 @@ class GoogleBenchmarkReader {
     e.real_time = e.cpu_time = NAN;
     e.counters.clear();
     e.other.clear();
-    json_.fields(json_.object(value, path), path, [&](std::string_view key, od::value v, const JsonPath& p) {
+    json_.fields(json_.object(value, path), path, [&](std::string_view key, od::value& v, const JsonPath& p) {
       if (key == "name") e.name = json_.string(v, p);
       else if (key == "run_name") e.run_name = json_.string(v, p);
       else if (key == "run_type") e.run_type = json_.string(v, p);

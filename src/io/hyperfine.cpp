@@ -18,7 +18,7 @@ class HyperfineReader {
     bool has_results = false;
     Metadata extra;
     dataset_.add_run(json_.name(), "{}");
-    json_.fields(json_.object(json_.root(), top), top, [&](std::string_view key, od::value value, const JsonPath& path) {
+    json_.fields(json_.root_object(), top, [&](std::string_view key, od::value value, const JsonPath& path) {
       if (key == "results") {
         has_results = true;
         json_.elements(json_.array(value, path), path, [&](std::size_t, od::value r, const JsonPath& p) { read_result(r, p); });

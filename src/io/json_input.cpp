@@ -137,19 +137,24 @@ od::value JsonInput::root() {
   return value;
 }
 
-od::object JsonInput::object(od::value value, const JsonPath& path) {
+od::object JsonInput::root_object() {
+  od::value value = root();
+  return object(value, JsonPath{});
+}
+
+od::object JsonInput::object(od::value& value, const JsonPath& path) {
   od::object out;
   if (value.get_object().get(out) != simdjson::SUCCESS) fail(path, fmt::format("expected an object, found {}", found(value)));
   return out;
 }
 
-od::array JsonInput::array(od::value value, const JsonPath& path) {
+od::array JsonInput::array(od::value& value, const JsonPath& path) {
   od::array out;
   if (value.get_array().get(out) != simdjson::SUCCESS) fail(path, fmt::format("expected an array, found {}", found(value)));
   return out;
 }
 
-double JsonInput::number(od::value value, const JsonPath& path) {
+double JsonInput::number(od::value& value, const JsonPath& path) {
   double out = 0;
   const auto error = value.get_double().get(out);
   if (error == simdjson::INCORRECT_TYPE) fail(path, fmt::format("expected a number, found {}", found(value)));
@@ -161,7 +166,7 @@ double JsonInput::number(od::value value, const JsonPath& path) {
   return out;
 }
 
-std::int64_t JsonInput::integer(od::value value, const JsonPath& path) {
+std::int64_t JsonInput::integer(od::value& value, const JsonPath& path) {
   std::int64_t out = 0;
   const auto error = value.get_int64().get(out);
   if (error == simdjson::INCORRECT_TYPE) fail(path, fmt::format("expected an integer, found {}", found(value)));
@@ -169,7 +174,7 @@ std::int64_t JsonInput::integer(od::value value, const JsonPath& path) {
   return out;
 }
 
-std::string_view JsonInput::string(od::value value, const JsonPath& path) {
+std::string_view JsonInput::string(od::value& value, const JsonPath& path) {
   std::string_view out;
   // Most strings hold no escape: then they are views into the document, left
   // unconsumed (on-demand iteration skips them) instead of copied out.
@@ -181,7 +186,7 @@ std::string_view JsonInput::string(od::value value, const JsonPath& path) {
   return out;
 }
 
-bool JsonInput::boolean(od::value value, const JsonPath& path) {
+bool JsonInput::boolean(od::value& value, const JsonPath& path) {
   bool out = false;
   const auto error = value.get_bool().get(out);
   if (error == simdjson::INCORRECT_TYPE) fail(path, fmt::format("expected true or false, found {}", found(value)));
@@ -189,19 +194,19 @@ bool JsonInput::boolean(od::value value, const JsonPath& path) {
   return out;
 }
 
-bool JsonInput::is_null(od::value value) {
+bool JsonInput::is_null(od::value& value) {
   bool out = false;
   return value.is_null().get(out) == simdjson::SUCCESS && out;
 }
 
-std::string JsonInput::raw_object(od::value value, const JsonPath& path) {
+std::string JsonInput::raw_object(od::value& value, const JsonPath& path) {
   od::json_type type = od::json_type::null;
   check(value.type().get(type), path, "an object");
   if (type != od::json_type::object) fail(path, fmt::format("expected an object, found {}", type_name(type)));
   return raw(value, path);
 }
 
-std::string JsonInput::raw(od::value value, const JsonPath& path) { return compact_json(raw_view(value, path)); }
+std::string JsonInput::raw(od::value& value, const JsonPath& path) { return compact_json(raw_view(value, path)); }
 
 std::string compact_json(std::string_view raw_text) {
   // Only containers can hold whitespace between tokens.
@@ -209,7 +214,7 @@ std::string compact_json(std::string_view raw_text) {
   return container ? minify_json(raw_text) : std::string(raw_text);
 }
 
-std::string_view JsonInput::raw_view(od::value value, const JsonPath& path) {
+std::string_view JsonInput::raw_view(od::value& value, const JsonPath& path) {
   od::json_type type = od::json_type::null;
   check(value.type().get(type), path, "a JSON value");
   if (type == od::json_type::object || type == od::json_type::array) {
@@ -260,7 +265,7 @@ std::string_view JsonInput::raw_view(od::value value, const JsonPath& path) {
   return text;
 }
 
-void JsonInput::numbers(od::value value, const JsonPath& path, std::vector<double>& out) {
+void JsonInput::numbers(od::value& value, const JsonPath& path, std::vector<double>& out) {
   od::array items = array(value, path);
   std::size_t i = 0;
   for (auto element : items) {

@@ -51,7 +51,7 @@ class NitroReader {
     std::vector<Metric> metrics;
     std::optional<std::int64_t> schema;
     bool suite_file = false;
-    json_.fields(json_.object(json_.root(), top), top, [&](std::string_view key, od::value value, const JsonPath& path) {
+    json_.fields(json_.root_object(), top, [&](std::string_view key, od::value value, const JsonPath& path) {
       if (key == "schemaVersion") {
         schema = json_.integer(value, path);
         file.emplace_back(std::string(key), std::to_string(*schema));

@@ -33,7 +33,7 @@ class PyperfReader {
     Metadata file_metadata;
     bool found = false;
     dataset_.add_run(json_.name(), "{}");
-    json_.fields(json_.object(json_.root(), top), top, [&](std::string_view key, od::value value, const JsonPath& path) {
+    json_.fields(json_.root_object(), top, [&](std::string_view key, od::value value, const JsonPath& path) {
       if (key == "metadata") {
         read_metadata(value, path, common_);
       } else if (key == "benchmarks") {

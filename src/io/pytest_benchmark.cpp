@@ -18,7 +18,7 @@ class PytestBenchmarkReader {
     bool found = false;
     Metadata file_metadata;
     dataset_.add_run(json_.name(), "{}");
-    json_.fields(json_.object(json_.root(), top), top, [&](std::string_view key, od::value value, const JsonPath& path) {
+    json_.fields(json_.root_object(), top, [&](std::string_view key, od::value value, const JsonPath& path) {
       if (key == "benchmarks") {
         found = true;
         json_.elements(json_.array(value, path), path, [&](std::size_t, od::value b, const JsonPath& p) { read_benchmark(b, p); });

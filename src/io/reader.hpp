@@ -73,6 +73,8 @@ class JsonInput {
   JsonInput& operator=(const JsonInput&) = delete;
 
   od::value root();
+  // The root value, which must be an object.
+  od::object root_object();
   const std::string& name() const { return source_.name; }
   const ReadOptions& options() const { return source_.options; }
 
@@ -80,25 +82,25 @@ class JsonInput {
   // Throws when `error` is set, saying what was expected at `path`.
   void check(simdjson::error_code error, const JsonPath& path, std::string_view expected);
 
-  od::object object(od::value value, const JsonPath& path);
-  od::array array(od::value value, const JsonPath& path);
-  double number(od::value value, const JsonPath& path);
-  std::int64_t integer(od::value value, const JsonPath& path);
-  std::string_view string(od::value value, const JsonPath& path);
-  bool boolean(od::value value, const JsonPath& path);
-  bool is_null(od::value value);
+  od::object object(od::value& value, const JsonPath& path);
+  od::array array(od::value& value, const JsonPath& path);
+  double number(od::value& value, const JsonPath& path);
+  std::int64_t integer(od::value& value, const JsonPath& path);
+  std::string_view string(od::value& value, const JsonPath& path);
+  bool boolean(od::value& value, const JsonPath& path);
+  bool is_null(od::value& value);
   // The text of a value that must be an object, minified (kept verbatim as metadata).
-  std::string raw_object(od::value value, const JsonPath& path);
+  std::string raw_object(od::value& value, const JsonPath& path);
   // The value's JSON text, minified (kept verbatim as metadata). Validated in
   // full first: on-demand parsing skips unvisited values without checking them,
   // and text kept verbatim is written out again (canonical JSON, reports).
-  std::string raw(od::value value, const JsonPath& path);
+  std::string raw(od::value& value, const JsonPath& path);
   // The same text as it stands in the input (validated the same way; not
   // minified, trailing whitespace dropped), as a view into the document: for
   // readers that decide later whether to keep it.
-  std::string_view raw_view(od::value value, const JsonPath& path);
+  std::string_view raw_view(od::value& value, const JsonPath& path);
   // Appends every number of an array to `out` (counted against max_samples).
-  void numbers(od::value value, const JsonPath& path, std::vector<double>& out);
+  void numbers(od::value& value, const JsonPath& path, std::vector<double>& out);
 
   // Calls f(key, value, path) for every member, in document order.
   template <class F>
@@ -109,7 +111,8 @@ class JsonInput {
       std::string_view key;
       if (!unescaped_in_place(field.key().raw(), key)) check(field.unescaped_key().get(key), path, "a member name");
       const JsonPath child = path.field(key);
-      f(key, field.value(), child);
+      od::value value = field.value();
+      f(key, value, child);
     }
   }
 

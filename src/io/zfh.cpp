@@ -28,7 +28,7 @@ class ZfhLine {
     const JsonPath top;
     std::vector<Result> results;
     std::string size_mib, size_bytes;
-    json_.fields(json_.object(json_.root(), top), top, [&](std::string_view key, od::value v, const JsonPath& p) {
+    json_.fields(json_.root_object(), top, [&](std::string_view key, od::value v, const JsonPath& p) {
       if (key == "platform" || key == "engine") {
         labels.emplace_back(std::string(key), std::string(json_.string(v, p)));
       } else if (key == "results") {
