@@ -35,7 +35,7 @@ seed_globs() {
   case "$1" in
     fuzz_canonical_json) echo "tests/data/canonical/*.json tests/data/hostile/*.json" ;;
     fuzz_canonical_csv) echo "tests/data/canonical/*.csv tests/data/hostile/*.csv" ;;
-    fuzz_google_benchmark) echo "tests/data/google_benchmark/*.json" ;;
+    fuzz_google_benchmark | fuzz_google_benchmark_split) echo "tests/data/google_benchmark/*.json" ;;
     fuzz_hyperfine) echo "tests/data/hyperfine/*.json" ;;
     fuzz_pyperf) echo "tests/data/pyperf/*" ;;
     fuzz_pytest_benchmark) echo "tests/data/pytest_benchmark/*" ;;

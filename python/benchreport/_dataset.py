@@ -357,8 +357,13 @@ def _is_missing(value: Any) -> bool:
 _GZ_WARNING = "gzip-compressed files"
 
 
-def _limits(max_file_size: Optional[int], max_depth: Optional[int], max_samples: Optional[int]) -> Dict[str, int]:
+def _limits(max_file_size: Optional[int], max_depth: Optional[int], max_samples: Optional[int],
+            threads: Optional[int] = None) -> Dict[str, int]:
     out: Dict[str, int] = {}
+    if threads is not None:
+        if int(threads) < 0:
+            raise ValueError(f"threads={threads}: expected 0 (one per core) or a positive count")
+        out["threads"] = int(threads)
     if max_file_size is not None:
         out["max_file_size"] = int(max_file_size)
     if max_depth is not None:
@@ -426,15 +431,18 @@ def load(
     max_file_size: Optional[int] = None,
     max_depth: Optional[int] = None,
     max_samples: Optional[int] = None,
+    threads: Optional[int] = None,
 ) -> Dataset:
     """Read files, folders (recursively), glob patterns and ``.gz`` files into one Dataset.
 
     ``format`` is ``"auto"`` (detected per file) or one of :data:`READERS`.
     Limits default to 1 GiB per file, JSON nesting 256, 2**28 samples per
-    file. Parsing runs in C++ without the GIL. Bad input raises
+    file. Parsing runs in C++ without the GIL; ``threads`` (default: one
+    per core, 1 = serial) lets a large Google Benchmark file be parsed as two
+    parts at once, with the same result. Bad input raises
     :class:`benchreport.InputError` naming the file and line or JSON path.
     """
-    limits = _limits(max_file_size, max_depth, max_samples)
+    limits = _limits(max_file_size, max_depth, max_samples, threads)
     paths = _expand(path_or_paths)
     if not paths:
         raise _core.InputError("no input files given")

@@ -51,8 +51,8 @@ py::dict unit_dict(const Unit& unit) {
                   "base_symbol"_a = std::string(base_symbol(unit.dimension)));
 }
 
-ReadOptions make_read_options(std::uint64_t max_file_size, std::size_t max_depth, std::uint64_t max_samples) {
-  return ReadOptions{max_file_size, max_depth, max_samples};
+ReadOptions make_read_options(std::uint64_t max_file_size, std::size_t max_depth, std::uint64_t max_samples, unsigned threads) {
+  return ReadOptions{max_file_size, max_depth, max_samples, threads};
 }
 
 void check_set_index(const Dataset& ds, long long i) {
@@ -186,15 +186,15 @@ void bind_dataset(py::module_& m) {
 
 void bind_io(py::module_& m) {
   m.def("read", [](const std::filesystem::path& path, const std::string& format, std::uint64_t max_file_size,
-                   std::size_t max_depth, std::uint64_t max_samples) {
-    const ReadOptions options = make_read_options(max_file_size, max_depth, max_samples);
+                   std::size_t max_depth, std::uint64_t max_samples, unsigned threads) {
+    const ReadOptions options = make_read_options(max_file_size, max_depth, max_samples, threads);
     py::gil_scoped_release release;
     return read(path, format, options);
   }, "path"_a, "format"_a = "auto", "max_file_size"_a = ReadOptions{}.max_file_size, "max_depth"_a = ReadOptions{}.max_depth,
-        "max_samples"_a = ReadOptions{}.max_samples);
+        "max_samples"_a = ReadOptions{}.max_samples, "threads"_a = ReadOptions{}.threads);
   m.def("read_buffer", [](const py::bytes& data, const std::string& name, const std::string& format, std::uint64_t max_file_size,
-                          std::size_t max_depth, std::uint64_t max_samples) {
-    const ReadOptions options = make_read_options(max_file_size, max_depth, max_samples);
+                          std::size_t max_depth, std::uint64_t max_samples, unsigned threads) {
+    const ReadOptions options = make_read_options(max_file_size, max_depth, max_samples, threads);
     char* buffer = nullptr;
     py::ssize_t length = 0;
     if (PyBytes_AsStringAndSize(data.ptr(), &buffer, &length) != 0) throw py::error_already_set();
@@ -202,7 +202,8 @@ void bind_io(py::module_& m) {
     py::gil_scoped_release release;
     return read_buffer(bytes, name, format, options);
   }, "data"_a, "name"_a, "format"_a = "auto", "max_file_size"_a = ReadOptions{}.max_file_size,
-        "max_depth"_a = ReadOptions{}.max_depth, "max_samples"_a = ReadOptions{}.max_samples);
+        "max_depth"_a = ReadOptions{}.max_depth, "max_samples"_a = ReadOptions{}.max_samples,
+        "threads"_a = ReadOptions{}.threads);
   m.def("detect_format", [](const std::string& name, const py::bytes& head) { return detect_format(name, std::string(head)); },
         "name"_a, "first_bytes"_a);
   m.def("reader_names", &reader_names);

@@ -26,7 +26,7 @@ std::vector<std::string> parent_folders(std::string_view name) {
 // Labels from criterion's benchmark.json.
 Labels companion_labels(const Source& sample, Metadata& metadata) {
   const std::string name = sample.name + " (benchmark.json beside it)";
-  const Source source{name, sample.companion, sample.options, {}, false};
+  const Source source{name, sample.companion, sample.options, {}, false, {}};
   JsonInput json(source);
   Labels labels;
   std::string full_id, title;

@@ -53,6 +53,7 @@ void scan_bytes(std::string_view json, std::size_t begin, std::size_t end, std::
       case ']':
       case '}':
         if (s.depth > 0) --s.depth;
+        else s.shape.closes_below_zero = true;
         break;
       default: break;
     }
@@ -129,6 +130,8 @@ JsonShape scan_json(std::string_view json, std::size_t max_depth, std::string_vi
   }
 #endif
   scan_bytes(json, i, json.size(), max_depth, name, s);
+  s.shape.depth_at_end = s.depth;
+  s.shape.ends_in_string = s.in_string;
   return s.shape;
 }
 

@@ -10,9 +10,14 @@ namespace benchreport::io {
 struct JsonShape {
   std::size_t commas = 0;  // outside strings
   std::size_t opens = 0;   // '[' and '{' outside strings
+  std::size_t depth_at_end = 0;
+  bool closes_below_zero = false;  // a closing bracket with nothing open
+  bool ends_in_string = false;
   // At least the number of elements of all arrays together (each element
   // follows a comma or an opening bracket): a bound for reserving.
   std::size_t max_elements() const { return commas + opens; }
+  // Every bracket outside strings is matched (kinds not compared).
+  bool balanced() const { return depth_at_end == 0 && !closes_below_zero && !ends_in_string; }
 };
 
 // Throws InputError "<name>:<line>: JSON nesting deeper than the limit of

@@ -91,6 +91,22 @@ class FileBytes {
     return file;
   }
 
+  // The bytes as writable over [offset, offset + length) (the mapping is
+  // private: changes never reach the file), or nullptr.
+  char* writable(std::size_t offset, std::size_t length) {
+#if BENCHREPORT_MMAP
+    if (mapping_ != nullptr) {
+      const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+      const std::size_t first = offset / page * page;
+      char* base = static_cast<char*>(mapping_);
+      return mprotect(base + first, offset + length - first, PROT_READ | PROT_WRITE) == 0 ? base : nullptr;
+    }
+#endif
+    (void)offset;
+    (void)length;
+    return buffer_.get();
+  }
+
   std::string_view bytes() const {
     if (mapping_ != nullptr) return {static_cast<const char*>(mapping_), size_};
     return buffer_ ? std::string_view(buffer_.get(), size_) : std::string_view();
@@ -208,18 +224,19 @@ FileBytes companion_for(const fs::path& path, const ReadOptions& options) {
 
 Dataset read_buffer(std::string_view bytes, std::string_view name, std::string_view format, const ReadOptions& options) {
   const std::string chosen = format == "auto" ? detect_format(name, bytes.substr(0, 65536)) : std::string(format);
-  return run_reader(reader_for(chosen, name), io::Source{std::string(name), bytes, options, {}, false});
+  return run_reader(reader_for(chosen, name), io::Source{std::string(name), bytes, options, {}, false, {}});
 }
 
 Dataset read(const fs::path& path, std::string_view format, const ReadOptions& options) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) return read_directory(path, format, options);
-  const FileBytes file = load_file(path, options);
+  FileBytes file = load_file(path, options);
   const std::string_view bytes = file.bytes();
   const std::string name = path.string();
   const std::string chosen = format == "auto" ? detect_format(name, bytes.substr(0, 65536)) : std::string(format);
   const FileBytes companion = chosen == "criterion" ? companion_for(path, options) : FileBytes();
-  return run_reader(reader_for(chosen, name), io::Source{name, bytes, options, companion.bytes(), true});
+  const auto writable = [&file](std::size_t offset, std::size_t length) { return file.writable(offset, length); };
+  return run_reader(reader_for(chosen, name), io::Source{name, bytes, options, companion.bytes(), true, writable});
 }
 
 Dataset read_many(std::span<const fs::path> paths, std::string_view format, const ReadOptions& options) {

@@ -12,33 +12,11 @@
 #include "benchreport/json_limits.hpp"
 #include "benchreport/json_writer.hpp"
 #include "json_scan.hpp"
+#include "source.hpp"
 
 namespace benchreport::io {
 
 namespace od = simdjson::ondemand;
-
-// One input: its display name (path as given) and bytes.
-struct Source {
-  std::string name;
-  std::string_view bytes;
-  const ReadOptions& options;
-  std::string_view companion;  // criterion: benchmark.json beside sample.json ("" if none)
-  // True when bytes.data() is followed by at least simdjson::SIMDJSON_PADDING
-  // readable bytes (read() loads files so): JSON is then parsed in place
-  // instead of from a padded copy, which keeps peak memory near the file size.
-  bool padded = false;
-};
-
-Dataset read_google_benchmark(const Source& source);
-Dataset read_hyperfine(const Source& source);
-Dataset read_pyperf(const Source& source);
-Dataset read_pytest_benchmark(const Source& source);
-Dataset read_go(const Source& source);
-Dataset read_nitro(const Source& source);
-Dataset read_criterion(const Source& source);
-Dataset read_zfh(const Source& source);
-Dataset read_canonical_json(const Source& source);
-Dataset read_canonical_csv(const Source& source);
 
 // A JSON path built on the stack while walking a document; rendered only for
 // messages, e.g. "results[2].times[5]".

@@ -107,7 +107,7 @@ Dataset read_zfh(const Source& source) {
     ++lines;
     std::string_view payload = line.substr(marker + kMarker.size());
     const std::string line_name = fmt::format("{}:{}", source.name, line_no);
-    const Source line_source{line_name, payload, source.options, {}, false};
+    const Source line_source{line_name, payload, source.options, {}, false, {}};
     ZfhLine parser(line_source);
     Labels labels;
     Metadata line_metadata;
