@@ -121,3 +121,66 @@ def test_kept_values_are_minified_and_huge_numbers_refused(tmp_path):
         path.write_text(text)
         with pytest.raises(br.InputError, match=where):
             br.load(path, format="google-benchmark")
+
+
+def _large_google_benchmark(path, rows_per_series=40, series=700):
+    """A Google Benchmark file of several MiB, laid out as the tool writes it (indent 2)."""
+    rng = np.random.default_rng(5)
+    rows = []
+    for s in range(series):
+        name = f"BM_Large/{s}"
+        for r in range(rows_per_series):
+            row = {"name": name, "family_index": s, "run_name": name, "run_type": "iteration",
+                   "repetitions": rows_per_series, "repetition_index": r, "threads": 1,
+                   "iterations": int(rng.integers(1, 10**6)), "real_time": float(rng.lognormal(3, 0.2)),
+                   "cpu_time": float(rng.lognormal(3, 0.2)), "time_unit": "ns" if s % 2 else "us"}
+            if s % 5 == 0 and r >= rows_per_series // 2:
+                row["items_per_second"] = float(rng.uniform(1e6, 2e6))
+            rows.append(row)
+        rows.append({"name": name + "_mean", "run_name": name, "run_type": "aggregate", "aggregate_name": "mean",
+                     "real_time": 1.5, "cpu_time": 1.25, "time_unit": "ns", "iterations": rows_per_series})
+    doc = {"context": {"host_name": "large"}, "benchmarks": rows}
+    path.write_text(json.dumps(doc, indent=2))
+    assert path.stat().st_size > 4 << 20  # large enough for the two-thread path
+    return doc
+
+
+def _same_dataset(a, b):
+    np.testing.assert_array_equal(a.values, b.values)
+    np.testing.assert_array_equal(a.offsets, b.offsets)
+    assert a.labels == b.labels and a.metadata == b.metadata and a.units == b.units
+    assert a.runs == b.runs and a.warnings == b.warnings
+
+
+def test_large_google_benchmark_same_with_one_or_two_threads(tmp_path):
+    path = tmp_path / "large.json"
+    doc = _large_google_benchmark(path)
+    one, two, default = (br.load(path, threads=t) for t in (1, 2, None))
+    _same_dataset(one, two)
+    _same_dataset(one, default)
+    # And right, not just consistent: every series against the json module.
+    scale = {"ns": 1e-9, "us": 1e-6}
+    for name in ("BM_Large/0", "BM_Large/349", "BM_Large/350", "BM_Large/699"):
+        rows = [b for b in doc["benchmarks"] if b["run_name"] == name and b["run_type"] == "iteration"]
+        sub = two.select(benchmark=name, metric="cpu_time")
+        np.testing.assert_allclose(sub.values, [b["cpu_time"] * scale[b["time_unit"]] for b in rows], rtol=1e-15, atol=0)
+        assert sub.metadata[0]["iterations"] == [b["iterations"] for b in rows]
+    with pytest.raises(ValueError, match="threads"):
+        br.load(path, threads=-1)
+
+
+@pytest.mark.parametrize("where", [0.25, 0.75])
+def test_large_google_benchmark_errors_do_not_depend_on_threads(tmp_path, where):
+    path = tmp_path / "bad.json"
+    doc = _large_google_benchmark(path)
+    at = int(len(doc["benchmarks"]) * where)
+    doc["benchmarks"][at]["real_time"] = "fast"
+    path.write_text(json.dumps(doc, indent=2))
+    messages = []
+    for threads in (1, 2):
+        with pytest.raises(br.InputError) as error:
+            br.load(path, threads=threads)
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+    assert f"benchmarks[{at}].real_time: expected a number, found a string" in messages[0]
+    assert path.read_text() == json.dumps(doc, indent=2)  # the file is never written
