@@ -438,8 +438,9 @@ def load(
     ``format`` is ``"auto"`` (detected per file) or one of :data:`READERS`.
     Limits default to 1 GiB per file, JSON nesting 256, 2**28 samples per
     file. Parsing runs in C++ without the GIL; ``threads`` (default: one
-    per core, 1 = serial) lets a large Google Benchmark file be parsed as two
-    parts at once, with the same result. Bad input raises
+    per core, 1 = serial) lets a Google Benchmark file of 4 MiB or more be
+    parsed as two parts at once, with the same result (not ``.gz`` files,
+    which are decompressed in memory and read in one pass). Bad input raises
     :class:`benchreport.InputError` naming the file and line or JSON path.
     """
     limits = _limits(max_file_size, max_depth, max_samples, threads)

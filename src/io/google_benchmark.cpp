@@ -7,6 +7,7 @@
 #include <exception>
 #include <fmt/format.h>
 #include <optional>
+#include <system_error>
 #include <thread>
 #include <unordered_map>
 
@@ -86,8 +87,9 @@ class RowAccumulator {
   }
 
   // Appends the rows of the part of the array that follows this one. False
-  // when the parts disagree on a series' time unit (the caller then reads the
-  // file in one pass, which reports the row).
+  // when the parts disagree on a series' time unit: this accumulator is then
+  // half-merged and must be dropped (the caller reads the file in one pass,
+  // which reports the row).
   bool append(RowAccumulator&& later) {
     for (auto& s : later.series_) {
       auto [it, inserted] = series_index_.try_emplace(s.run_name, series_.size());
@@ -271,7 +273,7 @@ class RowAccumulator {
   std::size_t last_series_ = static_cast<std::size_t>(-1);
   Entry entry_;
   std::size_t aggregate_rows_ = 0;
-  std::uint64_t samples_ = 0;
+  std::uint64_t samples_ = 0;  // as JsonInput counts them, but summed over both parts by append()
   std::vector<std::string> errors_;
 };
 
@@ -319,40 +321,66 @@ Dataset read_in_one_pass(const Source& source) {
 
 constexpr std::size_t kMinSplitBytes = std::size_t{4} << 20;
 
+// Each part is checked balanced (by the pre-pass, before any row is read: a
+// cut in the wrong place, inside a row, usually shows here, cheaply).
+
+// The tail array's rows; false when the tail is not exactly one complete array.
+bool read_tail(const Source& tail, RowAccumulator& rows) {
+  JsonInput json(tail);
+  if (!json.shape().balanced()) return false;
+  od::value root = json.root();
+  rows.add_rows(json, root, JsonPath{});
+  json.finish();
+  return true;
+}
+
+// The head document; none unless "benchmarks" is its last member (so the
+// cut array is that one) and appears once.
+std::optional<Document> read_head(const Source& head, RowAccumulator& rows) {
+  JsonInput json(head);
+  if (!json.shape().balanced()) return std::nullopt;
+  Document doc = read_document(json, rows);
+  if (doc.benchmarks_arrays != 1 || !doc.benchmarks_last) return std::nullopt;
+  return doc;
+}
+
 // Two threads: this one reads the head document (everything up to a cut in
 // the middle of "benchmarks"), a second one the tail array. None when the
-// parts do not make up the file exactly as one pass reads it (any error
-// included): the caller then reads it in one pass, which gives the result or
-// the error one pass gives.
+// parts do not make up the file exactly as one pass reads it, including any
+// InputError in either part: the caller then reads it in one pass, which
+// gives the result or the message of one pass. Other exceptions (out of
+// memory) propagate; a thread that cannot be started is a decline.
 std::optional<Dataset> read_in_two_parts(const Source& source, const ArraySplit& cut, char* bytes) {
   if (source.options.max_depth < 2) return std::nullopt;
   const SplitEdit edit(bytes, cut);
   // The tail starts one level down: its limit is one less, so that both parts refuse what one pass refuses.
   ReadOptions tail_options = source.options;
   tail_options.max_depth = source.options.max_depth - 1;
-  const Source head{source.name, source.bytes.substr(0, cut.head_size), source.options, {}, true, {}};
-  const Source tail{source.name, source.bytes.substr(cut.tail_begin, cut.tail_end - cut.tail_begin), tail_options, {}, true, {}};
+  // Each part is followed by the rest of the file and its padding: padded, and never changed by its reader.
+  const Source head{.name = source.name, .bytes = source.bytes.substr(0, cut.boundary), .options = source.options,
+                    .companion = {}, .padded = true, .writable = {}};
+  const Source tail{.name = source.name, .bytes = source.bytes.substr(cut.boundary, cut.tail_end - cut.boundary),
+                    .options = tail_options, .companion = {}, .padded = true, .writable = {}};
   RowAccumulator head_rows, tail_rows;
   bool tail_ok = false;
   std::exception_ptr tail_failure;
-  std::thread tail_reader([&] {
-    try {
-      JsonInput json(tail);
-      od::value root = json.root();
-      tail_rows.add_rows(json, root, JsonPath{});
-      json.finish();
-      tail_ok = json.shape().balanced();
-    } catch (const InputError&) {
-    } catch (...) {
-      tail_failure = std::current_exception();
-    }
-  });
+  std::thread tail_reader;
+  try {
+    tail_reader = std::thread([&] {
+      try {
+        tail_ok = read_tail(tail, tail_rows);
+      } catch (const InputError&) {
+      } catch (...) {
+        tail_failure = std::current_exception();
+      }
+    });
+  } catch (const std::system_error&) {
+    return std::nullopt;
+  }
   std::optional<Document> doc;
   std::exception_ptr head_failure;
   try {
-    JsonInput json(head);
-    Document d = read_document(json, head_rows);
-    if (d.benchmarks_arrays == 1 && d.benchmarks_last && json.shape().balanced()) doc = std::move(d);
+    doc = read_head(head, head_rows);
   } catch (const InputError&) {
   } catch (...) {
     head_failure = std::current_exception();
@@ -369,10 +397,11 @@ std::optional<Dataset> read_in_two_parts(const Source& source, const ArraySplit&
 }  // namespace
 
 std::optional<Dataset> read_google_benchmark_in_two_parts(const Source& source) {
-  if (!source.padded || !source.writable) return std::nullopt;
+  // The size limit is one pass's to report (JsonInput checks each part only).
+  if (!source.padded || !source.writable || source.bytes.size() > source.options.max_file_size) return std::nullopt;
   const auto cut = find_array_split(source.bytes, source.bytes.size() / 2);
   if (!cut) return std::nullopt;
-  char* bytes = source.writable(cut->comma, cut->tail_begin + 1 - cut->comma);
+  char* bytes = source.writable(cut->comma, cut->edit_length());
   return bytes != nullptr ? read_in_two_parts(source, *cut, bytes) : std::nullopt;
 }
 

@@ -53,8 +53,9 @@ Dataset run_reader(ReaderFn reader, const io::Source& source) {
 
 // A file's bytes followed by at least simdjson::SIMDJSON_PADDING readable
 // zero bytes, so that JSON readers parse them in place (no padded copy).
-// On POSIX systems the file is mapped read-only (no copy out of the page
-// cache) over an anonymous zero region that supplies the padding; elsewhere,
+// On POSIX systems the file is mapped read-only and private (no copy out of
+// the page cache; see writable()) over an anonymous zero region that supplies
+// the padding; elsewhere,
 // or when mapping fails, it is read into a buffer.
 class FileBytes {
  public:
@@ -91,8 +92,9 @@ class FileBytes {
     return file;
   }
 
-  // The bytes as writable over [offset, offset + length) (the mapping is
-  // private: changes never reach the file), or nullptr.
+  // The start of the bytes, writable over [offset, offset + length), or
+  // nullptr. The mapping is private: the pages written to become private
+  // copies (writable until unmapped) and nothing reaches the file.
   char* writable(std::size_t offset, std::size_t length) {
 #if BENCHREPORT_MMAP
     if (mapping_ != nullptr) {

@@ -23,8 +23,9 @@ struct Source {
   // instead of from a padded copy, which keeps peak memory near the file size.
   bool padded = false;
   // Set when the bytes are the library's own (a private mapping or a buffer
-  // of the file): makes [offset, offset + length) writable and returns
-  // bytes.data() as writable, or nullptr. Readers that change bytes restore them.
+  // of the file): makes [offset, offset + length) writable and returns the
+  // start of the bytes (bytes.data(), writable), or nullptr. Readers that
+  // change bytes restore them before they return.
   std::function<char*(std::size_t offset, std::size_t length)> writable;
 };
 

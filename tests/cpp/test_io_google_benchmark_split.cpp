@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "../../src/io/array_split.hpp"
 #include "../../src/io/source.hpp"
 #include "benchreport/error.hpp"
@@ -101,18 +103,18 @@ TEST_CASE("Array split: a cut between two elements of the last member's array", 
   const auto cut = io::find_array_split(text, text.find("\"b\""));
   REQUIRE(cut.has_value());
   CHECK(text.substr(cut->comma - 1, 4) == "},\n ");
-  CHECK(cut->head_size == cut->comma + 2);
-  CHECK(cut->tail_begin == cut->head_size);
+  CHECK(cut->boundary == cut->comma + 2);
+  CHECK(cut->edit_length() == 3);
   CHECK(text[cut->tail_end - 1] == ']');
-  CHECK(text.find("\"c\"") > cut->tail_begin);  // the first cut at or after `near`: between b and c
+  CHECK(text.find("\"c\"") > cut->boundary);  // the first cut at or after `near`: between b and c
   CHECK(text.find("\"b\"") < cut->comma);
 
   Buffer buffer(text);
   {
     const io::SplitEdit edit(buffer.bytes.data(), *cut);
-    const std::string head(buffer.view().substr(0, cut->head_size));
+    const std::string head(buffer.view().substr(0, cut->boundary));
     CHECK(head.ends_with("}]}"));
-    CHECK(buffer.view().substr(cut->tail_begin, cut->tail_end - cut->tail_begin).starts_with("[   {"));
+    CHECK(buffer.view().substr(cut->boundary, cut->tail_end - cut->boundary).starts_with("[   {"));
   }
   CHECK(buffer.view() == text);  // restored
 
@@ -120,12 +122,20 @@ TEST_CASE("Array split: a cut between two elements of the last member's array", 
   for (char c : text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
   CHECK(io::find_array_split(crlf, crlf.size() / 2).has_value());
 
-  // No cut: minified, another member after the array, nothing after `near`, not an object.
+  // Objects nested deeper in a row (more indent) are not rows.
+  const std::string nested = document({row("a", "iteration", "ns", 1, 1, ",\n      \"list\": [\n        {\"x\": 1},\n        {\"y\": 2}\n      ]"),
+                                       row("b", "iteration", "ns", 2, 2)});
+  const auto between_rows = io::find_array_split(nested, 0);
+  REQUIRE(between_rows.has_value());
+  CHECK(between_rows->comma > nested.find("\"y\""));
+
+  // No cut: minified, another member after the array, nothing after `near`, not an object, rows at column 0.
   CHECK_FALSE(io::find_array_split(R"({"benchmarks":[{"a":1},{"a":2},{"a":3}]})", 0).has_value());
   CHECK_FALSE(io::find_array_split(document({row("a", "iteration", "ns", 1, 1), row("b", "iteration", "ns", 2, 2)}, ",\n  \"x\": 1"), 0).has_value());
   CHECK_FALSE(io::find_array_split(text, text.find("\"c\"")).has_value());
   CHECK_FALSE(io::find_array_split("[\n  {\"a\": 1},\n  {\"a\": 2}\n]", 0).has_value());
   CHECK_FALSE(io::find_array_split("", 0).has_value());
+  CHECK_FALSE(io::find_array_split("{\"b\": [\n{\"a\": 1},\n{\"a\": 2}\n]}", 0).has_value());
 }
 
 TEST_CASE("Google Benchmark in two parts: the same dataset as one pass", "[io][split][google-benchmark]") {
@@ -173,15 +183,31 @@ TEST_CASE("Google Benchmark in two parts: declines where one pass must decide", 
   SECTION("a member after the array") {
     declines(document(rows, ",\n  \"after\": {\"kept\": true}"));
   }
-  SECTION("the first place that looks like a cut is inside a row") {
+  SECTION("lists inside rows are not cuts") {
     const std::size_t middle = rows.size() / 2;
     for (std::size_t i = middle - 3; i <= middle + 3; ++i) {
       rows[i].insert(rows[i].rfind('\n'), ",\n      \"list\": [\n        {\"a\": 1},\n        {\"b\": 2}\n      ]");
     }
     const std::string text = document(rows);
-    // The first candidate after the middle is inside a "list": the head does not parse. One pass reads the lists as metadata.
+    Buffer buffer(text);
+    const auto split = two_parts(buffer);
+    REQUIRE(split.has_value());
+    CHECK(canonical(*split) == canonical(read_buffer(text, "split.json", "google-benchmark")));
+  }
+  SECTION("a place laid out like a cut inside a row") {
+    // Row-level indent inside a member's value: the head does not parse, one pass reads it.
+    const std::size_t middle = rows.size() / 2;
+    for (std::size_t i = middle - 3; i <= middle + 3; ++i) {
+      rows[i].insert(rows[i].rfind('\n'), ",\n      \"list\": [{\"a\": 1\n    },\n    {\"b\": 2}]");
+    }
+    const std::string text = document(rows);
     declines(text);
     CHECK_NOTHROW(read_buffer(text, "split.json", "google-benchmark"));
+  }
+  SECTION("a file over the size limit") {
+    ReadOptions options;
+    options.max_file_size = document(rows).size() - 1;
+    declines(document(rows), options);
   }
   SECTION("more samples than the limit, counting both parts") {
     const Dataset whole = read_buffer(document(rows), "split.json", "google-benchmark");
@@ -211,7 +237,7 @@ TEST_CASE("Google Benchmark in two parts: declines where one pass must decide", 
 
 TEST_CASE("Google Benchmark: a large file gives the same result with one thread or two", "[io][split][google-benchmark]") {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / "benchreport-split-test";
+  const fs::path dir = fs::temp_directory_path() / fmt::format("benchreport-split-test-{}", ::getpid());
   fs::create_directories(dir);
   std::vector<std::string> rows = mixed_rows(200);
   while (document(rows).size() < (std::size_t{5} << 20)) {
