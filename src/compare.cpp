@@ -121,6 +121,13 @@ void fill_estimators(CaseComparison& c, std::span<const double> b, std::span<con
     c.warnings.push_back(fmt::format("Hodges-Lehmann bounds cannot reach misrate {} with {} and {} samples "
                                      "(achieved {:.3g})", o.misrate, b.size(), h.size(),
                                      c.shift_bounds.achieved_misrate));
+  } else if (c.disparity_bounds.achieved_misrate > o.misrate) {
+    // The spread bounds (misrate/4 each) are the part that runs out: their sign test on
+    // floor(n/2) pairs reaches at best 2 * 2^-pairs.
+    const auto pairs = static_cast<std::size_t>(std::ceil(std::log2(8.0 / o.misrate)));
+    c.warnings.push_back(fmt::format("disparity bounds cannot reach misrate {} with {} and {} samples (achieved {:.3g}; "
+                                     "the spread bounds need >= {} samples per side)", o.misrate, b.size(), h.size(),
+                                     c.disparity_bounds.achieved_misrate, 2 * pairs));
   }
 }
 

@@ -198,6 +198,23 @@ def test_compare_reports_disparity_bounds_with_the_documented_seed():
     assert math.isnan(short.disparity) and math.isnan(short.disparity_bounds["lower"])
 
 
+@pytest.mark.parametrize("misrate", [1e-3, 1e-2, 0.1])
+def test_compare_warns_when_disparity_bounds_cannot_reach_the_misrate(misrate):
+    # The spread bounds run at misrate/4 on floor(n/2) sign-test pairs, whose best misrate is 2 * 2**-pairs.
+    pairs = math.ceil(math.log2(8 / misrate))
+    g = np.random.default_rng(11)
+    for n in (2 * pairs - 1, 2 * pairs):
+        base, head = g.lognormal(size=n), g.lognormal(size=n)
+        r = br.compare_samples(base, head, misrate=misrate)
+        assert br.shift_bounds(base, head, misrate).achieved_misrate <= misrate  # no shift warning instead
+        reached = r.disparity_bounds["achieved_misrate"] <= misrate
+        assert reached == (n == 2 * pairs)
+        warned = [w for w in r.warnings if w.startswith("disparity bounds cannot reach")]
+        assert len(warned) == (0 if reached else 1)
+        if warned:
+            assert f"need >= {2 * pairs} samples per side" in warned[0]
+
+
 @pytest.mark.parametrize("call,match", [
     (lambda: br.spread_bounds([1.0], 0.1), "at least 2"),
     (lambda: br.spread_bounds([1.0, float("nan")], 0.1), "not finite"),
