@@ -19,16 +19,37 @@
 namespace benchreport::io {
 namespace {
 
-// Fields with a fixed meaning; every other number is a counter.
-bool is_structural(std::string_view key) {
-  static constexpr std::string_view kKeys[] = {
-      "name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions", "repetition_index",
-      "threads", "iterations", "real_time", "cpu_time", "time_unit", "aggregate_name", "aggregate_unit",
-      "error_occurred", "error_message", "label", "big_o", "real_coefficient", "cpu_coefficient", "rms"};
-  for (auto k : kKeys) {
-    if (k == key) return true;
+// The members of a row: those read into an Entry, the other fixed ones
+// (kept verbatim), and anything else (a number is a counter).
+enum class Member {
+  name, run_name, run_type, time_unit, aggregate_name, error_occurred, error_message, iterations, real_time, cpu_time,
+  fixed, unknown
+};
+
+// By length first: a row has a dozen members, and this runs for each.
+Member member_of(std::string_view key) {
+  const auto either = [&](std::string_view a, Member ma, std::string_view b = {}, Member mb = Member::unknown) {
+    return key == a ? ma : key == b ? mb : Member::unknown;
+  };
+  switch (key.size()) {
+    case 3: return either("rms", Member::fixed);
+    case 4: return either("name", Member::name);
+    case 5: return either("label", Member::fixed, "big_o", Member::fixed);
+    case 7: return either("threads", Member::fixed);
+    case 8: return key == "cpu_time" ? Member::cpu_time : either("run_name", Member::run_name, "run_type", Member::run_type);
+    case 9: return either("real_time", Member::real_time, "time_unit", Member::time_unit);
+    case 10: return either("iterations", Member::iterations);
+    case 11: return either("repetitions", Member::fixed);
+    case 12: return either("family_index", Member::fixed);
+    case 13: return either("error_message", Member::error_message);
+    case 14:
+      return key == "aggregate_unit" ? Member::fixed
+                                     : either("aggregate_name", Member::aggregate_name, "error_occurred", Member::error_occurred);
+    case 15: return either("cpu_coefficient", Member::fixed);
+    case 16: return either("repetition_index", Member::fixed, "real_coefficient", Member::fixed);
+    case 25: return either("per_family_instance_index", Member::fixed);
+    default: return Member::unknown;
   }
-  return false;
 }
 
 std::string_view counter_unit(std::string_view counter) {
@@ -128,22 +149,24 @@ class RowAccumulator {
     e.counters.clear();
     e.other.clear();
     json.fields(json.object(value, path), path, [&](std::string_view key, od::value& v, const JsonPath& p) {
-      if (key == "name") e.name = json.string(v, p);
-      else if (key == "run_name") e.run_name = json.string(v, p);
-      else if (key == "run_type") e.run_type = json.string(v, p);
-      else if (key == "time_unit") e.time_unit = json.string(v, p);
-      else if (key == "aggregate_name") e.aggregate_name = json.string(v, p);
-      else if (key == "error_occurred") e.error = json.boolean(v, p);
-      else if (key == "error_message") e.error_message = json.string(v, p);
-      else if (key == "iterations") e.iterations = json.raw_view(v, p);
-      else if (key == "real_time") e.real_time = json.number(v, p);
-      else if (key == "cpu_time") e.cpu_time = json.number(v, p);
-      else if (is_structural(key)) e.other.emplace_back(key, json.raw_view(v, p));
-      else {
-        od::json_type type = od::json_type::null;
-        json.check(v.type().get(type), p, "a value");
-        if (type == od::json_type::number) e.counters.emplace_back(key, json.number(v, p));
-        else e.other.emplace_back(key, json.raw_view(v, p));
+      switch (member_of(key)) {
+        case Member::name: e.name = json.string(v, p); break;
+        case Member::run_name: e.run_name = json.string(v, p); break;
+        case Member::run_type: e.run_type = json.string(v, p); break;
+        case Member::time_unit: e.time_unit = json.string(v, p); break;
+        case Member::aggregate_name: e.aggregate_name = json.string(v, p); break;
+        case Member::error_occurred: e.error = json.boolean(v, p); break;
+        case Member::error_message: e.error_message = json.string(v, p); break;
+        case Member::iterations: e.iterations = json.raw_view(v, p); break;
+        case Member::real_time: e.real_time = json.number(v, p); break;
+        case Member::cpu_time: e.cpu_time = json.number(v, p); break;
+        case Member::fixed: e.other.emplace_back(key, json.raw_view(v, p)); break;
+        case Member::unknown: {
+          od::json_type type = od::json_type::null;
+          json.check(v.type().get(type), p, "a value");
+          if (type == od::json_type::number) e.counters.emplace_back(key, json.number(v, p));
+          else e.other.emplace_back(key, json.raw_view(v, p));
+        }
       }
     });
     if (e.name.empty()) json.fail(path, "missing \"name\"");
