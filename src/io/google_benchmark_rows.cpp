@@ -58,11 +58,6 @@ T& member(std::vector<std::pair<std::string, T>>& members, std::string_view name
   return members.back().second;
 }
 
-void append_compact_json(std::string& out, std::string_view raw_text) {
-  if (!raw_text.empty() && (raw_text.front() == '{' || raw_text.front() == '[')) out += minify_json(raw_text);
-  else out += raw_text;
-}
-
 }  // namespace
 
 void GoogleBenchmarkRows::add_rows(JsonInput& json, od::value& rows, const JsonPath& path) {
@@ -169,7 +164,7 @@ void GoogleBenchmarkRows::add(JsonInput& json, const Entry& e, const JsonPath& p
   s.real_time.push_back(checked_time(json, e.real_time, path, "real_time"));
   s.cpu_time.push_back(checked_time(json, e.cpu_time, path, "cpu_time"));
   if (!s.iterations.empty()) s.iterations += ',';
-  append_compact_json(s.iterations, e.iterations);
+  s.iterations += compact_json(e.iterations);  // a count: short enough to stay in the small-string buffer
   for (auto& [name, value] : e.counters) member(s.counters, name).push_back(value);
   if (s.other.empty()) {
     for (const auto& [key, text] : e.other) s.other.emplace_back(std::string(key), compact_json(text));
