@@ -4,7 +4,7 @@
 // warnings; the bytes it changes while parsing must be restored.
 #include <sstream>
 
-#include "../src/io/source.hpp"
+#include "io/source.hpp"
 #include "reader_target.hpp"
 
 namespace {

@@ -14,10 +14,10 @@
 #include <string_view>
 #include <vector>
 
-#include "benchreport/error.hpp"
-#include "benchreport/escape.hpp"
-#include "benchreport/render.hpp"
-#include "benchreport/report.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/core/escape.hpp"
+#include "benchreport/render/render.hpp"
+#include "benchreport/report/report.hpp"
 
 namespace {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include "benchreport/error.hpp"
-#include "benchreport/io.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/io/read.hpp"
 
 namespace benchreport::fuzz {
 

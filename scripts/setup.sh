@@ -3,7 +3,7 @@
 # C++ dependencies from Debian, Python ones from PyPI. Idempotent.
 # Extra Debian packages may be named as arguments (scripts/fuzz.sh adds clang).
 set -euo pipefail
-APT_PACKAGES=(g++ cmake ninja-build libeigen3-dev libboost-math-dev libboost-dev libfmt-dev
+APT_PACKAGES=(g++ cmake ninja-build libboost-math-dev libboost-dev libfmt-dev
               catch2 libsimdjson-dev "$@")
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

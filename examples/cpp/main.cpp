@@ -4,11 +4,11 @@
 //
 // Replace make_samples() with your own measurements (ns per operation, in
 // measurement order); everything else stays the same.
-#include <benchreport/compare.hpp>
-#include <benchreport/format.hpp>
-#include <benchreport/render.hpp>
-#include <benchreport/report.hpp>
-#include <benchreport/summary.hpp>
+#include <benchreport/compare/case.hpp>
+#include <benchreport/report/format.hpp>
+#include <benchreport/render/render.hpp>
+#include <benchreport/report/report.hpp>
+#include <benchreport/stats/summary.hpp>
 
 #include <cstdio>
 #include <random>

@@ -1,7 +1,7 @@
 // benchreport._core: the compiled core. One register_<area>.cpp per header area.
 #include <pybind11/pybind11.h>
 
-#include "benchreport/error.hpp"
+#include "benchreport/core/error.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "benchreport/compare.hpp"
-#include "benchreport/error.hpp"
-#include "benchreport/inference.hpp"
-#include "benchreport/rollup.hpp"
+#include "benchreport/compare/case.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/compare/batch.hpp"
+#include "benchreport/compare/rollup.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;

@@ -10,10 +10,10 @@
 #include <optional>
 #include <sstream>
 
-#include "benchreport/dataset.hpp"
-#include "benchreport/error.hpp"
-#include "benchreport/io.hpp"
-#include "benchreport/units.hpp"
+#include "benchreport/data/dataset.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/io/read.hpp"
+#include "benchreport/data/units.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;

@@ -8,12 +8,14 @@
 #include <cmath>
 #include <limits>
 
-#include "benchreport/dataset_compare.hpp"
-#include "benchreport/error.hpp"
-#include "benchreport/fingerprint.hpp"
-#include "benchreport/matrix.hpp"
-#include "benchreport/reports.hpp"
-#include "benchreport/sha256.hpp"
+#include "benchreport/compare/dataset.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/data/fingerprint.hpp"
+#include "benchreport/compare/matrix.hpp"
+#include "benchreport/presets/comparison.hpp"
+#include "benchreport/presets/matrix.hpp"
+#include "benchreport/presets/runners.hpp"
+#include "benchreport/core/sha256.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;

@@ -7,10 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "benchreport/error.hpp"
-#include "benchreport/format.hpp"
-#include "benchreport/render.hpp"
-#include "benchreport/report.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/report/format.hpp"
+#include "benchreport/render/render.hpp"
+#include "benchreport/report/report.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;

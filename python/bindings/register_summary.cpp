@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "benchreport/grouped.hpp"
-#include "benchreport/summary.hpp"
+#include "benchreport/stats/grouped.hpp"
+#include "benchreport/stats/summary.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;

@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 #include <ostream>
 
-#include "benchreport/error.hpp"
-#include "benchreport/io.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/io/read.hpp"
 #include "reader.hpp"
 
 namespace benchreport {

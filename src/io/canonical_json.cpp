@@ -5,8 +5,8 @@
 #include <cmath>
 #include <ostream>
 
-#include "benchreport/error.hpp"
-#include "benchreport/io.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/io/read.hpp"
 #include "reader.hpp"
 
 namespace benchreport {

@@ -4,7 +4,7 @@
 // or, without it, from the folder: target/criterion/<id>/<baseline>/sample.json.
 #include <fmt/format.h>
 
-#include "benchreport/error.hpp"
+#include "benchreport/core/error.hpp"
 #include "reader.hpp"
 
 namespace benchreport::io {

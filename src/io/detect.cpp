@@ -1,8 +1,8 @@
 // Format detection from the file name and the first bytes.
 #include <fmt/format.h>
 
-#include "benchreport/error.hpp"
-#include "benchreport/io.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/io/read.hpp"
 #include "reader.hpp"
 
 namespace benchreport {

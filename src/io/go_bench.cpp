@@ -7,7 +7,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "benchreport/error.hpp"
+#include "benchreport/core/error.hpp"
 #include "reader.hpp"
 
 namespace benchreport::io {

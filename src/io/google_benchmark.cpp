@@ -12,8 +12,8 @@
 #include <thread>
 
 #include "array_split.hpp"
-#include "benchreport/error.hpp"
-#include "benchreport/parallel.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/core/parallel.hpp"
 #include "google_benchmark_rows.hpp"
 #include "reader.hpp"
 

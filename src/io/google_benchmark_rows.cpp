@@ -5,7 +5,7 @@
 
 #include <iterator>
 
-#include "benchreport/error.hpp"
+#include "benchreport/core/error.hpp"
 
 namespace benchreport::io {
 namespace {

@@ -3,7 +3,7 @@
 // scanned parameter; summary numbers, exit codes and memory go to metadata.
 #include <fmt/format.h>
 
-#include "benchreport/error.hpp"
+#include "benchreport/core/error.hpp"
 #include "reader.hpp"
 
 namespace benchreport::io {

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "benchreport/error.hpp"
-#include "benchreport/escape.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/core/escape.hpp"
 #include "reader.hpp"
 
 namespace benchreport::io {

@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "benchreport/error.hpp"
+#include "benchreport/core/error.hpp"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>

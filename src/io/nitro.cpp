@@ -7,7 +7,7 @@
 #include <regex>
 #include <set>
 
-#include "benchreport/error.hpp"
+#include "benchreport/core/error.hpp"
 #include "reader.hpp"
 
 namespace benchreport::io {

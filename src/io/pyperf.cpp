@@ -3,7 +3,7 @@
 // (warmups only) are counted in the warnings. The unit comes from metadata.
 #include <fmt/format.h>
 
-#include "benchreport/error.hpp"
+#include "benchreport/core/error.hpp"
 #include "reader.hpp"
 
 namespace benchreport::io {

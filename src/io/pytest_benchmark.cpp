@@ -3,7 +3,7 @@
 // --benchmark-save-data. Labels: benchmark (name), group, one per param.
 #include <fmt/format.h>
 
-#include "benchreport/error.hpp"
+#include "benchreport/core/error.hpp"
 #include "reader.hpp"
 
 namespace benchreport::io {

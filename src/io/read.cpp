@@ -5,8 +5,8 @@
 #include <fstream>
 #include <memory>
 
-#include "benchreport/error.hpp"
-#include "benchreport/io.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/io/read.hpp"
 #include "reader.hpp"
 
 #if defined(__unix__) || defined(__APPLE__)

@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "benchreport/dataset.hpp"
-#include "benchreport/json_limits.hpp"
-#include "benchreport/json_writer.hpp"
+#include "benchreport/data/dataset.hpp"
+#include "benchreport/core/json_limits.hpp"
+#include "benchreport/core/json_writer.hpp"
 #include "json_scan.hpp"
 #include "source.hpp"
 

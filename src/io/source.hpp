@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "benchreport/dataset.hpp"
-#include "benchreport/json_limits.hpp"
+#include "benchreport/data/dataset.hpp"
+#include "benchreport/core/json_limits.hpp"
 
 namespace benchreport::io {
 

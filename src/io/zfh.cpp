@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <map>
 
-#include "benchreport/error.hpp"
+#include "benchreport/core/error.hpp"
 #include "reader.hpp"
 
 namespace benchreport::io {

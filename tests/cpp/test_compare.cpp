@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "benchreport/compare.hpp"
-#include "benchreport/error.hpp"
-#include "benchreport/rollup.hpp"
+#include "benchreport/compare/case.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/compare/rollup.hpp"
 
 using namespace benchreport;
 using V = std::vector<double>;

@@ -2,8 +2,8 @@
 #include <cmath>
 #include <vector>
 
-#include "benchreport/dataset.hpp"
-#include "benchreport/error.hpp"
+#include "benchreport/data/dataset.hpp"
+#include "benchreport/core/error.hpp"
 
 using namespace benchreport;
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "benchreport/escape.hpp"
+#include "benchreport/core/escape.hpp"
 
 using namespace benchreport;
 

@@ -4,7 +4,7 @@
 #include <limits>
 #include <vector>
 
-#include "benchreport/format.hpp"
+#include "benchreport/report/format.hpp"
 
 using namespace benchreport;
 

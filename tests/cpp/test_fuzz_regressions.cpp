@@ -9,10 +9,10 @@
 #include <sstream>
 #include <string>
 
-#include "benchreport/error.hpp"
-#include "benchreport/escape.hpp"
-#include "benchreport/io.hpp"
-#include "benchreport/render.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/core/escape.hpp"
+#include "benchreport/io/read.hpp"
+#include "benchreport/render/render.hpp"
 
 using namespace benchreport;
 namespace fs = std::filesystem;

@@ -13,10 +13,10 @@
 
 #include <fmt/format.h>
 
-#include "benchreport/error.hpp"
-#include "benchreport/io.hpp"
-#include "benchreport/render.hpp"
-#include "benchreport/units.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/io/read.hpp"
+#include "benchreport/render/render.hpp"
+#include "benchreport/data/units.hpp"
 
 using namespace benchreport;
 namespace fs = std::filesystem;

@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "benchreport/error.hpp"
-#include "benchreport/inference.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/compare/batch.hpp"
 
 using namespace benchreport;
 using V = std::vector<double>;

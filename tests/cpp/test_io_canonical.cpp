@@ -3,8 +3,8 @@
 #include <random>
 #include <sstream>
 
-#include "benchreport/error.hpp"
-#include "benchreport/io.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/io/read.hpp"
 
 using namespace benchreport;
 

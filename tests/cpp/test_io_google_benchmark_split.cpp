@@ -13,10 +13,10 @@
 
 #include <unistd.h>
 
-#include "../../src/io/array_split.hpp"
-#include "../../src/io/source.hpp"
-#include "benchreport/error.hpp"
-#include "benchreport/io.hpp"
+#include "io/array_split.hpp"
+#include "io/source.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/io/read.hpp"
 
 using namespace benchreport;
 

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "benchreport/error.hpp"
-#include "benchreport/io.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/io/read.hpp"
 
 using namespace benchreport;
 

@@ -7,8 +7,8 @@
 #include <random>
 #include <string>
 
-#include "../../src/io/json_scan.hpp"
-#include "benchreport/error.hpp"
+#include "io/json_scan.hpp"
+#include "benchreport/core/error.hpp"
 
 using benchreport::InputError;
 using benchreport::io::JsonShape;

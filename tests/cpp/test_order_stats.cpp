@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
-#include "benchreport/order_stats.hpp"
+#include "benchreport/stats/order_stats.hpp"
 
 using benchreport::median;
 

@@ -7,14 +7,16 @@
 #include <string>
 #include <vector>
 
-#include "benchreport/dataset.hpp"
-#include "benchreport/dataset_compare.hpp"
-#include "benchreport/error.hpp"
-#include "benchreport/fingerprint.hpp"
-#include "benchreport/matrix.hpp"
-#include "benchreport/render.hpp"
-#include "benchreport/reports.hpp"
-#include "benchreport/units.hpp"
+#include "benchreport/data/dataset.hpp"
+#include "benchreport/compare/dataset.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/data/fingerprint.hpp"
+#include "benchreport/compare/matrix.hpp"
+#include "benchreport/render/render.hpp"
+#include "benchreport/presets/comparison.hpp"
+#include "benchreport/presets/matrix.hpp"
+#include "benchreport/presets/runners.hpp"
+#include "benchreport/data/units.hpp"
 
 using namespace benchreport;
 using Catch::Matchers::Contains;

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "benchreport/dataset.hpp"
-#include "benchreport/error.hpp"
-#include "benchreport/matrix.hpp"
-#include "benchreport/units.hpp"
+#include "benchreport/data/dataset.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/compare/matrix.hpp"
+#include "benchreport/data/units.hpp"
 
 using namespace benchreport;
 using Catch::Matchers::Contains;

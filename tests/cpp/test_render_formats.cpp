@@ -4,8 +4,8 @@
 #include <limits>
 #include <string>
 
-#include "benchreport/error.hpp"
-#include "benchreport/render.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/render/render.hpp"
 
 using namespace benchreport;
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "benchreport/error.hpp"
-#include "benchreport/render.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/render/render.hpp"
 
 using namespace benchreport;
 

@@ -3,9 +3,9 @@
 #include <array>
 #include <string>
 
-#include "benchreport/error.hpp"
-#include "benchreport/fingerprint.hpp"
-#include "benchreport/sha256.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/data/fingerprint.hpp"
+#include "benchreport/core/sha256.hpp"
 
 using benchreport::canonical_json;
 using benchreport::fingerprint;

@@ -6,11 +6,11 @@
 #include <random>
 #include <vector>
 
-#include "benchreport/grouped.hpp"
-#include "benchreport/order_stats.hpp"
-#include "benchreport/selection_network.hpp"
-#include "benchreport/small_sort.hpp"
-#include "benchreport/summary.hpp"
+#include "benchreport/stats/grouped.hpp"
+#include "benchreport/stats/order_stats.hpp"
+#include "benchreport/stats/selection_network.hpp"
+#include "stats/small_sort.hpp"
+#include "benchreport/stats/summary.hpp"
 
 using namespace benchreport;
 using Catch::Matchers::Contains;

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "benchreport/error.hpp"
-#include "benchreport/units.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/data/units.hpp"
 
 using namespace benchreport;
 

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "benchreport/error.hpp"
+#include "benchreport/core/error.hpp"
 
 TEST_CASE("version string is semantic", "[version]") {
   const std::string v = benchreport::version();

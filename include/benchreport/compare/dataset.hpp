@@ -1,0 +1,75 @@
+#pragma once
+// Base → head comparison over a Dataset: pick the two sides by a label
+// (e.g. revision=base vs the other revision), group sets into cases by label
+// columns, pair processes by an interleaving-block label, refuse to compare
+// incomparable runs, and run compare_case on every matched case.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "benchreport/compare/case.hpp"
+#include "benchreport/data/dataset.hpp"
+
+namespace benchreport {
+
+struct DatasetCompareOptions {
+  // The baseline side: one label column and its value. The head side is the
+  // other value of that column (`head_value`, or the only other value).
+  std::string baseline_column = "revision";
+  std::string baseline_value = "base";
+  std::string head_value;  // "" = the only other value of baseline_column
+  // Case key columns; empty = every label column except the baseline column and
+  // process_columns.
+  std::vector<std::string> by;
+  // Label that pairs processes: head process with label p vs base process p
+  // (several sets with the same p on one side are one process, concatenated).
+  // Sets without it are one process each, in dataset order.
+  std::string pair_column = "pair";
+  // Per-process labels that never form cases.
+  std::vector<std::string> process_columns{"process", "pair", "order", "run", "repetition"};
+  CompareOptions compare;
+  unsigned threads = 0;  // compare_cases worker threads (0 = hardware)
+  // Refuse when these values differ between the base and head sets of a case
+  // (looked up in the set metadata, else depth-first in its run's metadata
+  // JSON; absent on both sides = fine, absent on one side = differs).
+  std::vector<std::string> run_checks{"suiteHash", "device",      "osVersion",  "architecture",
+                                      "toolchain", "warmupCount", "sampleCount"};
+  // Refuse when these set-metadata values differ between base and head sets of a case.
+  std::vector<std::string> work_checks{"iterations", "chunkIterations"};
+  // Run-metadata keys holding each revision's commit; equal on both sides = A/A run.
+  std::vector<std::string> commit_keys{"commitSha", "commit"};
+  bool check_comparability = true;
+  // Cases present on one side only: listed as new/removed (true) or refused (false).
+  bool allow_new_and_removed = true;
+};
+
+struct CaseResult {
+  std::vector<std::string> key;  // values of DatasetComparison::by
+  std::vector<std::size_t> base_sets, head_sets;
+  std::vector<std::string> pairs;  // pair label per process (sorted), "" when unpaired
+  CaseComparison comparison;
+};
+
+struct DatasetComparison {
+  std::vector<std::string> by;
+  std::string baseline_column, base_value, head_value;
+  std::string base_commit, head_commit;  // "" when unknown
+  bool same_revision = false;            // A/A: both sides ran the same commit
+  std::vector<CaseResult> cases;         // matched cases, first-appearance order
+  std::vector<std::vector<std::string>> new_cases;      // head only
+  std::vector<std::vector<std::string>> removed_cases;  // base only
+  CompareOptions options;
+};
+
+// Throws InputError when the baseline is missing, the head side is ambiguous,
+// a `by` column does not exist, or (with check_comparability) the runs or the
+// per-case work differ — the message names the case, the field and both values.
+DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& options = {});
+
+// One side's sets of a case grouped into processes in the order the comparison
+// uses them: one group per label of `pairs` (CaseResult::pairs; sets sharing
+// the pair label are one process), then each set without a pair label alone.
+std::vector<std::vector<std::size_t>> process_sets(const Dataset& dataset, const std::vector<std::size_t>& sets,
+                                                   const std::string& pair_column, const std::vector<std::string>& pairs);
+
+}  // namespace benchreport

@@ -1,0 +1,53 @@
+#pragma once
+// Readers for benchmark result files and writers for the canonical formats.
+#include <filesystem>
+#include <iosfwd>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchreport/data/dataset.hpp"
+#include "benchreport/core/json_limits.hpp"
+
+namespace benchreport {
+
+// Version string of the canonical JSON schema.
+inline constexpr std::string_view kCanonicalSchema = "benchreport/1";
+
+// Reads one file (or a directory: every file in it, recursively, sorted by
+// path; a Nitro artifact folder is read as one). `format` is "auto" or one of
+// reader_names(). Errors are InputError naming the file and the line or JSON path.
+Dataset read(const std::filesystem::path& path, std::string_view format = "auto", const ReadOptions& options = {});
+
+// Reads several files into one Dataset (in the given order).
+Dataset read_many(std::span<const std::filesystem::path> paths, std::string_view format = "auto",
+                  const ReadOptions& options = {});
+
+// Parses bytes already in memory; `name` is used for detection (extension,
+// file name) and in messages.
+Dataset read_buffer(std::string_view bytes, std::string_view name, std::string_view format = "auto",
+                    const ReadOptions& options = {});
+
+// The reader name for a file, from its name and first bytes; throws
+// InputError when no reader recognises it.
+std::string detect_format(std::string_view name, std::string_view first_bytes);
+
+// "google-benchmark", "hyperfine", "pyperf", "pytest-benchmark", "go",
+// "nitro", "criterion", "zfh", "json", "csv".
+std::vector<std::string> reader_names();
+
+// Canonical JSON (schema "benchreport/1"); values are written in each set's
+// unit, shortest round-trip form.
+void write_canonical_json(const Dataset& dataset, std::ostream& out);
+
+// Canonical long CSV: label columns, unit, value (+ weight). Returns notes on
+// what CSV cannot carry (run and set metadata, direction overrides, warnings)
+// when the dataset has any of it.
+std::vector<std::string> write_canonical_csv(const Dataset& dataset, std::ostream& out);
+
+// A value in base units converted back to `unit`, chosen so that converting
+// it to base units again gives exactly `base_value` whenever such a double exists.
+double from_base(double base_value, const Unit& unit);
+
+}  // namespace benchreport

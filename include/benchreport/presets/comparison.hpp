@@ -1,0 +1,51 @@
+#pragma once
+// The comparison preset (the PR performance report, base vs head): raw samples in, a Report out
+// (render it with benchreport/render/render.hpp). docs/presets.md describes inputs and layout.
+#include <cstddef>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchreport/data/dataset.hpp"
+#include "benchreport/compare/dataset.hpp"
+#include "benchreport/report/report.hpp"
+
+namespace benchreport {
+
+struct ComparisonReportOptions {
+  std::string title = "Performance Report";
+  DatasetCompareOptions compare;  // sides, case columns, threshold (compare.compare.threshold), checks
+  // One section per value of this label (e.g. platform), in `section_order`
+  // first, then in order of appearance; a dataset without it is one section.
+  std::string section_column = "platform";
+  std::vector<std::string> section_order{"ios", "android"};
+  std::map<std::string, std::string> section_titles{{"ios", "iOS"}, {"android", "Android"}};
+  // Case names: `display_names[benchmark]`, else the Nitro rule (docs/presets.md):
+  // "<Implementation> <displayName metadata | camelCase(operation)()>".
+  std::string benchmark_column = "benchmark";
+  std::map<std::string, std::string> display_names;
+  std::string display_name_key = "displayName";
+  // Within-process drift: median(last k) / median(first k) - 1 per process;
+  // a side is flagged when the median over its processes reaches the limit.
+  double drift_limit = 0.10;
+  std::size_t drift_k = 5;
+  bool gate = false;  // gate note (fails on `slower`) instead of the report-only note
+};
+
+// A comparison and the display names of its cases (used by the report and Python).
+struct ComparisonView {
+  DatasetComparison comparison;
+  std::vector<std::string> names;     // per case
+  std::vector<std::string> sections;  // per case: section label value ("" without sections)
+};
+
+ComparisonView comparison_view(const Dataset& dataset, const ComparisonReportOptions& options = {});
+Report comparison_report(const Dataset& dataset, const ComparisonReportOptions& options = {});
+Report comparison_report(const Dataset& dataset, const ComparisonView& view, const ComparisonReportOptions& options);
+
+// The Nitro naming rule alone: "nitro-cpp/function/add-numbers" on "ios" → "C++ addNumbers()";
+// a non-empty `display_name` replaces the call. Ids without two '/' are returned as they are.
+std::string nitro_case_name(std::string_view id, std::string_view platform, std::string_view display_name = "");
+
+}  // namespace benchreport

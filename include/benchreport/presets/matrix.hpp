@@ -1,0 +1,40 @@
+#pragma once
+// The matrix preset (rows × columns of medians per table): raw samples in, a Report out
+// (render it with benchreport/render/render.hpp). docs/presets.md describes inputs and layout.
+#include <cstddef>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchreport/data/dataset.hpp"
+#include "benchreport/compare/matrix.hpp"
+#include "benchreport/report/report.hpp"
+
+namespace benchreport {
+
+struct MatrixReportOptions {
+  std::string title = "Benchmarks";
+  std::vector<std::string> rows{"algorithm"};
+  std::vector<std::string> cols{"engine"};
+  // One full matrix per combination of these labels (e.g. platform, size); the
+  // first one also splits the quick comparison.
+  std::vector<std::string> tables{"platform", "size"};
+  MatrixStat stat = MatrixStat::median;
+  // Display names for label values (columns, tables); defaults cover the ZFH example.
+  std::map<std::string, std::string> names{{"native", "Native"},
+                                           {"zig", "Zig"},
+                                           {"zig-raw", "Zig raw (no fallback)"},
+                                           {"zig-sha2", "Zig (-Dcpu=baseline+sha2)"},
+                                           {"android", "Android"},
+                                           {"ios", "iOS"}};
+  // Rows of the quick comparison; empty = the rows with the largest gap between columns.
+  std::vector<std::string> quick_rows;
+  std::size_t quick_row_count = 4;
+  // Column the ratio columns divide by; "" = the first column.
+  std::string ratio_baseline;
+};
+
+Report matrix_report(const Dataset& dataset, const MatrixReportOptions& options = {});
+
+}  // namespace benchreport

@@ -1,0 +1,73 @@
+#pragma once
+// Number and unit formatting for reports (DESIGN.md "Formatting").
+// Every function is locale-independent and deterministic (fmt, not iostreams),
+// and returns kUnavailable for NaN/±inf instead of printing "nan".
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchreport/data/direction.hpp"
+
+namespace benchreport {
+
+// Shown wherever a value is unavailable (U+2014 EM DASH).
+inline constexpr std::string_view kUnavailable = "\u2014";
+
+// Time given in seconds: < 1 µs "851.2 ns"; < 1 ms "2.25 µs" (U+00B5);
+// < 1 s "1.60 ms"; < 60 s "1.50 s"; < 1 h "2.50 min"; else "1.25 h".
+// The unit is picked after rounding, so 999.96 ns prints "1.00 µs".
+std::string format_time(double seconds);
+
+// Relative change (0.6003 = +60.03 %) with two decimals, trailing zeros dropped:
+// "+60.03% slower", "-9.5% faster", exactly zero "~0% observed change".
+// Words: lower-is-better (times) "faster"/"slower"; higher-is-better (rates)
+// "better"/"worse".
+std::string format_change(double change, bool higher_is_better = false);
+
+inline std::string format_change(double change, Direction direction) {
+  return format_change(change, direction == Direction::higher_is_better);
+}
+
+// Signed percentage of a relative change without the word: "+60.03%", "-9.5%", "0%".
+std::string format_change_percent(double change);
+
+// Fraction as a percentage with fixed decimals: format_percent(0.024, 1) = "2.4%".
+std::string format_percent(double fraction, int decimals = 1);
+
+// Fixed decimals: format_fixed(45851.1) = "45851.10".
+std::string format_fixed(double value, int decimals = 2);
+
+// En-dash range of two fixed-decimal values: "42062.37–51322.25".
+std::string format_range(double low, double high, int decimals = 2);
+
+// Rounded integer, optionally with a thousands separator: 81920 -> "81,920".
+std::string format_integer(double value, bool thousands_separator = false, char separator = ',');
+
+// Rate with SI scaling (k, M, G; two decimals above the base unit):
+// format_rate(45851.1, "ops/s") = "45.85k ops/s"; below 1000 "512.00 ops/s".
+std::string format_rate(double per_second, std::string_view unit = "ops/s");
+
+// Size with binary scaling: "512 B", "1.50 KiB", "512.00 MiB", "2.00 GiB", "1.00 TiB".
+std::string format_bytes(double bytes);
+
+// Throughput with binary scaling: "94.70 MiB/s" (bytes per second in).
+std::string format_byte_rate(double bytes_per_second);
+
+// Bit rate with decimal scaling: "273.73 Mbps" (bits per second in).
+std::string format_bits(double bits_per_second);
+
+// Samples reduced to at most `width` points in measurement order (bucket
+// means; non-finite samples skipped), for sparklines.
+std::vector<double> sparkline_points(std::span<const double> samples, std::size_t width);
+
+// sparkline_points scaled to [0, 1] between their minimum and maximum (all 0.5
+// when flat); overflow-safe for any finite input, so never NaN.
+std::vector<double> sparkline_levels(std::span<const double> samples, std::size_t width);
+
+// Unicode block sparkline ("▁▃█▅", U+2581–U+2588) of at most `width` characters,
+// scaled between the smallest and largest point; flat data draws "▄"; no finite samples draw "".
+std::string format_sparkline(std::span<const double> samples, std::size_t width = 16);
+
+}  // namespace benchreport

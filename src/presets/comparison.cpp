@@ -1,0 +1,624 @@
+// The `comparison` preset: the PR performance report (base vs head per case).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+
+#include "benchreport/stats/drift.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/report/format.hpp"
+#include "benchreport/io/read.hpp"
+#include "benchreport/stats/order_stats.hpp"
+#include "benchreport/presets/comparison.hpp"
+#include "benchreport/compare/rollup.hpp"
+#include "benchreport/data/metadata.hpp"
+
+namespace benchreport {
+namespace {
+
+std::string camel_call(std::string_view slug) {
+  std::string out;
+  bool upper = false;
+  for (const char c : slug) {
+    if (c == '-' || c == '_') {
+      upper = !out.empty();
+      continue;
+    }
+    out.push_back(upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c);
+    upper = false;
+  }
+  return out + "()";
+}
+
+// The language of a Nitro implementation id; "" for anything else.
+std::string implementation_name(std::string_view impl, std::string_view platform) {
+  if (impl == "javascript") return "JavaScript";
+  if (impl == "turbo-module") return "TurboModule";
+  if (impl == "nitro-cpp") return "C++";
+  if (impl == "nitro-platform") {
+    if (platform == "ios") return "Swift";
+    if (platform == "android") return "Kotlin";
+    return "Platform";
+  }
+  return {};
+}
+
+// Text of a value in the unit of its set: times scale (ns/µs/ms), others keep the input unit.
+std::string format_value(double base_value, const Unit& unit) {
+  if (unit.dimension == Dimension::time) return format_time(base_value);
+  return fmt::format("{:.4g} {}", from_base(base_value, unit), unit.symbol);
+}
+
+std::string verdict_text(Verdict v) { return v == Verdict::unchanged ? "~ unchanged" : std::string(to_string(v)); }
+
+CellRole verdict_role(Verdict v) {
+  switch (v) {
+    case Verdict::faster: return CellRole::faster;
+    case Verdict::slower: return CellRole::slower;
+    case Verdict::inconclusive: return CellRole::inconclusive;
+    case Verdict::equivalent: return CellRole::equivalent;
+    case Verdict::unchanged: return CellRole::unchanged;
+  }
+  return CellRole::none;
+}
+
+// Role of an observed change: its sign (direction-aware) once it reaches the threshold.
+CellRole change_role(double change, double threshold, Direction direction) {
+  if (std::abs(change) < threshold) return CellRole::none;
+  const bool worse = direction == Direction::higher_is_better ? change < 0 : change > 0;
+  return worse ? CellRole::slower : CellRole::faster;
+}
+
+std::string interval_text(double lower, double upper) {
+  return fmt::format("{} to {}", format_change_percent(lower), format_change_percent(upper));
+}
+
+// "five" for the drift window of the seed report; digits above ten.
+std::string count_words(std::size_t n) {
+  constexpr std::string_view kWords[] = {"zero", "one", "two", "three", "four", "five",
+                                         "six",  "seven", "eight", "nine", "ten"};
+  return n <= 10 ? std::string(kWords[n]) : fmt::format("{}", n);
+}
+
+struct SideDrift {
+  double median_change = std::nan("");  // median over processes of median(last k)/median(first k) - 1
+  std::size_t processes = 0;            // processes where it was available
+  bool trend_significant = false;       // most of those processes have a Mann–Kendall trend the same way
+};
+
+constexpr double kTrendAlpha = 0.05;  // Mann–Kendall two-sided significance level for the drift warning
+
+// A process's monotonic trend counts when Mann–Kendall is significant and points the way the window change does.
+bool trend_agrees(const Drift& d, double side_change) {
+  if (!d.mann_kendall_availability.ok || !(d.mann_kendall_p < kTrendAlpha)) return false;
+  return (d.mann_kendall_s > 0) == (side_change > 0);
+}
+
+SideDrift side_drift(const Dataset& dataset, const std::vector<std::size_t>& sets, std::size_t k) {
+  std::vector<double> changes;
+  std::vector<double> scratch;
+  std::vector<Drift> drifts;
+  for (const auto set : sets) {
+    Drift d;
+    drift_change(dataset.samples(set), k, scratch, d);
+    if (!d.change_availability.ok) continue;
+    mann_kendall(dataset.samples(set), scratch, d);
+    changes.push_back(d.change);
+    drifts.push_back(d);
+  }
+  SideDrift out;
+  out.processes = changes.size();
+  if (changes.empty()) return out;
+  out.median_change = median_inplace(changes);
+  const auto agreeing = std::count_if(drifts.begin(), drifts.end(),
+                                      [&](const Drift& d) { return trend_agrees(d, out.median_change); });
+  out.trend_significant = 2 * static_cast<std::size_t>(agreeing) > drifts.size();
+  return out;
+}
+
+struct CaseDrift {
+  SideDrift base, head;
+};
+
+struct DriftFlag {
+  std::size_t case_index;
+  bool head;
+  double change;
+};
+
+struct SectionFigures {
+  std::vector<std::size_t> cases;
+  Rollup rollup;                        // median |Δ|, cases ≥ t, largest, geomean with CI, verdicts
+  std::optional<std::size_t> largest;   // case index of rollup.largest_case
+  double suggested_threshold = 0;       // A/A runs: max(t, 1.5 × p95 |Δ|)
+  std::vector<DriftFlag> drift_flags;
+  std::optional<DriftFlag> largest_drift;
+};
+
+class ComparisonBuilder {
+ public:
+  ComparisonBuilder(const Dataset& dataset, const ComparisonView& view, const ComparisonReportOptions& options)
+      : ds_(dataset), view_(view), cmp_(view.comparison), opt_(options), threshold_(options.compare.compare.threshold) {
+    for (const auto& c : cmp_.cases) {
+      drifts_.push_back({side_drift(ds_, c.base_sets, opt_.drift_k), side_drift(ds_, c.head_sets, opt_.drift_k)});
+    }
+    order_sections();
+  }
+
+  Report build() {
+    Report report(opt_.title);
+    add_mode_note(report);
+    if (cmp_.same_revision) add_aa_note(report);
+    for (const auto& section : sections_) figures_.push_back(figures_for(section));
+    add_run_figures(report);
+    Json sections = Json::array();
+    for (std::size_t s = 0; s < sections_.size(); ++s) sections.push_back(add_section(report, s));
+    add_new_and_removed(report);
+    add_revisions(report);
+    report.data = Json::object();
+    report.data.set("preset", "comparison");
+    report.data.set("method", method_json());
+    report.data.set("same_revision", cmp_.same_revision);
+    report.data.set("sections", std::move(sections));
+    return report;
+  }
+
+ private:
+  Direction direction_of(std::size_t i) const { return ds_.direction(cmp_.cases[i].base_sets.front()); }
+  const Unit& unit_of(std::size_t i) const { return ds_.unit(cmp_.cases[i].base_sets.front()); }
+
+  void order_sections() {
+    std::vector<std::string> present;
+    for (const auto& s : view_.sections) {
+      if (std::find(present.begin(), present.end(), s) == present.end()) present.push_back(s);
+    }
+    for (const auto& s : opt_.section_order) {
+      if (std::find(present.begin(), present.end(), s) != present.end()) sections_.push_back(s);
+    }
+    for (const auto& s : present) {
+      if (std::find(sections_.begin(), sections_.end(), s) == sections_.end()) sections_.push_back(s);
+    }
+  }
+
+  std::string section_title(const std::string& section) const {
+    const auto it = opt_.section_titles.find(section);
+    return it != opt_.section_titles.end() ? it->second : section;
+  }
+
+  std::size_t process_pairs() const {
+    std::size_t most = 0;
+    for (const auto& c : cmp_.cases) most = std::max(most, std::min(c.comparison.base_process_medians.size(), c.comparison.head_process_medians.size()));
+    return most;
+  }
+
+  // "AB, BA, BA, AB" from the order label of the base sets of the first case, when recorded.
+  std::string interleaving() const {
+    if (cmp_.cases.empty() || ds_.column("order") == nullptr) return {};
+    std::vector<std::string> orders;
+    for (const auto& pair : cmp_.cases.front().pairs) {
+      for (const auto set : cmp_.cases.front().base_sets) {
+        if (ds_.label(set, opt_.compare.pair_column) == pair && ds_.has_label(set, "order")) {
+          orders.emplace_back(ds_.label(set, "order"));
+          break;
+        }
+      }
+    }
+    return fmt::format("{}", fmt::join(orders, ", "));
+  }
+
+  void add_mode_note(Report& report) const {
+    const std::size_t pairs = process_pairs();
+    const std::string order = interleaving();
+    const std::string structure =
+        pairs > 1 ? fmt::format("Each benchmark has {} base/head process pairs{}.", pairs,
+                                order.empty() ? "" : fmt::format(" (interleaved {})", order))
+                  : "Each benchmark has one base/head process pair; samples describe within-process variation only.";
+    const std::string rule = fmt::format(
+        "Observed change = head p50 / base p50 − 1 over pooled samples; the interval is a {:g}% bootstrap confidence "
+        "interval{}; a verdict needs |change| ≥ {} with the whole interval on one side of zero.",
+        cmp_.options.confidence * 100, pairs > 1 ? " (processes resampled, then samples)" : "",
+        format_percent(threshold_, 0));
+    if (opt_.gate) {
+      report.add_note(Spans{Span::bold("Gate:"), Span::plain(fmt::format(" this check fails when a case is slower. {} {}", structure, rule))},
+                      NoteKind::warning);
+    } else {
+      report.add_note(Spans{Span::bold("Report only:"), Span::plain(fmt::format(" measurements do not fail this PR. {} {}", structure, rule))});
+    }
+  }
+
+  void add_aa_note(Report& report) const {
+    report.add_note(Spans{Span::bold("Same-code (A/A) run:"),
+                          Span::plain(fmt::format(" base and head ran the same commit ({}); every difference below is "
+                                                  "measurement noise, useful to calibrate the threshold.",
+                                                  cmp_.base_commit.substr(0, 12)))},
+                    NoteKind::warning);
+  }
+
+  // Beyond the limit, and either a significant monotonic trend or beyond the limit by more than the side's own
+  // noise (MAD / p50): a window change on noisy samples alone is not a trend.
+  bool drift_is_real(const SideDrift& d, double mad_pct) const {
+    const double size = std::abs(d.median_change);
+    if (size < opt_.drift_limit) return false;
+    return d.trend_significant || size - opt_.drift_limit > mad_pct / 100;
+  }
+
+  SectionFigures figures_for(const std::string& section) const {
+    SectionFigures f;
+    std::vector<CaseComparison> comparisons;
+    for (std::size_t i = 0; i < cmp_.cases.size(); ++i) {
+      if (view_.sections[i] != section) continue;
+      f.cases.push_back(i);
+      comparisons.push_back(cmp_.cases[i].comparison);
+      for (const bool head : {false, true}) {
+        const SideDrift& d = head ? drifts_[i].head : drifts_[i].base;
+        if (std::isnan(d.median_change)) continue;
+        const DriftFlag flag{i, head, d.median_change};
+        if (drift_is_real(d, head ? cmp_.cases[i].comparison.head_mad_pct : cmp_.cases[i].comparison.base_mad_pct)) {
+          f.drift_flags.push_back(flag);
+        }
+        if (!f.largest_drift || std::abs(d.median_change) > std::abs(f.largest_drift->change)) f.largest_drift = flag;
+      }
+    }
+    const auto& o = cmp_.options;
+    f.rollup = rollup(comparisons, {o.threshold, o.confidence, o.resamples, o.seed});
+    for (const auto i : f.cases) {
+      if (cmp_.cases[i].comparison.case_name == f.rollup.largest_case) f.largest = i;
+    }
+    if (cmp_.same_revision) f.suggested_threshold = calibrate_noise(comparisons, o.threshold).suggested_threshold;
+    return f;
+  }
+
+  std::string verdict_counts(const Rollup& r) const {
+    std::vector<std::string> parts;
+    for (const Verdict v : {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent, Verdict::unchanged}) {
+      const auto count = r.verdict_counts[static_cast<std::size_t>(v)];
+      if (count > 0) parts.push_back(fmt::format("{} {}", count, verdict_text(v)));
+    }
+    return fmt::format("{}", fmt::join(parts, ", "));
+  }
+
+  std::string drift_sentence(const DriftFlag& flag) const {
+    const bool higher = direction_of(flag.case_index) == Direction::higher_is_better;
+    const bool worsening = higher ? flag.change < 0 : flag.change > 0;
+    return fmt::format("{} {} samples {} ~{} between the first and last {}", view_.names[flag.case_index],
+                       flag.head ? "head" : "base", worsening ? "slowing" : "speeding up",
+                       format_percent(std::abs(flag.change), 0), count_words(opt_.drift_k));
+  }
+
+  void add_run_figures(Report& report) const {
+    std::vector<Column> columns{{cmp_.same_revision ? "Same-code base/head differences" : "Base → head"}};
+    for (const auto& s : sections_) columns.emplace_back(s.empty() ? "All cases" : section_title(s), Align::right);
+    Table& table = report.add_table(std::move(columns), {}, "run-figures");
+    const auto row = [&](std::string title, auto cell_of) {
+      std::vector<Cell> cells{std::move(title)};
+      for (const auto& f : figures_) cells.push_back(cell_of(f));
+      table.add_row(std::move(cells));
+    };
+    row("Cases compared", [](const SectionFigures& f) { return Cell(fmt::format("{}", f.cases.size()), static_cast<double>(f.cases.size())); });
+    row("Median absolute change across cases",
+        [](const SectionFigures& f) { return Cell(format_percent(f.rollup.median_abs_change, 2), f.rollup.median_abs_change); });
+    row(fmt::format("Cases with an absolute change of at least {}", format_percent(threshold_, 0)), [](const SectionFigures& f) {
+      return Cell(fmt::format("{}/{}", f.rollup.cases_at_threshold, f.cases.size()), static_cast<double>(f.rollup.cases_at_threshold));
+    });
+    row("Largest absolute change", [&](const SectionFigures& f) {
+      if (!f.largest) return Cell(std::string(kUnavailable));
+      const double change = f.rollup.largest_abs_change;
+      return Cell(fmt::format("{} ({})", format_percent(change, 2), view_.names[*f.largest]), change);
+    });
+    row(fmt::format("Geometric mean of head / base ({:g}% CI)", cmp_.options.confidence * 100), [](const SectionFigures& f) {
+      const auto& r = f.rollup;
+      return Cell(fmt::format("{} ({})", format_change_percent(r.geomean_ratio - 1),
+                              interval_text(r.geomean_lower - 1, r.geomean_upper - 1)),
+                  r.geomean_ratio - 1);
+    });
+    row("Verdicts", [&](const SectionFigures& f) { return Cell(verdict_counts(f.rollup)); });
+    if (cmp_.same_revision) {
+      row("Suggested threshold from this A/A run: max(t, 1.5 × p95 |Δ|)", [](const SectionFigures& f) {
+        return Cell(format_percent(f.suggested_threshold, 2), f.suggested_threshold);
+      });
+    }
+    row(fmt::format("Within-process drift of at least {}", format_percent(opt_.drift_limit, 0)), [&](const SectionFigures& f) {
+      if (!f.drift_flags.empty()) {
+        return Cell(fmt::format("{} ({})", f.drift_flags.size(), drift_sentence(f.drift_flags.front())), CellRole::slower);
+      }
+      if (!f.largest_drift) return Cell(std::string(kUnavailable));
+      return Cell(fmt::format("none (largest: {} {} {})", view_.names[f.largest_drift->case_index],
+                              f.largest_drift->head ? "head" : "base", format_change_percent(f.largest_drift->change)));
+    });
+    table.footnote = fmt::format(
+        "Drift = median of the last {k} / median of the first {k} samples − 1 within each process (median over "
+        "processes); it is flagged when it reaches the limit and either a Mann–Kendall trend is significant "
+        "(p < 0.05, same direction, in most processes) or it exceeds the limit by more than that side's MAD / p50. "
+        "Geometric mean over matched cases only.",
+        fmt::arg("k", opt_.drift_k));
+  }
+
+  std::vector<Column> change_columns() const {
+    return {{"Benchmark"},
+            {"Base p50", Align::right},
+            {"Head p50", Align::right},
+            {"Observed change", Align::right},
+            {fmt::format("{:g}% CI", cmp_.options.confidence * 100), Align::right},
+            {"Verdict"}};
+  }
+
+  std::vector<Cell> change_row(std::size_t i) const {
+    const auto& c = cmp_.cases[i].comparison;
+    const Unit& unit = unit_of(i);
+    const Direction dir = direction_of(i);
+    return {view_.names[i],
+            Cell(format_value(c.base_median, unit), c.base_median),
+            Cell(format_value(c.head_median, unit), c.head_median),
+            Cell(format_change(c.change, dir), c.change, change_role(c.change, threshold_, dir)),
+            Cell(interval_text(c.change_lower, c.change_upper)),
+            Cell(verdict_text(c.verdict), verdict_role(c.verdict))};
+  }
+
+  std::vector<Cell> process_row(std::size_t i) const {
+    const auto& c = cmp_.cases[i].comparison;
+    const Unit& unit = unit_of(i);
+    const auto join_values = [&](const std::vector<double>& values) {
+      std::vector<std::string> parts;
+      for (const double v : values) parts.push_back(format_value(v, unit));
+      return fmt::format("{}", fmt::join(parts, ", "));
+    };
+    std::vector<std::string> changes;
+    for (const double change : c.process_changes) changes.push_back(format_change_percent(change));
+    std::string paired = fmt::format("{}", fmt::join(changes, ", "));
+    if (c.processes_disagree) paired += " (pairs disagree)";
+    const auto& d = drifts_[i];
+    const auto drift_text = [](const SideDrift& s) {
+      return std::isnan(s.median_change) ? std::string(kUnavailable) : format_change_percent(s.median_change);
+    };
+    // Each side's samples in measurement order (processes one after another), drawn as a sparkline.
+    // Process order as in the p50 lists beside them (pairs in order, then unpaired sets).
+    const auto in_order = [&](const std::vector<std::size_t>& sets) {
+      std::vector<double> samples;
+      for (const auto& process : process_sets(ds_, sets, opt_.compare.pair_column, cmp_.cases[i].pairs)) {
+        for (const auto set : process) {
+          const auto values = ds_.samples(set);
+          samples.insert(samples.end(), values.begin(), values.end());
+        }
+      }
+      return samples;
+    };
+    Cell base(join_values(c.base_process_medians));
+    base.samples = in_order(cmp_.cases[i].base_sets);
+    Cell head(join_values(c.head_process_medians));
+    head.samples = in_order(cmp_.cases[i].head_sets);
+    return {view_.names[i],
+            std::move(base),
+            std::move(head),
+            Cell(paired, c.processes_disagree ? CellRole::inconclusive : CellRole::none),
+            fmt::format("{}, {}", format_percent(c.base_mad_pct / 100, 1), format_percent(c.head_mad_pct / 100, 1)),
+            fmt::format("{}, {}", drift_text(d.base), drift_text(d.head))};
+  }
+
+  Json add_section(Report& report, std::size_t s) const {
+    const std::string& section = sections_[s];
+    const SectionFigures& f = figures_[s];
+    if (!section.empty() || sections_.size() > 1) report.add_heading(2, section_title(section));
+    for (const auto& flag : f.drift_flags) {
+      report.add_note(fmt::format("Within-process drift: {}.", drift_sentence(flag)), NoteKind::warning);
+    }
+    std::vector<std::size_t> notable;
+    for (const auto i : f.cases) {
+      if (std::abs(cmp_.cases[i].comparison.change) >= threshold_) notable.push_back(i);
+    }
+    if (notable.empty()) {
+      report.add_paragraph(fmt::format("No benchmark reached the {} threshold.", format_percent(threshold_, 0)));
+    } else {
+      Table& table = report.add_table(change_columns(), fmt::format("Changes of at least {}", format_percent(threshold_, 0)),
+                                      fmt::format("notable-{}", section));
+      for (const auto i : notable) table.add_row(change_row(i));
+    }
+    Details& details = report.add_details(fmt::format("All benchmarks and sample variation ({})", f.cases.size()));
+    Table& all = details.blocks.add_table(change_columns(), {}, fmt::format("all-{}", section));
+    for (const auto i : f.cases) all.add_row(change_row(i));
+    Table& processes = details.blocks.add_table({{"Benchmark"},
+                                                 {"Base process p50s", Align::right},
+                                                 {"Head process p50s", Align::right},
+                                                 {"Paired changes", Align::right},
+                                                 {"Sample MAD / p50 (base, head)", Align::right},
+                                                 {"Drift (base, head)", Align::right}},
+                                                {}, fmt::format("processes-{}", section));
+    for (const auto i : f.cases) processes.add_row(process_row(i));
+    report.add_footnote(
+        "p50 is the median of timed batch averages (e.g. ns/op), not individual-call latency. MAD describes sample "
+        "spread; ordered raw samples retain within-process drift (the sparklines after the process p50s draw each "
+        "side's samples in measurement order, processes one after another). Paired change i = head process i vs base "
+        "process i of the same interleaving block.");
+    return section_json(section, f);
+  }
+
+  void add_new_and_removed(Report& report) const {
+    const auto list = [&](const std::vector<std::vector<std::string>>& keys) {
+      std::vector<std::string> names;
+      for (const auto& key : keys) names.push_back(join_key(key));
+      return names;
+    };
+    if (!cmp_.new_cases.empty()) {
+      report.add_heading(2, fmt::format("New cases ({}, head only)", cmp_.new_cases.size()));
+      report.add_list(list(cmp_.new_cases));
+    }
+    if (!cmp_.removed_cases.empty()) {
+      report.add_heading(2, fmt::format("Removed cases ({}, base only)", cmp_.removed_cases.size()));
+      report.add_list(list(cmp_.removed_cases));
+    }
+  }
+
+  void add_revisions(Report& report) const {
+    const auto side = [](const std::string& value, const std::string& commit) {
+      return commit.empty() ? value : fmt::format("{} ({})", value, commit.substr(0, 8));
+    };
+    report.add_paragraph(Spans{Span::plain("Compared "), Span::code(side(cmp_.base_value, cmp_.base_commit)),
+                               Span::plain(" → "), Span::code(side(cmp_.head_value, cmp_.head_commit)),
+                               Span::plain(fmt::format(" by {}.", cmp_.baseline_column))});
+  }
+
+  Json method_json() const {
+    const auto& o = cmp_.options;
+    return Json(Json::Object{{"change", "median(head) / median(base) - 1, pooled samples"},
+                             {"interval", "bootstrap ratio of medians (BCa, percentile fallback), hierarchical over processes"},
+                             {"threshold", o.threshold},
+                             {"confidence", o.confidence},
+                             {"alpha", o.alpha},
+                             {"resamples", static_cast<std::int64_t>(o.resamples)},
+                             {"seed", static_cast<std::int64_t>(o.seed)},
+                             {"drift", fmt::format("median(last {k}) / median(first {k}) - 1 per process; median over processes",
+                                                   fmt::arg("k", opt_.drift_k))},
+                             {"drift_limit", opt_.drift_limit},
+                             {"estimators", "Hodges-Lehmann shift and ratio, disparity = shift / mean Shamos spread, "
+                                            "distribution-free bounds at misrate"},
+                             {"misrate", o.misrate}});
+  }
+
+  // Robust estimators and the tests beside the verdict's bootstrap interval.
+  static Json estimators_json(const CaseComparison& c) {
+    const auto estimate = [](double value, const Bounds& b) {
+      return Json(Json::Object{{"value", value}, {"lower", b.lower}, {"upper", b.upper},
+                               {"achieved_misrate", b.achieved_misrate}});
+    };
+    return Json(Json::Object{{"shift", estimate(c.shift, c.shift_bounds)},
+                             {"ratio", estimate(c.ratio, c.ratio_bounds)},
+                             {"disparity", estimate(c.disparity, c.disparity_bounds)},
+                             {"brunner_munzel_p", c.brunner_munzel_available ? Json(c.brunner_munzel.p_value) : Json()},
+                             {"wilcoxon_p", c.wilcoxon_available ? Json(c.wilcoxon.p_value) : Json()},
+                             {"prob_head_better", c.prob_head_better}});
+  }
+
+  Json section_json(const std::string& section, const SectionFigures& f) const {
+    Json cases = Json::array();
+    for (const auto i : f.cases) {
+      const auto& r = cmp_.cases[i];
+      const auto& c = r.comparison;
+      const auto numbers = [](const std::vector<double>& v) {
+        Json a = Json::array();
+        for (const double x : v) a.push_back(x);
+        return a;
+      };
+      const auto nan_or = [](double v) { return std::isnan(v) ? Json() : Json(v); };
+      Json key = Json::object();
+      for (std::size_t k = 0; k < cmp_.by.size(); ++k) key.set(cmp_.by[k], r.key[k]);
+      cases.push_back(Json(Json::Object{{"name", view_.names[i]},
+                                        {"key", std::move(key)},
+                                        {"unit_base", std::string(base_symbol(unit_of(i).dimension))},
+                                        {"base_median", c.base_median},
+                                        {"head_median", c.head_median},
+                                        {"change", c.change},
+                                        {"change_lower", c.change_lower},
+                                        {"change_upper", c.change_upper},
+                                        {"interval_method", c.change_interval_method},
+                                        {"verdict", std::string(to_string(c.verdict))},
+                                        {"base_n", static_cast<std::int64_t>(c.base_n)},
+                                        {"head_n", static_cast<std::int64_t>(c.head_n)},
+                                        {"base_mad_pct", c.base_mad_pct},
+                                        {"head_mad_pct", c.head_mad_pct},
+                                        {"base_process_medians", numbers(c.base_process_medians)},
+                                        {"head_process_medians", numbers(c.head_process_medians)},
+                                        {"process_changes", numbers(c.process_changes)},
+                                        {"processes_disagree", c.processes_disagree},
+                                        {"mann_whitney_p", c.mann_whitney.p_value},
+                                        {"robust", estimators_json(c)},
+                                        {"base_drift", nan_or(drifts_[i].base.median_change)},
+                                        {"head_drift", nan_or(drifts_[i].head.median_change)},
+                                        {"warnings", [&] {
+                                           Json w = Json::array();
+                                           for (const auto& text : c.warnings) w.push_back(text);
+                                           return w;
+                                         }()}}));
+    }
+    Json verdicts = Json::object();
+    for (const Verdict v : {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent, Verdict::unchanged}) {
+      verdicts.set(std::string(to_string(v)), static_cast<std::int64_t>(f.rollup.verdict_counts[static_cast<std::size_t>(v)]));
+    }
+    return Json(Json::Object{{"section", section},
+                             {"title", section_title(section)},
+                             {"cases_compared", static_cast<std::int64_t>(f.cases.size())},
+                             {"median_abs_change", f.rollup.median_abs_change},
+                             {"cases_at_threshold", static_cast<std::int64_t>(f.rollup.cases_at_threshold)},
+                             {"largest_abs_change", f.rollup.largest_abs_change},
+                             {"largest_abs_change_case", f.largest ? Json(view_.names[*f.largest]) : Json()},
+                             {"geomean_change", f.rollup.geomean_ratio - 1},
+                             {"geomean_change_lower", f.rollup.geomean_lower - 1},
+                             {"geomean_change_upper", f.rollup.geomean_upper - 1},
+                             {"suggested_threshold", cmp_.same_revision ? Json(f.suggested_threshold) : Json()},
+                             {"verdicts", std::move(verdicts)},
+                             {"drift_flags", static_cast<std::int64_t>(f.drift_flags.size())},
+                             {"cases", std::move(cases)}});
+  }
+
+  const Dataset& ds_;
+  const ComparisonView& view_;
+  const DatasetComparison& cmp_;
+  const ComparisonReportOptions& opt_;
+  double threshold_;
+  std::vector<CaseDrift> drifts_;
+  std::vector<std::string> sections_;
+  std::vector<SectionFigures> figures_;
+};
+
+std::string case_display_name(const Dataset& dataset, const CaseResult& result, const DatasetComparison& cmp,
+                              const ComparisonReportOptions& options, const std::string& section) {
+  const std::size_t first = result.base_sets.front();
+  const std::string benchmark(dataset.label(first, options.benchmark_column));
+  std::string name;
+  if (const auto it = options.display_names.find(benchmark); it != options.display_names.end()) {
+    name = it->second;
+  } else {
+    const auto display = metadata::set_metadata_display(dataset, first, options.display_name_key);
+    name = benchmark.empty() ? join_key(result.key) : nitro_case_name(benchmark, section, display.value_or(""));
+  }
+  // Case columns that the benchmark id does not already imply stay visible.
+  for (std::size_t k = 0; k < cmp.by.size(); ++k) {
+    const auto& column = cmp.by[k];
+    const auto& value = result.key[k];
+    if (column == options.benchmark_column || column == options.section_column || value.empty()) continue;
+    if (benchmark.find(value) != std::string::npos) continue;
+    name += fmt::format(" [{}]", value);
+  }
+  return name;
+}
+
+}  // namespace
+
+std::string nitro_case_name(std::string_view id, std::string_view platform, std::string_view display_name) {
+  const auto first = id.find('/');
+  const auto last = id.rfind('/');
+  // Only Nitro ids (implementation/group/name with a known implementation) are reworded:
+  // "BM_Sort/1024/8" from Google Benchmark stays as it is.
+  const std::string language = first == std::string_view::npos ? std::string() : implementation_name(id.substr(0, first), platform);
+  if (first == last || language.empty()) return std::string(display_name.empty() ? id : display_name);
+  const std::string call = display_name.empty() ? camel_call(id.substr(last + 1)) : std::string(display_name);
+  return fmt::format("{} {}", language, call);
+}
+
+ComparisonView comparison_view(const Dataset& dataset, const ComparisonReportOptions& options) {
+  ComparisonView view;
+  view.comparison = compare(dataset, options.compare);
+  for (const auto& c : view.comparison.cases) {
+    const std::size_t first = c.base_sets.front();
+    std::string section = dataset.has_label(first, options.section_column)
+                              ? std::string(dataset.label(first, options.section_column))
+                              : std::string();
+    view.names.push_back(case_display_name(dataset, c, view.comparison, options, section));
+    view.sections.push_back(std::move(section));
+  }
+  return view;
+}
+
+Report comparison_report(const Dataset& dataset, const ComparisonView& view, const ComparisonReportOptions& options) {
+  if (!(options.drift_limit > 0) || options.drift_k == 0) {
+    throw InputError("comparison report: drift_limit must be > 0 and drift_k >= 1");
+  }
+  return ComparisonBuilder(dataset, view, options).build();
+}
+
+Report comparison_report(const Dataset& dataset, const ComparisonReportOptions& options) {
+  const ComparisonView view = comparison_view(dataset, options);
+  return comparison_report(dataset, view, options);
+}
+
+}  // namespace benchreport

@@ -1,0 +1,307 @@
+// The `matrix` preset: rows × columns of medians per table (e.g. algorithm ×
+// engine per platform and input size), quick comparison and take-aways.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+
+#include "benchreport/core/error.hpp"
+#include "benchreport/report/format.hpp"
+#include "benchreport/io/read.hpp"
+#include "benchreport/presets/matrix.hpp"
+
+namespace benchreport {
+namespace {
+
+struct MatrixTable {
+  std::vector<std::string> key;  // values of MatrixReportOptions::tables
+  Matrix matrix;
+};
+
+class MatrixBuilder {
+ public:
+  MatrixBuilder(const Dataset& dataset, const MatrixReportOptions& options) : opt_(options) {
+    for (const auto& column : options.tables) {
+      if (dataset.column(column) != nullptr) table_columns_.push_back(column);
+    }
+    for (const auto& group : dataset.group_by(table_columns_)) {
+      const Dataset part = dataset.subset(group.sets);
+      tables_.push_back({group.key, matrix(part, {options.rows, options.cols, options.stat})});
+    }
+    if (tables_.empty()) throw InputError("matrix report: the dataset has no sets");
+    choose_format();
+  }
+
+  Report build() {
+    Report report(opt_.title);
+    report.add_paragraph(fmt::format("Values are the {} per cell ({}){}; best per row in bold.", stat_words(),
+                                     unit_words(), tables_.front().matrix.higher_is_better ? ", higher is better" : ", lower is better"));
+    add_takeaways(report);
+    add_quick(report);
+    Json tables = Json::array();
+    for (const auto& t : tables_) tables.push_back(add_full(report, t));
+    report.data = Json::object();
+    report.data.set("preset", "matrix");
+    report.data.set("stat", std::string(matrix_stat_name(opt_.stat)));
+    report.data.set("unit", display_unit_);
+    report.data.set("tables", std::move(tables));
+    return report;
+  }
+
+ private:
+  std::string name(const std::string& value) const {
+    const auto it = opt_.names.find(value);
+    return it == opt_.names.end() ? value : it->second;
+  }
+
+  std::string key_name(const std::vector<std::string>& key) const {
+    std::vector<std::string> parts;
+    for (const auto& v : key) parts.push_back(name(v));
+    return fmt::format("{}", fmt::join(parts, ", "));
+  }
+
+  std::string stat_words() const {
+    switch (opt_.stat) {
+      case MatrixStat::median: return "median of run medians";
+      case MatrixStat::pooled_median: return "median of all samples";
+      case MatrixStat::mean: return "mean of all samples";
+      case MatrixStat::min: return "smallest sample";
+    }
+    return "median";
+  }
+
+  std::string unit_words() const { return display_unit_; }
+
+  // Times print as integer ms when every cell is at least 1 ms (the engine-matrix convention).
+  void choose_format() {
+    const Unit& unit = tables_.front().matrix.unit;
+    bool all_ms = unit.dimension == Dimension::time;
+    for (const auto& t : tables_) {
+      for (const auto& v : t.matrix.values) {
+        if (v && *v < 1e-3) all_ms = false;
+      }
+    }
+    integer_ms_ = all_ms;
+    display_unit_ = all_ms ? "ms" : unit.symbol;
+  }
+
+  std::string value_text(double base_value, const Unit& unit) const {
+    if (integer_ms_) return format_integer(base_value * 1e3);
+    if (unit.dimension == Dimension::time) return format_time(base_value);
+    return format_fixed(from_base(base_value, unit));
+  }
+
+  // Value text with its unit where value_text leaves it to the column header.
+  std::string with_unit(double base_value, const Unit& unit) const {
+    if (integer_ms_) return value_text(base_value, unit) + " ms";
+    if (unit.dimension == Dimension::time) return value_text(base_value, unit);
+    return fmt::format("{} {}", value_text(base_value, unit), unit.symbol);
+  }
+
+  double display_value(double base_value, const Unit& unit) const {
+    return integer_ms_ ? base_value * 1e3 : from_base(base_value, unit);
+  }
+
+  std::size_t ratio_base_col(const Matrix& m) const {
+    if (opt_.ratio_baseline.empty()) return 0;
+    if (const auto c = m.find_col(opt_.ratio_baseline)) return *c;
+    throw InputError(fmt::format("matrix report: ratio baseline column \"{}\" does not exist", opt_.ratio_baseline));
+  }
+
+  // worst / best of a row (≥ 1), or nullopt with fewer than two values.
+  static std::optional<double> row_gap(const Matrix& m, std::size_t r) {
+    std::optional<double> lo;
+    std::optional<double> hi;
+    std::size_t n = 0;
+    for (std::size_t c = 0; c < m.n_cols(); ++c) {
+      if (const auto& v = m.at(r, c)) {
+        lo = lo ? std::min(*lo, *v) : *v;
+        hi = hi ? std::max(*hi, *v) : *v;
+        ++n;
+      }
+    }
+    if (n < 2 || !(*lo > 0)) return std::nullopt;
+    return *hi / *lo;
+  }
+
+  // The worst column of a row (direction-aware).
+  static std::optional<std::size_t> worst_col(const Matrix& m, std::size_t r) {
+    std::optional<std::size_t> worst;
+    for (std::size_t c = 0; c < m.n_cols(); ++c) {
+      const auto& v = m.at(r, c);
+      if (!v) continue;
+      if (!worst || (m.higher_is_better ? *v < *m.at(r, *worst) : *v > *m.at(r, *worst))) worst = c;
+    }
+    return worst;
+  }
+
+  void add_takeaways(Report& report) const {
+    std::vector<Spans> items;
+    for (const auto& t : tables_) {
+      const Matrix& m = t.matrix;
+      std::optional<std::size_t> widest;
+      for (std::size_t r = 0; r < m.n_rows(); ++r) {
+        const auto gap = row_gap(m, r);
+        if (gap && (!widest || *gap > *row_gap(m, *widest))) widest = r;
+      }
+      const std::string where = t.key.empty() ? std::string() : key_name(t.key) + ": ";
+      if (widest) {
+        const auto best = *m.best_col(*widest);
+        const auto worst = *worst_col(m, *widest);
+        items.push_back({Span::plain(where), Span::plain("largest gap "), Span::bold(join_key(m.row_keys[*widest])),
+                         Span::plain(fmt::format(" — {} {} vs {} {} ({:.1f}×).", name(join_key(m.col_keys[best])),
+                                                 with_unit(*m.at(*widest, best), m.unit), name(join_key(m.col_keys[worst])),
+                                                 with_unit(*m.at(*widest, worst), m.unit), *row_gap(m, *widest)))});
+      }
+      std::vector<std::string> wins;
+      for (std::size_t c = 0; c < m.n_cols(); ++c) {
+        std::vector<std::string> rows;
+        for (std::size_t r = 0; r < m.n_rows(); ++r) {
+          if (row_gap(m, r) && m.best_col(r) == c) rows.push_back(join_key(m.row_keys[r]));
+        }
+        const std::size_t shown = std::min<std::size_t>(rows.size(), 6);
+        const std::string list = rows.empty() ? std::string()
+                                              : fmt::format(" ({}{})", fmt::join(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(shown), ", "),
+                                                            rows.size() > shown ? ", …" : "");
+        wins.push_back(fmt::format("{} best on {}{}", name(join_key(m.col_keys[c])), rows.size(), list));
+      }
+      items.push_back({Span::plain(where), Span::plain(fmt::format("{}.", fmt::join(wins, "; ")))});
+    }
+    report.add_heading(2, "Key take-aways");
+    report.add_list(std::move(items));
+  }
+
+  // Rows for the quick comparison of one group of tables: per column the row it wins by the
+  // widest margin, then the widest gaps, up to quick_row_count (in matrix row order).
+  std::vector<std::string> quick_rows(const std::vector<const MatrixTable*>& group) const {
+    if (!opt_.quick_rows.empty()) return opt_.quick_rows;
+    const MatrixTable& largest = *group.back();
+    const Matrix& m = largest.matrix;
+    std::vector<std::size_t> picked;
+    const auto pick = [&](std::size_t r) {
+      if (picked.size() < opt_.quick_row_count && std::find(picked.begin(), picked.end(), r) == picked.end()) picked.push_back(r);
+    };
+    for (std::size_t c = 0; c < m.n_cols(); ++c) {
+      std::optional<std::size_t> best_row;
+      for (std::size_t r = 0; r < m.n_rows(); ++r) {
+        if (!row_gap(m, r) || m.best_col(r) != c) continue;
+        if (!best_row || *row_gap(m, r) > *row_gap(m, *best_row)) best_row = r;
+      }
+      if (best_row) pick(*best_row);
+    }
+    std::vector<std::size_t> by_gap;
+    for (std::size_t r = 0; r < m.n_rows(); ++r) {
+      if (row_gap(m, r)) by_gap.push_back(r);
+    }
+    std::stable_sort(by_gap.begin(), by_gap.end(), [&](auto a, auto b) { return *row_gap(m, a) > *row_gap(m, b); });
+    for (const auto r : by_gap) pick(r);
+    std::sort(picked.begin(), picked.end());
+    std::vector<std::string> rows;
+    for (const auto r : picked) rows.push_back(join_key(m.row_keys[r]));
+    return rows;
+  }
+
+  void add_quick(Report& report) const {
+    // Groups: tables sharing the first table label (e.g. platform); one quick table each.
+    std::vector<std::pair<std::string, std::vector<const MatrixTable*>>> groups;
+    for (const auto& t : tables_) {
+      const std::string head = t.key.empty() ? std::string() : t.key.front();
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == head; });
+      if (it == groups.end()) it = groups.insert(groups.end(), {head, {}});
+      it->second.push_back(&t);
+    }
+    report.add_heading(2, "Quick comparison");
+    for (const auto& [head, group] : groups) {
+      if (!head.empty()) report.add_heading(3, name(head));
+      std::vector<std::string> columns;
+      for (const auto* t : group) {
+        for (const auto& key : t->matrix.col_keys) {
+          if (std::find(columns.begin(), columns.end(), join_key(key)) == columns.end()) columns.push_back(join_key(key));
+        }
+      }
+      std::vector<Column> titles{{"Scenario"}};
+      for (const auto& c : columns) titles.emplace_back(name(c), Align::right);
+      Table& table = report.add_table(std::move(titles), {}, fmt::format("quick-{}", head));
+      for (const auto& row_name : quick_rows(group)) {
+        for (const auto* t : group) {
+          const Matrix& m = t->matrix;
+          const auto r = m.find_row(row_name);
+          if (!r) continue;
+          std::vector<std::string> rest(t->key.begin() + (t->key.empty() ? 0 : 1), t->key.end());
+          std::vector<Cell> cells{rest.empty() ? row_name : fmt::format("{}, {}", row_name, key_name(rest))};
+          const auto best = m.best_col(*r);
+          for (const auto& c : columns) {
+            const auto col = m.find_col(c);
+            const auto& v = col ? m.at(*r, *col) : std::optional<double>();
+            cells.push_back(v ? Cell(value_text(*v, m.unit), display_value(*v, m.unit), best == col ? CellRole::best : CellRole::none)
+                              : Cell(std::string(kUnavailable), CellRole::muted));
+          }
+          table.add_row(std::move(cells));
+        }
+      }
+    }
+  }
+
+  Json add_full(Report& report, const MatrixTable& t) const {
+    const Matrix& m = t.matrix;
+    report.add_heading(2, t.key.empty() ? std::string("Full matrix") : fmt::format("Full matrix: {}", key_name(t.key)));
+    const std::size_t base_col = ratio_base_col(m);
+    std::vector<Column> columns{{fmt::format("{}", fmt::join(m.row_columns, " / "))}};
+    if (!columns.front().title.empty()) columns.front().title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(columns.front().title[0])));
+    for (const auto& key : m.col_keys) columns.emplace_back(name(join_key(key)), Align::right);
+    for (std::size_t c = 0; c < m.n_cols(); ++c) {
+      if (c != base_col) columns.emplace_back(fmt::format("{} ÷ {}", name(join_key(m.col_keys[c])), name(join_key(m.col_keys[base_col]))), Align::right);
+    }
+    Table& table = report.add_table(std::move(columns), {}, fmt::format("matrix-{}", join_key(t.key)));
+    Json rows = Json::array();
+    std::size_t incomplete = 0;
+    for (std::size_t r = 0; r < m.n_rows(); ++r) {
+      std::vector<Cell> cells{join_key(m.row_keys[r])};
+      const auto best = m.best_col(r);
+      const bool complete = row_gap(m, r).has_value();
+      Json values = Json::array();
+      for (std::size_t c = 0; c < m.n_cols(); ++c) {
+        const auto& v = m.at(r, c);
+        if (!complete) ++incomplete;
+        cells.push_back(v ? Cell(value_text(*v, m.unit), display_value(*v, m.unit),
+                                 complete && best == c ? CellRole::best : CellRole::none)
+                          : Cell(std::string(kUnavailable), CellRole::muted));
+        values.push_back(v ? Json(display_value(*v, m.unit)) : Json());
+      }
+      for (std::size_t c = 0; c < m.n_cols(); ++c) {
+        if (c == base_col) continue;
+        const auto& v = m.at(r, c);
+        const auto& b = m.at(r, base_col);
+        if (v && b && *b > 0) {
+          cells.emplace_back(fmt::format("{:.2f}×", *v / *b), *v / *b);
+        } else {
+          cells.emplace_back(std::string(kUnavailable), CellRole::muted);
+        }
+      }
+      table.add_row(std::move(cells));
+      rows.push_back(Json(Json::Object{{"row", join_key(m.row_keys[r])}, {"values", std::move(values)}}));
+    }
+    if (incomplete > 0) table.footnote = "— = not measured for that column (not part of the comparison).";
+    Json cols = Json::array();
+    for (const auto& key : m.col_keys) cols.push_back(join_key(key));
+    Json key = Json::object();
+    for (std::size_t k = 0; k < t.key.size(); ++k) key.set(table_columns_[k], t.key[k]);
+    return Json(Json::Object{{"key", std::move(key)}, {"columns", std::move(cols)}, {"rows", std::move(rows)}});
+  }
+
+  const MatrixReportOptions& opt_;
+  std::vector<std::string> table_columns_;
+  std::vector<MatrixTable> tables_;
+  bool integer_ms_ = false;
+  std::string display_unit_;
+};
+
+}  // namespace
+
+Report matrix_report(const Dataset& dataset, const MatrixReportOptions& options) {
+  return MatrixBuilder(dataset, options).build();
+}
+
+}  // namespace benchreport

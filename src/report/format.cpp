@@ -1,0 +1,199 @@
+#include "benchreport/report/format.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <span>
+
+namespace benchreport {
+namespace {
+
+// One display unit of a scaled quantity: value / factor printed with `decimals`.
+struct Scale {
+  double factor;
+  std::string_view suffix;
+  int decimals;
+};
+
+std::string fixed(double value, int decimals) { return fmt::format("{:.{}f}", value, decimals); }
+
+double parse(const std::string& text) {
+  double value = 0.0;
+  std::from_chars(text.data(), text.data() + text.size(), value);
+  return value;
+}
+
+bool is_all_zero(const std::string& digits) {
+  return digits.find_first_not_of("0.") == std::string::npos;
+}
+
+// Picks the unit after rounding, so a value that rounds up to the next unit's
+// threshold (999.96 ns -> "1000.0") moves to that unit ("1.00 µs").
+std::string format_scaled(double value, std::span<const Scale> scales) {
+  if (!std::isfinite(value)) return std::string(kUnavailable);
+  const double magnitude = std::fabs(value);
+  std::size_t pick = 0;
+  std::string digits;
+  for (std::size_t i = 0; i < scales.size(); ++i) {
+    pick = i;
+    digits = fixed(magnitude / scales[i].factor, scales[i].decimals);
+    const bool last = i + 1 == scales.size();
+    if (last || parse(digits) * scales[i].factor < scales[i + 1].factor) break;
+  }
+  const bool negative = value < 0 && !is_all_zero(digits);
+  return fmt::format("{}{}{}", negative ? "-" : "", digits, scales[pick].suffix);
+}
+
+constexpr std::array kTimeScales{
+    Scale{1.0, " ns", 1},        Scale{1e3, " \u00b5s", 2},  Scale{1e6, " ms", 2},
+    Scale{1e9, " s", 2},         Scale{60e9, " min", 2},     Scale{3600e9, " h", 2},
+};
+
+constexpr std::array kByteScales{
+    Scale{1.0, " B", 0},
+    Scale{1024.0, " KiB", 2},
+    Scale{1024.0 * 1024.0, " MiB", 2},
+    Scale{1024.0 * 1024.0 * 1024.0, " GiB", 2},
+    Scale{1024.0 * 1024.0 * 1024.0 * 1024.0, " TiB", 2},
+};
+
+constexpr std::array kByteRateScales{
+    Scale{1.0, " B/s", 2},
+    Scale{1024.0, " KiB/s", 2},
+    Scale{1024.0 * 1024.0, " MiB/s", 2},
+    Scale{1024.0 * 1024.0 * 1024.0, " GiB/s", 2},
+};
+
+constexpr std::array kBitScales{
+    Scale{1.0, " bps", 2}, Scale{1e3, " kbps", 2}, Scale{1e6, " Mbps", 2}, Scale{1e9, " Gbps", 2},
+};
+
+// Two decimals with trailing zeros (and a bare point) dropped: 9.50 -> "9.5".
+std::string trimmed_percent(double change) {
+  std::string digits = fixed(std::fabs(change) * 100.0, 2);
+  while (digits.back() == '0') digits.pop_back();
+  if (digits.back() == '.') digits.pop_back();
+  return digits;
+}
+
+}  // namespace
+
+std::string format_time(double seconds) {
+  if (!std::isfinite(seconds)) return std::string(kUnavailable);
+  return format_scaled(seconds * 1e9, kTimeScales);
+}
+
+std::string format_change_percent(double change) {
+  if (!std::isfinite(change)) return std::string(kUnavailable);
+  if (change == 0.0) return "0%";
+  return fmt::format("{}{}%", change > 0 ? "+" : "-", trimmed_percent(change));
+}
+
+std::string format_change(double change, bool higher_is_better) {
+  if (!std::isfinite(change)) return std::string(kUnavailable);
+  if (change == 0.0) return "~0% observed change";
+  const bool improved = higher_is_better == (change > 0);
+  const char* word = improved ? (higher_is_better ? "better" : "faster") : (higher_is_better ? "worse" : "slower");
+  return fmt::format("{} {}", format_change_percent(change), word);
+}
+
+std::string format_percent(double fraction, int decimals) {
+  if (!std::isfinite(fraction)) return std::string(kUnavailable);
+  return fixed(fraction * 100.0, decimals) + "%";
+}
+
+std::string format_fixed(double value, int decimals) {
+  if (!std::isfinite(value)) return std::string(kUnavailable);
+  return fixed(value, decimals);
+}
+
+std::string format_range(double low, double high, int decimals) {
+  if (!std::isfinite(low) || !std::isfinite(high)) return std::string(kUnavailable);
+  return fmt::format("{}\u2013{}", fixed(low, decimals), fixed(high, decimals));
+}
+
+std::string format_integer(double value, bool thousands_separator, char separator) {
+  if (!std::isfinite(value)) return std::string(kUnavailable);
+  std::string digits = fixed(std::fabs(value), 0);
+  const bool negative = value < 0 && digits != "0";
+  if (thousands_separator) {
+    for (std::ptrdiff_t pos = static_cast<std::ptrdiff_t>(digits.size()) - 3; pos > 0; pos -= 3) {
+      digits.insert(static_cast<std::size_t>(pos), 1, separator);
+    }
+  }
+  return negative ? "-" + digits : digits;
+}
+
+std::string format_rate(double per_second, std::string_view unit) {
+  const std::string space_unit = fmt::format(" {}", unit);
+  const std::string k = fmt::format("k {}", unit);
+  const std::string m = fmt::format("M {}", unit);
+  const std::string g = fmt::format("G {}", unit);
+  const std::array scales{Scale{1.0, space_unit, 2}, Scale{1e3, k, 2}, Scale{1e6, m, 2},
+                          Scale{1e9, g, 2}};
+  return format_scaled(per_second, scales);
+}
+
+std::string format_bytes(double bytes) { return format_scaled(bytes, kByteScales); }
+
+std::string format_byte_rate(double bytes_per_second) {
+  return format_scaled(bytes_per_second, kByteRateScales);
+}
+
+std::string format_bits(double bits_per_second) { return format_scaled(bits_per_second, kBitScales); }
+
+
+std::vector<double> sparkline_points(std::span<const double> samples, std::size_t width) {
+  std::vector<double> finite;
+  finite.reserve(samples.size());
+  for (const double x : samples) {
+    if (std::isfinite(x)) finite.push_back(x);
+  }
+  if (width == 0 || finite.size() <= width) return finite;
+  std::vector<double> points(width);
+  for (std::size_t i = 0; i < width; ++i) {
+    const std::size_t begin = i * finite.size() / width;
+    const std::size_t end = (i + 1) * finite.size() / width;
+    // Terms divided first, and the result kept within the bucket's range: rounding can
+    // still carry a sum of values near DBL_MAX to inf, and the true mean lies in between.
+    const double count = static_cast<double>(end - begin);
+    double mean = 0.0, low = finite[begin], high = finite[begin];
+    for (std::size_t j = begin; j < end; ++j) {
+      mean += finite[j] / count;
+      low = std::min(low, finite[j]);
+      high = std::max(high, finite[j]);
+    }
+    points[i] = std::isfinite(mean) ? std::clamp(mean, low, high) : low / 2 + high / 2;
+  }
+  return points;
+}
+
+std::vector<double> sparkline_levels(std::span<const double> samples, std::size_t width) {
+  std::vector<double> levels = sparkline_points(samples, width);
+  if (levels.empty()) return levels;
+  const auto [low, high] = std::minmax_element(levels.begin(), levels.end());
+  // Halved operands: high - low overflows to inf for finite values of opposite sign near DBL_MAX.
+  const double half_low = *low / 2;
+  const double half_span = *high / 2 - half_low;
+  for (double& p : levels) {
+    const double level = half_span > 0 ? (p / 2 - half_low) / half_span : 0.5;
+    p = std::isfinite(level) ? std::clamp(level, 0.0, 1.0) : 0.5;
+  }
+  return levels;
+}
+
+std::string format_sparkline(std::span<const double> samples, std::size_t width) {
+  static constexpr std::string_view kBars[] = {"\u2581", "\u2582", "\u2583", "\u2584",
+                                               "\u2585", "\u2586", "\u2587", "\u2588"};
+  const std::vector<double> levels = sparkline_levels(samples, width);
+  // A flat series (every level 0.5) is drawn on the fourth bar; 0.5 * 7 would round up to the fifth.
+  const bool flat = std::all_of(levels.begin(), levels.end(), [](double level) { return level == 0.5; });
+  std::string out;
+  for (const double level : levels) out += kBars[flat ? 3 : std::lround(level * 7.0)];
+  return out;
+}
+
+}  // namespace benchreport
