@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "benchreport/core/error.hpp"
-#include "benchreport/compare/batch.hpp"
+#include "benchreport/core/parallel.hpp"
 #include "benchreport/stats/order_stats.hpp"
 
 namespace benchreport {

@@ -11,6 +11,7 @@
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/compare/batch.hpp"
+#include "benchreport/core/parallel.hpp"
 
 using namespace benchreport;
 using V = std::vector<double>;

@@ -58,4 +58,14 @@ void parallel_for_chunks(std::size_t n_items, std::size_t chunk, unsigned thread
   if (failed < n_chunks) std::rethrow_exception(errors[failed]);
 }
 
+// Calls task(i) for every i in [0, n) over `threads` workers (0 = hardware
+// concurrency): parallel_for_chunks with one item per chunk, for items that
+// each take long (a whole case comparison). Rethrows the lowest failing index.
+template <class Task>
+void run_indexed(std::size_t n, unsigned threads, Task&& task) {
+  parallel_for_chunks(n, 1, threads, [&](std::size_t begin, std::size_t end, unsigned) {
+    for (std::size_t i = begin; i < end; ++i) task(i);
+  });
+}
+
 }  // namespace benchreport

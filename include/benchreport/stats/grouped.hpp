@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "benchreport/data/csr.hpp"
 #include "benchreport/stats/summary.hpp"
 
 namespace benchreport {
@@ -33,10 +34,6 @@ struct GroupedSummary {
   std::vector<std::string> mann_kendall_reason;
   std::vector<std::int64_t> tukey_mild, tukey_severe, modified_z;
 };
-
-// Throws InputError unless offsets has n_sets + 1 >= 1 entries, starts at 0,
-// never decreases and ends at values.size().
-void check_offsets(std::span<const std::int64_t> offsets, std::size_t n_values);
 
 // Set i is values[offsets[i] .. offsets[i+1]). threads: 0 = hardware
 // concurrency. Results are identical for every thread count. The first bad set
