@@ -10,7 +10,6 @@ model: docs/dataset.md.
 from __future__ import annotations
 
 import glob as _glob
-import gzip
 import json
 import os
 import warnings as _warnings
@@ -354,9 +353,6 @@ def _is_missing(value: Any) -> bool:
         return False
 
 
-_GZ_WARNING = "gzip-compressed files"
-
-
 def _limits(max_file_size: Optional[int], max_depth: Optional[int], max_samples: Optional[int],
             threads: Optional[int] = None) -> Dict[str, int]:
     out: Dict[str, int] = {}
@@ -374,23 +370,8 @@ def _limits(max_file_size: Optional[int], max_depth: Optional[int], max_samples:
 
 
 def read_bytes(data: bytes, name: str = "<bytes>", format: str = "auto", **limits: int) -> Dataset:
-    """Parse bytes in memory (``.gz`` names and gzip magic are decompressed first)."""
-    if data[:2] == b"\x1f\x8b":
-        data = _gunzip(data, name, limits.get("max_file_size"))
-        name = name[:-3] if name.endswith(".gz") else name
+    """Parse bytes in memory (gzip-compressed bytes are decompressed first, under ``max_file_size``)."""
     return Dataset(_core.read_buffer(data, name, format, **limits))
-
-
-def _gunzip(data: bytes, name: str, max_size: Optional[int]) -> bytes:
-    limit = max_size if max_size is not None else (1 << 30)
-    try:
-        with gzip.GzipFile(fileobj=__import__("io").BytesIO(data)) as f:
-            out = f.read(limit + 1)
-    except (OSError, EOFError) as e:
-        raise _core.InputError(f"{name}: not a valid gzip file ({e})") from None
-    if len(out) > limit:
-        raise _core.InputError(f"{name}: decompresses to more than {limit} bytes (raise max_file_size)")
-    return out
 
 
 def _expand(path_or_paths: Union[PathLike, Iterable[PathLike]]) -> List[str]:
@@ -409,18 +390,6 @@ def _expand(path_or_paths: Union[PathLike, Iterable[PathLike]]) -> List[str]:
 
 
 def _load_one(path: str, format: str, limits: Dict[str, int]) -> Dataset:
-    if os.path.isdir(path):
-        ds = Dataset(_core.read(path, format, **limits))
-        gz = sorted(str(p) for p in Path(path).rglob("*.gz")
-                    if not any(part.startswith(".") for part in p.relative_to(path).parts))
-        if not gz:
-            return ds
-        # The C++ core skipped these (and said so); read them here instead.
-        merged = ds.concat(*(read_bytes(Path(p).read_bytes(), p, format, **limits) for p in gz))
-        merged._ds.erase_warnings(_GZ_WARNING)
-        return merged
-    if path.endswith(".gz"):
-        return read_bytes(Path(path).read_bytes(), path, format, **limits)
     return Dataset(_core.read(path, format, **limits))
 
 

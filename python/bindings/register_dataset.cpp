@@ -137,7 +137,6 @@ void bind_dataset(py::module_& m) {
       })
       .def("warnings", [](const Dataset& ds) { return ds.warnings(); })
       .def("warn", &Dataset::warn)
-      .def("erase_warnings", &Dataset::erase_warnings, "containing"_a)
       .def("add_run", &Dataset::add_run, "id"_a, "metadata_json"_a = "{}")
       .def("add_set", &add_set, "labels"_a, "samples"_a, "unit"_a, "direction"_a = py::none(), "run"_a = "",
            "metadata"_a = Metadata{}, "weights"_a = py::none(), "custom_unit_ok"_a = false, "exact"_a = false,

@@ -132,14 +132,17 @@ class ComparabilityCheck {
     }
   }
 
-  void check_suite_files() {
+  void check_side_declarations() {
+    if (opt_.side_declarations.empty()) return;
     for (const auto& run : ds_.runs()) {
       const Json metadata = metadata::parse_json(run.metadata_json, fmt::format("run \"{}\"", run.id));
-      const Json* base = metadata::find_deep(metadata, "baseSuiteHash");
-      const Json* head = metadata::find_deep(metadata, "headSuiteHash");
-      if (base != nullptr && head != nullptr && !(*base == *head)) {
-        Conflict c{"suite hash (suite.json)", {metadata::display_text(*base)}, {metadata::display_text(*head)}, run.id, 1};
-        conflicts_.push_back(std::move(c));
+      for (const auto& declared : opt_.side_declarations) {
+        const Json* base = metadata::find_deep(metadata, declared.base_key);
+        const Json* head = metadata::find_deep(metadata, declared.head_key);
+        if (base != nullptr && head != nullptr && !(*base == *head)) {
+          conflicts_.push_back(
+              Conflict{declared.field, {metadata::display_text(*base)}, {metadata::display_text(*head)}, run.id, 1});
+        }
       }
     }
   }
@@ -342,7 +345,7 @@ DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& o
     }
   }
   if (options.check_comparability) {
-    check.check_suite_files();
+    check.check_side_declarations();
     check.throw_if_any();
   }
   if (!options.allow_new_and_removed && (!out.new_cases.empty() || !out.removed_cases.empty())) {

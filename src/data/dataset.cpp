@@ -184,10 +184,6 @@ void Dataset::set_run_metadata(std::string_view id, std::string metadata_json) {
 // Warnings quote file names and labels: keep them valid UTF-8 for Python and reports.
 void Dataset::warn(std::string message) { warnings_.push_back(sanitize_utf8(message)); }
 
-std::size_t Dataset::erase_warnings(std::string_view text) {
-  return std::erase_if(warnings_, [text](const std::string& w) { return w.find(text) != std::string::npos; });
-}
-
 const Run* Dataset::find_run(std::string_view id) const noexcept {
   const auto it = run_index_.find(id);
   return it == run_index_.end() ? nullptr : &runs_[it->second];

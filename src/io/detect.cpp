@@ -55,7 +55,7 @@ std::vector<std::string> reader_names() {
 
 std::string detect_format(std::string_view name, std::string_view first_bytes) {
   if (first_bytes.starts_with("\x1f\x8b")) {
-    throw InputError(fmt::format("{}: gzip-compressed; the C++ core reads uncompressed files (br.load decompresses .gz)", name));
+    throw InputError(fmt::format("{}: compressed twice (gzip inside gzip): decompress it once first", name));
   }
   const std::string_view head = skip_space(first_bytes);
   if (first_bytes.empty()) throw InputError(fmt::format("{}: empty file (0 bytes)", name));

@@ -7,6 +7,7 @@
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/io/read.hpp"
+#include "gzip.hpp"
 #include "reader.hpp"
 
 #if defined(__unix__) || defined(__APPLE__)
@@ -162,6 +163,24 @@ FileBytes load_file(const fs::path& path, const ReadOptions& options) {
   return FileBytes::load(path, static_cast<std::size_t>(size));
 }
 
+constexpr std::size_t kDetectPrefix = 65536;
+
+// Detection looks at the first bytes only; of a gzip file, the first bytes it decompresses to.
+std::string detection_prefix(std::string_view bytes, std::string_view name, const ReadOptions& options) {
+  if (!io::is_gzip(bytes)) return std::string(bytes.substr(0, kDetectPrefix));
+  return io::gunzip(bytes, name, std::min<std::uint64_t>(kDetectPrefix, options.max_file_size), true);
+}
+
+// Detection by name looks through ".gz" ("results.csv.gz" is CSV).
+std::string_view without_gz(std::string_view name) { return name.ends_with(".gz") ? name.substr(0, name.size() - 3) : name; }
+
+Dataset read_plain(std::string_view bytes, const std::string& name, std::string_view format, const ReadOptions& options,
+                   std::string_view companion, bool padded, const std::function<char*(std::size_t, std::size_t)>& writable) {
+  const std::string chosen =
+      format == "auto" ? detect_format(without_gz(name), bytes.substr(0, kDetectPrefix)) : std::string(format);
+  return run_reader(reader_for(chosen, name), io::Source{name, bytes, options, companion, padded, writable});
+}
+
 bool is_hidden(const fs::path& path) {
   const auto name = path.filename().string();
   return !name.empty() && name.front() == '.';
@@ -183,36 +202,25 @@ std::vector<fs::path> files_under(const fs::path& dir) {
 
 Dataset read_directory(const fs::path& dir, std::string_view format, const ReadOptions& options) {
   Dataset out;
-  std::vector<std::string> skipped, gzipped;
+  std::vector<std::string> skipped;
   for (const auto& file : files_under(dir)) {
-    if (file.extension() == ".gz") {
-      gzipped.push_back(fs::relative(file, dir).string());
-      continue;
-    }
     // criterion's benchmark.json is read together with the sample.json beside it.
     if (file.filename() == "benchmark.json" && fs::exists(file.parent_path() / "sample.json")) continue;
     if (format == "auto") {
       const FileBytes bytes = load_file(file, options);
-      std::string detected;
       try {
-        detected = detect_format(file.string(), bytes.bytes().substr(0, 65536));
+        detect_format(file.string(), detection_prefix(bytes.bytes(), file.string(), options));
       } catch (const InputError&) {
         skipped.push_back(fs::relative(file, dir).string());
         continue;
       }
-      out.append(read(file, detected, options));
-    } else {
-      out.append(read(file, format, options));
     }
+    out.append(read(file, format, options));
   }
   if (!skipped.empty()) {
     out.warn(fmt::format("{}: skipped {} files no reader recognises: {}", dir.string(), skipped.size(), fmt::join(skipped, ", ")));
   }
-  if (!gzipped.empty()) {
-    out.warn(fmt::format("{}: skipped {} gzip-compressed files (the C++ core reads uncompressed files; "
-                         "benchreport.load in Python reads them): {}", dir.string(), gzipped.size(), fmt::join(gzipped, ", ")));
-  }
-  if (out.empty() && out.runs().empty() && gzipped.empty()) throw InputError(fmt::format("{}: no benchmark results found in this folder", dir.string()));
+  if (out.empty() && out.runs().empty()) throw InputError(fmt::format("{}: no benchmark results found in this folder", dir.string()));
   return out;
 }
 
@@ -225,20 +233,26 @@ FileBytes companion_for(const fs::path& path, const ReadOptions& options) {
 }  // namespace
 
 Dataset read_buffer(std::string_view bytes, std::string_view name, std::string_view format, const ReadOptions& options) {
-  const std::string chosen = format == "auto" ? detect_format(name, bytes.substr(0, 65536)) : std::string(format);
-  return run_reader(reader_for(chosen, name), io::Source{std::string(name), bytes, options, {}, false, {}});
+  if (io::is_gzip(bytes)) {
+    const std::string plain = io::gunzip(bytes, name, options.max_file_size);
+    return read_plain(plain, std::string(name), format, options, {}, false, {});
+  }
+  return read_plain(bytes, std::string(name), format, options, {}, false, {});
 }
 
 Dataset read(const fs::path& path, std::string_view format, const ReadOptions& options) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) return read_directory(path, format, options);
   FileBytes file = load_file(path, options);
-  const std::string_view bytes = file.bytes();
   const std::string name = path.string();
-  const std::string chosen = format == "auto" ? detect_format(name, bytes.substr(0, 65536)) : std::string(format);
-  const FileBytes companion = chosen == "criterion" ? companion_for(path, options) : FileBytes();
+  if (io::is_gzip(file.bytes())) {
+    const std::string plain = io::gunzip(file.bytes(), name, options.max_file_size);
+    return read_plain(plain, name, format, options, {}, false, {});
+  }
+  const bool criterion = format == "criterion" || (format == "auto" && path.filename() == "sample.json");
+  const FileBytes companion = criterion ? companion_for(path, options) : FileBytes();
   const auto writable = [&file](std::size_t offset, std::size_t length) { return file.writable(offset, length); };
-  return run_reader(reader_for(chosen, name), io::Source{name, bytes, options, companion.bytes(), true, writable});
+  return read_plain(file.bytes(), name, format, options, companion.bytes(), true, writable);
 }
 
 Dataset read_many(std::span<const fs::path> paths, std::string_view format, const ReadOptions& options) {

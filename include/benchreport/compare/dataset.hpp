@@ -9,6 +9,8 @@
 
 #include "benchreport/compare/case.hpp"
 #include "benchreport/data/dataset.hpp"
+#include "benchreport/data/side_declaration.hpp"
+#include "benchreport/io/nitro.hpp"
 
 namespace benchreport {
 
@@ -34,6 +36,8 @@ struct DatasetCompareOptions {
   // JSON; absent on both sides = fine, absent on one side = differs).
   std::vector<std::string> run_checks{"suiteHash", "device",      "osVersion",  "architecture",
                                       "toolchain", "warmupCount", "sampleCount"};
+  // Refuse when a run's metadata declares different values for the two sides.
+  std::vector<SideDeclaration> side_declarations{nitro_suite_declaration()};
   // Refuse when these set-metadata values differ between base and head sets of a case.
   std::vector<std::string> work_checks{"iterations", "chunkIterations"};
   // Run-metadata keys holding each revision's commit; equal on both sides = A/A run.

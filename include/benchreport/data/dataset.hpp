@@ -77,9 +77,6 @@ class Dataset {
   // Replaces the metadata of an existing run (readers that meet it late).
   void set_run_metadata(std::string_view id, std::string metadata_json);
   void warn(std::string message);
-  // Removes the warnings that contain `text` (a caller that handled what they
-  // reported); returns how many were removed.
-  std::size_t erase_warnings(std::string_view text);
 
   std::size_t n_sets() const noexcept { return offsets_.size() - 1; }
   std::size_t n_values() const noexcept { return values_.size(); }
