@@ -12,6 +12,7 @@ from __future__ import annotations
 import glob as _glob
 import json
 import os
+import re
 import warnings as _warnings
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
@@ -240,6 +241,10 @@ class Dataset:
         """Groups in first-appearance order: ``(key values, set indices)``; "" where a label is absent."""
         return [(tuple(key), sets) for key, sets in self._ds.group_by(list(columns))]
 
+    def with_labels(self, labels: Mapping[str, str]) -> "Dataset":
+        """A copy with each ``column: value`` set on every set (replacing what the sets had there)."""
+        return Dataset(self._ds.with_labels([(str(k), str(v)) for k, v in labels.items()]))
+
     def concat(self, *others: "Dataset") -> "Dataset":
         """A new Dataset with this one's sets followed by the others' (dictionaries merged)."""
         return Dataset(_core.concat([self._ds, *(o._ds for o in others)]))
@@ -374,18 +379,23 @@ def read_bytes(data: bytes, name: str = "<bytes>", format: str = "auto", **limit
     return Dataset(_core.read_buffer(data, name, format, **limits))
 
 
-def _expand(path_or_paths: Union[PathLike, Iterable[PathLike]]) -> List[str]:
-    items = [path_or_paths] if isinstance(path_or_paths, (str, os.PathLike)) else list(path_or_paths)
+def natural_key(name: str) -> List[Any]:
+    """Sort key that orders numbers by value: base-2.json before base-10.json."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+
+
+def expand_paths(items: Iterable[PathLike]) -> List[str]:
+    """Paths as given, glob patterns expanded in natural order (the one expander of br.load and the CLI)."""
     out: List[str] = []
     for item in items:
         text = os.fspath(item)
-        if any(ch in text for ch in "*?[") and not os.path.exists(text):
-            matches = sorted(_glob.glob(text, recursive=True))
-            if not matches:
-                raise _core.InputError(f"{text}: no file matches this pattern")
-            out.extend(matches)
-        else:
+        if os.path.exists(text) or not any(ch in text for ch in "*?["):
             out.append(text)
+            continue
+        matches = sorted(_glob.glob(text, recursive=True), key=natural_key)
+        if not matches:
+            raise _core.InputError(f"{text}: no file matches this pattern")
+        out.extend(matches)
     return out
 
 
@@ -413,7 +423,7 @@ def load(
     :class:`benchreport.InputError` naming the file and line or JSON path.
     """
     limits = _limits(max_file_size, max_depth, max_samples, threads)
-    paths = _expand(path_or_paths)
+    paths = expand_paths([path_or_paths] if isinstance(path_or_paths, (str, os.PathLike)) else path_or_paths)
     if not paths:
         raise _core.InputError("no input files given")
     parts = [_load_one(p, format, limits) for p in paths]

@@ -7,16 +7,15 @@ only with ``--debug``).
 from __future__ import annotations
 
 import argparse
-import glob
-import json
 import os
-import re
 import sys
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, List, Optional, Sequence, TextIO, Tuple
 
+from ._core import InputError
+from ._dataset import expand_paths, natural_key  # noqa: F401  (natural_key: part of the CLI module API)
 from ._version import __version__
 
 FORMATS = ("markdown", "html", "text", "csv", "json")
@@ -47,28 +46,24 @@ class Source:
 
 
 def expand_inputs(inputs: Sequence[str], stdin: Optional[Any] = None) -> List[Source]:
-    """Files, folders and globs as given (globs sorted); ``-`` reads stdin once."""
+    """Files, folders and globs as given (globs in natural order); ``-`` reads stdin once."""
     sources: List[Source] = []
     for item in inputs:
         if item == "-":
             if any(s.is_stdin for s in sources):
                 raise UsageError("-: stdin can be given only once")
             sources.append(Source(STDIN_NAME, _read_stream(stdin if stdin is not None else sys.stdin)))
-        elif os.path.exists(item):
-            sources.append(Source(item))
-        else:
-            matches = sorted(glob.glob(item, recursive=True), key=natural_key)
-            if not matches:
-                raise UsageError(f"{item}: no such file, folder or glob match")
-            sources.extend(Source(m) for m in matches)
+            continue
+        try:
+            paths = expand_paths([item])
+        except InputError:
+            paths = []
+        if not paths or not os.path.exists(paths[0]):
+            raise UsageError(f"{item}: no such file, folder or glob match")
+        sources.extend(Source(p) for p in paths)
     if not sources:
         raise UsageError("no input files given")
     return sources
-
-
-def natural_key(name: str) -> List[Any]:
-    """Sort key that orders numbers by value: base-2.json before base-10.json."""
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
 
 def _read_stream(stream: Any) -> bytes:
@@ -132,7 +127,7 @@ def load_sources(sources: Sequence[Source], fmt: str = "auto", progress_stream: 
         for i, source in enumerate(sources):
             progress.update(i, source.name)
             part = _read_source(source, fmt)
-            parts.append(with_labels(part, labels[i], source.name) if labels is not None else part)
+            parts.append(part.with_labels(labels[i]) if labels is not None else part)
         progress.update(len(sources))
     finally:
         progress.close()
@@ -141,20 +136,6 @@ def load_sources(sources: Sequence[Source], fmt: str = "auto", progress_stream: 
 
 def _load(args: argparse.Namespace):
     return load_sources(expand_inputs(args.inputs), args.input_format)
-
-
-def with_labels(dataset: Any, labels: dict, name: str = "<labelled>"):
-    """A copy of ``dataset`` with ``labels`` set on every set (overriding equal keys).
-
-    Goes through the canonical JSON, which carries runs, units, directions,
-    weights, metadata and warnings, so nothing but the labels changes.
-    """
-    from . import read_bytes
-
-    document = json.loads(dataset.to_json())
-    for entry in document["sets"]:
-        entry["labels"].update(labels)
-    return read_bytes(json.dumps(document).encode("utf-8"), name, "json")
 
 
 def load_sides(base: Sequence[str], head: Sequence[str], column: str, base_value: str, head_value: str,

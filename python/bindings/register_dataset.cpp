@@ -157,6 +157,11 @@ void bind_dataset(py::module_& m) {
         return out;
       })
       .def("copy", [](const Dataset& ds) { return Dataset(ds); })
+      .def("with_labels", [](const Dataset& ds, const Labels& labels) {
+        Dataset out(ds);
+        out.label_all(labels);
+        return out;
+      }, "labels"_a, "A copy with each (column, value) set on every set.")
       .def("to_json_string", [](const Dataset& ds) {
         std::ostringstream out;
         {

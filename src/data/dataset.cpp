@@ -84,6 +84,19 @@ void Dataset::check_labels(const Labels& labels, const Unit& unit) const {
   }
 }
 
+void Dataset::label_all(const Labels& labels) {
+  check_labels(labels, Unit{});
+  for (const auto& [name, value] : labels) {
+    LabelColumn& column = column_for(name);
+    // The column's old values go with it: dictionaries hold only values some set has.
+    column.dictionary.assign(1, value);
+    auto& index = dictionary_index_[static_cast<std::size_t>(&column - columns_.data())];
+    index.clear();
+    index.emplace(value, 0);
+    std::fill(column.codes.begin(), column.codes.end(), 0);
+  }
+}
+
 std::int32_t Dataset::encode(LabelColumn& column, std::string_view value) {
   auto& index = dictionary_index_[static_cast<std::size_t>(&column - columns_.data())];
   auto [it, inserted] = index.try_emplace(std::string(value), static_cast<std::int32_t>(column.dictionary.size()));

@@ -575,7 +575,7 @@ def test_base_and_head_pairs_follow_natural_order(tmp_path):
 
 def test_with_labels_keeps_everything_else():
     original = br.load(GBENCH)
-    relabelled = cli.with_labels(original, {"revision": "head"})
+    relabelled = original.with_labels({"revision": "head"})
     assert relabelled.labels["revision"] == ["head"] * len(original)
     np.testing.assert_allclose(relabelled.values, original.values, rtol=1e-15)
     assert relabelled.units == original.units and relabelled.warnings == original.warnings

@@ -122,6 +122,10 @@ class Dataset {
   // Groups by label columns, groups and their sets in first-appearance order.
   std::vector<Group> group_by(std::span<const std::string> columns) const;
 
+  // Sets each (column, value) on every set, replacing what the sets had in
+  // that column (CLI --base/--head: side and process of a whole file).
+  void label_all(const Labels& labels);
+
   // Appends every set, run and warning of `other`, merging label dictionaries.
   void append(const Dataset& other);
 
