@@ -57,8 +57,8 @@ samples are built around come from the three seed reports (shared/seeds):
    seed's value in ms; 16 MiB values the seed does not show are scaled from
    200 MiB. XXH3-128 is measured by the native engine only (as in the seed).
 
-The same inputs are copied into ``python/benchreport/examples/`` so that
-``benchreport demo`` works after ``pip install``. With ``--reports`` the
+The wheel installs these inputs as ``benchreport/examples/`` (CMakeLists.txt)
+so that ``benchreport demo`` works after ``pip install``. With ``--reports`` the
 script also renders the three presets into ``examples/reports/`` using the
 installed/importable benchreport.
 """
@@ -68,14 +68,12 @@ import argparse
 import hashlib
 import json
 import math
-import shutil
 import sys
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent
-PACKAGE_COPY = ROOT.parent / "python" / "benchreport" / "examples"
 
 # --------------------------------------------------------------------------
 # 1. Nitro v2
@@ -607,11 +605,6 @@ def main(argv=None) -> int:
     parser.add_argument("--reports", action="store_true", help="also render examples/reports/ with benchreport")
     args = parser.parse_args(argv)
     write_all(ROOT)
-    if PACKAGE_COPY.parent.is_dir():
-        if PACKAGE_COPY.exists():
-            shutil.rmtree(PACKAGE_COPY)
-        for sub in ("nitro", "runners", "zfh"):
-            shutil.copytree(ROOT / sub, PACKAGE_COPY / sub)
     if args.reports:
         render_reports(ROOT)
     return 0

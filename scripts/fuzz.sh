@@ -40,9 +40,9 @@ seed_globs() {
     fuzz_pyperf) echo "tests/data/pyperf/*" ;;
     fuzz_pytest_benchmark) echo "tests/data/pytest_benchmark/*" ;;
     fuzz_go) echo "tests/data/go/*" ;;
-    fuzz_nitro) echo "tests/data/nitro/* tests/data/nitro/*/* python/benchreport/examples/nitro/*/*.json" ;;
+    fuzz_nitro) echo "tests/data/nitro/* tests/data/nitro/*/* examples/nitro/*/*.json" ;;
     fuzz_criterion) echo "tests/data/criterion/* tests/data/criterion/*/*" ;;
-    fuzz_zfh) echo "tests/data/zfh/* python/benchreport/examples/zfh/*" ;;
+    fuzz_zfh) echo "tests/data/zfh/* examples/zfh/*" ;;
     fuzz_auto) echo "tests/data/*/* tests/data/*/*/*" ;;
     *) echo "" ;;
   esac
