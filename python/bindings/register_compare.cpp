@@ -14,8 +14,8 @@
 #include <cmath>
 #include <map>
 #include <optional>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -59,10 +59,6 @@ SideSamples side_of(const std::vector<Array>& processes) {
 // Equality of two results field by field; NaN equals NaN so that a seeded
 // result compares equal to its rerun.
 bool same(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
-template <class T>
-bool same(const T& a, const T& b) {
-  return a == b;
-}
 
 std::string num(double x) { return fmt::format("{:.6g}", x); }
 std::string flag(bool b) { return b ? "True" : "False"; }
@@ -80,7 +76,8 @@ void bind_result_types(py::module_& m) {
            [](const Bounds& a, const Bounds& b) {
              return same(a.lower, b.lower) && same(a.upper, b.upper) && same(a.achieved_misrate, b.achieved_misrate) &&
                     a.exact == b.exact;
-           })
+           },
+           py::is_operator())
       .def("__repr__", [](const Bounds& b) {
         return fmt::format("Bounds(lower={}, upper={}, achieved_misrate={}, exact={})", num(b.lower), num(b.upper),
                            num(b.achieved_misrate), flag(b.exact));
@@ -133,7 +130,8 @@ void bind_result_types(py::module_& m) {
                     same(a.bca_upper, b.bca_upper) && same(a.standard_error, b.standard_error) &&
                     a.hierarchical == b.hierarchical && a.paired_processes == b.paired_processes &&
                     a.resamples == b.resamples;
-           })
+           },
+           py::is_operator())
       .def("__repr__", [](const BootstrapInterval& b) {
         return fmt::format("BootstrapInterval(estimate={}, percentile={}, bca={}, resamples={})", num(b.estimate),
                            interval(b.percentile_lower, b.percentile_upper), interval(b.bca_lower, b.bca_upper),
@@ -228,7 +226,8 @@ void bind_result_types(py::module_& m) {
                     same(a.geomean_lower, b.geomean_lower) && same(a.geomean_upper, b.geomean_upper) &&
                     a.verdict_counts == b.verdict_counts && same_all(a.p_values, b.p_values) &&
                     same_all(a.p_bh, b.p_bh) && same_all(a.p_holm, b.p_holm);
-           })
+           },
+           py::is_operator())
       .def("__repr__", [](const Rollup& r) {
         return fmt::format("Rollup(cases={}, median_abs_change={}, cases_at_threshold={}, largest_case={}, "
                            "geomean_ratio={})",
