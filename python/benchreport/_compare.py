@@ -6,7 +6,7 @@ GIL released. Formulas and defaults: docs/statistics-comparison.md.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -14,6 +14,13 @@ from ._core import compare as _c
 
 __all__ = [
     "CompareResult",
+    "Bounds",
+    "MannWhitneyResult",
+    "BrunnerMunzelResult",
+    "WilcoxonResult",
+    "BootstrapInterval",
+    "Rollup",
+    "NoiseCalibration",
     "compare_samples",
     "compare_many",
     "mann_whitney_u",
@@ -39,23 +46,15 @@ ArrayLike = Union[Sequence[float], np.ndarray]
 Side = Union[ArrayLike, Sequence[ArrayLike]]
 
 
-class TestResult(NamedTuple):
-    statistic: float
-    pvalue: float
-    method: str
-
-
-class BrunnerMunzelResult(NamedTuple):
-    statistic: float
-    df: float
-    pvalue: float
-
-
-class Bounds(NamedTuple):
-    lower: float
-    upper: float
-    achieved_misrate: float
-    exact: bool
+#: Result types are the C++ structs, bound with read-only properties.
+CompareResult = _c.CompareResult
+Bounds = _c.Bounds
+MannWhitneyResult = _c.MannWhitneyResult
+BrunnerMunzelResult = _c.BrunnerMunzelResult
+WilcoxonResult = _c.WilcoxonResult
+BootstrapInterval = _c.BootstrapInterval
+Rollup = _c.Rollup
+NoiseCalibration = _c.NoiseCalibration
 
 
 def _array(x: ArrayLike) -> np.ndarray:
@@ -86,37 +85,6 @@ def _processes(side: Side, process: Optional[ArrayLike], which: str) -> List[np.
     return [np.ascontiguousarray(part) for part in np.split(values[order], starts[1:])]
 
 
-class CompareResult:
-    """One base → head comparison. Every field of :meth:`to_dict` is an attribute.
-
-    Main fields: ``change`` (median(head)/median(base) − 1), ``change_ci``
-    (bootstrap interval of the change, BCa unless degenerate), ``verdict``
-    (``"faster"``, ``"slower"``, ``"inconclusive"``, ``"equivalent"``,
-    ``"unchanged"``), ``mann_whitney``, ``brunner_munzel``, ``wilcoxon``
-    (dicts or None), Hodges–Lehmann ``shift``/``ratio`` with bounds,
-    ``warnings``.
-    """
-
-    def __init__(self, raw: Any) -> None:
-        self._raw = raw
-        self._dict: Dict[str, Any] = raw.to_dict()
-
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return self.__dict__["_dict"][name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-    def to_dict(self) -> Dict[str, Any]:
-        """All statistics as plain Python values (a fresh copy)."""
-        return self._raw.to_dict()
-
-    def __repr__(self) -> str:
-        d = self._dict
-        return (f"CompareResult(case={d['case']!r}, change={d['change']:+.4%}, "
-                f"ci=({d['change_ci'][0]:+.4%}, {d['change_ci'][1]:+.4%}), verdict={d['verdict']!r})")
-
-
 def _options(threshold: float, alpha: float, confidence: float, resamples: int, seed: int, misrate: float,
              direction: str, exact_unit: bool, noise_limit: float) -> Dict[str, Any]:
     return dict(threshold=threshold, alpha=alpha, confidence=confidence, resamples=resamples, seed=seed,
@@ -140,7 +108,7 @@ def compare_samples(base: Side, head: Side, *, base_process: Optional[ArrayLike]
     b = _processes(base, base_process, "base")
     h = _processes(head, head_process, "head")
     opts = _options(threshold, alpha, confidence, resamples, seed, misrate, direction, exact_unit, noise_limit)
-    return CompareResult(_c.compare_case(b, h, name, **opts))
+    return _c.compare_case(b, h, name, **opts)
 
 
 def compare_many(cases: Mapping[str, Tuple[Side, Side]], *, threads: int = 0, threshold: float = 0.05,
@@ -155,25 +123,22 @@ def compare_many(cases: Mapping[str, Tuple[Side, Side]], *, threads: int = 0, th
     bases = [_processes(cases[n][0], None, "base") for n in names]
     heads = [_processes(cases[n][1], None, "head") for n in names]
     opts = _options(threshold, alpha, confidence, resamples, seed, misrate, direction, exact_unit, noise_limit)
-    return [CompareResult(r) for r in _c.compare_cases(names, bases, heads, threads=threads, **opts)]
+    return _c.compare_cases(names, bases, heads, threads=threads, **opts)
 
 
-def mann_whitney_u(x: ArrayLike, y: ArrayLike) -> TestResult:
+def mann_whitney_u(x: ArrayLike, y: ArrayLike) -> MannWhitneyResult:
     """Two-sided Mann–Whitney U test, as ``scipy.stats.mannwhitneyu(x, y)`` (method="auto")."""
-    r = _c.mann_whitney_u(_array(x), _array(y))
-    return TestResult(r["statistic"], r["pvalue"], r["method"])
+    return _c.mann_whitney_u(_array(x), _array(y))
 
 
 def brunner_munzel(x: ArrayLike, y: ArrayLike) -> BrunnerMunzelResult:
     """Two-sided Brunner–Munzel test (t distribution), as ``scipy.stats.brunnermunzel``."""
-    r = _c.brunner_munzel(_array(x), _array(y))
-    return BrunnerMunzelResult(r["statistic"], r["df"], r["pvalue"])
+    return _c.brunner_munzel(_array(x), _array(y))
 
 
-def wilcoxon_signed_rank(d: ArrayLike) -> TestResult:
+def wilcoxon_signed_rank(d: ArrayLike) -> WilcoxonResult:
     """Two-sided Wilcoxon signed-rank test of differences ``d``, as ``scipy.stats.wilcoxon(d)``."""
-    r = _c.wilcoxon_signed_rank(_array(d))
-    return TestResult(r["statistic"], r["pvalue"], r["method"])
+    return _c.wilcoxon_signed_rank(_array(d))
 
 
 def hodges_lehmann_shift(x: ArrayLike, y: ArrayLike) -> float:
@@ -183,7 +148,7 @@ def hodges_lehmann_shift(x: ArrayLike, y: ArrayLike) -> float:
 
 def shift_bounds(x: ArrayLike, y: ArrayLike, misrate: float = 1e-3) -> Bounds:
     """Distribution-free bounds of the shift (exact Mann–Whitney margins when feasible)."""
-    return Bounds(**_c.shift_bounds(_array(x), _array(y), misrate))
+    return _c.shift_bounds(_array(x), _array(y), misrate)
 
 
 def ratio(x: ArrayLike, y: ArrayLike) -> float:
@@ -193,7 +158,7 @@ def ratio(x: ArrayLike, y: ArrayLike) -> float:
 
 def ratio_bounds(x: ArrayLike, y: ArrayLike, misrate: float = 1e-3) -> Bounds:
     """Bounds of :func:`ratio` (exp of the shift bounds of the logs)."""
-    return Bounds(**_c.ratio_bounds(_array(x), _array(y), misrate))
+    return _c.ratio_bounds(_array(x), _array(y), misrate)
 
 
 def disparity(x: ArrayLike, y: ArrayLike) -> float:
@@ -208,7 +173,7 @@ def center(x: ArrayLike) -> float:
 
 def center_bounds(x: ArrayLike, misrate: float = 1e-3) -> Bounds:
     """Distribution-free bounds of :func:`center` (signed-rank margins)."""
-    return Bounds(**_c.center_bounds(_array(x), misrate))
+    return _c.center_bounds(_array(x), misrate)
 
 
 def spread(x: ArrayLike) -> float:
@@ -223,18 +188,18 @@ def spread_bounds(x: ArrayLike, misrate: float = 1e-3, *, seed: int = 0) -> Boun
     samples (Fisher–Yates from a Xoshiro256 seeded with ``seed``): exact for
     i.i.d. continuous data; the same seed gives the same bounds everywhere.
     """
-    return Bounds(**_c.spread_bounds(_array(x), misrate, seed))
+    return _c.spread_bounds(_array(x), misrate, seed)
 
 
 def disparity_bounds(x: ArrayLike, y: ArrayLike, misrate: float = 1e-3, *, seed: int = 0) -> Bounds:
     """Bounds of :func:`disparity`: shift bounds at ``misrate/2`` over the average
     of the two spread bounds at ``misrate/4`` each (Bonferroni; ±inf on a side
     the spread bounds cannot keep away from 0)."""
-    return Bounds(**_c.disparity_bounds(_array(x), _array(y), misrate, seed))
+    return _c.disparity_bounds(_array(x), _array(y), misrate, seed)
 
 
 def bootstrap_median_ratio_ci(base: Side, head: Side, *, resamples: int = 10000, confidence: float = 0.95,
-                              seed: int = 0, method: str = "resampling") -> Dict[str, Any]:
+                              seed: int = 0, method: str = "resampling") -> BootstrapInterval:
     """Bootstrap interval of ``median(head) / median(base)`` (percentile and BCa).
 
     ``method="resampling"``: sides given as lists of arrays are resampled
@@ -257,15 +222,14 @@ def adjust_pvalues(p: ArrayLike, method: str = "bh") -> np.ndarray:
 
 
 def rollup(results: Iterable[CompareResult], *, threshold: float = 0.05, confidence: float = 0.95,
-           resamples: int = 10000, seed: int = 0) -> Dict[str, Any]:
+           resamples: int = 10000, seed: int = 0) -> Rollup:
     """Run-level figures over matched cases: median |Δ|, cases ≥ threshold, largest |Δ|,
     geometric mean of ratios with a bootstrap interval, verdict counts, BH/Holm p-values."""
-    raws = [r._raw for r in results]
-    return _c.rollup(raws, threshold=threshold, confidence=confidence, resamples=resamples, seed=seed)
+    return _c.rollup(list(results), threshold=threshold, confidence=confidence, resamples=resamples, seed=seed)
 
 
 def calibrate_noise(aa: Union[Iterable[CompareResult], Mapping[str, ArrayLike]], *, minimum_threshold: float = 0.05,
-                    factor: float = 1.5) -> Dict[str, Any]:
+                    factor: float = 1.5) -> NoiseCalibration:
     """Noise floor per case and a suggested threshold from same-code (A/A) comparisons.
 
     ``aa``: A/A :class:`CompareResult` objects (one per case and run), or a

@@ -108,16 +108,16 @@ class CaseResult:
     name: str
     section: str
     pairs: list[str]
-    stats: dict[str, Any]
+    stats: Any  # benchreport.CompareResult
 
     @property
     def change(self) -> float:
         """head p50 / base p50 - 1 over pooled samples."""
-        return float(self.stats["change"])
+        return float(self.stats.change)
 
     @property
     def verdict(self) -> str:
-        return str(self.stats["verdict"])
+        return str(self.stats.verdict)
 
 
 @dataclass
@@ -141,9 +141,9 @@ class ComparisonResult(_RendersReport):
         disparity) with their distribution-free bounds and P(head better)."""
         import pandas as pd
 
-        def bounded(s: dict[str, Any], name: str) -> dict[str, float]:
-            b = s[f"{name}_bounds"]
-            return {name: s[name], f"{name}_lower": b["lower"], f"{name}_upper": b["upper"]}
+        def bounded(s: Any, name: str) -> dict[str, float]:
+            b = getattr(s, f"{name}_bounds")
+            return {name: getattr(s, name), f"{name}_lower": b.lower, f"{name}_upper": b.upper}
 
         rows = []
         for case in self.cases:
@@ -152,23 +152,23 @@ class ComparisonResult(_RendersReport):
                 **case.key,
                 "name": case.name,
                 "section": case.section,
-                "base_median": s["base_median"],
-                "head_median": s["head_median"],
-                "change": s["change"],
-                "change_lower": s["change_ci"][0],
-                "change_upper": s["change_ci"][1],
-                "interval_method": s["change_ci_method"],
-                "verdict": s["verdict"],
-                "base_n": s["base_n"],
-                "head_n": s["head_n"],
-                "base_mad_pct": s["base_mad_pct"],
-                "head_mad_pct": s["head_mad_pct"],
-                "processes_disagree": s["processes_disagree"],
-                "mann_whitney_p": s["mann_whitney"]["pvalue"],
+                "base_median": s.base_median,
+                "head_median": s.head_median,
+                "change": s.change,
+                "change_lower": s.change_ci[0],
+                "change_upper": s.change_ci[1],
+                "interval_method": s.change_ci_method,
+                "verdict": s.verdict,
+                "base_n": s.base_n,
+                "head_n": s.head_n,
+                "base_mad_pct": s.base_mad_pct,
+                "head_mad_pct": s.head_mad_pct,
+                "processes_disagree": s.processes_disagree,
+                "mann_whitney_p": s.mann_whitney.pvalue,
                 **bounded(s, "shift"),
                 **bounded(s, "ratio"),
                 **bounded(s, "disparity"),
-                "prob_head_better": s["prob_head_better"],
+                "prob_head_better": s.prob_head_better,
             })
         return pd.DataFrame(rows)
 
@@ -211,7 +211,7 @@ def compare(dataset: Any, baseline: Mapping[str, str] = {"revision": "base"}, by
     by_columns = list(view["by"])
     cases = [
         CaseResult(key=dict(zip(by_columns, c["key"])), name=c["name"], section=c["section"], pairs=list(c["pairs"]),
-                   stats=c["comparison"].to_dict())
+                   stats=c["comparison"])
         for c in view["cases"]
     ]
     return ComparisonResult(

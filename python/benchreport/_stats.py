@@ -96,8 +96,11 @@ def summarize_grouped(
 ) -> Dict[str, np.ndarray]:
     """Summarise many sample sets in CSR layout: set i is ``values[offsets[i]:offsets[i+1]]``.
 
-    Returns one numpy array per statistic (struct of arrays), keyed like
-    :meth:`Summary.to_dict`; ``quantiles`` is 2-D (n_sets × len(quantiles)).
+    Returns a dict of numpy arrays, one per statistic (struct of arrays):
+    ``n``, ``median``, ``mad``, ... as the :class:`Summary` properties, the
+    median CI as ``median_ci_<field>``, drift as ``drift`` and the trend as
+    ``theil_sen_*``/``mann_kendall_*``/``kendall_tau``; ``quantiles`` is 2-D
+    (n_sets × len(quantiles)).
     Optional statistics come with ``<name>_available`` (bool) and
     ``<name>_reason`` (object: "" when available) arrays. ``stats`` restricts the
     work to some groups (see ``STATISTICS``). ``threads=None`` uses every core;

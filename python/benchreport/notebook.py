@@ -22,7 +22,8 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional
 
 from ._reports import Cell, Report, format_change, format_change_percent, format_percent
 
-__all__ = ["enable", "to_report", "to_pandas", "to_html", "to_markdown", "to_text", "flatten", "VERDICT_ROLES"]
+__all__ = ["enable", "to_report", "to_pandas", "compare_row", "summary_row", "to_html", "to_markdown", "to_text",
+           "flatten", "VERDICT_ROLES"]
 
 #: Cell role (colour) per verdict; the HTML renderer styles ``role-<name>``.
 VERDICT_ROLES = {"faster": "faster", "slower": "slower", "inconclusive": "inconclusive",
@@ -62,7 +63,7 @@ def _compare_results(obj: Any) -> Optional[List[Any]]:
 # ---------------------------------------------------------------- pandas
 
 def flatten(record: Mapping[str, Any], prefix: str = "") -> Dict[str, Any]:
-    """One flat row from a nested ``to_dict()``: dicts become ``outer_inner`` columns,
+    """One flat row from a nested mapping: dicts become ``outer_inner`` columns,
     2-tuples ``_lower``/``_upper``; lists stay as cells."""
     out: Dict[str, Any] = {}
     for key, value in record.items():
@@ -76,13 +77,58 @@ def flatten(record: Mapping[str, Any], prefix: str = "") -> Dict[str, Any]:
     return out
 
 
+def _bounds_columns(name: str, value: float, bounds: Any) -> Dict[str, Any]:
+    return {name: value, f"{name}_bounds_lower": bounds.lower, f"{name}_bounds_upper": bounds.upper}
+
+
+def _pvalue(test: Any) -> Optional[float]:
+    return None if test is None else test.pvalue
+
+
+def compare_row(r: Any) -> Dict[str, Any]:
+    """The DataFrame row of one :class:`benchreport.CompareResult`: the figures a
+    comparison table shows, its interval, the robust estimators with their bounds
+    and the tests' p-values (nested results appear as ``<name>_<field>`` columns)."""
+    lower, upper = r.change_ci
+    return {
+        "case": r.case, "base_n": r.base_n, "head_n": r.head_n, "base_median": r.base_median,
+        "head_median": r.head_median, "change": r.change, "change_ci_lower": lower, "change_ci_upper": upper,
+        "change_ci_method": r.change_ci_method, "verdict": r.verdict, "log_ratio": r.log_ratio,
+        "base_mad_pct": r.base_mad_pct, "head_mad_pct": r.head_mad_pct, "base_robust_cv": r.base_robust_cv,
+        "head_robust_cv": r.head_robust_cv, "process_change_min": r.process_change_min,
+        "process_change_max": r.process_change_max, "processes_disagree": r.processes_disagree,
+        **_bounds_columns("shift", r.shift, r.shift_bounds), **_bounds_columns("ratio", r.ratio, r.ratio_bounds),
+        **_bounds_columns("disparity", r.disparity, r.disparity_bounds),
+        "mann_whitney_statistic": r.mann_whitney.statistic, "mann_whitney_pvalue": r.mann_whitney.pvalue,
+        "brunner_munzel_pvalue": _pvalue(r.brunner_munzel), "wilcoxon_pvalue": _pvalue(r.wilcoxon),
+        "prob_head_better": r.prob_head_better, "min_detectable_effect": r.min_detectable_effect,
+        "too_noisy": r.too_noisy, "too_few_samples": r.too_few_samples, "warnings": list(r.warnings),
+    }
+
+
+def summary_row(s: Any) -> Dict[str, Any]:
+    """The DataFrame row of one :class:`benchreport.Summary` (quantiles as ``q<p>`` columns)."""
+    ci, drift = s.median_ci, s.drift
+    return {
+        "n": s.n, "n_omitted": s.n_omitted, "min": s.min, "max": s.max, "mean": s.mean, "std": s.std,
+        "std_sample": s.std_sample, "cv": s.cv, "median": s.median,
+        **{f"q{p:g}": q for p, q in zip(s.probabilities, s.quantiles)},
+        "iqr": s.iqr, "mad": s.mad, "mad_over_median_pct": s.mad_over_median_pct, "robust_cv": s.robust_cv,
+        "median_ci_lower": ci.lower, "median_ci_upper": ci.upper, "median_ci_achieved": ci.achieved,
+        "drift": drift.change, "drift_reason": drift.change_reason, "theil_sen_relative": drift.theil_sen_relative,
+        "mann_kendall_p": drift.mann_kendall_p, "tukey_mild": s.tukey_mild, "tukey_severe": s.tukey_severe,
+        "modified_z_outliers": s.modified_z_outliers,
+    }
+
+
 def to_pandas(obj: Any) -> Any:
     """Any benchreport result as a pandas DataFrame.
 
     Objects with their own ``to_pandas`` (Dataset, ComparisonResult,
-    MatrixResult) use it; a Summary or CompareResult is one row; a list or
-    dict of CompareResults is one row per case; a ``summarize_grouped``
-    dict is one row per set (quantiles as ``q<p>`` columns).
+    MatrixResult) use it; a Summary or CompareResult is one row
+    (:func:`summary_row`, :func:`compare_row`); a list or dict of
+    CompareResults is one row per case; a ``summarize_grouped`` dict is one
+    row per set (quantiles as ``q<p>`` columns).
     """
     import pandas as pd
 
@@ -90,12 +136,9 @@ def to_pandas(obj: Any) -> Any:
         return obj.to_pandas()
     results = _compare_results(obj)
     if results is not None:
-        return pd.DataFrame([flatten(r.to_dict()) for r in results])
+        return pd.DataFrame([compare_row(r) for r in results])
     if _is_summary(obj):
-        record = obj.to_dict()
-        quantiles = dict(zip(record.pop("probabilities"), record.pop("quantiles")))
-        record.update({f"q{p:g}": q for p, q in quantiles.items()})
-        return pd.DataFrame([record])
+        return pd.DataFrame([summary_row(obj)])
     if isinstance(obj, Mapping) and "quantiles" in obj and "probabilities" in obj:
         columns = {k: v for k, v in obj.items() if k not in ("quantiles", "probabilities")}
         for j, p in enumerate(obj["probabilities"]):
@@ -116,19 +159,18 @@ def _compare_report(results: Iterable[Any], title: str) -> Report:
                               ("CI of change", "right"), ("MAD / p50 (base, head)", "right"), "Verdict"], id="cases")
     notes: List[str] = []
     for i, r in enumerate(results):
-        d = r.to_dict()
-        name = d.get("case") or f"case {i + 1}"
-        role = VERDICT_ROLES.get(d["verdict"], "none")
-        lower, upper = d["change_ci"]
+        name = r.case or f"case {i + 1}"
+        role = VERDICT_ROLES.get(r.verdict, "none")
+        lower, upper = r.change_ci
         table.add_row(
             name,
-            Cell(f"{d['base_median']:.6g}", value=d["base_median"]),
-            Cell(f"{d['head_median']:.6g}", value=d["head_median"]),
-            Cell(format_change(d["change"]), role=role, value=d["change"]),
+            Cell(f"{r.base_median:.6g}", value=r.base_median),
+            Cell(f"{r.head_median:.6g}", value=r.head_median),
+            Cell(format_change(r.change), role=role, value=r.change),
             f"{format_change_percent(lower)} to {format_change_percent(upper)}",
-            f"{format_percent(d['base_mad_pct'] / 100)}, {format_percent(d['head_mad_pct'] / 100)}",
-            Cell(d["verdict"], role=role))
-        notes.extend(f"{name}: {w}" for w in d.get("warnings", []))
+            f"{format_percent(r.base_mad_pct / 100)}, {format_percent(r.head_mad_pct / 100)}",
+            Cell(r.verdict, role=role))
+        notes.extend(f"{name}: {w}" for w in r.warnings)
     table.footnote = ("p50 = median in the input's unit; change = head p50 / base p50 − 1 with its bootstrap "
                       "confidence interval.")
     if notes:
@@ -137,17 +179,15 @@ def _compare_report(results: Iterable[Any], title: str) -> Report:
 
 
 def _summary_report(summary: Any, title: str) -> Report:
-    d = summary.to_dict()
+    s, ci, drift = summary, summary.median_ci, summary.drift
     report = Report(title)
     table = report.add_table(["Statistic", ("Value", "right")], id="summary")
-    rows = [("n", d["n"]), ("median", d["median"]), ("mean", d["mean"]), ("std (ddof 0)", d["std"]),
-            ("CV", d["cv"]), ("MAD", d["mad"]), ("MAD / p50 %", d["mad_over_median_pct"]), ("IQR", d["iqr"]),
-            ("min", d["min"]), ("max", d["max"])]
-    rows += [(f"quantile {p:g}", q) for p, q in zip(d["probabilities"], d["quantiles"])]
-    if d["median_ci_available"]:
-        rows.append((f"median CI ({d['median_ci_achieved']:.1%} achieved)",
-                     f"{d['median_ci_lower']:.6g} – {d['median_ci_upper']:.6g}"))
-    rows.append(("drift", d["drift"] if d["drift_available"] else f"n/a ({d['drift_reason']})"))
+    rows = [("n", s.n), ("median", s.median), ("mean", s.mean), ("std (ddof 0)", s.std), ("CV", s.cv),
+            ("MAD", s.mad), ("MAD / p50 %", s.mad_over_median_pct), ("IQR", s.iqr), ("min", s.min), ("max", s.max)]
+    rows += [(f"quantile {p:g}", float(q)) for p, q in zip(s.probabilities, s.quantiles)]
+    if ci.available:
+        rows.append((f"median CI ({ci.achieved:.1%} achieved)", f"{ci.lower:.6g} – {ci.upper:.6g}"))
+    rows.append(("drift", drift.change if drift.change_available else f"n/a ({drift.change_reason})"))
     for label, value in rows:
         text = f"{value:.6g}" if isinstance(value, float) else str(value)
         table.add_row(label, Cell(text, value=_number(value)))

@@ -124,6 +124,11 @@ def plot_samples(values: ArrayLike, k: int = 5, *, ax: Any = None, unit: str = "
     return ax
 
 
+def _row_from_result(name: str, r: Any) -> Tuple[str, float, float, float, str]:
+    lower, upper = r.change_ci
+    return name, float(r.change), float(lower), float(upper), str(r.verdict)
+
+
 def _row_from_mapping(name: str, stats: Any) -> Tuple[str, float, float, float, str]:
     if "change_lower" in stats:
         lower, upper = stats["change_lower"], stats["change_upper"]
@@ -142,14 +147,16 @@ def forest_rows(result: Any) -> List[Tuple[str, float, float, float, str]]:
     """
     cases = getattr(result, "cases", None)
     if cases is not None:
-        return [_row_from_mapping(case.name, case.stats) for case in cases]
+        return [_row_from_result(case.name, case.stats) for case in cases]
     if hasattr(result, "columns") and hasattr(result, "iterrows"):
         return [_row_from_mapping(str(row.get("name", index)), row) for index, row in result.iterrows()]
     items: Iterable[Any] = result if isinstance(result, (list, tuple)) else [result]
     rows = []
     for i, item in enumerate(items):
-        stats = item.to_dict() if hasattr(item, "to_dict") else item
-        rows.append(_row_from_mapping(str(stats.get("case") or f"case {i + 1}"), stats))
+        if hasattr(item, "change_ci"):
+            rows.append(_row_from_result(str(item.case or f"case {i + 1}"), item))
+        else:
+            rows.append(_row_from_mapping(str(item.get("case") or f"case {i + 1}"), item))
     return rows
 
 

@@ -1,12 +1,22 @@
 // Bindings for compare.hpp, inference.hpp (rank tests, Hodges–Lehmann,
 // bootstrap, p-value adjustment) and rollup.hpp. Everything lives in the
-// submodule _core.compare so names never clash with other areas; enums cross
-// the boundary as strings for the same reason.
+// submodule _core.compare so names never clash with other areas. Results are
+// py::class_ bindings of the C++ structs with read-only properties. Verdicts
+// and test methods cross as strings: the public Python API compares them with
+// "slower", "exact", ... and a py::enum_ would not equal those strings.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "benchreport/compare/case.hpp"
@@ -46,93 +56,195 @@ SideSamples side_of(const std::vector<Array>& processes) {
   return side;
 }
 
-py::dict bounds_dict(const Bounds& b) {
-  py::dict d;
-  d["lower"] = b.lower;
-  d["upper"] = b.upper;
-  d["achieved_misrate"] = b.achieved_misrate;
-  d["exact"] = b.exact;
-  return d;
-}
+// Equality of two results field by field; NaN equals NaN so that a seeded
+// result compares equal to its rerun.
+bool same(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
 
-py::dict bootstrap_dict(const BootstrapInterval& b) {
-  py::dict d;
-  d["estimate"] = b.estimate;
-  d["percentile"] = py::make_tuple(b.percentile_lower, b.percentile_upper);
-  d["bca"] = py::make_tuple(b.bca_lower, b.bca_upper);
-  d["standard_error"] = b.standard_error;
-  d["hierarchical"] = b.hierarchical;
-  d["paired_processes"] = b.paired_processes;
-  d["resamples"] = b.resamples;
-  return d;
-}
+std::string num(double x) { return fmt::format("{:.6g}", x); }
+std::string flag(bool b) { return b ? "True" : "False"; }
+std::string interval(double lo, double hi) { return "(" + num(lo) + ", " + num(hi) + ")"; }
+std::string percent(double x) { return fmt::format("{:+.4f}%", 100.0 * x); }
 
-py::dict mann_whitney_dict(const MannWhitneyResult& r) {
-  py::dict d;
-  d["statistic"] = r.u;
-  d["pvalue"] = r.p_value;
-  d["method"] = std::string(to_string(r.method));
-  return d;
-}
+void bind_result_types(py::module_& m) {
+  py::class_<Bounds>(m, "Bounds", "Distribution-free bounds of an estimator at a misrate.")
+      .def_readonly("lower", &Bounds::lower)
+      .def_readonly("upper", &Bounds::upper)
+      .def_readonly("achieved_misrate", &Bounds::achieved_misrate,
+                    "Probability that the true value lies outside [lower, upper] (≤ the request when reachable).")
+      .def_readonly("exact", &Bounds::exact, "False when the margins come from the normal approximation.")
+      .def("__eq__",
+           [](const Bounds& a, const Bounds& b) {
+             return same(a.lower, b.lower) && same(a.upper, b.upper) && same(a.achieved_misrate, b.achieved_misrate) &&
+                    a.exact == b.exact;
+           },
+           py::is_operator())
+      .def("__repr__", [](const Bounds& b) {
+        return fmt::format("Bounds(lower={}, upper={}, achieved_misrate={}, exact={})", num(b.lower), num(b.upper),
+                           num(b.achieved_misrate), flag(b.exact));
+      });
 
-py::dict brunner_munzel_dict(const BrunnerMunzelResult& r) {
-  py::dict d;
-  d["statistic"] = r.statistic;
-  d["df"] = r.df;
-  d["pvalue"] = r.p_value;
-  return d;
-}
+  py::class_<MannWhitneyResult>(m, "MannWhitneyResult", "Two-sided Mann–Whitney U test (as scipy.stats.mannwhitneyu).")
+      .def_readonly("statistic", &MannWhitneyResult::u, "U of x: #(x_i > y_j) + 0.5 #(x_i == y_j).")
+      .def_readonly("pvalue", &MannWhitneyResult::p_value)
+      .def_property_readonly("method", [](const MannWhitneyResult& r) { return std::string(to_string(r.method)); },
+                             "\"exact\" or \"asymptotic\".")
+      .def("__repr__", [](const MannWhitneyResult& r) {
+        return fmt::format("MannWhitneyResult(statistic={}, pvalue={}, method='{}')", num(r.u), num(r.p_value),
+                           to_string(r.method));
+      });
 
-py::dict wilcoxon_dict(const WilcoxonResult& r) {
-  py::dict d;
-  d["statistic"] = r.statistic;
-  d["r_plus"] = r.r_plus;
-  d["pvalue"] = r.p_value;
-  d["n_used"] = r.n_used;
-  d["method"] = std::string(to_string(r.method));
-  return d;
-}
+  py::class_<BrunnerMunzelResult>(m, "BrunnerMunzelResult", "Two-sided Brunner–Munzel test (Student t with df).")
+      .def_readonly("statistic", &BrunnerMunzelResult::statistic)
+      .def_readonly("df", &BrunnerMunzelResult::df)
+      .def_readonly("pvalue", &BrunnerMunzelResult::p_value)
+      .def("__repr__", [](const BrunnerMunzelResult& r) {
+        return fmt::format("BrunnerMunzelResult(statistic={}, df={}, pvalue={})", num(r.statistic), num(r.df),
+                           num(r.p_value));
+      });
 
-py::dict comparison_dict(const CaseComparison& c) {
-  py::dict d;
-  d["case"] = c.case_name;
-  d["base_n"] = c.base_n;
-  d["head_n"] = c.head_n;
-  d["base_median"] = c.base_median;
-  d["head_median"] = c.head_median;
-  d["change"] = c.change;
-  d["log_ratio"] = c.log_ratio;
-  d["base_mad_pct"] = c.base_mad_pct;
-  d["head_mad_pct"] = c.head_mad_pct;
-  d["base_robust_cv"] = c.base_robust_cv;
-  d["head_robust_cv"] = c.head_robust_cv;
-  d["base_process_medians"] = c.base_process_medians;
-  d["head_process_medians"] = c.head_process_medians;
-  d["process_changes"] = c.process_changes;
-  d["process_change_min"] = c.process_change_min;
-  d["process_change_max"] = c.process_change_max;
-  d["processes_disagree"] = c.processes_disagree;
-  d["bootstrap"] = bootstrap_dict(c.bootstrap);
-  d["change_ci"] = py::make_tuple(c.change_lower, c.change_upper);
-  d["change_ci_method"] = c.change_interval_method;
-  d["shift"] = c.shift;
-  d["shift_bounds"] = bounds_dict(c.shift_bounds);
-  d["ratio"] = c.ratio;
-  d["ratio_bounds"] = bounds_dict(c.ratio_bounds);
-  d["disparity"] = c.disparity;
-  d["disparity_bounds"] = bounds_dict(c.disparity_bounds);
-  d["mann_whitney"] = mann_whitney_dict(c.mann_whitney);
-  d["brunner_munzel"] = c.brunner_munzel_available ? py::object(brunner_munzel_dict(c.brunner_munzel)) : py::none();
-  d["wilcoxon"] = c.wilcoxon_available ? py::object(wilcoxon_dict(c.wilcoxon)) : py::none();
-  d["wilcoxon_unavailable_reason"] = c.wilcoxon_unavailable_reason;
-  d["prob_head_better"] = c.prob_head_better;
-  d["min_detectable_effect"] = c.min_detectable_effect;
-  d["min_samples_for_alpha"] = c.min_samples_for_alpha;
-  d["too_noisy"] = c.too_noisy;
-  d["too_few_samples"] = c.too_few_samples;
-  d["warnings"] = c.warnings;
-  d["verdict"] = std::string(to_string(c.verdict));
-  return d;
+  py::class_<WilcoxonResult>(m, "WilcoxonResult", "Two-sided Wilcoxon signed-rank test of differences against 0.")
+      .def_readonly("statistic", &WilcoxonResult::statistic, "min(R+, R-).")
+      .def_readonly("r_plus", &WilcoxonResult::r_plus)
+      .def_readonly("pvalue", &WilcoxonResult::p_value)
+      .def_readonly("n_used", &WilcoxonResult::n_used, "Nonzero differences.")
+      .def_property_readonly("method", [](const WilcoxonResult& r) { return std::string(to_string(r.method)); })
+      .def("__repr__", [](const WilcoxonResult& r) {
+        return fmt::format("WilcoxonResult(statistic={}, pvalue={}, n_used={}, method='{}')", num(r.statistic),
+                           num(r.p_value), r.n_used, to_string(r.method));
+      });
+
+  py::class_<BootstrapInterval>(m, "BootstrapInterval", "Bootstrap interval of median(head) / median(base).")
+      .def_readonly("estimate", &BootstrapInterval::estimate)
+      .def_property_readonly("percentile",
+                             [](const BootstrapInterval& b) { return std::pair(b.percentile_lower, b.percentile_upper); })
+      .def_property_readonly("bca", [](const BootstrapInterval& b) { return std::pair(b.bca_lower, b.bca_upper); },
+                             "BCa interval; NaN when degenerate.")
+      .def_readonly("standard_error", &BootstrapInterval::standard_error)
+      .def_readonly("hierarchical", &BootstrapInterval::hierarchical, "Processes resampled first.")
+      .def_readonly("paired_processes", &BootstrapInterval::paired_processes)
+      .def_readonly("resamples", &BootstrapInterval::resamples, "0 for the exact method.")
+      .def("__eq__",
+           [](const BootstrapInterval& a, const BootstrapInterval& b) {
+             return same(a.estimate, b.estimate) && same(a.percentile_lower, b.percentile_lower) &&
+                    same(a.percentile_upper, b.percentile_upper) && same(a.bca_lower, b.bca_lower) &&
+                    same(a.bca_upper, b.bca_upper) && same(a.standard_error, b.standard_error) &&
+                    a.hierarchical == b.hierarchical && a.paired_processes == b.paired_processes &&
+                    a.resamples == b.resamples;
+           },
+           py::is_operator())
+      .def("__repr__", [](const BootstrapInterval& b) {
+        return fmt::format("BootstrapInterval(estimate={}, percentile={}, bca={}, resamples={})", num(b.estimate),
+                           interval(b.percentile_lower, b.percentile_upper), interval(b.bca_lower, b.bca_upper),
+                           b.resamples);
+      });
+
+  using C = CaseComparison;
+  py::class_<C>(m, "CompareResult",
+                "One base → head comparison (compare_case). change = median(head)/median(base) − 1 over pooled "
+                "samples; change_ci is the interval the verdict is read from.")
+      .def_readonly("case", &C::case_name)
+      .def_readonly("case_name", &C::case_name)
+      .def_readonly("base_n", &C::base_n)
+      .def_readonly("head_n", &C::head_n)
+      .def_readonly("base_median", &C::base_median)
+      .def_readonly("head_median", &C::head_median)
+      .def_readonly("change", &C::change)
+      .def_readonly("log_ratio", &C::log_ratio)
+      .def_readonly("base_mad_pct", &C::base_mad_pct, "100 × MAD / median of the base samples.")
+      .def_readonly("head_mad_pct", &C::head_mad_pct)
+      .def_readonly("base_robust_cv", &C::base_robust_cv, "1.4826 × MAD / median.")
+      .def_readonly("head_robust_cv", &C::head_robust_cv)
+      .def_readonly("base_process_medians", &C::base_process_medians)
+      .def_readonly("head_process_medians", &C::head_process_medians)
+      .def_readonly("process_changes", &C::process_changes, "head_i / base_i − 1 for the paired processes.")
+      .def_readonly("process_change_min", &C::process_change_min)
+      .def_readonly("process_change_max", &C::process_change_max)
+      .def_readonly("processes_disagree", &C::processes_disagree)
+      .def_readonly("bootstrap", &C::bootstrap)
+      .def_property_readonly("change_ci", [](const C& c) { return std::pair(c.change_lower, c.change_upper); })
+      .def_readonly("change_ci_method", &C::change_interval_method, "\"bca\" or \"percentile\".")
+      .def_readonly("shift", &C::shift)
+      .def_readonly("shift_bounds", &C::shift_bounds)
+      .def_readonly("ratio", &C::ratio)
+      .def_readonly("ratio_bounds", &C::ratio_bounds)
+      .def_readonly("disparity", &C::disparity)
+      .def_readonly("disparity_bounds", &C::disparity_bounds)
+      .def_readonly("mann_whitney", &C::mann_whitney)
+      .def_property_readonly(
+          "brunner_munzel",
+          [](const C& c) { return c.brunner_munzel_available ? std::optional(c.brunner_munzel) : std::nullopt; },
+          "None when a side has a single sample.")
+      .def_property_readonly(
+          "wilcoxon", [](const C& c) { return c.wilcoxon_available ? std::optional(c.wilcoxon) : std::nullopt; },
+          "On log(head_i / base_i) of paired processes; None with wilcoxon_unavailable_reason otherwise.")
+      .def_readonly("wilcoxon_unavailable_reason", &C::wilcoxon_unavailable_reason)
+      .def_readonly("prob_head_better", &C::prob_head_better)
+      .def_readonly("min_detectable_effect", &C::min_detectable_effect)
+      .def_readonly("min_samples_for_alpha", &C::min_samples_for_alpha)
+      .def_readonly("too_noisy", &C::too_noisy)
+      .def_readonly("too_few_samples", &C::too_few_samples)
+      .def_readonly("warnings", &C::warnings)
+      .def_property_readonly("verdict", [](const C& c) { return std::string(to_string(c.verdict)); },
+                             "\"faster\", \"slower\", \"inconclusive\", \"equivalent\" or \"unchanged\".")
+      .def("__repr__", [](const C& c) {
+        return fmt::format("CompareResult(case={}, change={}, ci=({}, {}), verdict='{}')",
+                           py::repr(py::str(c.case_name)).cast<std::string>(), percent(c.change),
+                           percent(c.change_lower), percent(c.change_upper), to_string(c.verdict));
+      });
+
+  py::class_<Rollup>(m, "Rollup", "Run-level figures over matched cases.")
+      .def_readonly("cases", &Rollup::cases)
+      .def_readonly("median_abs_change", &Rollup::median_abs_change)
+      .def_readonly("cases_at_threshold", &Rollup::cases_at_threshold)
+      .def_readonly("largest_abs_change", &Rollup::largest_abs_change)
+      .def_readonly("largest_change", &Rollup::largest_change)
+      .def_readonly("largest_case", &Rollup::largest_case)
+      .def_readonly("geomean_ratio", &Rollup::geomean_ratio)
+      .def_property_readonly("geomean_ci", [](const Rollup& r) { return std::pair(r.geomean_lower, r.geomean_upper); })
+      .def_property_readonly(
+          "verdict_counts",
+          [](const Rollup& r) {
+            std::map<std::string, std::size_t> counts;
+            for (std::size_t v = 0; v < r.verdict_counts.size(); ++v) {
+              counts[std::string(to_string(static_cast<Verdict>(v)))] = r.verdict_counts[v];
+            }
+            return counts;
+          },
+          "Cases per verdict name.")
+      .def_readonly("p_values", &Rollup::p_values, "Mann–Whitney two-sided, in case order.")
+      .def_readonly("p_bh", &Rollup::p_bh)
+      .def_readonly("p_holm", &Rollup::p_holm)
+      .def("__eq__",
+           [](const Rollup& a, const Rollup& b) {
+             auto same_all = [](const std::vector<double>& x, const std::vector<double>& y) {
+               return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](double p, double q) { return same(p, q); });
+             };
+             return a.cases == b.cases && same(a.median_abs_change, b.median_abs_change) &&
+                    a.cases_at_threshold == b.cases_at_threshold &&
+                    same(a.largest_abs_change, b.largest_abs_change) && same(a.largest_change, b.largest_change) &&
+                    a.largest_case == b.largest_case && same(a.geomean_ratio, b.geomean_ratio) &&
+                    same(a.geomean_lower, b.geomean_lower) && same(a.geomean_upper, b.geomean_upper) &&
+                    a.verdict_counts == b.verdict_counts && same_all(a.p_values, b.p_values) &&
+                    same_all(a.p_bh, b.p_bh) && same_all(a.p_holm, b.p_holm);
+           },
+           py::is_operator())
+      .def("__repr__", [](const Rollup& r) {
+        return fmt::format("Rollup(cases={}, median_abs_change={}, cases_at_threshold={}, largest_case={}, "
+                           "geomean_ratio={})",
+                           r.cases, num(r.median_abs_change), r.cases_at_threshold,
+                           py::repr(py::str(r.largest_case)).cast<std::string>(), num(r.geomean_ratio));
+      });
+
+  py::class_<NoiseCalibration>(m, "NoiseCalibration", "Noise floor per case from same-code (A/A) comparisons.")
+      .def_readonly("cases", &NoiseCalibration::cases, "Distinct case names, first-seen order.")
+      .def_readonly("noise_floor", &NoiseCalibration::noise_floor, "Per case: largest |change| over its A/A runs.")
+      .def_readonly("runs", &NoiseCalibration::runs)
+      .def_readonly("p95_abs_change", &NoiseCalibration::p95_abs_change)
+      .def_readonly("suggested_threshold", &NoiseCalibration::suggested_threshold)
+      .def("__repr__", [](const NoiseCalibration& c) {
+        return fmt::format("NoiseCalibration(cases={}, p95_abs_change={}, suggested_threshold={})", c.cases.size(),
+                           num(c.p95_abs_change), num(c.suggested_threshold));
+      });
 }
 
 CompareOptions options_from(double threshold, double alpha, double confidence, int resamples, std::uint64_t seed,
@@ -151,11 +263,6 @@ CompareOptions options_from(double threshold, double alpha, double confidence, i
 }
 
 void bind_comparison(py::module_& m) {
-  py::class_<CaseComparison>(m, "CaseComparison", "Result of compare_case (opaque; see to_dict()).")
-      .def_readonly("case_name", &CaseComparison::case_name)
-      .def_readonly("change", &CaseComparison::change)
-      .def("to_dict", &comparison_dict);
-
   m.def(
       "compare_case",
       [](const std::vector<Array>& base, const std::vector<Array>& head, const std::string& name, double threshold,
@@ -199,20 +306,16 @@ void bind_tests(py::module_& m) {
       "mann_whitney_u",
       [](const Array& x, const Array& y) {
         const auto xs = view(x), ys = view(y);
-        MannWhitneyResult r;
-        {
-          py::gil_scoped_release release;
-          r = mann_whitney_u(xs, ys);
-        }
-        return mann_whitney_dict(r);
+        py::gil_scoped_release release;
+        return mann_whitney_u(xs, ys);
       },
       py::arg("x"), py::arg("y"));
   m.def(
       "brunner_munzel",
-      [](const Array& x, const Array& y) { return brunner_munzel_dict(brunner_munzel(view(x), view(y))); },
+      [](const Array& x, const Array& y) { return brunner_munzel(view(x), view(y)); },
       py::arg("x"), py::arg("y"));
   m.def(
-      "wilcoxon_signed_rank", [](const Array& d) { return wilcoxon_dict(wilcoxon_signed_rank(view(d))); },
+      "wilcoxon_signed_rank", [](const Array& d) { return wilcoxon_signed_rank(view(d)); },
       py::arg("d"));
   m.def(
       "mann_whitney_u_batch",
@@ -239,39 +342,47 @@ void bind_tests(py::module_& m) {
 }
 
 void bind_estimators(py::module_& m) {
-  m.def("hodges_lehmann_shift", [](const Array& x, const Array& y) { return hodges_lehmann_shift(view(x), view(y)); });
-  m.def("shift_bounds", [](const Array& x, const Array& y, double misrate) {
-    return bounds_dict(shift_bounds(view(x), view(y), misrate));
-  });
-  m.def("ratio", [](const Array& x, const Array& y) { return ratio(view(x), view(y)); });
-  m.def("ratio_bounds", [](const Array& x, const Array& y, double misrate) {
-    return bounds_dict(ratio_bounds(view(x), view(y), misrate));
-  });
-  m.def("disparity", [](const Array& x, const Array& y) { return disparity(view(x), view(y)); });
-  m.def("center", [](const Array& x) { return center(view(x)); });
-  m.def("center_bounds", [](const Array& x, double misrate) { return bounds_dict(center_bounds(view(x), misrate)); });
-  m.def("spread", [](const Array& x) { return spread(view(x)); });
-  m.def("spread_bounds", [](const Array& x, double misrate, std::uint64_t seed) {
-    return bounds_dict(spread_bounds(view(x), misrate, seed));
-  }, py::arg("x"), py::arg("misrate"), py::arg("seed") = 0);
-  m.def("disparity_bounds", [](const Array& x, const Array& y, double misrate, std::uint64_t seed) {
-    return bounds_dict(disparity_bounds(view(x), view(y), misrate, seed));
-  }, py::arg("x"), py::arg("y"), py::arg("misrate"), py::arg("seed") = 0);
-  m.def("sign_margin", [](std::size_t m, double misrate) {
-    const Margin g = sign_margin(m, misrate);
-    return py::make_tuple(g.k, g.achieved_misrate, g.exact);
-  });
-  m.def("kth_pairwise_difference", [](const Array& xs, const Array& ys, std::size_t k) {
-    return kth_pairwise_difference(view(xs), view(ys), k);
-  });
-  m.def("shift_margin", [](std::size_t n, std::size_t m, double misrate) {
-    const Margin g = shift_margin(n, m, misrate);
-    return py::make_tuple(g.k, g.achieved_misrate, g.exact);
-  });
-  m.def("center_margin", [](std::size_t n, double misrate) {
-    const Margin g = center_margin(n, misrate);
-    return py::make_tuple(g.k, g.achieved_misrate, g.exact);
-  });
+  m.def("hodges_lehmann_shift", [](const Array& x, const Array& y) { return hodges_lehmann_shift(view(x), view(y)); },
+        py::arg("x"), py::arg("y"));
+  m.def(
+      "shift_bounds", [](const Array& x, const Array& y, double misrate) { return shift_bounds(view(x), view(y), misrate); },
+      py::arg("x"), py::arg("y"), py::arg("misrate"));
+  m.def("ratio", [](const Array& x, const Array& y) { return ratio(view(x), view(y)); }, py::arg("x"), py::arg("y"));
+  m.def(
+      "ratio_bounds", [](const Array& x, const Array& y, double misrate) { return ratio_bounds(view(x), view(y), misrate); },
+      py::arg("x"), py::arg("y"), py::arg("misrate"));
+  m.def("disparity", [](const Array& x, const Array& y) { return disparity(view(x), view(y)); }, py::arg("x"),
+        py::arg("y"));
+  m.def("center", [](const Array& x) { return center(view(x)); }, py::arg("x"));
+  m.def(
+      "center_bounds", [](const Array& x, double misrate) { return center_bounds(view(x), misrate); }, py::arg("x"),
+      py::arg("misrate"));
+  m.def("spread", [](const Array& x) { return spread(view(x)); }, py::arg("x"));
+  m.def(
+      "spread_bounds",
+      [](const Array& x, double misrate, std::uint64_t seed) { return spread_bounds(view(x), misrate, seed); },
+      py::arg("x"), py::arg("misrate"), py::arg("seed") = 0);
+  m.def(
+      "disparity_bounds",
+      [](const Array& x, const Array& y, double misrate, std::uint64_t seed) {
+        return disparity_bounds(view(x), view(y), misrate, seed);
+      },
+      py::arg("x"), py::arg("y"), py::arg("misrate"), py::arg("seed") = 0);
+  // Margins stay (k, achieved_misrate, exact) tuples: callers unpack them.
+  const auto margin = [](const Margin& g) { return std::tuple(g.k, g.achieved_misrate, g.exact); };
+  m.def(
+      "sign_margin", [margin](std::size_t m, double misrate) { return margin(sign_margin(m, misrate)); }, py::arg("m"),
+      py::arg("misrate"));
+  m.def(
+      "kth_pairwise_difference",
+      [](const Array& xs, const Array& ys, std::size_t k) { return kth_pairwise_difference(view(xs), view(ys), k); },
+      py::arg("xs"), py::arg("ys"), py::arg("k"));
+  m.def(
+      "shift_margin", [margin](std::size_t n, std::size_t m, double misrate) { return margin(shift_margin(n, m, misrate)); },
+      py::arg("n"), py::arg("m"), py::arg("misrate"));
+  m.def(
+      "center_margin", [margin](std::size_t n, double misrate) { return margin(center_margin(n, misrate)); }, py::arg("n"),
+      py::arg("misrate"));
 }
 
 // "resampling" (seeded bootstrap) or "exact" (the resampling-free bootstrap
@@ -289,13 +400,9 @@ void bind_bootstrap(py::module_& m) {
          std::uint64_t seed, std::uint64_t stream, const std::string& method) {
         const SideSamples b = side_of(base), h = side_of(head);
         const BootstrapOptions options = bootstrap_options(resamples, confidence, method);
-        BootstrapInterval r;
-        {
-          py::gil_scoped_release release;
-          Xoshiro256 rng = Xoshiro256::for_stream(seed, stream);
-          r = bootstrap_median_ratio_ci(b, h, options, rng);
-        }
-        return bootstrap_dict(r);
+        py::gil_scoped_release release;
+        Xoshiro256 rng = Xoshiro256::for_stream(seed, stream);
+        return bootstrap_median_ratio_ci(b, h, options, rng);
       },
       py::arg("base"), py::arg("head"), py::arg("resamples") = 10000, py::arg("confidence") = 0.95,
       py::arg("seed") = 0, py::arg("stream") = 0, py::arg("method") = "resampling");
@@ -330,50 +437,19 @@ void bind_bootstrap(py::module_& m) {
       "Per case: [estimate, percentile lower, upper, BCa lower, upper] of median(head)/median(base).");
 }
 
-py::dict rollup_dict(const Rollup& r) {
-  py::dict d;
-  d["cases"] = r.cases;
-  d["median_abs_change"] = r.median_abs_change;
-  d["cases_at_threshold"] = r.cases_at_threshold;
-  d["largest_abs_change"] = r.largest_abs_change;
-  d["largest_change"] = r.largest_change;
-  d["largest_case"] = r.largest_case;
-  d["geomean_ratio"] = r.geomean_ratio;
-  d["geomean_ci"] = py::make_tuple(r.geomean_lower, r.geomean_upper);
-  py::dict counts;
-  for (Verdict v : {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent, Verdict::unchanged}) {
-    counts[py::str(std::string(to_string(v)))] = r.verdict_counts[static_cast<std::size_t>(v)];
-  }
-  d["verdict_counts"] = counts;
-  d["p_values"] = r.p_values;
-  d["p_bh"] = r.p_bh;
-  d["p_holm"] = r.p_holm;
-  return d;
-}
-
-py::dict calibration_dict(const NoiseCalibration& c) {
-  py::dict d;
-  d["cases"] = c.cases;
-  d["noise_floor"] = c.noise_floor;
-  d["runs"] = c.runs;
-  d["p95_abs_change"] = c.p95_abs_change;
-  d["suggested_threshold"] = c.suggested_threshold;
-  return d;
-}
-
 void bind_rollup(py::module_& m) {
   m.def(
       "rollup",
       [](const std::vector<CaseComparison>& cases, double threshold, double confidence, int resamples,
          std::uint64_t seed) {
-        return rollup_dict(rollup(cases, RollupOptions{threshold, confidence, resamples, seed}));
+        return rollup(cases, RollupOptions{threshold, confidence, resamples, seed});
       },
       py::arg("cases"), py::arg("threshold") = 0.05, py::arg("confidence") = 0.95, py::arg("resamples") = 10000,
       py::arg("seed") = 0);
   m.def(
       "calibrate_noise",
       [](const std::vector<std::string>& names, const Array& changes, double minimum_threshold, double factor) {
-        return calibration_dict(calibrate_noise(names, view(changes), minimum_threshold, factor));
+        return calibrate_noise(names, view(changes), minimum_threshold, factor);
       },
       py::arg("case_names"), py::arg("changes"), py::arg("minimum_threshold") = 0.05, py::arg("factor") = 1.5);
 }
@@ -382,6 +458,7 @@ void bind_rollup(py::module_& m) {
 
 void register_compare(py::module_& m) {
   py::module_ sub = m.def_submodule("compare", "Comparison and inference (compare.hpp, inference.hpp, rollup.hpp)");
+  bind_result_types(sub);
   bind_comparison(sub);
   bind_tests(sub);
   bind_estimators(sub);

@@ -106,47 +106,17 @@ py::array to_object_numpy(const std::vector<std::string>& v) {
 
 py::object optional_reason(const Availability& a) { return a.ok ? py::object(py::none()) : py::object(py::str(a.reason)); }
 
-py::dict drift_dict(const Drift& d) {
-  return py::dict("drift"_a = d.change, "drift_available"_a = d.change_availability.ok,
-                  "drift_reason"_a = optional_reason(d.change_availability), "theil_sen_slope"_a = d.theil_sen_slope,
-                  "theil_sen_relative"_a = d.theil_sen_relative,
-                  "theil_sen_available"_a = d.theil_sen_availability.ok,
-                  "theil_sen_reason"_a = optional_reason(d.theil_sen_availability),
-                  "mann_kendall_s"_a = d.mann_kendall_s, "mann_kendall_z"_a = d.mann_kendall_z,
-                  "mann_kendall_p"_a = d.mann_kendall_p, "kendall_tau"_a = d.kendall_tau,
-                  "mann_kendall_available"_a = d.mann_kendall_availability.ok,
-                  "mann_kendall_reason"_a = optional_reason(d.mann_kendall_availability));
-}
-
-py::dict median_ci_dict(const MedianCI& ci) {
-  return py::dict("median_ci_lower"_a = ci.lower, "median_ci_upper"_a = ci.upper,
-                  "median_ci_nominal"_a = ci.nominal, "median_ci_achieved"_a = ci.achieved,
-                  "median_ci_lower_rank"_a = ci.lower_rank, "median_ci_upper_rank"_a = ci.upper_rank,
-                  "median_ci_available"_a = ci.availability.ok,
-                  "median_ci_reason"_a = optional_reason(ci.availability));
-}
-
-py::dict summary_dict(const Summary& s) {
-  py::dict d("n"_a = s.n, "n_omitted"_a = s.n_omitted, "min"_a = s.min, "max"_a = s.max, "mean"_a = s.mean,
-             "std"_a = s.std_population, "std_sample"_a = s.std_sample, "cv"_a = s.cv, "median"_a = s.median,
-             "probabilities"_a = s.probabilities, "quantiles"_a = s.quantiles, "iqr"_a = s.iqr, "mad"_a = s.mad,
-             "mad_over_median_pct"_a = s.mad_over_median_pct, "robust_cv"_a = s.robust_cv);
-  for (auto item : median_ci_dict(s.median_ci)) d[item.first] = item.second;
-  for (auto item : drift_dict(s.drift)) d[item.first] = item.second;
-  d["tukey_mild"] = s.outliers.tukey_mild;
-  d["tukey_severe"] = s.outliers.tukey_severe;
-  d["modified_z_outliers"] = s.outliers.modified_z;
-  return d;
-}
-
-void put_availability(py::dict& d, const std::string& prefix, std::vector<std::uint8_t>&& ok,
-                      const std::vector<std::string>& reason) {
-  d[py::str(prefix + "_reason")] = to_object_numpy(reason);
-  d[py::str(prefix + "_available")] = to_bool_numpy(std::move(ok));
-}
-
-py::dict grouped_dict(GroupedSummary&& g, StatSet s) {
+// summarize_grouped's result stays a dict of numpy columns (the one hand-built dict of
+// this file): it is a struct of arrays whose keys depend on `stats=`, consumed
+// as columns (pandas.DataFrame(result), result["median"][i]) — the shape a
+// column mapping already has, with no Python class copying its fields.
+py::object grouped_columns(GroupedSummary&& g, StatSet s) {
   py::dict d;
+  const auto put_availability = [&d](const std::string& prefix, std::vector<std::uint8_t>&& ok,
+                                     const std::vector<std::string>& reason) {
+    d[py::str(prefix + "_reason")] = to_object_numpy(reason);
+    d[py::str(prefix + "_available")] = to_bool_numpy(std::move(ok));
+  };
   const auto n_sets = static_cast<py::ssize_t>(g.n_sets);
   const auto n_probs = static_cast<py::ssize_t>(g.probabilities.size());
   d["n"] = to_numpy(std::move(g.n));
@@ -176,21 +146,21 @@ py::dict grouped_dict(GroupedSummary&& g, StatSet s) {
     d["median_ci_achieved"] = to_numpy(std::move(g.ci_achieved));
     d["median_ci_lower_rank"] = to_numpy(std::move(g.ci_lower_rank));
     d["median_ci_upper_rank"] = to_numpy(std::move(g.ci_upper_rank));
-    put_availability(d, "median_ci", std::move(g.ci_ok), g.ci_reason);
+    put_availability("median_ci", std::move(g.ci_ok), g.ci_reason);
   }
   if (s.has(Stat::drift)) {
     d["drift"] = to_numpy(std::move(g.drift));
-    put_availability(d, "drift", std::move(g.drift_ok), g.drift_reason);
+    put_availability("drift", std::move(g.drift_ok), g.drift_reason);
   }
   if (s.has(Stat::trend)) {
     d["theil_sen_slope"] = to_numpy(std::move(g.theil_sen_slope));
     d["theil_sen_relative"] = to_numpy(std::move(g.theil_sen_relative));
-    put_availability(d, "theil_sen", std::move(g.theil_sen_ok), g.theil_sen_reason);
+    put_availability("theil_sen", std::move(g.theil_sen_ok), g.theil_sen_reason);
     d["mann_kendall_s"] = to_numpy(std::move(g.mann_kendall_s));
     d["mann_kendall_z"] = to_numpy(std::move(g.mann_kendall_z));
     d["mann_kendall_p"] = to_numpy(std::move(g.mann_kendall_p));
     d["kendall_tau"] = to_numpy(std::move(g.kendall_tau));
-    put_availability(d, "mann_kendall", std::move(g.mann_kendall_ok), g.mann_kendall_reason);
+    put_availability("mann_kendall", std::move(g.mann_kendall_ok), g.mann_kendall_reason);
   }
   if (s.has(Stat::outliers)) {
     d["tukey_mild"] = to_numpy(std::move(g.tukey_mild));
@@ -210,7 +180,11 @@ void bind_result_types(py::module_& m) {
       .def_readonly("achieved", &MedianCI::achieved)
       .def_readonly("lower_rank", &MedianCI::lower_rank)
       .def_readonly("upper_rank", &MedianCI::upper_rank)
-      .def("to_dict", &median_ci_dict);
+      .def("__repr__", [](const MedianCI& c) {
+        if (!c.availability.ok) return fmt::format("MedianCI(available=False, reason='{}')", c.availability.reason);
+        return fmt::format("MedianCI(lower={:.6g}, upper={:.6g}, achieved={:.4g}, ranks=({}, {}))", c.lower, c.upper,
+                           c.achieved, c.lower_rank, c.upper_rank);
+      });
   py::class_<Drift>(m, "Drift", "Drift of one ordered sample set: end-median ratio, Theil–Sen, Mann–Kendall.")
       .def_readonly("change", &Drift::change)
       .def_property_readonly("change_available", [](const Drift& d) { return d.change_availability.ok; })
@@ -228,7 +202,13 @@ void bind_result_types(py::module_& m) {
                              [](const Drift& d) { return d.mann_kendall_availability.ok; })
       .def_property_readonly("mann_kendall_reason",
                              [](const Drift& d) { return optional_reason(d.mann_kendall_availability); })
-      .def("to_dict", &drift_dict);
+      .def("__repr__", [](const Drift& d) {
+        const auto value = [](bool ok, double x) { return ok ? fmt::format("{:.6g}", x) : std::string("n/a"); };
+        return fmt::format("Drift(change={}, theil_sen_relative={}, mann_kendall_p={})",
+                           value(d.change_availability.ok, d.change),
+                           value(d.theil_sen_availability.ok, d.theil_sen_relative),
+                           value(d.mann_kendall_availability.ok, d.mann_kendall_p));
+      });
   py::class_<Summary>(m, "Summary", "Summary statistics of one sample set (see docs/statistics-summary.md).")
       .def_readonly("n", &Summary::n)
       .def_readonly("n_omitted", &Summary::n_omitted)
@@ -250,7 +230,6 @@ void bind_result_types(py::module_& m) {
       .def_property_readonly("tukey_mild", [](const Summary& s) { return s.outliers.tukey_mild; })
       .def_property_readonly("tukey_severe", [](const Summary& s) { return s.outliers.tukey_severe; })
       .def_property_readonly("modified_z_outliers", [](const Summary& s) { return s.outliers.modified_z; })
-      .def("to_dict", &summary_dict)
       .def("__repr__", [](const Summary& s) {
         return fmt::format("Summary(n={}, median={:.6g}, mad={:.6g}, min={:.6g}, max={:.6g})", s.n, s.median, s.mad,
                            s.min, s.max);
@@ -291,7 +270,7 @@ void register_summary(py::module_& m) {
           py::gil_scoped_release unlocked;
           g = summarize_grouped(x, o, options, thread_count);
         }
-        return grouped_dict(std::move(g), options.stats);
+        return grouped_columns(std::move(g), options.stats);
       },
       "values"_a, "offsets"_a, "quantiles"_a, "method"_a, "ddof"_a, "k"_a, "confidence"_a, "mad_scale"_a,
       "nan_policy"_a, "stats"_a, "theil_sen_max_n"_a, "threads"_a);

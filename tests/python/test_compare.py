@@ -191,11 +191,11 @@ def test_bootstrap_agrees_with_scipy_within_monte_carlo_error():
     for method, key in (("percentile", "percentile"), ("BCa", "bca")):
         ref = st.bootstrap((b, h), stat, n_resamples=10000, method=method, vectorized=True, random_state=1)
         se = ref.standard_error
-        lo, hi = ours[key]
+        lo, hi = getattr(ours, key)
         # Interval ends from 10 000 resamples vary by a small fraction of the SE.
         assert abs(lo - ref.confidence_interval.low) < 0.25 * se
         assert abs(hi - ref.confidence_interval.high) < 0.25 * se
-    assert ours["standard_error"] == pytest.approx(se, rel=0.05)
+    assert ours.standard_error == pytest.approx(se, rel=0.05)
 
 
 def test_bootstrap_same_seed_identical_other_seed_differs():
@@ -205,7 +205,7 @@ def test_bootstrap_same_seed_identical_other_seed_differs():
     a2 = br.bootstrap_median_ratio_ci(b, h, seed=7)
     a3 = br.bootstrap_median_ratio_ci(b, h, seed=8)
     assert a1 == a2
-    assert a1["percentile"] != a3["percentile"]
+    assert a1.percentile != a3.percentile
 
 
 def test_bootstrap_batch_independent_of_threads():
@@ -219,7 +219,7 @@ def test_bootstrap_batch_independent_of_threads():
                                                           resamples=500, seed=1, threads=3)
     assert np.array_equal(r1, r2, equal_nan=True)
     single = br._core.compare.bootstrap_median_ratio_ci([parts_b[4]], [parts_h[4]], resamples=500, seed=1, stream=4)
-    assert tuple(r1[4, 1:3]) == single["percentile"]
+    assert tuple(r1[4, 1:3]) == single.percentile
 
 
 def test_hierarchical_bootstrap_with_process_ids():
@@ -228,10 +228,10 @@ def test_hierarchical_bootstrap_with_process_ids():
     head = base * 1.2
     pid = np.repeat(np.arange(6), 10)
     r = br.compare_samples(base, head, base_process=pid, head_process=pid, resamples=2000)
-    assert r.bootstrap["hierarchical"] and r.bootstrap["paired_processes"]
+    assert r.bootstrap.hierarchical and r.bootstrap.paired_processes
     assert r.change == pytest.approx(0.2)
     assert r.process_changes == pytest.approx([0.2] * 6)
-    assert r.wilcoxon is not None and r.wilcoxon["pvalue"] == pytest.approx(st.wilcoxon(np.log(np.full(6, 1.2))).pvalue)
+    assert r.wilcoxon is not None and r.wilcoxon.pvalue == pytest.approx(st.wilcoxon(np.log(np.full(6, 1.2))).pvalue)
     assert r.verdict == "slower"
 
 
@@ -296,10 +296,10 @@ def test_compare_fields_against_numpy():
     assert r.log_ratio == pytest.approx(math.log(np.median(h) / np.median(b)), rel=1e-14)
     assert r.base_mad_pct == pytest.approx(100 * st.median_abs_deviation(b) / np.median(b), rel=1e-14)
     ref = st.mannwhitneyu(b, h)
-    assert r.mann_whitney["pvalue"] == pytest.approx(ref.pvalue, rel=1e-12)
+    assert r.mann_whitney.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
     assert r.prob_head_better == pytest.approx(ref.statistic / (len(b) * len(h)))
     assert r.shift == brute_shift(b, h)
-    assert r.to_dict()["case"] == "case A"
+    assert r.case == "case A"
     assert "verdict=" in repr(r)
 
 
@@ -369,7 +369,7 @@ def test_property_scaling_changes_nothing(a, b, scale):
     r2 = br.compare_samples(np.asarray(a) * scale, np.asarray(b) * scale, resamples=300, seed=5)
     assert r2.change == pytest.approx(r1.change, rel=1e-9, abs=1e-12)
     assert r2.verdict == r1.verdict
-    assert r2.mann_whitney["pvalue"] == r1.mann_whitney["pvalue"]
+    assert r2.mann_whitney.pvalue == r1.mann_whitney.pvalue
     assert r2.ratio == pytest.approx(r1.ratio, rel=1e-9)
 
 
@@ -380,12 +380,12 @@ def test_exact_bootstrap_agrees_with_large_resampling_run():
     head = rng.lognormal(0.03, 0.05, 19)
     exact = br.bootstrap_median_ratio_ci(base, head, method="exact")
     sampled = br.bootstrap_median_ratio_ci(base, head, resamples=200_000, seed=3)
-    (lo, hi), (s_lo, s_hi) = exact["percentile"], sampled["percentile"]
+    (lo, hi), (s_lo, s_hi) = exact.percentile, sampled.percentile
     width = s_hi - s_lo
-    assert exact["estimate"] == sampled["estimate"]
+    assert exact.estimate == sampled.estimate
     assert abs(lo - s_lo) <= 0.02 * width
     assert abs(hi - s_hi) <= 0.02 * width
-    assert exact["resamples"] == 0
+    assert exact.resamples == 0
     # Deterministic and seed-free.
     assert exact == br.bootstrap_median_ratio_ci(base, head, method="exact", seed=99)
 

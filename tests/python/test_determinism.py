@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import benchreport as br
+from result_fields import fields
 
 RESAMPLES = 400
 FORMATS = ("to_markdown", "to_html", "to_html_fragment", "to_text", "to_csv", "to_json")
@@ -64,7 +65,7 @@ def test_seed_matters(comparison_file):
 def test_compare_many_identical_for_any_thread_count():
     rng = np.random.default_rng(3)
     cases = {f"c{i}": (rng.normal(10, 1, 30), rng.normal(10.5, 1, 30)) for i in range(12)}
-    runs = [[r.to_dict() for r in br.compare_many(cases, threads=t, seed=11, resamples=300)] for t in (1, 2, 0, 2)]
+    runs = [fields(br.compare_many(cases, threads=t, seed=11, resamples=300)) for t in (1, 2, 0, 2)]
     for other in runs[1:]:
         assert repr(other) == repr(runs[0])
 

@@ -116,7 +116,7 @@ def test_negative_times_are_refused_by_compare():
 def test_mixed_units_of_one_dimension_compare_in_base_units():
     result = br.compare(br.load(HOSTILE / "mixed_units.json"), resamples=200, seed=1)
     assert len(result.cases) == 1
-    assert result.cases[0].stats["change"] == pytest.approx(0.0, abs=1e-12)
+    assert result.cases[0].stats.change == pytest.approx(0.0, abs=1e-12)
 
 
 def test_mixed_dimensions_in_one_case_are_refused():

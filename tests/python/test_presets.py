@@ -161,8 +161,8 @@ def case(result, section, name):
 def test_seed_medians_and_changes_are_reproduced(comparison, section, name, base_ns, head_ns, change):
     c = case(comparison, section, name)
     precision = 0.05 if base_ns < 1000 else 5.0  # the seed shows 1 decimal in ns, 2 in µs
-    assert abs(c.stats["base_median"] * 1e9 - base_ns) <= precision + 1e-9
-    assert abs(c.stats["head_median"] * 1e9 - head_ns) <= precision + 1e-9
+    assert abs(c.stats.base_median * 1e9 - base_ns) <= precision + 1e-9
+    assert abs(c.stats.head_median * 1e9 - head_ns) <= precision + 1e-9
     assert round(c.change, 4) == pytest.approx(change, abs=1e-12)
 
 
@@ -192,7 +192,7 @@ def test_drift_of_the_android_simple_func_head_is_reported(nitro, comparison):
 def test_process_pairs_and_interleaving(comparison):
     c = case(comparison, "ios", "C++ addNumbers()")
     assert c.pairs == ["1", "2", "3", "4"]
-    assert len(c.stats["base_process_medians"]) == 4
+    assert len(c.stats.base_process_medians) == 4
     assert "4 base/head process pairs (interleaved AB, BA, BA, AB)" in comparison.to_markdown()
     assert comparison.base_commit.startswith("3303893f") and comparison.head_commit.startswith("16367b7b")
     assert not comparison.same_revision
@@ -206,8 +206,8 @@ def test_to_pandas(comparison):
     for name in ("shift", "ratio", "disparity"):
         assert (df[f"{name}_lower"] <= df[name]).all() and (df[name] <= df[f"{name}_upper"]).all()
     first = comparison.cases[0].stats
-    assert df.loc[0, "disparity_upper"] == first["disparity_bounds"]["upper"]
-    assert df.loc[0, "ratio"] == first["ratio"] and 0 <= df.loc[0, "prob_head_better"] <= 1
+    assert df.loc[0, "disparity_upper"] == first.disparity_bounds.upper
+    assert df.loc[0, "ratio"] == first.ratio and 0 <= df.loc[0, "prob_head_better"] <= 1
 
 
 # --- refusals, new/removed cases, A/A -----------------------------------------------------

@@ -4,6 +4,7 @@ import pytest
 import scipy.stats as st
 
 import benchreport as br
+from result_fields import fields
 
 
 def make_results(seed=0, cases=12):
@@ -20,28 +21,28 @@ def test_rollup_matches_numpy():
     results = make_results()
     r = br.rollup(results, resamples=2000, seed=3)
     changes = np.array([x.change for x in results])
-    assert r["cases"] == len(results)
-    assert r["median_abs_change"] == pytest.approx(np.median(np.abs(changes)), rel=1e-15)
-    assert r["cases_at_threshold"] == int(np.sum(np.abs(changes) >= 0.05))
+    assert r.cases == len(results)
+    assert r.median_abs_change == pytest.approx(np.median(np.abs(changes)), rel=1e-15)
+    assert r.cases_at_threshold == int(np.sum(np.abs(changes) >= 0.05))
     k = int(np.argmax(np.abs(changes)))
-    assert r["largest_case"] == f"case {k}"
-    assert r["largest_change"] == changes[k]
+    assert r.largest_case == f"case {k}"
+    assert r.largest_change == changes[k]
     geo = np.exp(np.mean(np.log1p(changes)))
-    assert r["geomean_ratio"] == pytest.approx(geo, rel=1e-12)
-    lo, hi = r["geomean_ci"]
+    assert r.geomean_ratio == pytest.approx(geo, rel=1e-12)
+    lo, hi = r.geomean_ci
     assert lo <= geo <= hi
     # Percentile bootstrap over cases vs scipy within Monte Carlo error.
     ref = st.bootstrap((np.log1p(changes),), np.mean, n_resamples=2000, method="percentile", random_state=0)
     width = ref.confidence_interval.high - ref.confidence_interval.low
     assert abs(np.log(lo) - ref.confidence_interval.low) < 0.15 * width
     assert abs(np.log(hi) - ref.confidence_interval.high) < 0.15 * width
-    counts = r["verdict_counts"]
+    counts = r.verdict_counts
     assert sum(counts.values()) == len(results)
     for verdict, n in counts.items():
         assert n == sum(1 for x in results if x.verdict == verdict)
-    p = np.array([x.mann_whitney["pvalue"] for x in results])
-    assert np.allclose(r["p_bh"], st.false_discovery_control(p), rtol=1e-13, atol=0)
-    assert np.allclose(r["p_holm"], br.adjust_pvalues(p, "holm"), rtol=0, atol=0)
+    p = np.array([x.mann_whitney.pvalue for x in results])
+    assert np.allclose(r.p_bh, st.false_discovery_control(p), rtol=1e-13, atol=0)
+    assert np.allclose(r.p_holm, br.adjust_pvalues(p, "holm"), rtol=0, atol=0)
     assert br.rollup(results, resamples=2000, seed=3) == r  # seeded: identical
 
 
@@ -58,23 +59,22 @@ def test_compare_many_matches_single_calls():
         single = br._core.compare.compare_case([b], [h], name, resamples=400, seed=9)
         # compare_many uses stream i for case i; compare_samples uses stream 0.
         assert many[i].case == name
-        assert many[i].change == single.to_dict()["change"]
-    assert [m.to_dict() for m in many] == [m.to_dict() for m in br.compare_many(cases, resamples=400, seed=9,
-                                                                                threads=1)]
+        assert many[i].change == single.change
+    assert fields(many) == fields(br.compare_many(cases, resamples=400, seed=9, threads=1))
 
 
 def test_calibrate_noise_from_results_and_mapping():
     aa = make_results(seed=1, cases=6) + make_results(seed=2, cases=6)
     cal = br.calibrate_noise(aa)
     changes = np.abs([x.change for x in aa])
-    assert cal["p95_abs_change"] == pytest.approx(np.quantile(changes, 0.95), rel=1e-14)
-    assert cal["suggested_threshold"] == pytest.approx(max(0.05, 1.5 * np.quantile(changes, 0.95)), rel=1e-14)
-    assert cal["cases"] == [f"case {i}" for i in range(6)]
-    assert cal["runs"] == [2] * 6
+    assert cal.p95_abs_change == pytest.approx(np.quantile(changes, 0.95), rel=1e-14)
+    assert cal.suggested_threshold == pytest.approx(max(0.05, 1.5 * np.quantile(changes, 0.95)), rel=1e-14)
+    assert cal.cases == [f"case {i}" for i in range(6)]
+    assert cal.runs == [2] * 6
     for i in range(6):
-        assert cal["noise_floor"][i] == max(abs(aa[i].change), abs(aa[i + 6].change))
+        assert cal.noise_floor[i] == max(abs(aa[i].change), abs(aa[i + 6].change))
     m = br.calibrate_noise({"x": [0.01, -0.03], "y": 0.02})
-    assert m["noise_floor"] == [0.03, 0.02]
-    assert m["suggested_threshold"] == 0.05
+    assert m.noise_floor == [0.03, 0.02]
+    assert m.suggested_threshold == 0.05
     with pytest.raises(br.InputError, match="not finite"):
         br.calibrate_noise({"x": [np.nan]})

@@ -193,9 +193,9 @@ def test_compare_reports_disparity_bounds_with_the_documented_seed():
     r = br.compare_samples(base, head, seed=17, misrate=1e-2)
     _, mixed = splitmix64(0 ^ 0x5350524541445321)  # stream 0 for a single comparison
     expected = br.disparity_bounds(base, head, 1e-2, seed=17 ^ mixed)
-    assert r.disparity_bounds == expected._asdict()
+    assert r.disparity_bounds == expected
     short = br.compare_samples(np.array([1.0]), np.array([2.0, 3.0]))
-    assert math.isnan(short.disparity) and math.isnan(short.disparity_bounds["lower"])
+    assert math.isnan(short.disparity) and math.isnan(short.disparity_bounds.lower)
 
 
 @pytest.mark.parametrize("misrate", [1e-3, 1e-2, 0.1])
@@ -207,7 +207,7 @@ def test_compare_warns_when_disparity_bounds_cannot_reach_the_misrate(misrate):
         base, head = g.lognormal(size=n), g.lognormal(size=n)
         r = br.compare_samples(base, head, misrate=misrate)
         assert br.shift_bounds(base, head, misrate).achieved_misrate <= misrate  # no shift warning instead
-        reached = r.disparity_bounds["achieved_misrate"] <= misrate
+        reached = r.disparity_bounds.achieved_misrate <= misrate
         assert reached == (n == 2 * pairs)
         warned = [w for w in r.warnings if w.startswith("disparity bounds cannot reach")]
         assert len(warned) == (0 if reached else 1)

@@ -8,7 +8,7 @@ import numpy
 import numpy.typing
 import os
 import typing
-from . import _core_compare as compare
+from . import compare
 __all__: list[str] = ['Blocks', 'CANONICAL_SCHEMA', 'Cell', 'Dataset', 'Details', 'Drift', 'InputError', 'MedianCI', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'Span', 'Summary', 'Table', 'UNAVAILABLE', 'canonical_json', 'compare', 'concat', 'detect_format', 'drift', 'fingerprint', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'nitro_case_name', 'parse_unit', 'presets_comparison', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'sha256_hex', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
@@ -16,7 +16,7 @@ class MedianCI:
     """
     Distribution-free confidence interval for the median.
     """
-    def to_dict(self) -> dict:
+    def __repr__(self) -> str:
         ...
     @property
     def achieved(self) -> float:
@@ -46,7 +46,7 @@ class Drift:
     """
     Drift of one ordered sample set: end-median ratio, Theil–Sen, Mann–Kendall.
     """
-    def to_dict(self) -> dict:
+    def __repr__(self) -> str:
         ...
     @property
     def change(self) -> float:
@@ -92,8 +92,6 @@ class Summary:
     Summary statistics of one sample set (see docs/statistics-summary.md).
     """
     def __repr__(self) -> str:
-        ...
-    def to_dict(self) -> dict:
         ...
     @property
     def cv(self) -> float:
@@ -441,7 +439,7 @@ def sha256_hex(data: bytes) -> str:
     """
 def summarize(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], quantiles: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex], method: str, ddof: typing.SupportsInt | typing.SupportsIndex, k: typing.SupportsInt | typing.SupportsIndex, confidence: typing.SupportsFloat | typing.SupportsIndex, mad_scale: str, nan_policy: str, stats: collections.abc.Sequence[str] | None, theil_sen_max_n: typing.SupportsInt | typing.SupportsIndex) -> Summary:
     ...
-def summarize_grouped(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], quantiles: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex], method: str, ddof: typing.SupportsInt | typing.SupportsIndex, k: typing.SupportsInt | typing.SupportsIndex, confidence: typing.SupportsFloat | typing.SupportsIndex, mad_scale: str, nan_policy: str, stats: collections.abc.Sequence[str] | None, theil_sen_max_n: typing.SupportsInt | typing.SupportsIndex, threads: typing.SupportsInt | typing.SupportsIndex) -> dict:
+def summarize_grouped(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], quantiles: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex], method: str, ddof: typing.SupportsInt | typing.SupportsIndex, k: typing.SupportsInt | typing.SupportsIndex, confidence: typing.SupportsFloat | typing.SupportsIndex, mad_scale: str, nan_policy: str, stats: collections.abc.Sequence[str] | None, theil_sen_max_n: typing.SupportsInt | typing.SupportsIndex, threads: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
     ...
 CANONICAL_SCHEMA: str = 'benchreport/1'
 REPORT_SCHEMA: str = 'benchreport-report/1'
