@@ -44,7 +44,7 @@ _EXAMPLES = Path(__file__).resolve().parent / "examples"
 def _native(dataset: Dataset) -> "_core.Dataset":
     """The C++ Dataset behind a :class:`benchreport.Dataset`."""
     if not isinstance(dataset, Dataset):
-        raise TypeError(f"expected a benchreport.Dataset (br.load, Dataset.from_pandas), got {type(dataset).__name__}")
+        raise TypeError(f"expected a benchreport.Dataset (br.load, Dataset.from_pandas), got {type(dataset).__module__}.{type(dataset).__qualname__}")
     return dataset._ds
 
 
