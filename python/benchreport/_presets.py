@@ -1,7 +1,7 @@
 """Report presets: base/head comparison, matrices, runner benchmarks.
 
-A thin typed skin over ``benchreport._core`` (src/dataset_compare.cpp,
-src/matrix.cpp, src/reports/*.cpp). docs/presets.md describes the layouts.
+A thin typed skin over ``benchreport._core`` (src/compare/dataset.cpp,
+src/compare/matrix.cpp, src/presets/*.cpp). docs/presets.md describes the layouts.
 
 >>> import benchreport as br
 >>> ds = br.load([br.example_path("nitro/ios"), br.example_path("nitro/android")])
@@ -11,12 +11,13 @@ src/matrix.cpp, src/reports/*.cpp). docs/presets.md describes the layouts.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from . import _core
+from ._dataset import Dataset, load
+from ._reports import Report
 
 __all__ = [
     "CaseResult",
@@ -27,6 +28,8 @@ __all__ = [
     "matrix",
     "matrix_report",
     "runners_report",
+    "summary_report",
+    "SUMMARY_SCHEMA",
     "example_path",
     "example_reports",
     "nitro_case_name",
@@ -38,34 +41,11 @@ __all__ = [
 _EXAMPLES = Path(__file__).resolve().parent / "examples"
 
 
-def _native(dataset: Any) -> Any:
-    """The C++ Dataset behind a Python Dataset (or the object itself)."""
-    native_type = getattr(_core, "Dataset", None)
-    if native_type is not None and isinstance(dataset, native_type):
-        return dataset
-    for attribute in ("_native", "_ds", "_dataset", "_core"):
-        inner = getattr(dataset, attribute, None)
-        if native_type is not None and isinstance(inner, native_type):
-            return inner
-    return dataset
-
-
-def _report(native_report: Any) -> Any:
-    """Wrap a C++ Report in the Python Report type when the skin has one."""
-    from . import _reports
-
-    wrapper = getattr(_reports, "Report", None)
-    if wrapper is None or isinstance(native_report, wrapper):
-        return native_report
-    for factory in ("_from_native", "_from_core", "from_native"):
-        make = getattr(wrapper, factory, None)
-        if make is not None:
-            return make(native_report)
-    return native_report
-
-
-def _render(report: Any, method: str, **kwargs: Any) -> str:
-    return getattr(report, method)(**kwargs)
+def _native(dataset: Dataset) -> "_core.Dataset":
+    """The C++ Dataset behind a :class:`benchreport.Dataset`."""
+    if not isinstance(dataset, Dataset):
+        raise TypeError(f"expected a benchreport.Dataset (br.load, Dataset.from_pandas), got {type(dataset).__module__}.{type(dataset).__qualname__}")
+    return dataset._ds
 
 
 def _split_baseline(baseline: Mapping[str, str]) -> tuple[str, str]:
@@ -78,23 +58,22 @@ def _split_baseline(baseline: Mapping[str, str]) -> tuple[str, str]:
 class _RendersReport:
     """Rendering and notebook display of a result through its ``report``."""
 
-    report: Any
+    report: Report
 
     def to_markdown(self, **kwargs: Any) -> str:
-        return _render(self.report, "to_markdown", **kwargs)
+        return self.report.to_markdown(**kwargs)
 
     def to_html(self, **kwargs: Any) -> str:
-        return _render(self.report, "to_html", **kwargs)
+        return self.report.to_html(**kwargs)
 
     def to_text(self, **kwargs: Any) -> str:
-        return _render(self.report, "to_text", **kwargs)
+        return self.report.to_text(**kwargs)
 
     def to_json(self, **kwargs: Any) -> str:
-        return _render(self.report, "to_json", **kwargs)
+        return self.report.to_json(**kwargs)
 
     def _repr_html_(self) -> str:
-        fragment = getattr(self.report, "to_html_fragment", None)
-        return fragment() if fragment is not None else self.to_html()
+        return self.report.to_html_fragment()
 
     def _repr_markdown_(self) -> str:
         return self.to_markdown()
@@ -133,7 +112,7 @@ class ComparisonResult(_RendersReport):
     same_revision: bool
     new_cases: list[dict[str, str]]
     removed_cases: list[dict[str, str]]
-    report: Any = field(repr=False)
+    report: Report = field(repr=False)
 
     def to_pandas(self):
         """One row per case: key columns, name, section, medians (base units), change, interval, verdict,
@@ -177,16 +156,12 @@ class ComparisonResult(_RendersReport):
 def _comparison_options(baseline: Mapping[str, str], by: Optional[Sequence[str]], threshold: float,
                         **options: Any) -> dict[str, Any]:
     column, value = _split_baseline(baseline)
-    out = {"baseline_column": column, "baseline_value": value, "threshold": float(threshold)}
-    if by is not None:
-        out["by"] = list(by)
-    for key, val in options.items():
-        if val is not None:
-            out[key] = val
-    return out
+    out = {"baseline_column": column, "baseline_value": value, "threshold": float(threshold), "by": by}
+    out.update(options)
+    return {key: val for key, val in out.items() if val is not None}
 
 
-def compare(dataset: Any, baseline: Mapping[str, str] = {"revision": "base"}, by: Optional[Sequence[str]] = None,
+def compare(dataset: Dataset, baseline: Mapping[str, str] = {"revision": "base"}, by: Optional[Sequence[str]] = None,
             threshold: float = 0.05, *, head: Optional[str] = None, alpha: float = 0.05, confidence: float = 0.95,
             resamples: int = 10000, seed: int = 0, pair: str = "pair", check: bool = True,
             allow_new_and_removed: bool = True, threads: int = 0, sections: str = "platform",
@@ -207,22 +182,22 @@ def compare(dataset: Any, baseline: Mapping[str, str] = {"revision": "base"}, by
         seed=int(seed), pair_column=pair, check_comparability=bool(check),
         allow_new_and_removed=bool(allow_new_and_removed), threads=int(threads), section_column=sections,
         display_names=dict(names) if names else None, drift_limit=float(drift_limit), gate=bool(gate), title=title)
-    view, report = _core.presets_comparison(_native(dataset), options)
-    by_columns = list(view["by"])
+    view, report = _core.presets_comparison(_native(dataset), **options)
+    by_columns = list(view.by)
     cases = [
-        CaseResult(key=dict(zip(by_columns, c["key"])), name=c["name"], section=c["section"], pairs=list(c["pairs"]),
-                   stats=c["comparison"])
-        for c in view["cases"]
+        CaseResult(key=dict(zip(by_columns, c.key)), name=c.name, section=c.section, pairs=list(c.pairs),
+                   stats=c.comparison)
+        for c in view.cases
     ]
     return ComparisonResult(
-        cases=cases, by=by_columns, base_value=view["base_value"], head_value=view["head_value"],
-        base_commit=view["base_commit"], head_commit=view["head_commit"], same_revision=bool(view["same_revision"]),
-        new_cases=[dict(zip(by_columns, k)) for k in view["new_cases"]],
-        removed_cases=[dict(zip(by_columns, k)) for k in view["removed_cases"]], report=_report(report))
+        cases=cases, by=by_columns, base_value=view.base_value, head_value=view.head_value,
+        base_commit=view.base_commit, head_commit=view.head_commit, same_revision=view.same_revision,
+        new_cases=[dict(zip(by_columns, k)) for k in view.new_cases],
+        removed_cases=[dict(zip(by_columns, k)) for k in view.removed_cases], report=Report._from_core(report))
 
 
-def comparison_report(dataset: Any, baseline: Mapping[str, str] = {"revision": "base"},
-                      by: Optional[Sequence[str]] = None, threshold: float = 0.05, **options: Any) -> Any:
+def comparison_report(dataset: Dataset, baseline: Mapping[str, str] = {"revision": "base"},
+                      by: Optional[Sequence[str]] = None, threshold: float = 0.05, **options: Any) -> Report:
     """The ``comparison`` preset (the PR performance report) as a Report; options as for :func:`compare`."""
     return compare(dataset, baseline, by, threshold, **options).report
 
@@ -240,7 +215,8 @@ class MatrixResult(_RendersReport):
     base_unit: str
     higher_is_better: bool
     stat: str
-    report: Any = field(repr=False)
+    report: Report = field(repr=False)
+    _matrix: Any = field(repr=False, compare=False, default=None)  # the C++ Matrix (best_col)
 
     def to_pandas(self):
         import pandas as pd
@@ -249,60 +225,66 @@ class MatrixResult(_RendersReport):
                             columns=pd.Index(self.cols, name=" / ".join(self.col_columns)))
 
     def best(self) -> list[Optional[str]]:
-        """Best column per row (direction-aware), None for an empty row."""
-        out = []
-        for row in self.values:
-            finite = [(v, j) for j, v in enumerate(row) if not math.isnan(v)]
-            if not finite:
-                out.append(None)
-                continue
-            pick = max(finite) if self.higher_is_better else min(finite)
-            out.append(self.cols[pick[1]])
-        return out
+        """Best column per row (direction-aware; the first on a tie), None for an empty row."""
+        best = (self._matrix.best_col(r) for r in range(len(self.rows)))
+        return [None if c is None else self.cols[c] for c in best]
 
 
-
-def matrix(dataset: Any, rows: Sequence[str], cols: Sequence[str], stat: str = "median",
+def matrix(dataset: Dataset, rows: Sequence[str], cols: Sequence[str], stat: str = "median",
            names: Optional[Mapping[str, str]] = None) -> MatrixResult:
     """Rows × columns of ``stat`` (median of run medians, pooled_median, mean, min) over the whole dataset."""
     native = _native(dataset)
     m = _core.presets_matrix(native, list(rows), list(cols), stat)
-    options = {"rows": list(rows), "cols": list(cols), "tables": [], "stat": stat}
-    if names:
-        options["names"] = dict(names)
-    report = _report(_core.presets_matrix_report(native, options))
+    report = _core.presets_matrix_report(native, rows=list(rows), cols=list(cols), tables=[], stat=stat,
+                                         names=dict(names) if names else None)
     return MatrixResult(
-        row_columns=list(m["row_columns"]), col_columns=list(m["col_columns"]),
-        rows=[" / ".join(k) for k in m["row_keys"]], cols=[" / ".join(k) for k in m["col_keys"]], values=m["values"],
-        unit=m["unit"], base_unit=m["base_unit"], higher_is_better=bool(m["higher_is_better"]), stat=m["stat"],
-        report=report)
+        row_columns=m.row_columns, col_columns=m.col_columns, rows=m.row_names, cols=m.col_names, values=m.values,
+        unit=m.unit, base_unit=m.base_unit, higher_is_better=m.higher_is_better, stat=m.stat,
+        report=Report._from_core(report), _matrix=m)
 
 
-def matrix_report(dataset: Any, rows: Sequence[str] = ("algorithm",), cols: Sequence[str] = ("engine",),
+def matrix_report(dataset: Dataset, rows: Sequence[str] = ("algorithm",), cols: Sequence[str] = ("engine",),
                   tables: Sequence[str] = ("platform", "size"), stat: str = "median",
                   names: Optional[Mapping[str, str]] = None, quick_rows: Optional[Sequence[str]] = None,
-                  quick_row_count: int = 4, ratio_baseline: Optional[str] = None, title: str = "Benchmarks") -> Any:
-    """The ``matrix`` preset: key take-aways, quick comparison and one full matrix per ``tables`` combination."""
-    options: dict[str, Any] = {"rows": list(rows), "cols": list(cols), "tables": list(tables), "stat": stat,
-                               "quick_row_count": int(quick_row_count), "title": title}
-    if names:
-        options["names"] = dict(names)
-    if quick_rows:
-        options["quick_rows"] = list(quick_rows)
-    if ratio_baseline:
-        options["ratio_baseline"] = ratio_baseline
-    return _report(_core.presets_matrix_report(_native(dataset), options))
+                  quick_row_count: int = 4, ratio_baseline: Optional[str] = None, title: str = "Benchmarks") -> Report:
+    """The ``matrix`` preset: key take-aways, quick comparison and one full matrix per ``tables`` combination.
+
+    ``names`` maps label values to display names, over those the data brings (a ZFH log names its engines)."""
+    return Report._from_core(_core.presets_matrix_report(
+        _native(dataset), rows=list(rows), cols=list(cols), tables=list(tables), stat=stat,
+        names=dict(names) if names else None, quick_rows=list(quick_rows) if quick_rows else None,
+        quick_row_count=int(quick_row_count), ratio_baseline=ratio_baseline or None, title=title))
 
 
-def runners_report(dataset: Any, *, fingerprint: Optional[str] = None, protocol_key: str = "protocol",
+def runners_report(dataset: Dataset, *, fingerprint: Optional[str] = None, protocol_key: str = "protocol",
                    fingerprint_digits: int = 12, runner_column: str = "runner",
-                   title: str = "Runner Benchmarks") -> Any:
+                   title: str = "Runner Benchmarks") -> Report:
     """The ``runners`` preset: parameter fingerprints, pinned/unpinned CPU results, disk I/O, cache backends."""
-    options = {"protocol_key": protocol_key, "fingerprint_digits": int(fingerprint_digits),
-               "runner_column": runner_column, "title": title}
-    if fingerprint:
-        options["fingerprint"] = fingerprint
-    return _report(_core.presets_runners_report(_native(dataset), options))
+    return Report._from_core(_core.presets_runners_report(
+        _native(dataset), protocol_key=protocol_key, fingerprint_digits=int(fingerprint_digits),
+        runner_column=runner_column, title=title, fingerprint=fingerprint or None))
+
+
+#: Schema name of the summary preset's ``report.data``.
+SUMMARY_SCHEMA: str = _core.SUMMARY_SCHEMA
+
+
+def summary_report(dataset: Dataset, by: Optional[Sequence[str]] = None, *, k: int = 5, drift_limit: float = 0.10,
+                   title: str = "Summary", threads: int = 0) -> Report:
+    """The ``summary`` preset: one row per sample set, or per group of sets pooled by ``by``.
+
+    Columns: the label values, n, median (p50), MAD / p50, CV (population σ /
+    mean), min – max, drift (median of the last ``k`` samples over the first
+    ``k`` − 1; |drift| ≥ ``drift_limit`` highlighted) and a sparkline of the
+    samples in measurement order. Reader warnings become a warning note;
+    ``report.data`` carries every number in base units. Raises
+    :class:`benchreport.InputError` when a group mixes dimensions (e.g. times
+    with throughputs), which cannot be pooled. Definitions are in
+    docs/statistics-summary.md.
+    """
+    return Report._from_core(_core.presets_summary_report(
+        _native(dataset), by=list(by) if by else [], k=int(k), drift_limit=float(drift_limit), title=str(title),
+        threads=int(threads)))
 
 
 def example_path(name: str = "") -> Path:
@@ -314,14 +296,11 @@ def example_path(name: str = "") -> Path:
     return path
 
 
-def _load(paths: Iterable[Path]) -> Any:
-    from . import _dataset
-
-    load = getattr(_dataset, "load")
+def _load(paths: Iterable[Path]) -> Dataset:
     return load([str(p) for p in paths])
 
 
-def example_reports(root: Optional[Path] = None, *, resamples: int = 10000) -> dict[str, Any]:
+def example_reports(root: Optional[Path] = None, *, resamples: int = 10000) -> dict[str, Report]:
     """The three presets rendered from the example inputs (``root`` defaults to the packaged copy)."""
     base = Path(root) if root is not None else _EXAMPLES
     nitro = _load([base / "nitro" / "ios", base / "nitro" / "android"])

@@ -27,6 +27,8 @@ __all__ = [
     "link",
     "REPORT_SCHEMA",
     "UNAVAILABLE",
+    "FORMATS",
+    "DEFAULT_MARKDOWN_BUDGET",
     "format_time",
     "format_change",
     "format_change_percent",
@@ -43,14 +45,19 @@ __all__ = [
 
 REPORT_SCHEMA: str = _core.REPORT_SCHEMA
 UNAVAILABLE: str = _core.UNAVAILABLE
+#: Names ``Report.render`` accepts (src/render/render.cpp), in the order the CLI lists them.
+FORMATS: Tuple[str, ...] = tuple(_core.FORMATS)
+#: Default Markdown size budget in UTF-8 bytes: a GitHub comment (RenderOptions::markdown_budget).
+DEFAULT_MARKDOWN_BUDGET: int = _core.DEFAULT_MARKDOWN_BUDGET
 
 Span = _core.Span
 InlinePart = Union[str, Span]
 ColumnSpec = Union[str, Tuple[str, str]]
 CellLike = Union[str, int, float, "Cell"]
 
-ROLES = ("none", "faster", "slower", "inconclusive", "equivalent", "unchanged", "best", "worse", "muted", "code")
-ALIGNS = ("left", "right", "center")
+#: Cell roles and column alignments, as the C++ report model names them (report/table.hpp).
+ROLES: Tuple[str, ...] = tuple(_core.CELL_ROLES)
+ALIGNS: Tuple[str, ...] = tuple(_core.ALIGNMENTS)
 
 
 def strong(text: str) -> Span:
@@ -211,6 +218,35 @@ class Details(_Builder):
         return len(self._blocks)
 
 
+def _json_value(value: Any, path: str) -> "_core.JsonValue":
+    """Plain Python data (and numpy scalars/arrays) as a JSON value; ``path`` names the culprit."""
+    if value is None:
+        return _core.JsonValue.null()
+    if isinstance(value, bool):
+        return _core.JsonValue.boolean(value)
+    if isinstance(value, int):
+        if not -2 ** 63 <= value < 2 ** 63:
+            raise _core.InputError(f"report data {path}: integer does not fit in 64 bits")
+        return _core.JsonValue.integer(value)
+    if isinstance(value, float):
+        return _core.JsonValue.number(value)
+    if isinstance(value, str):
+        return _core.JsonValue.string(value)
+    if isinstance(value, dict):
+        members = []
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise _core.InputError(f"report data {path}: keys must be str, got {type(key).__name__}")
+            members.append((key, _json_value(item, f"{path}.{key}")))
+        return _core.JsonValue.object(members)
+    if isinstance(value, (list, tuple)):
+        return _core.JsonValue.array([_json_value(item, f"{path}[{i}]") for i, item in enumerate(value)])
+    if hasattr(value, "tolist"):  # numpy scalars and arrays: their tolist() is plain Python data
+        return _json_value(value.tolist(), path)
+    raise _core.InputError(f"report data {path}: unsupported type {type(value).__name__} "
+                           "(use None, bool, int, float, str, list, dict)")
+
+
 def _options(**kwargs: Any) -> "_core.RenderOptions":
     options = _core.RenderOptions()
     for key, value in kwargs.items():
@@ -248,21 +284,21 @@ class Report(_Builder):
 
     @property
     def data(self) -> Any:
-        """JSON-compatible payload (dict/list/str/int/float/bool/None; numpy converted)."""
-        return self._core.data
+        """JSON-compatible payload (dict/list/str/int/float/bool/None; numpy converted; NaN kept)."""
+        return json.loads(self._core.data.to_python_json())
 
     @data.setter
     def data(self, value: Any) -> None:
-        self._core.data = value
+        self._core.data = _json_value(value, "$")
 
     def __len__(self) -> int:
         return len(self._blocks)
 
     def render(self, format: str, **options: Any) -> str:
-        """Render as "markdown", "html", "text", "csv" or "json" with RenderOptions fields."""
+        """Render in one of ``FORMATS`` ("markdown", "html", "text", "csv", "json") with RenderOptions fields."""
         return self._core.render(format, _options(**options))
 
-    def to_markdown(self, budget: int = 65536, *, full_report_location: Optional[str] = None,
+    def to_markdown(self, budget: int = DEFAULT_MARKDOWN_BUDGET, *, full_report_location: Optional[str] = None,
                     sparklines: bool = True) -> str:
         """GitHub-flavoured Markdown held to ``budget`` UTF-8 bytes (0 = unlimited)."""
         return self.render("markdown", markdown_budget=int(budget), full_report_location=full_report_location,

@@ -186,16 +186,8 @@ def _check_fraction(value: float, option: str, upper: float = 1.0) -> float:
 # ---------------------------------------------------------------- output
 
 def render(report: Any, fmt: str, budget: int = GITHUB_COMMENT_BUDGET, color: bool = False) -> str:
-    """A report as text in one of ``FORMATS``."""
-    if fmt == "markdown":
-        return report.to_markdown(budget=budget)
-    if fmt == "html":
-        return report.to_html()
-    if fmt == "text":
-        return report.to_text(color=color)
-    if fmt == "csv":
-        return report.to_csv()
-    return report.to_json()
+    """A report as text in one of ``FORMATS`` (the C++ dispatcher picks the renderer)."""
+    return report.render(fmt, markdown_budget=budget, color=color)
 
 
 def _with_newline(text: str) -> str:
@@ -235,7 +227,7 @@ def write_github(report: Any, budget: int = GITHUB_COMMENT_BUDGET, comment_file:
 # ---------------------------------------------------------------- commands
 
 def cmd_summary(args: argparse.Namespace) -> int:
-    from ._summary_report import summary_report
+    from ._presets import summary_report
 
     ds = _load(args)
     by = _split_columns(args.by)

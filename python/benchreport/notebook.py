@@ -20,14 +20,14 @@ import math
 import sys
 from typing import Any, Dict, Iterable, List, Mapping, Optional
 
+from . import _core
 from ._reports import Cell, Report, format_change, format_change_percent, format_percent
 
 __all__ = ["enable", "to_report", "to_pandas", "compare_row", "summary_row", "to_html", "to_markdown", "to_text",
            "flatten", "VERDICT_ROLES"]
 
-#: Cell role (colour) per verdict; the HTML renderer styles ``role-<name>``.
-VERDICT_ROLES = {"faster": "faster", "slower": "slower", "inconclusive": "inconclusive",
-                 "equivalent": "equivalent", "unchanged": "unchanged"}
+#: Cell role (colour) per verdict, as the comparison preset colours them; the HTML renderer styles ``role-<name>``.
+VERDICT_ROLES: Dict[str, str] = dict(_core.VERDICT_ROLES)
 
 
 # ---------------------------------------------------------------- what is what
@@ -196,18 +196,19 @@ def _summary_report(summary: Any, title: str) -> Report:
 
 def to_report(obj: Any, title: Optional[str] = None) -> Report:
     """A :class:`Report` for a Summary, CompareResult(s), Dataset (its summary table) or Report."""
+    from ._presets import ComparisonResult, MatrixResult
+
     if isinstance(obj, Report):
         return obj
-    inner = getattr(obj, "report", None)
-    if isinstance(inner, Report):
-        return inner
+    if isinstance(obj, (ComparisonResult, MatrixResult)):
+        return obj.report
     results = _compare_results(obj)
     if results is not None:
         return _compare_report(results, title if title is not None else "Comparison")
     if _is_summary(obj):
         return _summary_report(obj, title if title is not None else "Summary")
     if _is_dataset(obj):
-        from ._summary_report import summary_report
+        from ._presets import summary_report
 
         return summary_report(obj, title=title if title is not None else repr(obj))
     raise TypeError(f"no report view for {type(obj).__name__}")

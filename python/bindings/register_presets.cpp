@@ -1,21 +1,27 @@
-// Bindings for the presets: dataset comparison, matrix, the three report
-// presets, SHA-256 and parameter fingerprints. The typed skin is
-// python/benchreport/_presets.py.
+// Bindings for the presets: dataset comparison, matrix, the four report
+// presets (comparison, runners, matrix, summary), SHA-256 and parameter
+// fingerprints. Options come as keyword arguments (None keeps the C++
+// default); results are typed classes with read-only properties. The typed
+// skin is python/benchreport/_presets.py.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "benchreport/compare/dataset.hpp"
-#include "benchreport/core/error.hpp"
-#include "benchreport/data/fingerprint.hpp"
 #include "benchreport/compare/matrix.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/core/sha256.hpp"
+#include "benchreport/data/fingerprint.hpp"
 #include "benchreport/presets/comparison.hpp"
 #include "benchreport/presets/matrix.hpp"
 #include "benchreport/presets/runners.hpp"
-#include "benchreport/core/sha256.hpp"
+#include "benchreport/presets/summary.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
@@ -23,79 +29,130 @@ namespace py = pybind11;
 namespace benchreport::python {
 namespace {
 
-DatasetCompareOptions compare_options(const py::dict& o) {
-  DatasetCompareOptions out;
-  const auto take = [&](const char* key, auto& field) {
-    if (o.contains(key) && !o[key].is_none()) field = o[key].cast<std::decay_t<decltype(field)>>();
-  };
-  take("baseline_column", out.baseline_column);
-  take("baseline_value", out.baseline_value);
-  take("head_value", out.head_value);
-  take("by", out.by);
-  take("pair_column", out.pair_column);
-  take("process_columns", out.process_columns);
-  take("threads", out.threads);
-  take("run_checks", out.run_checks);
-  take("work_checks", out.work_checks);
-  take("commit_keys", out.commit_keys);
-  take("check_comparability", out.check_comparability);
-  take("allow_new_and_removed", out.allow_new_and_removed);
-  take("threshold", out.compare.threshold);
-  take("alpha", out.compare.alpha);
-  take("confidence", out.compare.confidence);
-  take("resamples", out.compare.resamples);
-  take("seed", out.compare.seed);
-  take("noise_limit", out.compare.noise_limit);
-  return out;
-}
+// Keyword arguments onto the fields of an options struct: read() names each
+// keyword a preset accepts; None keeps the field's C++ default; finish()
+// refuses a keyword that no read() asked for.
+class KeywordOptions {
+ public:
+  KeywordOptions(const py::kwargs& kwargs, const char* function) : kwargs_(kwargs), function_(function) {}
 
-ComparisonReportOptions comparison_options(const py::dict& o) {
-  ComparisonReportOptions out;
-  out.compare = compare_options(o);
-  const auto take = [&](const char* key, auto& field) {
-    if (o.contains(key) && !o[key].is_none()) field = o[key].cast<std::decay_t<decltype(field)>>();
-  };
-  take("title", out.title);
-  take("section_column", out.section_column);
-  take("section_order", out.section_order);
-  take("section_titles", out.section_titles);
-  take("benchmark_column", out.benchmark_column);
-  take("display_names", out.display_names);
-  take("display_name_key", out.display_name_key);
-  take("drift_limit", out.drift_limit);
-  take("drift_k", out.drift_k);
-  take("gate", out.gate);
-  return out;
-}
-
-py::dict view_dict(const ComparisonView& view) {
-  const DatasetComparison& c = view.comparison;
-  py::list cases;
-  for (std::size_t i = 0; i < c.cases.size(); ++i) {
-    const CaseResult& r = c.cases[i];
-    py::dict item;
-    item["key"] = r.key;
-    item["name"] = view.names[i];
-    item["section"] = view.sections[i];
-    item["pairs"] = r.pairs;
-    item["comparison"] = py::cast(r.comparison);
-    cases.append(std::move(item));
+  template <class T>
+  KeywordOptions& read(const char* name, T& field) {
+    names_.emplace_back(name);
+    if (kwargs_.contains(name)) {
+      const py::object value = kwargs_[name];
+      if (!value.is_none()) field = value.cast<T>();
+    }
+    return *this;
   }
-  py::dict out;
-  out["by"] = c.by;
-  out["baseline_column"] = c.baseline_column;
-  out["base_value"] = c.base_value;
-  out["head_value"] = c.head_value;
-  out["base_commit"] = c.base_commit;
-  out["head_commit"] = c.head_commit;
-  out["same_revision"] = c.same_revision;
-  out["new_cases"] = c.new_cases;
-  out["removed_cases"] = c.removed_cases;
-  out["cases"] = cases;
+
+  void finish() const {
+    for (const auto& item : kwargs_) {
+      const auto key = py::str(item.first).cast<std::string>();
+      if (std::find(names_.begin(), names_.end(), key) == names_.end()) {
+        throw py::type_error(fmt::format("{}() got an unexpected keyword argument '{}'", function_, key));
+      }
+    }
+  }
+
+ private:
+  const py::kwargs& kwargs_;
+  const char* function_;
+  std::vector<std::string> names_;
+};
+
+ComparisonReportOptions comparison_options(const py::kwargs& kwargs) {
+  ComparisonReportOptions out;
+  DatasetCompareOptions& c = out.compare;
+  KeywordOptions(kwargs, "presets_comparison")
+      .read("baseline_column", c.baseline_column)
+      .read("baseline_value", c.baseline_value)
+      .read("head_value", c.head_value)
+      .read("by", c.by)
+      .read("pair_column", c.pair_column)
+      .read("process_columns", c.process_columns)
+      .read("threads", c.threads)
+      .read("run_checks", c.run_checks)
+      .read("work_checks", c.work_checks)
+      .read("commit_keys", c.commit_keys)
+      .read("check_comparability", c.check_comparability)
+      .read("allow_new_and_removed", c.allow_new_and_removed)
+      .read("threshold", c.compare.threshold)
+      .read("alpha", c.compare.alpha)
+      .read("confidence", c.compare.confidence)
+      .read("resamples", c.compare.resamples)
+      .read("seed", c.compare.seed)
+      .read("noise_limit", c.compare.noise_limit)
+      .read("title", out.title)
+      .read("section_column", out.section_column)
+      .read("section_order", out.section_order)
+      .read("section_titles", out.section_titles)
+      .read("benchmark_column", out.benchmark_column)
+      .read("display_names", out.display_names)
+      .read("display_name_key", out.display_name_key)
+      .read("drift_limit", out.drift_limit)
+      .read("drift_k", out.drift_k)
+      .read("gate", out.gate)
+      .finish();
   return out;
 }
 
-py::dict matrix_dict(const Matrix& m) {
+MatrixReportOptions matrix_report_options(const py::kwargs& kwargs) {
+  MatrixReportOptions out;
+  std::string stat(matrix_stat_name(out.stat));
+  KeywordOptions(kwargs, "presets_matrix_report")
+      .read("title", out.title)
+      .read("rows", out.rows)
+      .read("cols", out.cols)
+      .read("tables", out.tables)
+      .read("stat", stat)
+      .read("names", out.names)
+      .read("label_names_key", out.label_names_key)
+      .read("quick_rows", out.quick_rows)
+      .read("quick_row_count", out.quick_row_count)
+      .read("ratio_baseline", out.ratio_baseline)
+      .finish();
+  out.stat = parse_matrix_stat(stat);
+  return out;
+}
+
+RunnersReportOptions runners_options(const py::kwargs& kwargs) {
+  RunnersReportOptions out;
+  KeywordOptions(kwargs, "presets_runners_report")
+      .read("title", out.title)
+      .read("runner_column", out.runner_column)
+      .read("suite_column", out.suite_column)
+      .read("metric_column", out.metric_column)
+      .read("backend_column", out.backend_column)
+      .read("service_column", out.service_column)
+      .read("protocol_key", out.protocol_key)
+      .read("fingerprint_digits", out.fingerprint_digits)
+      .read("fingerprint", out.fingerprint)
+      .finish();
+  return out;
+}
+
+std::size_t non_negative(long long v, const char* what) {
+  if (v < 0) throw InputError(fmt::format("{} is {}: expected a non-negative integer", what, v));
+  return static_cast<std::size_t>(v);
+}
+
+// One matched case of a comparison with the name and section the report shows it under.
+struct ComparisonCase {
+  std::vector<std::string> key;
+  std::string name, section;
+  std::vector<std::string> pairs;
+  CaseComparison comparison;
+};
+
+std::vector<std::string> joined_keys(const std::vector<std::vector<std::string>>& keys) {
+  std::vector<std::string> out;
+  out.reserve(keys.size());
+  for (const auto& key : keys) out.push_back(join_key(key));
+  return out;
+}
+
+py::array_t<double> matrix_values(const Matrix& m) {
   py::array_t<double> values({m.n_rows(), m.n_cols()});
   auto v = values.mutable_unchecked<2>();
   for (std::size_t r = 0; r < m.n_rows(); ++r) {
@@ -104,62 +161,64 @@ py::dict matrix_dict(const Matrix& m) {
       v(r, c) = cell ? *cell : std::numeric_limits<double>::quiet_NaN();
     }
   }
-  py::dict out;
-  out["row_columns"] = m.row_columns;
-  out["col_columns"] = m.col_columns;
-  out["row_keys"] = m.row_keys;
-  out["col_keys"] = m.col_keys;
-  out["values"] = values;
-  out["set_counts"] = m.set_counts;
-  out["unit"] = m.unit.symbol;
-  out["base_unit"] = std::string(base_symbol(m.unit.dimension));
-  out["higher_is_better"] = m.higher_is_better;
-  out["stat"] = std::string(matrix_stat_name(m.stat));
-  return out;
+  return values;
 }
 
-MatrixReportOptions matrix_report_options(const py::dict& o) {
-  MatrixReportOptions out;
-  const auto take = [&](const char* key, auto& field) {
-    if (o.contains(key) && !o[key].is_none()) field = o[key].cast<std::decay_t<decltype(field)>>();
-  };
-  take("title", out.title);
-  take("rows", out.rows);
-  take("cols", out.cols);
-  take("tables", out.tables);
-  take("quick_rows", out.quick_rows);
-  take("quick_row_count", out.quick_row_count);
-  take("ratio_baseline", out.ratio_baseline);
-  if (o.contains("names") && !o["names"].is_none()) {
-    for (const auto& [key, value] : o["names"].cast<std::map<std::string, std::string>>()) out.names[key] = value;
-  }
-  if (o.contains("stat") && !o["stat"].is_none()) out.stat = parse_matrix_stat(o["stat"].cast<std::string>());
-  return out;
-}
+void register_results(py::module_& m) {
+  py::class_<ComparisonCase>(m, "ComparisonCase", "One matched case: key (values of `by`), display name, section, "
+                                                  "process pairs and its CaseComparison.")
+      .def_readonly("key", &ComparisonCase::key)
+      .def_readonly("name", &ComparisonCase::name)
+      .def_readonly("section", &ComparisonCase::section)
+      .def_readonly("pairs", &ComparisonCase::pairs)
+      .def_readonly("comparison", &ComparisonCase::comparison);
 
-RunnersReportOptions runners_options(const py::dict& o) {
-  RunnersReportOptions out;
-  const auto take = [&](const char* key, auto& field) {
-    if (o.contains(key) && !o[key].is_none()) field = o[key].cast<std::decay_t<decltype(field)>>();
-  };
-  take("title", out.title);
-  take("runner_column", out.runner_column);
-  take("suite_column", out.suite_column);
-  take("metric_column", out.metric_column);
-  take("backend_column", out.backend_column);
-  take("service_column", out.service_column);
-  take("protocol_key", out.protocol_key);
-  take("fingerprint_digits", out.fingerprint_digits);
-  take("fingerprint", out.fingerprint);
-  return out;
+  py::class_<ComparisonView>(m, "ComparisonView", "A dataset comparison with its cases' display names and sections.")
+      .def_property_readonly("by", [](const ComparisonView& v) { return v.comparison.by; })
+      .def_property_readonly("baseline_column", [](const ComparisonView& v) { return v.comparison.baseline_column; })
+      .def_property_readonly("base_value", [](const ComparisonView& v) { return v.comparison.base_value; })
+      .def_property_readonly("head_value", [](const ComparisonView& v) { return v.comparison.head_value; })
+      .def_property_readonly("base_commit", [](const ComparisonView& v) { return v.comparison.base_commit; })
+      .def_property_readonly("head_commit", [](const ComparisonView& v) { return v.comparison.head_commit; })
+      .def_property_readonly("same_revision", [](const ComparisonView& v) { return v.comparison.same_revision; })
+      .def_property_readonly("new_cases", [](const ComparisonView& v) { return v.comparison.new_cases; })
+      .def_property_readonly("removed_cases", [](const ComparisonView& v) { return v.comparison.removed_cases; })
+      .def_property_readonly("cases", [](const ComparisonView& v) {
+        std::vector<ComparisonCase> out;
+        out.reserve(v.comparison.cases.size());
+        for (std::size_t i = 0; i < v.comparison.cases.size(); ++i) {
+          const CaseResult& r = v.comparison.cases[i];
+          out.push_back({r.key, v.names[i], v.sections[i], r.pairs, r.comparison});
+        }
+        return out;
+      });
+
+  py::class_<Matrix>(m, "Matrix", "Rows × columns of one statistic (values in base units, NaN = no data).")
+      .def_readonly("row_columns", &Matrix::row_columns)
+      .def_readonly("col_columns", &Matrix::col_columns)
+      .def_readonly("row_keys", &Matrix::row_keys)
+      .def_readonly("col_keys", &Matrix::col_keys)
+      .def_property_readonly("row_names", [](const Matrix& x) { return joined_keys(x.row_keys); },
+                             "Row keys joined with \" / \" (as the report shows them).")
+      .def_property_readonly("col_names", [](const Matrix& x) { return joined_keys(x.col_keys); })
+      .def_property_readonly("values", &matrix_values, "n_rows × n_cols float64 array in base units, NaN = no data.")
+      .def_readonly("set_counts", &Matrix::set_counts)
+      .def_property_readonly("unit", [](const Matrix& x) { return x.unit.symbol; })
+      .def_property_readonly("base_unit", [](const Matrix& x) { return std::string(base_symbol(x.unit.dimension)); })
+      .def_readonly("higher_is_better", &Matrix::higher_is_better)
+      .def_property_readonly("stat", [](const Matrix& x) { return std::string(matrix_stat_name(x.stat)); })
+      .def("best_col", &Matrix::best_col, py::arg("row"),
+           "Column of the best value of a row (direction-aware, the first on a tie); None for an empty row.");
 }
 
 }  // namespace
 
 void register_presets(py::module_& m) {
+  register_results(m);
+
   m.def(
       "presets_comparison",
-      [](const Dataset& dataset, const py::dict& options) {
+      [](const Dataset& dataset, const py::kwargs& options) {
         const ComparisonReportOptions o = comparison_options(options);
         ComparisonView view;
         Report report;
@@ -168,43 +227,60 @@ void register_presets(py::module_& m) {
           view = comparison_view(dataset, o);
           report = comparison_report(dataset, view, o);
         }
-        return py::make_tuple(view_dict(view), std::move(report));
+        return std::make_pair(std::move(view), std::move(report));
       },
-      py::arg("dataset"), py::arg("options") = py::dict(),
-      "Compare base and head over a Dataset; returns (view dict, Report). See benchreport.compare.");
+      py::arg("dataset"),
+      "Compare base and head over a Dataset; returns (ComparisonView, Report). Keyword options as "
+      "ComparisonReportOptions and DatasetCompareOptions. See benchreport.compare.");
 
   m.def(
       "presets_matrix",
       [](const Dataset& dataset, const std::vector<std::string>& rows, const std::vector<std::string>& cols,
          const std::string& stat) {
         const MatrixOptions o{rows, cols, parse_matrix_stat(stat)};
-        Matrix result;
-        {
-          py::gil_scoped_release release;
-          result = matrix(dataset, o);
-        }
-        return matrix_dict(result);
+        py::gil_scoped_release release;
+        return matrix(dataset, o);
       },
       py::arg("dataset"), py::arg("rows"), py::arg("cols"), py::arg("stat") = "median",
       "Rows × columns of one statistic (values in base units, NaN = no data).");
 
   m.def(
       "presets_matrix_report",
-      [](const Dataset& dataset, const py::dict& options) {
+      [](const Dataset& dataset, const py::kwargs& options) {
         const MatrixReportOptions o = matrix_report_options(options);
         py::gil_scoped_release release;
         return matrix_report(dataset, o);
       },
-      py::arg("dataset"), py::arg("options") = py::dict());
+      py::arg("dataset"), "The matrix preset; keyword options as MatrixReportOptions.");
 
   m.def(
       "presets_runners_report",
-      [](const Dataset& dataset, const py::dict& options) {
+      [](const Dataset& dataset, const py::kwargs& options) {
         const RunnersReportOptions o = runners_options(options);
         py::gil_scoped_release release;
         return runners_report(dataset, o);
       },
-      py::arg("dataset"), py::arg("options") = py::dict());
+      py::arg("dataset"), "The runners preset; keyword options as RunnersReportOptions.");
+
+  const SummaryReportOptions summary_defaults;
+  m.def(
+      "presets_summary_report",
+      [](const Dataset& dataset, std::vector<std::string> by, long long k, double drift_limit, std::string title,
+         long long threads) {
+        SummaryReportOptions o;
+        o.by = std::move(by);
+        o.drift_k = non_negative(k, "k");
+        o.drift_limit = drift_limit;
+        o.title = std::move(title);
+        o.threads = static_cast<unsigned>(non_negative(threads, "threads"));
+        py::gil_scoped_release release;
+        return summary_report(dataset, o);
+      },
+      py::arg("dataset"), py::kw_only(), py::arg("by") = summary_defaults.by,
+      py::arg("k") = static_cast<long long>(summary_defaults.drift_k), py::arg("drift_limit") = summary_defaults.drift_limit,
+      py::arg("title") = summary_defaults.title, py::arg("threads") = static_cast<long long>(summary_defaults.threads),
+      "The summary preset: one row per set, or per group of sets pooled by `by`.");
+  m.attr("SUMMARY_SCHEMA") = std::string(kSummarySchema);
 
   m.def("nitro_case_name", &nitro_case_name, py::arg("id"), py::arg("platform"), py::arg("display_name") = "",
         "Display name of a Nitro metric id: 'nitro-cpp/function/add-numbers' on 'ios' -> 'C++ addNumbers()'.");

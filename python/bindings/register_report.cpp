@@ -1,11 +1,14 @@
-// Bindings for the report model (report.hpp, table.hpp), the renderers
-// (render.hpp) and number formatting (format.hpp). The typed Python skin is
+// Bindings for the report model (report.hpp, table.hpp), its JSON payload
+// (JsonValue), the renderers (render.hpp) and number formatting (format.hpp). The typed Python skin is
 // python/benchreport/_reports.py.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <fmt/format.h>
+
+#include <cmath>
+#include <cstdint>
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/report/format.hpp"
@@ -20,64 +23,42 @@ namespace {
 
 using Samples = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
-Json to_json_value(const py::handle& value, const std::string& path);
-
-Json dict_to_json(const py::dict& dict, const std::string& path) {
-  Json out = Json::object();
-  for (const auto& [key, item] : dict) {
-    if (!py::isinstance<py::str>(key)) {
-      throw InputError(fmt::format("report data {}: keys must be str, got {}", path,
-                                   py::str(py::type::of(key).attr("__name__")).cast<std::string>()));
+// A data payload as JSON text that Python's json.loads reads back to the same
+// values: doubles stay floats ("1.0") and NaN/±inf stay NaN/Infinity (the
+// report's own JSON writes those as null).
+void append_python_json(std::string& out, const Json& value) {
+  if (value.is_double()) {
+    const double d = value.as_double();
+    if (std::isnan(d)) {
+      out += "NaN";
+    } else if (std::isinf(d)) {
+      out += d > 0 ? "Infinity" : "-Infinity";
+    } else {
+      out += json_number(d);
     }
-    const auto name = key.cast<std::string>();
-    out.set(name, to_json_value(item, fmt::format("{}.{}", path, name)));
-  }
-  return out;
-}
-
-Json sequence_to_json(const py::sequence& items, const std::string& path) {
-  Json out = Json::array();
-  for (std::size_t i = 0; i < items.size(); ++i) out.push_back(to_json_value(items[i], fmt::format("{}[{}]", path, i)));
-  return out;
-}
-
-// Plain Python data (and numpy scalars/arrays) to a Json tree; path names the culprit.
-Json to_json_value(const py::handle& value, const std::string& path) {
-  if (value.is_none()) return nullptr;
-  if (py::isinstance<py::bool_>(value)) return value.cast<bool>();
-  if (py::isinstance<py::int_>(value)) {
-    try {
-      return value.cast<std::int64_t>();
-    } catch (const py::cast_error&) {
-      throw InputError(fmt::format("report data {}: integer does not fit in 64 bits", path));
+  } else if (value.is_array()) {
+    out += '[';
+    bool first = true;
+    for (const Json& item : value.as_array()) {
+      if (!first) out += ',';
+      first = false;
+      append_python_json(out, item);
     }
+    out += ']';
+  } else if (value.is_object()) {
+    out += '{';
+    bool first = true;
+    for (const auto& [key, item] : value.as_object()) {
+      if (!first) out += ',';
+      first = false;
+      append_json_string(out, key);
+      out += ':';
+      append_python_json(out, item);
+    }
+    out += '}';
+  } else {
+    out += to_json(value);
   }
-  if (py::isinstance<py::float_>(value)) return value.cast<double>();
-  if (py::isinstance<py::str>(value)) return value.cast<std::string>();
-  if (py::isinstance<py::dict>(value)) return dict_to_json(value.cast<py::dict>(), path);
-  if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
-    return sequence_to_json(value.cast<py::sequence>(), path);
-  }
-  // numpy scalars and arrays: their tolist() is plain Python data.
-  if (py::hasattr(value, "tolist")) return to_json_value(value.attr("tolist")(), path);
-  throw InputError(fmt::format("report data {}: unsupported type {} (use None, bool, int, float, str, list, dict)",
-                               path, py::str(py::type::of(value).attr("__name__")).cast<std::string>()));
-}
-
-py::object from_json_value(const Json& value) {
-  if (value.is_null()) return py::none();
-  if (value.is_bool()) return py::bool_(value.as_bool());
-  if (value.is_integer()) return py::int_(value.as_integer());
-  if (value.is_double()) return py::float_(value.as_double());
-  if (value.is_string()) return py::str(value.as_string());
-  if (value.is_array()) {
-    py::list out;
-    for (const Json& item : value.as_array()) out.append(from_json_value(item));
-    return out;
-  }
-  py::dict out;
-  for (const auto& [key, item] : value.as_object()) out[py::str(key)] = from_json_value(item);
-  return out;
 }
 
 NoteKind note_kind_from_name(const std::string& name) {
@@ -95,6 +76,33 @@ std::vector<Column> columns_from(const std::vector<std::pair<std::string, std::s
 std::string render_released(const Report& report, Format format, const RenderOptions& options) {
   py::gil_scoped_release release;
   return render(report, format, options);
+}
+
+void register_json(py::module_& m) {
+  py::class_<Json>(m, "JsonValue", "A JSON value (a report's data payload); build it with the static constructors.")
+      .def(py::init<>())
+      .def_static("null", [] { return Json(); })
+      .def_static("boolean", [](bool b) { return Json(b); }, py::arg("value"))
+      .def_static("integer", [](std::int64_t v) { return Json(v); }, py::arg("value"))
+      .def_static("number", [](double v) { return Json(v); }, py::arg("value"))
+      .def_static("string", [](std::string s) { return Json(std::move(s)); }, py::arg("value"))
+      .def_static("array", [](std::vector<Json> items) { return Json(Json::Array(std::move(items))); }, py::arg("items"))
+      .def_static(
+          "object",
+          [](std::vector<std::pair<std::string, Json>> members) {
+            Json out = Json::object();
+            for (auto& [key, value] : members) out.set(std::move(key), std::move(value));
+            return out;
+          },
+          py::arg("members"))
+      .def("to_python_json",
+           [](const Json& value) {
+             std::string out;
+             append_python_json(out, value);
+             return out;
+           },
+           "JSON text for json.loads: floats stay floats, NaN and infinities stay NaN/Infinity.")
+      .def("to_json", [](const Json& value) { return to_json(value); }, "Standard JSON text (non-finite numbers as null).");
 }
 
 void register_model(py::module_& m) {
@@ -177,9 +185,7 @@ void register_model(py::module_& m) {
       .def_readwrite("title", &Report::title)
       .def_property_readonly("blocks", [](Report& r) -> Blocks& { return r.blocks; },
                              py::return_value_policy::reference_internal)
-      .def_property(
-          "data", [](const Report& r) { return from_json_value(r.data); },
-          [](Report& r, const py::object& value) { r.data = to_json_value(value, "$"); })
+      .def_readwrite("data", &Report::data, "The machine-readable payload (a JsonValue).")
       .def("render",
            [](const Report& r, const std::string& format, const RenderOptions& options) {
              return render_released(r, format_from_name(format), options);
@@ -193,6 +199,25 @@ void register_model(py::module_& m) {
            py::arg("options") = RenderOptions{})
       .def("copy", [](const Report& r) { return Report(r); });
   m.attr("REPORT_SCHEMA") = std::string(kReportSchema);
+
+  // Facts the Python skin takes from here instead of repeating them.
+  std::vector<std::string> roles;
+  for (int i = 0; i <= static_cast<int>(CellRole::code); ++i) roles.emplace_back(role_name(static_cast<CellRole>(i)));
+  m.attr("CELL_ROLES") = roles;
+  std::vector<std::string> aligns;
+  for (const Align a : {Align::left, Align::right, Align::center}) aligns.emplace_back(align_name(a));
+  m.attr("ALIGNMENTS") = aligns;
+  std::vector<std::string> formats;
+  for (const Format f : {Format::markdown, Format::html, Format::text, Format::csv, Format::json}) {
+    formats.emplace_back(format_name(f));
+  }
+  m.attr("FORMATS") = formats;
+  m.attr("DEFAULT_MARKDOWN_BUDGET") = RenderOptions{}.markdown_budget;
+  std::vector<std::pair<std::string, std::string>> verdict_roles;
+  for (const Verdict v : {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent, Verdict::unchanged}) {
+    verdict_roles.emplace_back(std::string(to_string(v)), std::string(role_name(verdict_role(v))));
+  }
+  m.attr("VERDICT_ROLES") = verdict_roles;
 }
 
 void register_formatting(py::module_& m) {
@@ -221,6 +246,7 @@ void register_formatting(py::module_& m) {
 }  // namespace
 
 void register_report(py::module_& m) {
+  register_json(m);
   register_model(m);
   register_formatting(m);
 }

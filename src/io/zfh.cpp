@@ -1,7 +1,9 @@
 // ZFH_BENCHMARK_RESULT lines (react-native-file-hash example app) anywhere in
 // a log. Each line is one run: labels platform, engine, algorithm, size and
 // run (1, 2, ... per repeated (platform, engine, algorithm, size)); samples
-// samplesMs (ms). Results with an "error" are reported in the warnings.
+// samplesMs (ms). Results with an "error" are reported in the warnings. Sets
+// of the example app's engines and platforms carry their display names as set
+// metadata "labelNames" ({"engine": "Zig", ...}), which the matrix preset shows.
 #include <fmt/format.h>
 #include <map>
 
@@ -12,6 +14,35 @@ namespace benchreport::io {
 namespace {
 
 constexpr std::string_view kMarker = "ZFH_BENCHMARK_RESULT";
+
+// Display names of the example app's label values (react-native-file-hash).
+constexpr std::pair<std::string_view, std::string_view> kEngineNames[] = {
+    {"native", "Native"},
+    {"zig", "Zig"},
+    {"zig-raw", "Zig raw (no fallback)"},
+    {"zig-sha2", "Zig (-Dcpu=baseline+sha2)"},
+};
+constexpr std::pair<std::string_view, std::string_view> kPlatformNames[] = {{"android", "Android"}, {"ios", "iOS"}};
+
+template <std::size_t N>
+std::string_view known_name(const std::pair<std::string_view, std::string_view> (&names)[N], std::string_view value) {
+  for (const auto& [key, name] : names) {
+    if (key == value) return name;
+  }
+  return {};
+}
+
+// {"platform": "Android", "engine": "Zig"} for the labels with a known display name ("" when none).
+std::string label_names(const Labels& labels) {
+  Metadata names;
+  for (const auto& [column, value] : labels) {
+    const std::string_view name = column == "engine"     ? known_name(kEngineNames, value)
+                                  : column == "platform" ? known_name(kPlatformNames, value)
+                                                         : std::string_view();
+    if (!name.empty()) names.emplace_back(column, json_string(name));
+  }
+  return names.empty() ? std::string() : json_object(names);
+}
 
 struct Result {
   std::string algorithm, error;
@@ -127,6 +158,7 @@ Dataset read_zfh(const Source& source) {
       options.run = line_name;
       options.metadata = r.metadata;
       if (!r.error.empty()) options.metadata.emplace_back("error", r.error);
+      if (std::string names = label_names(labels); !names.empty()) options.metadata.emplace_back("labelNames", std::move(names));
       try {
         dataset.add_set(set_labels, r.samples, parse_unit("ms"), options);
       } catch (const InputError& e) {

@@ -45,24 +45,10 @@ std::string implementation_name(std::string_view impl, std::string_view platform
   return {};
 }
 
-// Text of a value in the unit of its set: times scale (ns/µs/ms), others keep the input unit.
-std::string format_value(double base_value, const Unit& unit) {
-  if (unit.dimension == Dimension::time) return format_time(base_value);
-  return fmt::format("{:.4g} {}", from_base(base_value, unit), unit.symbol);
-}
+// Values in the unit of their set: times scale (ns/µs/ms), others keep the input unit (4 significant digits).
+constexpr ValueStyle kCaseValue{.significant = 4};
 
 std::string verdict_text(Verdict v) { return v == Verdict::unchanged ? "~ unchanged" : std::string(to_string(v)); }
-
-CellRole verdict_role(Verdict v) {
-  switch (v) {
-    case Verdict::faster: return CellRole::faster;
-    case Verdict::slower: return CellRole::slower;
-    case Verdict::inconclusive: return CellRole::inconclusive;
-    case Verdict::equivalent: return CellRole::equivalent;
-    case Verdict::unchanged: return CellRole::unchanged;
-  }
-  return CellRole::none;
-}
 
 // Role of an observed change: its sign (direction-aware) once it reaches the threshold.
 CellRole change_role(double change, double threshold, Direction direction) {
@@ -349,8 +335,8 @@ class ComparisonBuilder {
     const Unit& unit = unit_of(i);
     const Direction dir = direction_of(i);
     return {view_.names[i],
-            Cell(format_value(c.base_median, unit), c.base_median),
-            Cell(format_value(c.head_median, unit), c.head_median),
+            Cell(format_value(c.base_median, unit, kCaseValue), c.base_median),
+            Cell(format_value(c.head_median, unit, kCaseValue), c.head_median),
             Cell(format_change(c.change, dir), c.change, change_role(c.change, threshold_, dir)),
             Cell(interval_text(c.change_lower, c.change_upper)),
             Cell(verdict_text(c.verdict), verdict_role(c.verdict))};
@@ -361,7 +347,7 @@ class ComparisonBuilder {
     const Unit& unit = unit_of(i);
     const auto join_values = [&](const std::vector<double>& values) {
       std::vector<std::string> parts;
-      for (const double v : values) parts.push_back(format_value(v, unit));
+      for (const double v : values) parts.push_back(format_value(v, unit, kCaseValue));
       return fmt::format("{}", fmt::join(parts, ", "));
     };
     std::vector<std::string> changes;

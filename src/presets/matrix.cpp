@@ -8,9 +8,10 @@
 #include <optional>
 
 #include "benchreport/core/error.hpp"
-#include "benchreport/report/format.hpp"
+#include "benchreport/data/metadata.hpp"
 #include "benchreport/io/read.hpp"
 #include "benchreport/presets/matrix.hpp"
+#include "benchreport/report/format.hpp"
 
 namespace benchreport {
 namespace {
@@ -31,6 +32,7 @@ class MatrixBuilder {
       tables_.push_back({group.key, matrix(part, {options.rows, options.cols, options.stat})});
     }
     if (tables_.empty()) throw InputError("matrix report: the dataset has no sets");
+    read_label_names(dataset);
     choose_format();
   }
 
@@ -52,8 +54,24 @@ class MatrixBuilder {
 
  private:
   std::string name(const std::string& value) const {
-    const auto it = opt_.names.find(value);
-    return it == opt_.names.end() ? value : it->second;
+    if (const auto it = opt_.names.find(value); it != opt_.names.end()) return it->second;
+    if (const auto it = data_names_.find(value); it != data_names_.end()) return it->second;
+    return value;
+  }
+
+  // Display names the data brings (set metadata under label_names_key); the first set to name a value wins.
+  void read_label_names(const Dataset& dataset) {
+    if (opt_.label_names_key.empty()) return;
+    for (std::size_t set = 0; set < dataset.n_sets(); ++set) {
+      const auto text = metadata::set_metadata_text(dataset, set, opt_.label_names_key);
+      if (!text) continue;
+      const Json names = metadata::parse_json(*text, fmt::format("metadata \"{}\"", opt_.label_names_key));
+      if (!names.is_object()) continue;
+      for (const auto& [column, display] : names.as_object()) {
+        const std::string_view value = dataset.label(set, column);
+        if (!value.empty() && display.is_string()) data_names_.emplace(std::string(value), display.as_string());
+      }
+    }
   }
 
   std::string key_name(const std::vector<std::string>& key) const {
@@ -87,17 +105,14 @@ class MatrixBuilder {
     display_unit_ = all_ms ? "ms" : unit.symbol;
   }
 
+  // Cell text: the unit is in the header (integer ms, or fixed decimals in the set's unit; times scale otherwise).
   std::string value_text(double base_value, const Unit& unit) const {
-    if (integer_ms_) return format_integer(base_value * 1e3);
-    if (unit.dimension == Dimension::time) return format_time(base_value);
-    return format_fixed(from_base(base_value, unit));
+    return format_value(base_value, unit, {.integer_ms = integer_ms_, .symbol = ValueStyle::Symbol::hidden});
   }
 
-  // Value text with its unit where value_text leaves it to the column header.
+  // Value text with its unit, for sentences.
   std::string with_unit(double base_value, const Unit& unit) const {
-    if (integer_ms_) return value_text(base_value, unit) + " ms";
-    if (unit.dimension == Dimension::time) return value_text(base_value, unit);
-    return fmt::format("{} {}", value_text(base_value, unit), unit.symbol);
+    return format_value(base_value, unit, {.integer_ms = integer_ms_});
   }
 
   double display_value(double base_value, const Unit& unit) const {
@@ -294,6 +309,7 @@ class MatrixBuilder {
   const MatrixReportOptions& opt_;
   std::vector<std::string> table_columns_;
   std::vector<MatrixTable> tables_;
+  std::map<std::string, std::string> data_names_;
   bool integer_ms_ = false;
   std::string display_unit_;
 };

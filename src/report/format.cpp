@@ -8,6 +8,8 @@
 #include <cmath>
 #include <span>
 
+#include "benchreport/io/read.hpp"
+
 namespace benchreport {
 namespace {
 
@@ -145,6 +147,36 @@ std::string format_byte_rate(double bytes_per_second) {
 
 std::string format_bits(double bits_per_second) { return format_scaled(bits_per_second, kBitScales); }
 
+std::string format_value(double base_value, const Unit& unit, const ValueStyle& style) {
+  if (!std::isfinite(base_value)) return std::string(kUnavailable);
+  if (unit.dimension == Dimension::time) {
+    if (!style.integer_ms) return format_time(base_value);
+    const std::string ms = format_integer(base_value * 1e3);
+    return style.symbol == ValueStyle::Symbol::hidden ? ms : ms + " ms";
+  }
+  if (style.scale) {
+    if (unit.dimension == Dimension::bytes) return format_bytes(base_value);
+    if (unit.dimension == Dimension::rate_bytes) return format_byte_rate(base_value);
+    if (unit.dimension == Dimension::rate_time) return format_rate(from_base(base_value, unit), unit.symbol);
+  }
+  const double own = from_base(base_value, unit);
+  const std::string number = style.significant > 0 ? fmt::format("{:.{}g}", own, style.significant)
+                                                   : format_fixed(own, style.decimals);
+  if (style.symbol == ValueStyle::Symbol::hidden) return number;
+  if (style.symbol == ValueStyle::Symbol::shown_unless_one && unit.symbol == "1") return number;
+  return fmt::format("{} {}", number, unit.symbol);
+}
+
+CellRole verdict_role(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::faster: return CellRole::faster;
+    case Verdict::slower: return CellRole::slower;
+    case Verdict::inconclusive: return CellRole::inconclusive;
+    case Verdict::equivalent: return CellRole::equivalent;
+    case Verdict::unchanged: return CellRole::unchanged;
+  }
+  return CellRole::none;
+}
 
 std::vector<double> sparkline_points(std::span<const double> samples, std::size_t width) {
   std::vector<double> finite;

@@ -4,6 +4,7 @@
 #include <limits>
 #include <vector>
 
+#include "benchreport/data/units.hpp"
 #include "benchreport/report/format.hpp"
 
 using namespace benchreport;
@@ -153,4 +154,42 @@ TEST_CASE("sparklines of extreme finite values stay finite (fuzz regression)", "
   const std::vector<double> huge(64, kMax);
   for (const double p : sparkline_points(huge, 4)) CHECK(p == Approx(kMax));
   CHECK(format_sparkline(huge, 4) == "\u2584\u2584\u2584\u2584");
+}
+
+TEST_CASE("format_value: one function, the presets' styles", "[format]") {
+  const Unit ms = parse_unit("ms");
+  const Unit mib_s = parse_unit("MiB/s");
+  const Unit kib = parse_unit("KiB");
+  const Unit ops = parse_unit("ops/s");
+  const Unit one = parse_unit("1");
+  const Unit allocs = parse_unit("allocs/op");
+  // Times scale in every style but whole milliseconds.
+  CHECK(format_value(851.2 * kNs, ms) == "851.2 ns");
+  CHECK(format_value(1.6e-3, ms, {.significant = 4}) == "1.60 ms");
+  CHECK(format_value(0.2236, ms, {.integer_ms = true, .symbol = ValueStyle::Symbol::hidden}) == "224");
+  CHECK(format_value(0.2236, ms, {.integer_ms = true}) == "224 ms");
+  // Comparison: four significant digits in the set's own unit.
+  CHECK(format_value(23456.0 * 1024 * 1024, mib_s, {.significant = 4}) == "2.346e+04 MiB/s");
+  CHECK(format_value(3.0, allocs, {.significant = 4}) == "3 allocs/op");
+  // Matrix: fixed decimals, the unit in the header or after the number.
+  CHECK(format_value(21.0 * 1024 * 1024, mib_s, {.symbol = ValueStyle::Symbol::hidden}) == "21.00");
+  CHECK(format_value(21.0 * 1024 * 1024, mib_s) == "21.00 MiB/s");
+  // Summary: sizes and rates scaled.
+  CHECK(format_value(1536.0, kib, {.scale = true}) == "1.50 KiB");
+  CHECK(format_value(94.7 * 1024 * 1024, mib_s, {.scale = true}) == "94.70 MiB/s");
+  CHECK(format_value(45851.1, ops, {.scale = true}) == "45.85k ops/s");
+  CHECK(format_value(3.0, allocs, {.scale = true}) == "3.00 allocs/op");
+  // The dimensionless "1": shown by comparison and matrix, not by the summary; unavailable values are the dash.
+  CHECK(format_value(2.554, one, {.significant = 4}) == "2.554 1");
+  CHECK(format_value(2.5, one, {.symbol = ValueStyle::Symbol::shown_unless_one}) == "2.50");
+  CHECK(format_value(kNaN, ms) == "\u2014");
+  CHECK(format_value(kInf, ops, {.scale = true}) == "\u2014");
+}
+
+TEST_CASE("verdict_role colours each verdict by its own role", "[format]") {
+  CHECK(verdict_role(Verdict::faster) == CellRole::faster);
+  CHECK(verdict_role(Verdict::slower) == CellRole::slower);
+  CHECK(verdict_role(Verdict::inconclusive) == CellRole::inconclusive);
+  CHECK(verdict_role(Verdict::equivalent) == CellRole::equivalent);
+  CHECK(verdict_role(Verdict::unchanged) == CellRole::unchanged);
 }

@@ -16,6 +16,7 @@
 #include "benchreport/presets/comparison.hpp"
 #include "benchreport/presets/matrix.hpp"
 #include "benchreport/presets/runners.hpp"
+#include "benchreport/io/read.hpp"
 #include "benchreport/data/units.hpp"
 
 using namespace benchreport;
@@ -281,6 +282,7 @@ TEST_CASE("runners_report: fingerprint table, pinned/unpinned split, CV, cache M
 TEST_CASE("matrix_report: ratio column, best per row, take-aways from the data", "[presets][matrix-report]") {
   MatrixReportOptions o;
   o.tables = {};
+  o.names = {{"native", "Native"}, {"zig", "Zig"}};
   const Report report = matrix_report(engine_dataset(), o);
   REQUIRE_NOTHROW(report.validate());
   const std::string md = render_markdown(report, {});
@@ -324,4 +326,21 @@ TEST_CASE("comparison_report: a significant trend is drift even when the change 
   o.compare.compare.resamples = 100;
   const std::string md = render_markdown(comparison_report(ds, o), {});
   CHECK_THAT(md, Contains("C++ simpleFunc() head samples slowing \\~10% between the first and last five"));
+}
+
+TEST_CASE("matrix_report: display names come with the data (ZFH labelNames), options override them",
+          "[presets][matrix-report]") {
+  const Dataset zfh = read(std::string(BENCHREPORT_TEST_DATA) + "/zfh/ios.log");
+  const std::string md = render_markdown(matrix_report(zfh), {});
+  CHECK_THAT(md, Contains("## Full matrix: iOS, 16 MiB") && Contains("Zig \u00f7 Native"));
+  MatrixReportOptions o;
+  o.names = {{"zig", "Zig 0.14"}};
+  CHECK_THAT(render_markdown(matrix_report(zfh, o), {}), Contains("Zig 0.14 \u00f7 Native"));
+  o.names = {};
+  o.label_names_key = "";  // the data's names ignored
+  CHECK_THAT(render_markdown(matrix_report(zfh, o), {}), Contains("zig \u00f7 native"));
+  // Generic data names nothing.
+  MatrixReportOptions plain;
+  plain.tables = {};
+  CHECK_THAT(render_markdown(matrix_report(engine_dataset(), plain), {}), Contains("zig \u00f7 native"));
 }

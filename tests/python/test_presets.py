@@ -74,13 +74,17 @@ def comparison(nitro):
 
 
 @pytest.fixture(scope="module")
-def reports(comparison, runners, zfh):
-    return {"comparison": comparison.report, "runners": br.runners_report(runners), "matrix": br.matrix_report(zfh)}
+def reports(comparison, runners, zfh, nitro):
+    return {"comparison": comparison.report, "runners": br.runners_report(runners), "matrix": br.matrix_report(zfh),
+            "summary": br.summary_report(nitro)}
 
 
 # --- golden files and well-formed output -------------------------------------------------
 
-@pytest.mark.parametrize("preset", ["comparison", "runners", "matrix"])
+PRESETS = ["comparison", "runners", "matrix", "summary"]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("suffix", sorted(FORMATS))
 def test_golden(reports, preset, suffix):
     output = FORMATS[suffix](reports[preset])
@@ -92,7 +96,7 @@ def test_golden(reports, preset, suffix):
     assert output.encode("utf-8") == path.read_bytes()
 
 
-@pytest.mark.parametrize("preset", ["comparison", "runners", "matrix"])
+@pytest.mark.parametrize("preset", PRESETS)
 def test_markdown_tables_are_well_formed(reports, preset):
     tables = assert_tables_well_formed(reports[preset].to_markdown())
     assert tables, "every preset has tables"
@@ -105,7 +109,7 @@ def test_hostile_seed_name_stays_in_one_cell(reports):
     assert_tables_well_formed(md)
 
 
-@pytest.mark.parametrize("preset", ["comparison", "runners", "matrix"])
+@pytest.mark.parametrize("preset", PRESETS)
 def test_html_parses_without_live_markup(reports, preset):
     html5lib = pytest.importorskip("html5lib")
     document = html5lib.parse(reports[preset].to_html(), namespaceHTMLElements=False)

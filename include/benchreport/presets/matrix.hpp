@@ -21,13 +21,11 @@ struct MatrixReportOptions {
   // first one also splits the quick comparison.
   std::vector<std::string> tables{"platform", "size"};
   MatrixStat stat = MatrixStat::median;
-  // Display names for label values (columns, tables); defaults cover the ZFH example.
-  std::map<std::string, std::string> names{{"native", "Native"},
-                                           {"zig", "Zig"},
-                                           {"zig-raw", "Zig raw (no fallback)"},
-                                           {"zig-sha2", "Zig (-Dcpu=baseline+sha2)"},
-                                           {"android", "Android"},
-                                           {"ios", "iOS"}};
+  // Display names for label values (columns, tables), over those the data brings:
+  // set metadata under `label_names_key`, an object {label column: display name of
+  // the set's value} (the ZFH reader names its engines and platforms so).
+  std::map<std::string, std::string> names;
+  std::string label_names_key = "labelNames";
   // Rows of the quick comparison; empty = the rows with the largest gap between columns.
   std::vector<std::string> quick_rows;
   std::size_t quick_row_count = 4;

@@ -3,12 +3,16 @@
 // Every function is locale-independent and deterministic (fmt, not iostreams),
 // and returns kUnavailable for NaN/±inf instead of printing "nan".
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "benchreport/compare/case.hpp"
 #include "benchreport/data/direction.hpp"
+#include "benchreport/data/units.hpp"
+#include "benchreport/report/table.hpp"
 
 namespace benchreport {
 
@@ -57,6 +61,35 @@ std::string format_byte_rate(double bytes_per_second);
 
 // Bit rate with decimal scaling: "273.73 Mbps" (bits per second in).
 std::string format_bits(double bits_per_second);
+
+// How format_value shows a value given in its set's base unit; the presets
+// differ only in these choices (comparison: 4 significant digits in the set's
+// unit; matrix: fixed decimals with the unit in the header, or whole ms;
+// summary: sizes and rates scaled).
+struct ValueStyle {
+  enum class Symbol : std::uint8_t {
+    hidden,            // the number alone (the unit is in the column header)
+    shown,             // " <symbol>" after the number (" ms" after whole milliseconds)
+    shown_unless_one,  // as shown, but never the dimensionless "1"
+  };
+  // Times as whole milliseconds ("224") instead of format_time ("851.2 ns", "1.60 ms").
+  bool integer_ms = false;
+  // Sizes, byte rates and rates scaled as format_bytes / format_byte_rate / format_rate
+  // ("1.50 KiB", "94.70 MiB/s", "45.85k ops/s") instead of a number in the set's unit.
+  bool scale = false;
+  // A number in the set's unit: `decimals` fixed decimals ("45851.10"), or
+  // `significant` significant digits ("1.235e+04", as printf %g) when above 0.
+  int decimals = 2;
+  int significant = 0;
+  Symbol symbol = Symbol::shown;
+};
+
+// A value given in base units (seconds, bytes, ops/s, ...) as text in its
+// unit: times by format_time unless `style.integer_ms`; kUnavailable for NaN/±inf.
+std::string format_value(double base_value, const Unit& unit, const ValueStyle& style = {});
+
+// How a verdict is coloured in tables (the role of its cells).
+CellRole verdict_role(Verdict verdict);
 
 // Samples reduced to at most `width` points in measurement order (bucket
 // means; non-finite samples skipped), for sparklines.

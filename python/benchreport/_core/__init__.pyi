@@ -9,7 +9,7 @@ import numpy.typing
 import os
 import typing
 from . import compare
-__all__: list[str] = ['Blocks', 'CANONICAL_SCHEMA', 'Cell', 'Dataset', 'Details', 'Drift', 'InputError', 'MedianCI', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'Span', 'Summary', 'Table', 'UNAVAILABLE', 'canonical_json', 'compare', 'concat', 'detect_format', 'drift', 'fingerprint', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'nitro_case_name', 'parse_unit', 'presets_comparison', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'sha256_hex', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'Dataset', 'Details', 'Drift', 'FORMATS', 'InputError', 'JsonValue', 'Matrix', 'MedianCI', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'SUMMARY_SCHEMA', 'Span', 'Summary', 'Table', 'UNAVAILABLE', 'VERDICT_ROLES', 'canonical_json', 'compare', 'concat', 'detect_format', 'drift', 'fingerprint', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'nitro_case_name', 'parse_unit', 'presets_comparison', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'sha256_hex', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -173,8 +173,6 @@ class Dataset:
         ...
     def directions(self) -> list[str]:
         ...
-    def erase_warnings(self, containing: str) -> int:
-        ...
     def group_by(self, arg0: collections.abc.Sequence[str]) -> list:
         ...
     def label_codes(self, arg0: str) -> typing.Any:
@@ -211,6 +209,10 @@ class Dataset:
         ...
     def warnings(self) -> list[str]:
         ...
+    def with_labels(self, labels: collections.abc.Sequence[tuple[str, str]]) -> Dataset:
+        """
+        A copy with each (column, value) set on every set.
+        """
     @property
     def n_sets(self) -> int:
         ...
@@ -231,6 +233,41 @@ class Dataset:
     def weights(self) -> typing.Any:
         """
         Per-sample weights (read-only view) or None.
+        """
+class JsonValue:
+    """
+    A JSON value (a report's data payload); build it with the static constructors.
+    """
+    @staticmethod
+    def array(items: collections.abc.Sequence[JsonValue]) -> JsonValue:
+        ...
+    @staticmethod
+    def boolean(value: bool) -> JsonValue:
+        ...
+    @staticmethod
+    def integer(value: typing.SupportsInt | typing.SupportsIndex) -> JsonValue:
+        ...
+    @staticmethod
+    def null() -> JsonValue:
+        ...
+    @staticmethod
+    def number(value: typing.SupportsFloat | typing.SupportsIndex) -> JsonValue:
+        ...
+    @staticmethod
+    def object(members: collections.abc.Sequence[tuple[str, JsonValue]]) -> JsonValue:
+        ...
+    @staticmethod
+    def string(value: str) -> JsonValue:
+        ...
+    def __init__(self) -> None:
+        ...
+    def to_json(self) -> str:
+        """
+        Standard JSON text (non-finite numbers as null).
+        """
+    def to_python_json(self) -> str:
+        """
+        JSON text for json.loads: floats stay floats, NaN and infinities stay NaN/Infinity.
         """
 class Span:
     """
@@ -350,7 +387,6 @@ class Report:
     """
     The report model: title, blocks and a JSON data payload.
     """
-    data: typing.Any
     title: str
     def __init__(self, title: str = '') -> None:
         ...
@@ -363,6 +399,115 @@ class Report:
     @property
     def blocks(self) -> Blocks:
         ...
+    @property
+    def data(self) -> JsonValue:
+        """
+        The machine-readable payload (a JsonValue).
+        """
+    @data.setter
+    def data(self, arg0: JsonValue) -> None:
+        ...
+class ComparisonCase:
+    """
+    One matched case: key (values of `by`), display name, section, process pairs and its CaseComparison.
+    """
+    @property
+    def comparison(self) -> compare.CompareResult:
+        ...
+    @property
+    def key(self) -> list[str]:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def pairs(self) -> list[str]:
+        ...
+    @property
+    def section(self) -> str:
+        ...
+class ComparisonView:
+    """
+    A dataset comparison with its cases' display names and sections.
+    """
+    @property
+    def base_commit(self) -> str:
+        ...
+    @property
+    def base_value(self) -> str:
+        ...
+    @property
+    def baseline_column(self) -> str:
+        ...
+    @property
+    def by(self) -> list[str]:
+        ...
+    @property
+    def cases(self) -> list[ComparisonCase]:
+        ...
+    @property
+    def head_commit(self) -> str:
+        ...
+    @property
+    def head_value(self) -> str:
+        ...
+    @property
+    def new_cases(self) -> list[list[str]]:
+        ...
+    @property
+    def removed_cases(self) -> list[list[str]]:
+        ...
+    @property
+    def same_revision(self) -> bool:
+        ...
+class Matrix:
+    """
+    Rows × columns of one statistic (values in base units, NaN = no data).
+    """
+    def best_col(self, row: typing.SupportsInt | typing.SupportsIndex) -> int | None:
+        """
+        Column of the best value of a row (direction-aware, the first on a tie); None for an empty row.
+        """
+    @property
+    def base_unit(self) -> str:
+        ...
+    @property
+    def col_columns(self) -> list[str]:
+        ...
+    @property
+    def col_keys(self) -> list[list[str]]:
+        ...
+    @property
+    def col_names(self) -> list[str]:
+        ...
+    @property
+    def higher_is_better(self) -> bool:
+        ...
+    @property
+    def row_columns(self) -> list[str]:
+        ...
+    @property
+    def row_keys(self) -> list[list[str]]:
+        ...
+    @property
+    def row_names(self) -> list[str]:
+        """
+        Row keys joined with " / " (as the report shows them).
+        """
+    @property
+    def set_counts(self) -> list[int]:
+        ...
+    @property
+    def stat(self) -> str:
+        ...
+    @property
+    def unit(self) -> str:
+        ...
+    @property
+    def values(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        n_rows × n_cols float64 array in base units, NaN = no data.
+        """
 def canonical_json(json_text: str) -> str:
     """
     Canonical JSON text (sorted keys, no whitespace), as json.dumps(sort_keys=True, separators=(',', ':'), ensure_ascii=False).
@@ -413,18 +558,26 @@ def nitro_case_name(id: str, platform: str, display_name: str = '') -> str:
     """
 def parse_unit(symbol: str) -> dict:
     ...
-def presets_comparison(dataset: Dataset, options: dict = {}) -> tuple[dict, Report]:
+def presets_comparison(dataset: Dataset, **kwargs) -> tuple[ComparisonView, Report]:
     """
-    Compare base and head over a Dataset; returns (view dict, Report). See benchreport.compare.
+    Compare base and head over a Dataset; returns (ComparisonView, Report). Keyword options as ComparisonReportOptions and DatasetCompareOptions. See benchreport.compare.
     """
-def presets_matrix(dataset: Dataset, rows: collections.abc.Sequence[str], cols: collections.abc.Sequence[str], stat: str = 'median') -> dict:
+def presets_matrix(dataset: Dataset, rows: collections.abc.Sequence[str], cols: collections.abc.Sequence[str], stat: str = 'median') -> Matrix:
     """
     Rows × columns of one statistic (values in base units, NaN = no data).
     """
-def presets_matrix_report(dataset: Dataset, options: dict = {}) -> Report:
-    ...
-def presets_runners_report(dataset: Dataset, options: dict = {}) -> Report:
-    ...
+def presets_matrix_report(dataset: Dataset, **kwargs) -> Report:
+    """
+    The matrix preset; keyword options as MatrixReportOptions.
+    """
+def presets_runners_report(dataset: Dataset, **kwargs) -> Report:
+    """
+    The runners preset; keyword options as RunnersReportOptions.
+    """
+def presets_summary_report(dataset: Dataset, *, by: collections.abc.Sequence[str] = [], k: typing.SupportsInt | typing.SupportsIndex = 5, drift_limit: typing.SupportsFloat | typing.SupportsIndex = 0.1, title: str = 'Summary', threads: typing.SupportsInt | typing.SupportsIndex = 0) -> Report:
+    """
+    The summary preset: one row per set, or per group of sets pooled by `by`.
+    """
 def quantile(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], p: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], method: str) -> numpy.typing.NDArray[numpy.float64]:
     ...
 def read(path: os.PathLike | str | bytes, format: str = 'auto', max_file_size: typing.SupportsInt | typing.SupportsIndex = 1073741824, max_depth: typing.SupportsInt | typing.SupportsIndex = 256, max_samples: typing.SupportsInt | typing.SupportsIndex = 268435456, threads: typing.SupportsInt | typing.SupportsIndex = 0) -> Dataset:
@@ -441,7 +594,13 @@ def summarize(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], q
     ...
 def summarize_grouped(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], quantiles: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex], method: str, ddof: typing.SupportsInt | typing.SupportsIndex, k: typing.SupportsInt | typing.SupportsIndex, confidence: typing.SupportsFloat | typing.SupportsIndex, mad_scale: str, nan_policy: str, stats: collections.abc.Sequence[str] | None, theil_sen_max_n: typing.SupportsInt | typing.SupportsIndex, threads: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
     ...
+ALIGNMENTS: list = ['left', 'right', 'center']
 CANONICAL_SCHEMA: str = 'benchreport/1'
+CELL_ROLES: list = ['none', 'faster', 'slower', 'inconclusive', 'equivalent', 'unchanged', 'best', 'worse', 'muted', 'code']
+DEFAULT_MARKDOWN_BUDGET: int = 65536
+FORMATS: list = ['markdown', 'html', 'text', 'csv', 'json']
 REPORT_SCHEMA: str = 'benchreport-report/1'
+SUMMARY_SCHEMA: str = 'benchreport-summary/1'
 UNAVAILABLE: str = '—'
+VERDICT_ROLES: list = [('faster', 'faster'), ('slower', 'slower'), ('inconclusive', 'inconclusive'), ('equivalent', 'equivalent'), ('unchanged', 'unchanged')]
 __version__: str = '0.1.0'

@@ -1,0 +1,185 @@
+// The `summary` preset: one row per sample set (or per group of pooled sets)
+// with n, median, MAD / p50, CV, min – max, drift and a sparkline. Statistics
+// come from one summarize_grouped call over the groups in CSR form.
+#include "benchreport/presets/summary.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdint>
+
+#include "benchreport/core/error.hpp"
+#include "benchreport/report/format.hpp"
+#include "benchreport/stats/grouped.hpp"
+
+namespace benchreport {
+namespace {
+
+// Values shown in their dimension's scaled unit: "1.60 ms", "1.50 KiB", "94.70 MiB/s", "45.85k ops/s";
+// other units with two decimals and their symbol (none for the dimensionless "1").
+constexpr ValueStyle kSummaryValue{.scale = true, .symbol = ValueStyle::Symbol::shown_unless_one};
+
+// Sets pooled per row, ready for the grouped kernel: values in base units, group after group.
+struct SummaryGroups {
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> keys;  // one label value per column, per group
+  std::vector<const Unit*> units;              // each group's first set's unit (its display unit)
+  std::vector<double> values;
+  std::vector<std::int64_t> offsets{0};
+
+  std::size_t size() const { return keys.size(); }
+  std::span<const double> samples(std::size_t i) const {
+    return std::span<const double>(values).subspan(static_cast<std::size_t>(offsets[i]),
+                                                   static_cast<std::size_t>(offsets[i + 1] - offsets[i]));
+  }
+};
+
+std::string group_name(const std::vector<std::string>& columns, const std::vector<std::string>& key) {
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < columns.size() && i < key.size(); ++i) parts.push_back(fmt::format("{}={}", columns[i], key[i]));
+  return parts.empty() ? std::string("all samples") : fmt::format("{}", fmt::join(parts, ", "));
+}
+
+SummaryGroups summary_groups(const Dataset& dataset, const std::vector<std::string>& by) {
+  SummaryGroups out;
+  std::vector<Group> groups;
+  if (!by.empty()) {
+    out.columns = by;
+    groups = dataset.group_by(by);
+  } else {
+    out.columns = dataset.columns();
+    for (std::size_t i = 0; i < dataset.n_sets(); ++i) {
+      Group g;
+      for (const auto& column : out.columns) g.key.emplace_back(dataset.label(i, column));
+      g.sets = {i};
+      groups.push_back(std::move(g));
+    }
+  }
+  out.values.reserve(dataset.n_values());
+  for (auto& group : groups) {
+    const Unit& first = dataset.unit(group.sets.front());
+    for (std::size_t j = 1; j < group.sets.size(); ++j) {
+      const Unit& other = dataset.unit(group.sets[j]);
+      if (other.dimension != first.dimension) {
+        throw InputError(fmt::format("group {} mixes units {} and {}; add a label such as metric to --by",
+                                     group_name(out.columns, group.key), first.symbol, other.symbol));
+      }
+    }
+    for (const std::size_t set : group.sets) {
+      const auto samples = dataset.samples(set);
+      out.values.insert(out.values.end(), samples.begin(), samples.end());
+    }
+    out.offsets.push_back(static_cast<std::int64_t>(out.values.size()));
+    out.units.push_back(&first);
+    out.keys.push_back(std::move(group.key));
+  }
+  return out;
+}
+
+Json finite_or_null(double x) { return std::isfinite(x) ? Json(x) : Json(); }
+
+bool drifts(const GroupedSummary& s, std::size_t i, double limit) {
+  return s.drift_ok[i] != 0 && std::abs(s.drift[i]) >= limit;
+}
+
+Cell drift_cell(const GroupedSummary& s, std::size_t i, double limit) {
+  if (s.drift_ok[i] == 0) return Cell("n/a", CellRole::muted);
+  return Cell(format_change_percent(s.drift[i]), s.drift[i], drifts(s, i, limit) ? CellRole::inconclusive : CellRole::none);
+}
+
+std::vector<Cell> row(const SummaryGroups& groups, const GroupedSummary& s, std::size_t i, double limit) {
+  const Unit& unit = *groups.units[i];
+  std::vector<Cell> cells(groups.keys[i].begin(), groups.keys[i].end());
+  cells.emplace_back(std::to_string(s.n[i]), static_cast<double>(s.n[i]));
+  cells.emplace_back(format_value(s.median[i], unit, kSummaryValue), s.median[i]);
+  cells.emplace_back(format_percent(s.mad_over_median_pct[i] / 100.0), s.mad_over_median_pct[i]);
+  cells.emplace_back(format_percent(s.cv[i], 2), s.cv[i]);
+  cells.emplace_back(fmt::format("{} \u2013 {}", format_value(s.min[i], unit, kSummaryValue),
+                                 format_value(s.max[i], unit, kSummaryValue)));
+  cells.push_back(drift_cell(s, i, limit));
+  const auto samples = groups.samples(i);
+  cells.push_back(Cell("").with_samples(std::vector<double>(samples.begin(), samples.end())));
+  return cells;
+}
+
+Json payload(const SummaryGroups& groups, const GroupedSummary& s, std::size_t k) {
+  Json rows = Json::array();
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    Json labels = Json::object();
+    for (std::size_t c = 0; c < groups.columns.size() && c < groups.keys[i].size(); ++c) {
+      labels.set(groups.columns[c], groups.keys[i][c]);
+    }
+    const Unit& unit = *groups.units[i];
+    Json item = Json::object();
+    item.set("labels", std::move(labels));
+    item.set("unit", std::string(base_symbol(unit.dimension)));
+    item.set("display_unit", unit.symbol);
+    item.set("n", s.n[i]);
+    item.set("median", finite_or_null(s.median[i]));
+    item.set("mad", finite_or_null(s.mad[i]));
+    item.set("mad_over_median_pct", finite_or_null(s.mad_over_median_pct[i]));
+    item.set("cv", finite_or_null(s.cv[i]));
+    item.set("min", finite_or_null(s.min[i]));
+    item.set("max", finite_or_null(s.max[i]));
+    item.set("drift", s.drift_ok[i] != 0 ? finite_or_null(s.drift[i]) : Json());
+    item.set("drift_reason", s.drift_reason[i]);
+    rows.push_back(std::move(item));
+  }
+  Json by = Json::array();
+  for (const auto& column : groups.columns) by.push_back(column);
+  Json methods = Json::object();
+  methods.set("cv", "population std / mean (ddof 0)");
+  methods.set("mad_over_median_pct", "raw MAD / median x 100");
+  methods.set("drift", fmt::format("median(last {}) / median(first {}) - 1", k, k));
+  Json out = Json::object();
+  out.set("schema", std::string(kSummarySchema));
+  out.set("by", std::move(by));
+  out.set("drift_k", k);
+  out.set("methods", std::move(methods));
+  out.set("groups", std::move(rows));
+  return out;
+}
+
+}  // namespace
+
+Report summary_report(const Dataset& dataset, const SummaryReportOptions& options) {
+  const SummaryGroups groups = summary_groups(dataset, options.by);
+  if (groups.size() == 0) throw InputError("no sample sets to summarise");
+  SummaryOptions stats;
+  stats.drift_k = options.drift_k;
+  stats.stats = StatSet{};
+  for (const char* name : {"moments", "median", "mad", "drift"}) stats.stats = parse_stat(name, stats.stats);
+  const GroupedSummary s = summarize_grouped(groups.values, groups.offsets, stats, options.threads);
+  const std::size_t k = options.drift_k;
+
+  Report report(options.title);
+  const std::string grouping =
+      options.by.empty() ? std::string()
+                         : fmt::format(", pooled by {} into {} groups", fmt::join(groups.columns, ", "), groups.size());
+  report.add_paragraph(fmt::format("{} sample sets, {} samples{}.", dataset.n_sets(), groups.values.size(), grouping));
+  const auto& warnings = dataset.warnings();
+  if (!warnings.empty()) {
+    report.add_note(fmt::format("The readers reported {} warning(s).", warnings.size()), NoteKind::warning);
+    report.add_list(warnings);
+  }
+  std::size_t drifting = 0;
+  for (std::size_t i = 0; i < groups.size(); ++i) drifting += drifts(s, i, options.drift_limit) ? 1 : 0;
+  if (drifting > 0) {
+    report.add_note(fmt::format("{} of {} rows drift by {} or more between the first and last {} samples.", drifting,
+                                groups.size(), format_percent(options.drift_limit, 0), k),
+                    NoteKind::warning);
+  }
+  std::vector<Column> columns(groups.columns.begin(), groups.columns.end());
+  for (const char* title : {"n", "p50", "MAD / p50", "CV", "min \u2013 max", "drift"}) columns.emplace_back(title, Align::right);
+  columns.emplace_back("samples");
+  Table& table = report.add_table(std::move(columns), {}, "summary");
+  for (std::size_t i = 0; i < groups.size(); ++i) table.add_row(row(groups, s, i, options.drift_limit));
+  table.footnote = fmt::format(
+      "p50 = median; MAD / p50 = median absolute deviation over the median; CV = population standard deviation over "
+      "the mean; drift = median of the last {} samples over the first {} \u2212 1 (n/a below {} samples).",
+      k, k, 2 * k);
+  report.data = payload(groups, s, k);
+  return report;
+}
+
+}  // namespace benchreport
