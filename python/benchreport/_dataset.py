@@ -262,8 +262,6 @@ class Dataset:
         """
         from . import _stats
 
-        if not hasattr(_stats, "summarize_grouped"):
-            raise NotImplementedError("summarize needs benchreport.summarize_grouped (the stats area)")
         if by:
             groups = self.group_by(*by)
             pieces = [np.concatenate([self._ds.samples(int(s)) for s in sets]) for _, sets in groups]

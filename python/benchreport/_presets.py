@@ -165,7 +165,7 @@ def compare(dataset: Dataset, baseline: Mapping[str, str] = {"revision": "base"}
             threshold: float = 0.05, *, head: Optional[str] = None, alpha: float = 0.05, confidence: float = 0.95,
             resamples: int = 10000, seed: int = 0, pair: str = "pair", check: bool = True,
             allow_new_and_removed: bool = True, threads: int = 0, sections: str = "platform",
-            names: Optional[Mapping[str, str]] = None, drift_limit: float = 0.10, gate: bool = False,
+            names: Optional[Mapping[str, str]] = None, drift_limit: Optional[float] = None, gate: bool = False,
             title: str = "Performance Report") -> ComparisonResult:
     """Compare head against the baseline side of ``dataset`` per case.
 
@@ -181,7 +181,7 @@ def compare(dataset: Dataset, baseline: Mapping[str, str] = {"revision": "base"}
         baseline, by, threshold, head_value=head, alpha=alpha, confidence=confidence, resamples=int(resamples),
         seed=int(seed), pair_column=pair, check_comparability=bool(check),
         allow_new_and_removed=bool(allow_new_and_removed), threads=int(threads), section_column=sections,
-        display_names=dict(names) if names else None, drift_limit=float(drift_limit), gate=bool(gate), title=title)
+        display_names=dict(names) if names else None, drift_limit=None if drift_limit is None else float(drift_limit), gate=bool(gate), title=title)
     view, report = _core.presets_comparison(_native(dataset), **options)
     by_columns = list(view.by)
     cases = [
@@ -269,7 +269,7 @@ def runners_report(dataset: Dataset, *, fingerprint: Optional[str] = None, proto
 SUMMARY_SCHEMA: str = _core.SUMMARY_SCHEMA
 
 
-def summary_report(dataset: Dataset, by: Optional[Sequence[str]] = None, *, k: int = 5, drift_limit: float = 0.10,
+def summary_report(dataset: Dataset, by: Optional[Sequence[str]] = None, *, k: int = 5, drift_limit: Optional[float] = None,
                    title: str = "Summary", threads: int = 0) -> Report:
     """The ``summary`` preset: one row per sample set, or per group of sets pooled by ``by``.
 
@@ -282,9 +282,9 @@ def summary_report(dataset: Dataset, by: Optional[Sequence[str]] = None, *, k: i
     with throughputs), which cannot be pooled. Definitions are in
     docs/statistics-summary.md.
     """
+    limit = {} if drift_limit is None else {"drift_limit": float(drift_limit)}  # None: the C++ default (10 %)
     return Report._from_core(_core.presets_summary_report(
-        _native(dataset), by=list(by) if by else [], k=int(k), drift_limit=float(drift_limit), title=str(title),
-        threads=int(threads)))
+        _native(dataset), by=list(by) if by else [], k=int(k), title=str(title), threads=int(threads), **limit))
 
 
 def example_path(name: str = "") -> Path:

@@ -7,7 +7,7 @@ docs/statistics-summary.md.
 """
 from __future__ import annotations
 
-from typing import Dict, Literal, Optional, Sequence, Union
+from typing import Dict, Literal, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -27,24 +27,21 @@ __all__ = [
     "median_ci",
 ]
 
+# Static typing only (a Literal cannot be built at run time); test_stats checks it equals QUANTILE_METHODS.
 QuantileMethodName = Literal[
     "inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf",
     "hazen", "weibull", "linear", "median_unbiased", "normal_unbiased", "harrell-davis",
 ]
 
-#: numpy's Hyndman–Fan method names (types 1–9) plus Harrell–Davis.
-QUANTILE_METHODS = (
-    "inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf",
-    "hazen", "weibull", "linear", "median_unbiased", "normal_unbiased", "harrell-davis",
-)
+#: numpy's Hyndman–Fan method names (types 1–9) plus Harrell–Davis (from the C++ core).
+QUANTILE_METHODS: Tuple[str, ...] = _core.QUANTILE_METHODS
 
 #: Names accepted by ``stats=`` (min, max and n are always reported).
-STATISTICS = ("moments", "mean", "std", "cv", "median", "quantiles", "iqr", "mad", "median_ci",
-              "drift", "trend", "outliers", "min", "max", "n")
+STATISTICS: Tuple[str, ...] = _core.STATISTICS
 
-DEFAULT_QUANTILES = (0.05, 0.25, 0.75, 0.95)
+DEFAULT_QUANTILES: Tuple[float, ...] = _core.DEFAULT_QUANTILES
 #: Above this many samples exact Theil–Sen (n(n-1)/2 slopes) is reported unavailable.
-THEIL_SEN_MAX_N = 3000
+THEIL_SEN_MAX_N: int = _core.THEIL_SEN_MAX_N
 
 ArrayLike = Union[np.ndarray, Sequence[float]]
 

@@ -14,14 +14,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, List, Optional, Sequence, TextIO, Tuple
 
+from . import _core
 from ._core import InputError
 from ._dataset import expand_paths, natural_key  # noqa: F401  (natural_key: part of the CLI module API)
 from ._version import __version__
 
-FORMATS = ("markdown", "html", "text", "csv", "json")
+FORMATS = _core.FORMATS
 EXTENSIONS = {"markdown": "md", "html": "html", "text": "txt", "csv": "csv", "json": "json"}
 EXIT_OK, EXIT_GATE, EXIT_INPUT = 0, 1, 2
-GITHUB_COMMENT_BUDGET = 65536
+GITHUB_COMMENT_BUDGET = _core.DEFAULT_MARKDOWN_BUDGET
 #: A progress bar appears (on a TTY only) from this many inputs on.
 PROGRESS_MIN_INPUTS = 8
 STDIN_NAME = "<stdin>"
@@ -367,7 +368,7 @@ def _add_output_options(p: argparse.ArgumentParser, default_format: str = "markd
                    help=f"output format (default {default_format})")
     p.add_argument("--output", "-o", help="write to this file instead of stdout")
     p.add_argument("--budget", type=int, default=GITHUB_COMMENT_BUDGET,
-                   help="Markdown size budget in bytes (default 65536, a GitHub comment; 0 = unlimited)")
+                   help=f"Markdown size budget in bytes (default {GITHUB_COMMENT_BUDGET}, a GitHub comment; 0 = unlimited)")
 
 
 def _add_github_options(p: argparse.ArgumentParser) -> None:

@@ -240,6 +240,14 @@ void bind_result_types(py::module_& m) {
 
 void register_summary(py::module_& m) {
   bind_result_types(m);
+  // Facts Python must not restate: accepted names and option defaults.
+  const SummaryOptions defaults;
+  const auto methods = quantile_method_names();
+  const auto statistics = stat_names();
+  m.attr("QUANTILE_METHODS") = py::tuple(py::cast(std::vector<std::string>(methods.begin(), methods.end())));
+  m.attr("STATISTICS") = py::tuple(py::cast(std::vector<std::string>(statistics.begin(), statistics.end())));
+  m.attr("DEFAULT_QUANTILES") = py::tuple(py::cast(defaults.quantiles));
+  m.attr("THEIL_SEN_MAX_N") = defaults.theil_sen_max_n;
   m.def(
       "summarize",
       [](const DoubleArray& values, const std::vector<double>& quantiles, const std::string& method, int ddof,

@@ -77,6 +77,12 @@ QuantilePosition discrete_position(std::size_t n, double h, bool take_lower) {
 
 }  // namespace
 
+std::vector<std::string_view> quantile_method_names() {
+  std::vector<std::string_view> out;
+  for (const auto& entry : kMethodNames) out.push_back(entry.name);
+  return out;
+}
+
 QuantileMethod parse_quantile_method(std::string_view name) {
   if (name == "harrell_davis") return QuantileMethod::harrell_davis;
   for (const auto& entry : kMethodNames) {

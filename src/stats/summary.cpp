@@ -228,6 +228,12 @@ void finish_mad(double raw, std::span<const double> deviations, const SummaryOpt
 
 }  // namespace
 
+std::vector<std::string_view> stat_names() {
+  std::vector<std::string_view> out;
+  for (const auto& entry : kStatNames) out.push_back(entry.name);
+  return out;
+}
+
 StatSet parse_stat(std::string_view name, StatSet into) {
   for (const auto& entry : kStatNames) {
     if (entry.name == name) return StatSet(into.bits() | entry.bits);

@@ -394,3 +394,9 @@ def test_quantile_errors():
         br.quantile([1.0, np.nan], 0.5)
     with pytest.raises(br.InputError, match="threads"):
         br.summarize_grouped([1.0], [0, 1], threads=-1)
+
+
+def test_quantile_method_literal_matches_the_core():
+    import typing
+    from benchreport import _stats
+    assert typing.get_args(_stats.QuantileMethodName) == tuple(_stats.QUANTILE_METHODS)

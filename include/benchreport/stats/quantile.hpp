@@ -25,6 +25,8 @@ enum class QuantileMethod {
 // throws InputError naming the accepted names.
 QuantileMethod parse_quantile_method(std::string_view name);
 std::string_view quantile_method_name(QuantileMethod method) noexcept;
+// The canonical name of every method (Hyndman–Fan types 1–9, then Harrell–Davis).
+std::vector<std::string_view> quantile_method_names();
 
 // A Hyndman–Fan quantile of n order statistics x(0) <= ... <= x(n-1) is
 // x(lo) + weight * (x(hi) - x(lo)) (0-based ranks, both < n).

@@ -49,6 +49,8 @@ class StatSet {
 // quantiles, iqr, mad, median_ci, drift, trend, outliers; min, max and n are
 // always reported and accepted as no-ops. Throws InputError otherwise.
 StatSet parse_stat(std::string_view name, StatSet into);
+// Every name parse_stat accepts, in documentation order.
+std::vector<std::string_view> stat_names();
 
 enum class MadScale { raw, normal };
 

@@ -9,7 +9,7 @@ import numpy.typing
 import os
 import typing
 from . import compare
-__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'Dataset', 'Details', 'Drift', 'FORMATS', 'InputError', 'JsonValue', 'Matrix', 'MedianCI', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'SUMMARY_SCHEMA', 'Span', 'Summary', 'Table', 'UNAVAILABLE', 'VERDICT_ROLES', 'canonical_json', 'compare', 'concat', 'detect_format', 'drift', 'fingerprint', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'nitro_case_name', 'parse_unit', 'presets_comparison', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'sha256_hex', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'FORMATS', 'InputError', 'JsonValue', 'Matrix', 'MedianCI', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'STATISTICS', 'SUMMARY_SCHEMA', 'Span', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'VERDICT_ROLES', 'canonical_json', 'compare', 'concat', 'detect_format', 'drift', 'fingerprint', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'nitro_case_name', 'parse_unit', 'presets_comparison', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'sha256_hex', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -598,9 +598,13 @@ ALIGNMENTS: list = ['left', 'right', 'center']
 CANONICAL_SCHEMA: str = 'benchreport/1'
 CELL_ROLES: list = ['none', 'faster', 'slower', 'inconclusive', 'equivalent', 'unchanged', 'best', 'worse', 'muted', 'code']
 DEFAULT_MARKDOWN_BUDGET: int = 65536
+DEFAULT_QUANTILES: tuple = (0.05, 0.25, 0.75, 0.95)
 FORMATS: list = ['markdown', 'html', 'text', 'csv', 'json']
+QUANTILE_METHODS: tuple = ('inverted_cdf', 'averaged_inverted_cdf', 'closest_observation', 'interpolated_inverted_cdf', 'hazen', 'weibull', 'linear', 'median_unbiased', 'normal_unbiased', 'harrell-davis')
 REPORT_SCHEMA: str = 'benchreport-report/1'
+STATISTICS: tuple = ('moments', 'mean', 'std', 'cv', 'median', 'quantiles', 'iqr', 'mad', 'median_ci', 'drift', 'trend', 'outliers', 'min', 'max', 'n')
 SUMMARY_SCHEMA: str = 'benchreport-summary/1'
+THEIL_SEN_MAX_N: int = 3000
 UNAVAILABLE: str = '—'
 VERDICT_ROLES: list = [('faster', 'faster'), ('slower', 'slower'), ('inconclusive', 'inconclusive'), ('equivalent', 'equivalent'), ('unchanged', 'unchanged')]
 __version__: str = '0.1.0'
