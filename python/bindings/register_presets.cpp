@@ -211,6 +211,19 @@ void register_results(py::module_& m) {
            "Column of the best value of a row (direction-aware, the first on a tie); None for an empty row.");
 }
 
+// A preset taking keyword options: parse them (with the GIL), build the report without it.
+template <class ParseOptions, class Preset>
+void def_report_preset(py::module_& m, const char* name, ParseOptions parse, Preset preset, const char* doc) {
+  m.def(
+      name,
+      [parse, preset](const Dataset& dataset, const py::kwargs& options) {
+        const auto o = parse(options);
+        py::gil_scoped_release release;
+        return preset(dataset, o);
+      },
+      py::arg("dataset"), doc);
+}
+
 }  // namespace
 
 void register_presets(py::module_& m) {
@@ -244,23 +257,10 @@ void register_presets(py::module_& m) {
       py::arg("dataset"), py::arg("rows"), py::arg("cols"), py::arg("stat") = "median",
       "Rows × columns of one statistic (values in base units, NaN = no data).");
 
-  m.def(
-      "presets_matrix_report",
-      [](const Dataset& dataset, const py::kwargs& options) {
-        const MatrixReportOptions o = matrix_report_options(options);
-        py::gil_scoped_release release;
-        return matrix_report(dataset, o);
-      },
-      py::arg("dataset"), "The matrix preset; keyword options as MatrixReportOptions.");
-
-  m.def(
-      "presets_runners_report",
-      [](const Dataset& dataset, const py::kwargs& options) {
-        const RunnersReportOptions o = runners_options(options);
-        py::gil_scoped_release release;
-        return runners_report(dataset, o);
-      },
-      py::arg("dataset"), "The runners preset; keyword options as RunnersReportOptions.");
+  def_report_preset(m, "presets_matrix_report", matrix_report_options, matrix_report,
+                    "The matrix preset; keyword options as MatrixReportOptions.");
+  def_report_preset(m, "presets_runners_report", runners_options, runners_report,
+                    "The runners preset; keyword options as RunnersReportOptions.");
 
   const SummaryReportOptions summary_defaults;
   m.def(
