@@ -402,9 +402,11 @@ def _load_one(path: str, format: str, limits: Dict[str, int]) -> Dataset:
 
 
 def load(
-    path_or_paths: Union[PathLike, Iterable[PathLike]],
+    path_or_paths: Union[PathLike, Iterable[PathLike], None] = None,
     format: str = "auto",
     *,
+    base: Union[PathLike, Iterable[PathLike], None] = None,
+    head: Union[PathLike, Iterable[PathLike], None] = None,
     max_file_size: Optional[int] = None,
     max_depth: Optional[int] = None,
     max_samples: Optional[int] = None,
@@ -417,15 +419,59 @@ def load(
     file. Parsing runs in C++ without the GIL; ``threads`` (default: one
     per core, 1 = serial) lets a Google Benchmark file of 4 MiB or more be
     parsed as two parts at once, with the same result (not ``.gz`` files,
-    which are decompressed in memory and read in one pass). Bad input raises
+    which are decompressed in memory and read in one pass). ``base=`` and
+    ``head=`` (files, folders, globs) read the two sides of a comparison and
+    label them as the CLI's ``--base``/``--head`` do: ``revision`` = base or
+    head, ``pair`` = the file's position on its side. Bad input raises
     :class:`benchreport.InputError` naming the file and line or JSON path.
     """
     limits = _limits(max_file_size, max_depth, max_samples, threads)
+    if base is not None or head is not None:
+        if path_or_paths is not None or base is None or head is None:
+            raise _core.InputError("load(base=..., head=...) takes both sides and no positional paths")
+        return label_sides(_side_parts(base, format, limits), _side_parts(head, format, limits))
+    if path_or_paths is None:
+        raise _core.InputError("no input files given (paths, or base=... and head=...)")
     paths = expand_paths([path_or_paths] if isinstance(path_or_paths, (str, os.PathLike)) else path_or_paths)
     if not paths:
         raise _core.InputError("no input files given")
     parts = [_load_one(p, format, limits) for p in paths]
     return parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:])
+
+
+#: Label whose values tell processes apart inside one file (pyperf workers, repetitions of a launch).
+PROCESS_LABEL = "process"
+
+
+def _label_file(part: Dataset, column: str, value: str, position: int) -> Dataset:
+    """One input file of a side: ``column`` = side; ``pair`` = its position, per process when the file has several."""
+    processes = sorted({p for p in part.labels.get(PROCESS_LABEL, []) if p})
+    if len(processes) <= 1:
+        return part.with_labels({column: value, "pair": str(position)})
+    # Several processes in one file stay several processes: file i's worker k pairs with the other side's.
+    pieces = [part.take(sets).with_labels({column: value, "pair": f"{position}.{key[0]}"})
+              for key, sets in part.group_by(PROCESS_LABEL)]
+    return pieces[0].concat(*pieces[1:])
+
+
+def label_sides(base: Sequence[Dataset], head: Sequence[Dataset], column: str = "revision",
+                base_value: str = "base", head_value: str = "head") -> Dataset:
+    """One Dataset from the files of each side: ``column`` names the side; ``pair`` pairs the i-th base
+    file with the i-th head file (and, inside a file with several processes, process with process)."""
+    if not base or not head:
+        raise _core.InputError("base and head need at least one input each")
+    parts = [_label_file(part, column, value, i + 1)
+             for side, value in ((base, base_value), (head, head_value)) for i, part in enumerate(side)]
+    return parts[0].concat(*parts[1:])
+
+
+def _side_parts(paths: Union[PathLike, Iterable[PathLike], Dataset], format: str, limits: Dict[str, int]) -> List[Dataset]:
+    if isinstance(paths, Dataset):
+        return [paths]
+    items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    if all(isinstance(item, Dataset) for item in items):
+        return items
+    return [_load_one(p, format, limits) for p in expand_paths(items)]
 
 
 def save(dataset: Dataset, path: PathLike, format: Optional[str] = None) -> None:

@@ -161,7 +161,7 @@ def _comparison_options(baseline: Mapping[str, str], by: Optional[Sequence[str]]
     return {key: val for key, val in out.items() if val is not None}
 
 
-def compare(dataset: Dataset, baseline: Mapping[str, str] = {"revision": "base"}, by: Optional[Sequence[str]] = None,
+def compare(dataset: Any, baseline: Any = {"revision": "base"}, by: Optional[Sequence[str]] = None,
             threshold: float = 0.05, *, head: Optional[str] = None, alpha: float = 0.05, confidence: float = 0.95,
             resamples: int = 10000, seed: int = 0, pair: str = "pair", check: bool = True,
             allow_new_and_removed: bool = True, threads: int = 0, sections: str = "platform",
@@ -176,7 +176,12 @@ def compare(dataset: Dataset, baseline: Mapping[str, str] = {"revision": "base"}
     (``InputError``) when suite hashes, devices, OS versions, architectures,
     toolchains, runner settings or per-case iterations differ, unless
     ``check=False``. ``threshold`` is the relative change that matters (5 %).
+
+    ``compare(base, head)`` with two Datasets, paths, folders or globs (one or
+    a list each) compares them as the sides, labelled as ``load(base=, head=)``.
     """
+    if not isinstance(baseline, Mapping):
+        dataset, baseline = load(base=dataset, head=baseline), {"revision": "base"}
     options = _comparison_options(
         baseline, by, threshold, head_value=head, alpha=alpha, confidence=confidence, resamples=int(resamples),
         seed=int(seed), pair_column=pair, check_comparability=bool(check),

@@ -16,7 +16,7 @@ from typing import Any, Iterator, List, Optional, Sequence, TextIO, Tuple
 
 from . import _core
 from ._core import InputError
-from ._dataset import expand_paths, natural_key  # noqa: F401  (natural_key: part of the CLI module API)
+from ._dataset import expand_paths, label_sides, natural_key  # noqa: F401  (natural_key: part of the CLI module API)
 from ._version import __version__
 
 FORMATS = _core.FORMATS
@@ -116,42 +116,34 @@ def _read_source(source: Source, fmt: str):
     return load(source.name, format=fmt)
 
 
-def load_sources(sources: Sequence[Source], fmt: str = "auto", progress_stream: Optional[TextIO] = None,
-                 labels: Optional[Sequence[dict]] = None):
-    """Read every source into one Dataset (in the order given), with a progress bar on a TTY.
-
-    ``labels``, when given, holds one dict per source whose labels are set on all its sets.
-    """
+def load_sources(sources: Sequence[Source], fmt: str = "auto", progress_stream: Optional[TextIO] = None) -> list:
+    """Read every source (in the order given), with a progress bar on a TTY; one Dataset per source."""
     progress = Progress(len(sources), progress_stream)
     parts = []
     try:
         for i, source in enumerate(sources):
             progress.update(i, source.name)
-            part = _read_source(source, fmt)
-            parts.append(part.with_labels(labels[i]) if labels is not None else part)
+            parts.append(_read_source(source, fmt))
         progress.update(len(sources))
     finally:
         progress.close()
-    return parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:])
+    return parts
 
 
 def _load(args: argparse.Namespace):
-    return load_sources(expand_inputs(args.inputs), args.input_format)
+    parts = load_sources(expand_inputs(args.inputs), args.input_format)
+    return parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:])
 
 
 def load_sides(base: Sequence[str], head: Sequence[str], column: str, base_value: str, head_value: str,
                fmt: str = "auto"):
-    """Label each --base/--head input as one process: ``column`` = side, ``pair`` = its position (1-based).
+    """Label each --base/--head input as a process of its side (``_dataset.label_sides``).
 
     Inputs pair in the order given (globs in natural order): base-1 with head-1, and so on.
     """
-    sources: List[Source] = []
-    labels: List[dict] = []
-    for inputs, value in ((base, base_value), (head, head_value)):
-        side = expand_inputs(inputs)
-        sources.extend(side)
-        labels.extend({column: value, "pair": str(i + 1)} for i in range(len(side)))
-    return load_sources(sources, fmt, labels=labels)
+    base_sources, head_sources = expand_inputs(base), expand_inputs(head)
+    parts = load_sources([*base_sources, *head_sources], fmt)
+    return label_sides(parts[:len(base_sources)], parts[len(base_sources):], column, base_value, head_value)
 
 
 def _parse_baseline(text: str) -> dict:
@@ -175,6 +167,18 @@ def _check_columns(dataset: Any, columns: Sequence[str], option: str) -> None:
     if unknown:
         have = ", ".join(known) or "no labels"
         raise UsageError(f"{option} {','.join(unknown)}: no such label; the inputs have {have}")
+
+
+def parse_threshold(text: str) -> float:
+    """``5%`` or ``0.05`` → 0.05. A bare number of 1 or more is refused: ``--threshold 5`` would mean 500 %."""
+    value = str(text).strip()
+    try:
+        number = float(value[:-1]) / 100.0 if value.endswith("%") else float(value)
+    except ValueError:
+        raise UsageError(f"--threshold {text!r}: expected a percentage such as 5% or a fraction such as 0.05") from None
+    if not value.endswith("%") and number >= 1:
+        raise UsageError(f"--threshold {text}: a fraction must be below 1; did you mean {text}%?")
+    return _check_fraction(number, "--threshold", upper=10.0)
 
 
 def _check_fraction(value: float, option: str, upper: float = 1.0) -> float:
@@ -237,6 +241,23 @@ def cmd_summary(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _positional_sides(args: argparse.Namespace, baseline: dict):
+    """Positional inputs: already labelled with the baseline column, or OLD NEW (base then head), as
+    compare.py, benchstat and pyperf compare_to take them."""
+    (column, base_value), = baseline.items()
+    per_item = [expand_inputs([item]) for item in args.inputs]
+    parts = load_sources([s for sources in per_item for s in sources], args.input_format)
+    if any(column in part.columns for part in parts):
+        return parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:])
+    if len(per_item) != 2:
+        have = sorted({c for part in parts for c in part.columns})
+        raise UsageError(f"{len(per_item)} input(s) and none has a '{column}' label (the inputs have "
+                         f"{', '.join(have) or 'no labels'}): give two inputs (benchreport compare OLD NEW), "
+                         f"the sides as --base OLD... --head NEW..., or an existing label with --baseline LABEL=VALUE")
+    n_base = len(per_item[0])
+    return label_sides(parts[:n_base], parts[n_base:], column, base_value, args.head_value or "head")
+
+
 def _compare_inputs(args: argparse.Namespace, baseline: dict):
     """The dataset to compare: positional inputs as labelled, or --base/--head labelled here."""
     if bool(args.base) != bool(args.head):
@@ -244,7 +265,7 @@ def _compare_inputs(args: argparse.Namespace, baseline: dict):
     if not args.base:
         if not args.inputs:
             raise UsageError("no input files given (positional inputs, or --base and --head)")
-        return _load(args)
+        return _positional_sides(args, baseline)
     if args.inputs:
         raise UsageError(f"{args.inputs[0]}: give inputs either positionally or with --base/--head, not both")
     (column, base_value), = baseline.items()
@@ -255,7 +276,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from ._presets import compare
 
     baseline = _parse_baseline(args.baseline)
-    threshold = _check_fraction(args.threshold, "--threshold", upper=10.0)
+    threshold = parse_threshold(args.threshold)
     alpha = _check_fraction(args.alpha, "--alpha")
     if args.resamples < 1:
         raise UsageError(f"--resamples {args.resamples}: expected a positive count")
@@ -405,7 +426,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_github_options(p)
     p.add_argument("--baseline", default="revision=base", help="LABEL=VALUE selecting the baseline side")
     p.add_argument("--by", action="append", help="case columns (comma-separated; default: every other label)")
-    p.add_argument("--threshold", type=float, default=0.05, help="notable change, fraction (default 0.05 = 5%%)")
+    p.add_argument("--threshold", default="5%",
+                   help="notable change: a percentage (5%%) or a fraction below 1 (0.05); default 5%%")
     p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--resamples", type=int, default=10000, help="bootstrap resamples (default 10000)")

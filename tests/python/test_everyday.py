@@ -1,0 +1,80 @@
+"""The commands a newcomer types first: compare OLD NEW, base/head in Python, thresholds as percentages."""
+from pathlib import Path
+
+import pytest
+
+import benchreport as br
+from benchreport import cli
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+GBENCH = DATA / "google_benchmark" / "repetitions.json"
+PYPERF = DATA / "pyperf" / "two_benchmarks.json"
+
+
+def run(capsys, *argv):
+    code = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_compare_old_new_positional_is_base_then_head(capsys):
+    code, out, err = run(capsys, "compare", GBENCH, GBENCH, "--format", "json")
+    assert code == 0, err
+    labelled_code, labelled_out, _ = run(capsys, "compare", "--base", GBENCH, "--head", GBENCH, "--format", "json")
+    assert labelled_code == 0 and out == labelled_out  # the same as the explicit form, byte for byte
+
+
+def test_compare_with_three_unlabelled_inputs_shows_the_forms_that_work(capsys):
+    code, _, err = run(capsys, "compare", GBENCH, GBENCH, GBENCH)
+    assert code == 2
+    assert "benchreport compare OLD NEW" in err and "--base" in err and len(err.strip().splitlines()) == 1
+
+
+def test_labelled_positional_inputs_are_still_read_as_labelled(capsys):
+    nitro = Path(br.example_path("nitro"))
+    code, out, err = run(capsys, "compare", nitro / "ios", nitro / "android", "--format", "json")
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("text,expected", [("5%", 0.05), ("0.05", 0.05), ("12.5%", 0.125), ("150%", 1.5)])
+def test_threshold_accepts_percent_and_fraction(text, expected):
+    assert cli.parse_threshold(text) == pytest.approx(expected, rel=1e-15)
+
+
+@pytest.mark.parametrize("text,needle", [("5", "did you mean 5%"), ("1", "did you mean 1%"), ("five", "percentage")])
+def test_threshold_refuses_a_bare_number_of_one_or_more(capsys, text, needle):
+    code, _, err = run(capsys, "compare", GBENCH, GBENCH, "--threshold", text)
+    assert code == 2 and needle in err
+
+
+def test_python_load_base_head_labels_as_the_cli_does():
+    ds = br.load(base=GBENCH, head=[GBENCH])
+    assert sorted(set(ds.labels["revision"])) == ["base", "head"]
+    assert set(ds.labels["pair"]) == {"1"}
+    cli_ds = cli.load_sides([str(GBENCH)], [str(GBENCH)], "revision", "base", "head")
+    assert ds.labels == cli_ds.labels and (ds.values == cli_ds.values).all()
+
+
+def test_python_compare_takes_two_paths_or_two_datasets():
+    from_paths = br.compare(GBENCH, GBENCH)
+    from_datasets = br.compare(br.load(GBENCH), br.load(GBENCH))
+    assert [c.name for c in from_paths.cases] == [c.name for c in from_datasets.cases]
+    assert from_paths.report.to_json() == from_datasets.report.to_json()
+    assert len(from_paths.cases) > 0
+
+
+def test_pyperf_workers_stay_processes_under_base_and_head():
+    ds = br.load(base=PYPERF, head=PYPERF)
+    workers = sorted(set(ds.labels["process"]))
+    assert len(workers) == 3
+    # One pair label per worker of the file, shared by both sides: base worker k pairs with head worker k.
+    assert sorted(set(ds.labels["pair"])) == [f"1.{w}" for w in workers]
+    result = br.compare(ds)
+    assert all(len(case.pairs) == 3 for case in result.cases)
+
+
+def test_load_base_head_argument_errors():
+    with pytest.raises(br.InputError, match="both sides"):
+        br.load(base=GBENCH)
+    with pytest.raises(br.InputError, match="no input files"):
+        br.load()
