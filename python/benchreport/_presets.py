@@ -98,6 +98,9 @@ class CaseResult:
     def verdict(self) -> str:
         return str(self.stats.verdict)
 
+    def __repr__(self) -> str:
+        return f"<CaseResult {self.name!r}: {self.change:+.2%} {self.verdict}>"
+
 
 @dataclass
 class ComparisonResult(_RendersReport):
@@ -113,6 +116,14 @@ class ComparisonResult(_RendersReport):
     new_cases: list[dict[str, str]]
     removed_cases: list[dict[str, str]]
     report: Report = field(repr=False)
+
+    def __repr__(self) -> str:
+        verdicts: dict[str, int] = {}
+        for case in self.cases:
+            verdicts[case.verdict] = verdicts.get(case.verdict, 0) + 1
+        counts = ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items()))
+        return (f"<ComparisonResult {self.head_value} vs {self.base_value}: {len(self.cases)} cases ({counts}); "
+                f"{len(self.new_cases)} new, {len(self.removed_cases)} removed>")
 
     def to_pandas(self):
         """One row per case: key columns, name, section, medians (base units), change, interval, verdict,

@@ -1,4 +1,4 @@
-"""The ``benchreport`` command line: a CI step or a terminal in front of the core.
+"""The benchreport command line: a CI step or a terminal in front of the core.
 
 Exit codes: 0 report produced; 1 gate tripped (only with ``--fail-on``);
 2 usage or input error (one line naming the file and problem; a traceback

@@ -210,7 +210,8 @@ def to_report(obj: Any, title: Optional[str] = None) -> Report:
     if _is_dataset(obj):
         from ._presets import summary_report
 
-        return summary_report(obj, title=title if title is not None else repr(obj))
+        # A short heading (the one-line repr made a page-wide <h1>); the table says the rest.
+        return summary_report(obj, title=title if title is not None else f"Dataset: {len(obj)} sample sets")
     raise TypeError(f"no report view for {type(obj).__name__}")
 
 

@@ -78,3 +78,19 @@ def test_load_base_head_argument_errors():
         br.load(base=GBENCH)
     with pytest.raises(br.InputError, match="no input files"):
         br.load()
+
+
+def test_results_have_short_reprs_and_the_dataset_view_a_short_heading():
+    from benchreport import notebook
+
+    result = br.compare(GBENCH, GBENCH)
+    text = repr(result)
+    assert text.startswith("<ComparisonResult head vs base:") and len(text) < 200
+    assert repr(result.cases[0]).startswith("<CaseResult ")
+    ds = br.load(GBENCH)
+    assert notebook.to_report(ds).title == f"Dataset: {len(ds)} sample sets"
+
+
+def test_help_is_plain_text(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0 and "``" not in out
