@@ -1,7 +1,9 @@
 // The `comparison` preset: the PR performance report (base vs head per case).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -546,8 +548,30 @@ class ComparisonBuilder {
   std::vector<SectionFigures> figures_;
 };
 
+// True when `value` stands in `text` as a whole token (bounded by non-alphanumerics):
+// "javascript" in "javascript/function/add", not "1" in "n=16".
+bool contains_token(std::string_view text, std::string_view value) {
+  const auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  for (auto at = text.find(value); at != std::string_view::npos; at = text.find(value, at + 1)) {
+    const bool open = at == 0 || !is_word(text[at - 1]);
+    const std::size_t end = at + value.size();
+    if (open && (end == text.size() || !is_word(text[end]))) return true;
+  }
+  return false;
+}
+
+// Case columns whose value differs between cases (one that never varies, e.g. a Go pkg, names nothing).
+std::vector<bool> varying_columns(const DatasetComparison& cmp) {
+  std::vector<bool> varies(cmp.by.size(), false);
+  for (const auto& c : cmp.cases) {
+    for (std::size_t k = 0; k < varies.size(); ++k) varies[k] = varies[k] || c.key[k] != cmp.cases.front().key[k];
+  }
+  return varies;
+}
+
 std::string case_display_name(const Dataset& dataset, const CaseResult& result, const DatasetComparison& cmp,
-                              const ComparisonReportOptions& options, const std::string& section) {
+                              const std::vector<bool>& varies, const ComparisonReportOptions& options,
+                              const std::string& section) {
   const std::size_t first = result.base_sets.front();
   const std::string benchmark(dataset.label(first, options.benchmark_column));
   std::string name;
@@ -557,15 +581,16 @@ std::string case_display_name(const Dataset& dataset, const CaseResult& result, 
     const auto display = metadata::set_metadata_display(dataset, first, options.display_name_key);
     name = benchmark.empty() ? join_key(result.key) : nitro_case_name(benchmark, section, display.value_or(""));
   }
-  // Case columns that the benchmark id does not already imply stay visible.
+  // Case columns that tell cases apart and that the benchmark id does not already spell stay visible.
+  std::vector<std::string> extra;
   for (std::size_t k = 0; k < cmp.by.size(); ++k) {
     const auto& column = cmp.by[k];
     const auto& value = result.key[k];
-    if (column == options.benchmark_column || column == options.section_column || value.empty()) continue;
-    if (benchmark.find(value) != std::string::npos) continue;
-    name += fmt::format(" [{}]", value);
+    if (column == options.benchmark_column || column == options.section_column || value.empty() || !varies[k]) continue;
+    if (benchmark.empty() || contains_token(benchmark, value)) continue;
+    extra.push_back(fmt::format("{}={}", column, value));
   }
-  return name;
+  return extra.empty() ? name : fmt::format("{} ({})", name, fmt::join(extra, ", "));
 }
 
 }  // namespace
@@ -584,12 +609,13 @@ std::string nitro_case_name(std::string_view id, std::string_view platform, std:
 ComparisonView comparison_view(const Dataset& dataset, const ComparisonReportOptions& options) {
   ComparisonView view;
   view.comparison = compare(dataset, options.compare);
+  const std::vector<bool> varies = varying_columns(view.comparison);
   for (const auto& c : view.comparison.cases) {
     const std::size_t first = c.base_sets.front();
     std::string section = dataset.has_label(first, options.section_column)
                               ? std::string(dataset.label(first, options.section_column))
                               : std::string();
-    view.names.push_back(case_display_name(dataset, c, view.comparison, options, section));
+    view.names.push_back(case_display_name(dataset, c, view.comparison, varies, options, section));
     view.sections.push_back(std::move(section));
   }
   return view;

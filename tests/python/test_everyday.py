@@ -94,3 +94,11 @@ def test_results_have_short_reprs_and_the_dataset_view_a_short_heading():
 def test_help_is_plain_text(capsys):
     code, out, _ = run(capsys, "--help")
     assert code == 0 and "``" not in out
+
+
+def test_go_case_names_spell_the_columns_that_tell_cases_apart(capsys):
+    go = DATA / "go" / "bench.txt"
+    names = [c.name for c in br.compare(go, go).cases]
+    assert "BenchmarkSort/n=16 (procs=2, metric=ns/op)" in names
+    assert "BenchmarkSort/n=16 (procs=1, metric=ns/op)" in names  # "1" inside "n=16" is no reason to hide procs
+    assert not any("example.com" in n or "[" in n for n in names)  # one pkg for every case: not repeated
