@@ -3,7 +3,7 @@
 # Python via pytest against the installed package).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh chromium  # chromium: tests/python/test_browser.py looks at the HTML reports
 python3 -m pip install -q --disable-pip-version-check pytest hypothesis scipy pandas matplotlib nbclient nbformat ipykernel html5lib jsonschema pyyaml
 BUILD=${BUILD:-build/test}
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBENCHREPORT_WERROR=ON -DBENCHREPORT_PYTHON=OFF >/dev/null
@@ -13,4 +13,4 @@ python3 -m pip install -q --disable-pip-version-check --no-build-isolation . \
   -Ccmake.define.BENCHREPORT_WERROR=ON
 # The repository root holds no importable `benchreport` (the sources live in
 # python/), so this imports the installed package.
-python3 -m pytest -q -p no:cacheprovider tests/python
+BENCHREPORT_REQUIRE_BROWSER=1 python3 -m pytest -q -p no:cacheprovider tests/python
