@@ -12,6 +12,7 @@ from benchreport import cli
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = [REPO / "docs" / name for name in ("cli.md", "quickstart.md", "user-guide.md", "index.md")]
+PLACEHOLDERS = REPO / "tests" / "data" / "docs"
 FENCE = re.compile(r"^```(\w*)\s*$")
 
 
@@ -59,7 +60,9 @@ def test_documented_command(doc, argv, tmp_path, monkeypatch, capsys):
         for item in items:
             path = REPO / item
             if not (path.exists() or glob.glob(str(path))):
-                pytest.skip(f"{doc}: input {item} is a placeholder, not a file in the repository")
+                path = PLACEHOLDERS / item  # old.json, new.json, results/base-*.json
+            if not (path.exists() or glob.glob(str(path))):
+                pytest.fail(f"{doc}: input {item} is neither in the repository nor in tests/data/docs/")
             resolved.append(str(path))
         if items:
             setattr(args, field, resolved)
