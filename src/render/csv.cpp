@@ -5,6 +5,8 @@
 // no comment line, as a plain RFC 4180 file.
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "benchreport/core/error.hpp"
 #include "benchreport/core/escape.hpp"
 #include "benchreport/render/render.hpp"
@@ -29,14 +31,35 @@ void write_row(std::string& out, const std::vector<std::string>& fields) {
   out += kLineEnd;
 }
 
+// Columns whose cells carry the number behind their text get a second column
+// with that number as written by a program ("<title> (number)"), so that a
+// spreadsheet reads numbers, not formatted text such as "-5.01% faster".
+// Shortest text that reads back to the same double ("46", "0.0109"); empty when not finite.
+std::string csv_number(double value) { return std::isfinite(value) ? fmt::format("{}", value) : std::string(); }
+
+std::vector<bool> numeric_columns(const Table& table) {
+  std::vector<bool> numeric(table.columns.size(), false);
+  for (const auto& row : table.rows) {
+    for (std::size_t c = 0; c < row.size(); ++c) numeric[c] = numeric[c] || row[c].value.has_value();
+  }
+  return numeric;
+}
+
 void write_table(std::string& out, const Table& table) {
   table.validate();
+  const std::vector<bool> numeric = numeric_columns(table);
   std::vector<std::string> fields;
-  for (const Column& column : table.columns) fields.push_back(column.title);
+  for (std::size_t c = 0; c < table.columns.size(); ++c) {
+    fields.push_back(table.columns[c].title);
+    if (numeric[c]) fields.push_back(fmt::format("{} (number)", table.columns[c].title));
+  }
   write_row(out, fields);
   for (const auto& row : table.rows) {
     fields.clear();
-    for (const Cell& cell : row) fields.push_back(cell.text);
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      fields.push_back(row[c].text);
+      if (numeric[c]) fields.push_back(row[c].value ? csv_number(*row[c].value) : std::string());
+    }
     write_row(out, fields);
   }
 }

@@ -102,9 +102,9 @@ TEST_CASE("CSV: RFC 4180 tables with caption comments and the formula guard", "[
   const std::string csv = render_csv(hostile_report());
   CHECK(csv ==
         "# Pinned, \"x\"\r\n"
-        "Runner,Median,Hash\r\n"
-        "<script>alert(1)</script>,45851.10,866df6f892c3\r\n"
-        "\"'=HYPERLINK(\"\"http://x\"\")\",2.25 \u00b5s,a b\r\n"
+        "Runner,Median,Median (number),Hash\r\n"
+        "<script>alert(1)</script>,45851.10,45851.1,866df6f892c3\r\n"
+        "\"'=HYPERLINK(\"\"http://x\"\")\",2.25 \u00b5s,,a b\r\n"
         "\r\n"
         "# more\r\n"
         "Name,Value\r\n"

@@ -102,3 +102,20 @@ def test_go_case_names_spell_the_columns_that_tell_cases_apart(capsys):
     assert "BenchmarkSort/n=16 (procs=2, metric=ns/op)" in names
     assert "BenchmarkSort/n=16 (procs=1, metric=ns/op)" in names  # "1" inside "n=16" is no reason to hide procs
     assert not any("example.com" in n or "[" in n for n in names)  # one pkg for every case: not repeated
+
+
+def test_csv_report_carries_the_numbers_beside_their_text():
+    import csv
+    import io
+    import json
+
+    report = br.compare(GBENCH, GBENCH).report
+    data = json.loads(report.to_json())
+    table = next(b for b in data["blocks"] if b["type"] == "table")
+    rows = list(csv.reader(io.StringIO(report.to_csv(table=table["id"]) if table.get("id") else "")))
+    header = rows[0]
+    for c, column in enumerate(table["columns"]):
+        values = [row[c].get("value") for row in table["rows"]]
+        if any(v is not None for v in values):
+            got = [r[header.index(column["title"] + " (number)")] for r in rows[1:]]
+            assert [float(g) if g else None for g in got] == values  # bit for bit: shortest round trip
