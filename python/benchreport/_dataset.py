@@ -407,6 +407,7 @@ def load(
     *,
     base: Union[PathLike, Iterable[PathLike], None] = None,
     head: Union[PathLike, Iterable[PathLike], None] = None,
+    labels: Optional[Mapping[str, str]] = None,
     max_file_size: Optional[int] = None,
     max_depth: Optional[int] = None,
     max_samples: Optional[int] = None,
@@ -422,10 +423,15 @@ def load(
     which are decompressed in memory and read in one pass). ``base=`` and
     ``head=`` (files, folders, globs) read the two sides of a comparison and
     label them as the CLI's ``--base``/``--head`` do: ``revision`` = base or
-    head, ``pair`` = the file's position on its side. Bad input raises
+    head, ``pair`` = the file's position on its side. ``labels`` sets each
+    ``key: value`` on every set read (the CLI's ``--label``). Bad input raises
     :class:`benchreport.InputError` naming the file and line or JSON path.
     """
-    limits = _limits(max_file_size, max_depth, max_samples, threads)
+    dataset = _load_all(path_or_paths, format, base, head, _limits(max_file_size, max_depth, max_samples, threads))
+    return dataset.with_labels(labels) if labels else dataset
+
+
+def _load_all(path_or_paths: Any, format: str, base: Any, head: Any, limits: Dict[str, int]) -> Dataset:
     if base is not None or head is not None:
         if path_or_paths is not None or base is None or head is None:
             raise _core.InputError("load(base=..., head=...) takes both sides and no positional paths")

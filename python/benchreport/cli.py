@@ -130,9 +130,25 @@ def load_sources(sources: Sequence[Source], fmt: str = "auto", progress_stream: 
     return parts
 
 
+def _user_labels(args: argparse.Namespace) -> dict:
+    """--label KEY=VALUE options as a dict (the last one wins for a repeated key)."""
+    labels = {}
+    for text in getattr(args, "label", None) or []:
+        key, sep, value = text.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--label {text!r}: expected KEY=VALUE, e.g. runner=ubuntu-24")
+        labels[key.strip()] = value.strip()
+    return labels
+
+
+def _labelled(dataset: Any, args: argparse.Namespace):
+    labels = _user_labels(args)
+    return dataset.with_labels(labels) if labels else dataset
+
+
 def _load(args: argparse.Namespace):
     parts = load_sources(expand_inputs(args.inputs), args.input_format)
-    return parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:])
+    return _labelled(parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:]), args)
 
 
 def load_sides(base: Sequence[str], head: Sequence[str], column: str, base_value: str, head_value: str,
@@ -265,11 +281,11 @@ def _compare_inputs(args: argparse.Namespace, baseline: dict):
     if not args.base:
         if not args.inputs:
             raise UsageError("no input files given (positional inputs, or --base and --head)")
-        return _positional_sides(args, baseline)
+        return _labelled(_positional_sides(args, baseline), args)
     if args.inputs:
         raise UsageError(f"{args.inputs[0]}: give inputs either positionally or with --base/--head, not both")
     (column, base_value), = baseline.items()
-    return load_sides(args.base, args.head, column, base_value, args.head_value or "head", args.input_format)
+    return _labelled(load_sides(args.base, args.head, column, base_value, args.head_value or "head", args.input_format), args)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -402,8 +418,9 @@ def _add_github_options(p: argparse.ArgumentParser) -> None:
 def _add_input_options(p: argparse.ArgumentParser, required: bool = True) -> None:
     p.add_argument("inputs", nargs="+" if required else "*", help="files, folders, globs, or - for stdin")
     p.add_argument("--input-format", default="auto",
-                   help="reader name (auto, json, csv, google-benchmark, hyperfine, pyperf, "
-                        "pytest-benchmark, go, nitro, criterion, zfh)")
+                   help=f"reader name (auto, {', '.join(_core.reader_names())})")
+    p.add_argument("--label", action="append", default=[], metavar="KEY=VALUE",
+                   help="set a label on every set read (repeatable), e.g. --label runner=ubuntu-24")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -119,3 +119,14 @@ def test_csv_report_carries_the_numbers_beside_their_text():
         if any(v is not None for v in values):
             got = [r[header.index(column["title"] + " (number)")] for r in rows[1:]]
             assert [float(g) if g else None for g in got] == values  # bit for bit: shortest round trip
+
+
+def test_label_option_and_labels_argument_set_a_label_on_every_set(capsys, tmp_path):
+    ds = br.load(GBENCH, labels={"runner": "ubuntu-24"})
+    assert ds.labels["runner"] == ["ubuntu-24"] * len(ds)
+    out = tmp_path / "labelled.json"
+    code, _, err = run(capsys, "convert", GBENCH, "--label", "runner=ubuntu-24", "-o", out)
+    assert code == 0, err
+    assert br.load(out).labels["runner"] == ["ubuntu-24"] * len(ds)
+    code, _, err = run(capsys, "summary", GBENCH, "--label", "runner")
+    assert code == 2 and "KEY=VALUE" in err
