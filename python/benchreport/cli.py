@@ -247,10 +247,24 @@ def write_github(report: Any, budget: int = GITHUB_COMMENT_BUDGET, comment_file:
 
 # ---------------------------------------------------------------- commands
 
+def _with_file_column(sources: Sequence[Source], parts: list):
+    """Several inputs whose sets carry the same labels (base.json and head.json of one suite) get a
+    ``file`` label, so that their rows can be told apart; otherwise the inputs are joined as they are."""
+    seen, clash = set(), False
+    for part in parts:
+        keys = {tuple(sorted(part.set_labels(i).items())) for i in range(len(part))}
+        clash = clash or bool(seen & keys)
+        seen |= keys
+    if clash:
+        parts = [part.with_labels({"file": source.name}) for source, part in zip(sources, parts)]
+    return parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:])
+
+
 def cmd_summary(args: argparse.Namespace) -> int:
     from ._presets import summary_report
 
-    ds = _load(args)
+    sources = expand_inputs(args.inputs)
+    ds = _labelled(_with_file_column(sources, load_sources(sources, args.input_format)), args)
     by = _split_columns(args.by)
     _check_columns(ds, by, "--by")
     _emit(summary_report(ds, by=by or None, k=args.k), args)

@@ -130,3 +130,12 @@ def test_label_option_and_labels_argument_set_a_label_on_every_set(capsys, tmp_p
     assert br.load(out).labels["runner"] == ["ubuntu-24"] * len(ds)
     code, _, err = run(capsys, "summary", GBENCH, "--label", "runner")
     assert code == 2 and "KEY=VALUE" in err
+
+
+def test_summary_of_two_files_of_one_suite_says_which_file(capsys):
+    code, out, err = run(capsys, "summary", GBENCH, DATA / "google_benchmark" / "single.json", "--format", "csv")
+    assert code == 0, err
+    code, out, err = run(capsys, "summary", GBENCH, GBENCH, "--format", "csv")
+    assert code == 0, err
+    header = out.splitlines()[1]
+    assert "file" in header.split(",")
