@@ -3,6 +3,9 @@
 // come from one summarize_grouped call over the groups in CSR form.
 #include "benchreport/presets/summary.hpp"
 
+#include <algorithm>
+#include <array>
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -169,9 +172,16 @@ Report summary_report(const Dataset& dataset, const SummaryReportOptions& option
                                 groups.size(), format_percent(options.drift_limit, 0), k),
                     NoteKind::warning);
   }
-  std::vector<Column> columns(groups.columns.begin(), groups.columns.end());
-  for (const char* title : {"n", "p50", "MAD / p50", "CV", "min \u2013 max", "drift"}) columns.emplace_back(title, Align::right);
-  columns.emplace_back("samples");
+  static constexpr std::array<std::string_view, 7> kStatColumns{"n", "p50", "MAD / p50", "CV", "min \u2013 max", "drift",
+                                                                 "samples"};
+  std::vector<Column> columns;
+  for (const auto& label : groups.columns) {
+    // A label named like a statistic column (hyperfine's parameter "n") is marked as the label it is.
+    const bool clashes = std::find(kStatColumns.begin(), kStatColumns.end(), label) != kStatColumns.end();
+    columns.emplace_back(clashes ? fmt::format("{} (label)", label) : label);
+  }
+  for (std::size_t c = 0; c + 1 < kStatColumns.size(); ++c) columns.emplace_back(std::string(kStatColumns[c]), Align::right);
+  columns.emplace_back(std::string(kStatColumns.back()));
   Table& table = report.add_table(std::move(columns), {}, "summary");
   for (std::size_t i = 0; i < groups.size(); ++i) table.add_row(row(groups, s, i, options.drift_limit));
   table.footnote = fmt::format(

@@ -139,3 +139,11 @@ def test_summary_of_two_files_of_one_suite_says_which_file(capsys):
     assert code == 0, err
     header = out.splitlines()[1]
     assert "file" in header.split(",")
+
+
+def test_a_label_named_like_a_statistic_column_is_marked(capsys):
+    # hyperfine --parameter-list n 1,2 (made by tests/data/make_fixtures/make_hyperfine.sh)
+    code, out, err = run(capsys, "summary", DATA / "hyperfine" / "parameter_named_n.json", "--format", "csv")
+    assert code == 0, err
+    header = out.splitlines()[1].split(",")
+    assert "n (label)" in header and header.count("n") == 1
