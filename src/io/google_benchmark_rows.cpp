@@ -49,14 +49,6 @@ std::string_view counter_unit(std::string_view counter) {
   return "1";
 }
 
-template <class T>
-T& member(std::vector<std::pair<std::string, T>>& members, std::string_view name) {
-  for (auto& [key, value] : members) {
-    if (key == name) return value;
-  }
-  members.emplace_back(std::string(name), T{});
-  return members.back().second;
-}
 
 }  // namespace
 
@@ -165,7 +157,7 @@ void GoogleBenchmarkRows::add(JsonInput& json, const Entry& e, const JsonPath& p
   s.cpu_time.push_back(checked_time(json, e.cpu_time, path, "cpu_time"));
   if (!s.iterations.empty()) s.iterations += ',';
   s.iterations += compact_json(e.iterations);  // a count: short enough to stay in the small-string buffer
-  for (auto& [name, value] : e.counters) member(s.counters, name).push_back(value);
+  for (auto& [name, value] : e.counters) s.counters[name].push_back(value);
   if (s.other.empty()) {
     for (const auto& [key, text] : e.other) s.other.emplace_back(std::string(key), compact_json(text));
   }
@@ -175,9 +167,9 @@ void GoogleBenchmarkRows::add(JsonInput& json, const Entry& e, const JsonPath& p
 
 void GoogleBenchmarkRows::add_aggregate(Series& s, const Entry& e) {
   const std::string name(e.aggregate_name.empty() ? e.name : e.aggregate_name);
-  if (!std::isnan(e.real_time)) member(s.aggregates, "real_time").emplace_back(name, json_number(e.real_time));
-  if (!std::isnan(e.cpu_time)) member(s.aggregates, "cpu_time").emplace_back(name, json_number(e.cpu_time));
-  for (const auto& [counter, value] : e.counters) member(s.aggregates, counter).emplace_back(name, json_number(value));
+  if (!std::isnan(e.real_time)) s.aggregates["real_time"].emplace_back(name, json_number(e.real_time));
+  if (!std::isnan(e.cpu_time)) s.aggregates["cpu_time"].emplace_back(name, json_number(e.cpu_time));
+  for (const auto& [counter, value] : e.counters) s.aggregates[counter].emplace_back(name, json_number(value));
 }
 
 bool GoogleBenchmarkRows::merge_series(Series& s, Series&& later) {
@@ -188,11 +180,11 @@ bool GoogleBenchmarkRows::merge_series(Series& s, Series&& later) {
   if (!s.iterations.empty() && !later.iterations.empty()) s.iterations += ',';
   s.iterations += later.iterations;
   for (auto& [name, values] : later.counters) {
-    auto& mine = member(s.counters, name);
+    auto& mine = s.counters[name];
     mine.insert(mine.end(), values.begin(), values.end());
   }
   for (auto& [metric, values] : later.aggregates) {
-    auto& mine = member(s.aggregates, metric);
+    auto& mine = s.aggregates[metric];
     mine.insert(mine.end(), std::make_move_iterator(values.begin()), std::make_move_iterator(values.end()));
   }
   if (s.other.empty()) s.other = std::move(later.other);
@@ -204,9 +196,7 @@ void GoogleBenchmarkRows::emit_metric(const Series& s, Dataset& dataset, const s
   if (samples.empty()) return;
   Metadata metadata = s.other;
   metadata.emplace_back("iterations", fmt::format("[{}]", s.iterations));
-  for (const auto& [m, values] : s.aggregates) {
-    if (m == metric) metadata.emplace_back("aggregates", json_object(values));
-  }
+  if (const Metadata* values = s.aggregates.find(metric)) metadata.emplace_back("aggregates", json_object(*values));
   SetOptions options;
   options.run = file;
   options.metadata = std::move(metadata);
