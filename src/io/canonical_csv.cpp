@@ -112,8 +112,7 @@ namespace {
 class CsvRecords {
  public:
   CsvRecords(std::string_view text, std::string_view name) : text_(text), name_(name) {
-    if (text_.starts_with("\xEF\xBB\xBF")) text_.remove_prefix(3);  // UTF-8 byte order mark
-  }
+  }  // a UTF-8 byte order mark is dropped before any reader runs (read.cpp)
 
   // Reads the next record into `fields`; false at the end of input.
   bool next(std::vector<std::string>& fields) {
@@ -134,7 +133,11 @@ class CsvRecords {
         ++pos_;
         continue;
       }
-      if (pos_ < text_.size()) advance_line_break();
+      if (pos_ < text_.size()) {
+        advance_line_break();
+      } else if (line_ > 1) {
+        fail_unterminated_last_line(name_, record_line_);
+      }
       return true;
     }
   }

@@ -14,7 +14,7 @@ namespace {
 // (kept verbatim), and anything else (a number is a counter).
 enum class Member {
   name, run_name, run_type, time_unit, aggregate_name, error_occurred, error_message, iterations, real_time, cpu_time,
-  fixed, unknown
+  fixed_number, fixed_string, unknown
 };
 
 // By length first: a row has a dozen members, and this runs for each.
@@ -23,24 +23,42 @@ Member member_of(std::string_view key) {
     return key == a ? ma : key == b ? mb : Member::unknown;
   };
   switch (key.size()) {
-    case 3: return either("rms", Member::fixed);
+    case 3: return either("rms", Member::fixed_number);
     case 4: return either("name", Member::name);
-    case 5: return either("label", Member::fixed, "big_o", Member::fixed);
-    case 7: return either("threads", Member::fixed);
+    case 5: return either("label", Member::fixed_string, "big_o", Member::fixed_string);
+    case 7: return either("threads", Member::fixed_number);
     case 8: return key == "cpu_time" ? Member::cpu_time : either("run_name", Member::run_name, "run_type", Member::run_type);
     case 9: return either("real_time", Member::real_time, "time_unit", Member::time_unit);
     case 10: return either("iterations", Member::iterations);
-    case 11: return either("repetitions", Member::fixed);
-    case 12: return either("family_index", Member::fixed);
+    case 11: return either("repetitions", Member::fixed_number);
+    case 12: return either("family_index", Member::fixed_number);
     case 13: return either("error_message", Member::error_message);
     case 14:
-      return key == "aggregate_unit" ? Member::fixed
+      return key == "aggregate_unit" ? Member::fixed_string
                                      : either("aggregate_name", Member::aggregate_name, "error_occurred", Member::error_occurred);
-    case 15: return either("cpu_coefficient", Member::fixed);
-    case 16: return either("repetition_index", Member::fixed, "real_coefficient", Member::fixed);
-    case 25: return either("per_family_instance_index", Member::fixed);
+    case 15: return either("cpu_coefficient", Member::fixed_number);
+    case 16: return either("repetition_index", Member::fixed_number, "real_coefficient", Member::fixed_number);
+    case 25: return either("per_family_instance_index", Member::fixed_number);
     default: return Member::unknown;
   }
+}
+
+std::string_view type_name(od::json_type type) {
+  switch (type) {
+    case od::json_type::array: return "an array";
+    case od::json_type::object: return "an object";
+    case od::json_type::number: return "a number";
+    case od::json_type::string: return "a string";
+    case od::json_type::boolean: return "a boolean";
+    default: return "null";
+  }
+}
+
+// The value's type, which must be `want` (the fields Google Benchmark writes with a fixed type).
+void expect_type(JsonInput& json, od::value& v, const JsonPath& p, od::json_type want) {
+  od::json_type type = od::json_type::null;
+  json.check(v.type().get(type), p, "a value");
+  if (type != want) json.fail(p, fmt::format("{} (expected {})", type_name(type), type_name(want)));
 }
 
 std::string_view counter_unit(std::string_view counter) {
@@ -101,10 +119,20 @@ void GoogleBenchmarkRows::parse_entry(JsonInput& json, od::value& value, const J
       case Member::aggregate_name: e.aggregate_name = json.string(v, p); break;
       case Member::error_occurred: e.error = json.boolean(v, p); break;
       case Member::error_message: e.error_message = json.string(v, p); break;
-      case Member::iterations: e.iterations = json.raw_view(v, p); break;
+      case Member::iterations:
+        expect_type(json, v, p, od::json_type::number);
+        e.iterations = json.raw_view(v, p);
+        break;
       case Member::real_time: e.real_time = json.number(v, p); break;
       case Member::cpu_time: e.cpu_time = json.number(v, p); break;
-      case Member::fixed: e.other.emplace_back(key, json.raw_view(v, p)); break;
+      case Member::fixed_number:
+        expect_type(json, v, p, od::json_type::number);
+        e.other.emplace_back(key, json.raw_view(v, p));
+        break;
+      case Member::fixed_string:
+        expect_type(json, v, p, od::json_type::string);
+        e.other.emplace_back(key, json.raw_view(v, p));
+        break;
       case Member::unknown: {
         od::json_type type = od::json_type::null;
         json.check(v.type().get(type), p, "a value");

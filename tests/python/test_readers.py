@@ -106,18 +106,21 @@ def test_values_kept_verbatim_are_validated(tmp_path, row, path, message):
 
 def test_kept_values_are_minified_and_huge_numbers_refused(tmp_path):
     path = tmp_path / "pretty.json"
-    doc = {"benchmarks": [{"name": "M", "real_time": 1, "cpu_time": 2, "iterations": [1, 2], "threads": 1,
-                           "label": "x y"}]}
+    doc = {"benchmarks": [{"name": "M", "real_time": 1, "cpu_time": 2, "iterations": 3, "threads": 1,
+                           "label": "x y", "extra": [1, 2]}]}
     path.write_text(json.dumps(doc, indent=2))
     raw = dict(br.load(path, format="google-benchmark")._ds.set_metadata(0))
-    assert raw["iterations"] == "[[1,2]]" and raw["threads"] == "1" and raw["label"] == '"x y"'
+    assert raw["iterations"] == "[3]" and raw["extra"] == "[1,2]" and raw["threads"] == "1" and raw["label"] == '"x y"'
     # Valid JSON that simdjson's DOM check of kept containers refuses (a number beyond a double, an
     # integer beyond 64 bits) is refused alone too, so that whatever is kept also reads back.
     for text, where in ((json.dumps(doc).replace('"threads": 1', '"threads": 1e400'), "threads: 1e400 is beyond"),
-                        (json.dumps(doc).replace('"iterations": [1, 2]', '"iterations": [1, 2e999]'),
-                         "iterations: unsupported JSON value"),
-                        (json.dumps(doc).replace('"iterations": [1, 2]', '"iterations": 79670000000000000000'),
-                         "iterations: 79670000000000000000 is beyond the range of a 64-bit integer")):
+                        (json.dumps(doc).replace('"extra": [1, 2]', '"extra": [1, 2e999]'),
+                         "extra: unsupported JSON value"),
+                        (json.dumps(doc).replace('"iterations": 3', '"iterations": 79670000000000000000'),
+                         "iterations: 79670000000000000000 is beyond the range of a 64-bit integer"),
+                        # typed fields are type-checked (an array of iterations was once kept verbatim)
+                        (json.dumps(doc).replace('"iterations": 3', '"iterations": [1, 2]'),
+                         r"benchmarks\[0\]\.iterations: an array \(expected a number\)")):
         path.write_text(text)
         with pytest.raises(br.InputError, match=where):
             br.load(path, format="google-benchmark")
