@@ -9,7 +9,7 @@ import numpy.typing
 import os
 import typing
 from . import compare
-__all__: list[str] = ['Blocks', 'CANONICAL_SCHEMA', 'Cell', 'Dataset', 'Details', 'Drift', 'InputError', 'MedianCI', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'Span', 'Summary', 'Table', 'UNAVAILABLE', 'canonical_json', 'compare', 'concat', 'detect_format', 'drift', 'fingerprint', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'nitro_case_name', 'parse_unit', 'presets_comparison', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'sha256_hex', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['Blocks', 'CANONICAL_SCHEMA', 'Cell', 'DEFAULT_MAX_FILE_SIZE', 'Dataset', 'Details', 'Drift', 'InputError', 'MedianCI', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'Span', 'Summary', 'Table', 'UNAVAILABLE', 'canonical_json', 'compare', 'concat', 'detect_format', 'drift', 'fingerprint', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'neutralize_text', 'nitro_case_name', 'parse_unit', 'presets_comparison', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'sha256_hex', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -173,8 +173,6 @@ class Dataset:
         ...
     def directions(self) -> list[str]:
         ...
-    def erase_warnings(self, containing: str) -> int:
-        ...
     def group_by(self, arg0: collections.abc.Sequence[str]) -> list:
         ...
     def label_codes(self, arg0: str) -> typing.Any:
@@ -211,6 +209,10 @@ class Dataset:
         ...
     def warnings(self) -> list[str]:
         ...
+    def with_labels(self, labels: collections.abc.Sequence[tuple[str, str]]) -> Dataset:
+        """
+        A copy with each (column, value) set on every set.
+        """
     @property
     def n_sets(self) -> int:
         ...
@@ -407,6 +409,10 @@ def known_unit_symbols() -> str:
     ...
 def median_ci(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], confidence: typing.SupportsFloat | typing.SupportsIndex) -> MedianCI:
     ...
+def neutralize_text(text: typing.Any) -> str:
+    """
+    Input text made safe to print on a terminal: invalid UTF-8 -> U+FFFD; control characters (newline, tab, ESC, C1, DEL) -> one space each; bidi controls (U+202A-202E, U+2066-2069, U+200E, U+200F) -> U+FFFD. The rule of the text renderer (core/escape.hpp neutralize_text).
+    """
 def nitro_case_name(id: str, platform: str, display_name: str = '') -> str:
     """
     Display name of a Nitro metric id: 'nitro-cpp/function/add-numbers' on 'ios' -> 'C++ addNumbers()'.
@@ -442,6 +448,7 @@ def summarize(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], q
 def summarize_grouped(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], quantiles: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex], method: str, ddof: typing.SupportsInt | typing.SupportsIndex, k: typing.SupportsInt | typing.SupportsIndex, confidence: typing.SupportsFloat | typing.SupportsIndex, mad_scale: str, nan_policy: str, stats: collections.abc.Sequence[str] | None, theil_sen_max_n: typing.SupportsInt | typing.SupportsIndex, threads: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
     ...
 CANONICAL_SCHEMA: str = 'benchreport/1'
+DEFAULT_MAX_FILE_SIZE: int = 1073741824
 REPORT_SCHEMA: str = 'benchreport-report/1'
 UNAVAILABLE: str = '—'
 __version__: str = '0.1.0'
