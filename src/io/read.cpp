@@ -281,9 +281,10 @@ std::string special_kind(const fs::directory_entry& entry) {
 struct FolderFiles {
   std::vector<fs::path> files;      // regular files (or symlinks to one), sorted
   std::vector<std::string> others;  // "relative/path (what it is)": never opened
+  std::vector<std::string> hidden;  // relative paths of hidden files and folders (not descended into)
 };
 
-// Every regular file under `dir`, hidden files and folders excluded; every
+// Every regular file under `dir`, hidden files and folders excluded (and listed); every
 // other entry (symlink loops, dangling symlinks, FIFOs, sockets, devices,
 // symlinked folders) is listed in `others` without being opened.
 FolderFiles files_under(const fs::path& dir) {
@@ -300,6 +301,7 @@ FolderFiles files_under(const fs::path& dir) {
     if (is_hidden(entry.path())) {
       std::error_code dir_ec;
       if (entry.is_directory(dir_ec) && !entry.is_symlink(dir_ec)) it.disable_recursion_pending();
+      out.hidden.push_back(entry.path().lexically_relative(dir).string());
       continue;
     }
     const std::string kind = special_kind(entry);
@@ -313,6 +315,7 @@ FolderFiles files_under(const fs::path& dir) {
   if (ec) fail(ec);
   std::sort(out.files.begin(), out.files.end());
   std::sort(out.others.begin(), out.others.end());
+  std::sort(out.hidden.begin(), out.hidden.end());
   return out;
 }
 
@@ -342,6 +345,10 @@ Dataset read_directory(const fs::path& dir, std::string_view format, const ReadO
   if (!entries.others.empty()) {
     notes.push_back(fmt::format("{}: skipped {} entries that are not regular files: {}", dir.string(), entries.others.size(),
                                 fmt::join(entries.others, ", ")));
+  }
+  if (!entries.hidden.empty()) {
+    notes.push_back(fmt::format("{}: skipped {} hidden entries (names starting with \".\"; folders not entered): {}", dir.string(),
+                                entries.hidden.size(), fmt::join(entries.hidden, ", ")));
   }
   if (out.empty() && out.runs().empty()) {
     std::string why;

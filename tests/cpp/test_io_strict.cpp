@@ -82,9 +82,13 @@ TEST_CASE("folders: symlink loops, dangling symlinks, FIFOs are skipped and list
   REQUIRE(::mkfifo((dir.path / "pipe").c_str(), 0600) == 0);  // opening it would wait for a writer
   fs::create_directories(dir.path / "sub");
   fs::create_directory_symlink(dir.path / "sub", dir.path / "sub_link");
+  fs::create_directories(dir.path / ".git" / "objects");
+  write_file(dir.path / ".git" / "objects" / "x", "not read");
+  write_file(dir.path / ".DS_Store", "not read");
   const Dataset ds = read(dir.path);
   CHECK(ds.n_values() == 2);
-  REQUIRE(ds.warnings().size() == 1);
+  REQUIRE(ds.warnings().size() == 2);
+  CHECK_THAT(ds.warnings()[1], Contains("skipped 2 hidden entries (names starting with \".\"; folders not entered): .DS_Store, .git"));
   CHECK_THAT(ds.warnings()[0], Contains("skipped 5 entries that are not regular files: dangling (dangling symlink), "
                                         "pipe (FIFO), s1 (symlink loop), s2 (symlink loop), sub_link (symlink to a folder, not followed)"));
   fs::remove(dir.path / "bench.txt");
