@@ -178,8 +178,23 @@ class FileBytes {
   std::size_t size_ = 0;
 };
 
+// What a path that is not a regular file is, for messages.
+std::string_view type_name(fs::file_type type) {
+  switch (type) {
+    case fs::file_type::directory: return "a folder";
+    case fs::file_type::fifo: return "a FIFO";
+    case fs::file_type::socket: return "a socket";
+    case fs::file_type::block: return "a block device";
+    case fs::file_type::character: return "a character device";
+    default: return "not a regular file";
+  }
+}
+
 FileBytes load_file(const fs::path& path, const ReadOptions& options) {
   std::error_code ec;
+  if (const fs::file_status status = fs::status(path, ec); !ec && fs::exists(status) && !fs::is_regular_file(status)) {
+    throw InputError(fmt::format("{}: not a regular file ({}): nothing is read from it", path.string(), type_name(status.type())));
+  }
   const auto size = fs::file_size(path, ec);
   if (ec) throw InputError(fmt::format("{}: cannot read ({})", path.string(), ec.message()));
   if (size > options.max_file_size) {
