@@ -187,3 +187,17 @@ def test_large_google_benchmark_errors_do_not_depend_on_threads(tmp_path, where)
     assert messages[0] == messages[1]
     assert f"benchmarks[{at}].real_time: expected a number, found a string" in messages[0]
     assert path.read_text() == json.dumps(doc, indent=2)  # the file is never written
+
+
+def test_large_google_benchmark_with_a_bom_reads_the_same_in_two_parts(tmp_path):
+    # The BOM is dropped before the reader runs; the two-thread path edits the mapped bytes at
+    # offsets relative to the text after it.
+    path = tmp_path / "large.json"
+    _large_google_benchmark(path)
+    plain = br.load(path, threads=1)
+    bom = tmp_path / "bom.json"
+    bom.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    for threads in (1, 2):
+        ds = br.load(bom, threads=threads)
+        np.testing.assert_array_equal(ds.values, plain.values)
+        assert ds.labels == plain.labels and ds.metadata == plain.metadata
