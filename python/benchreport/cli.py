@@ -3,6 +3,11 @@
 Exit codes: 0 report produced; 1 gate tripped (only with ``--fail-on``);
 2 usage or input error (one line naming the file and problem; a traceback
 only with ``--debug``).
+
+Every message that shows input text (file names, benchmark names, labels,
+units, warnings) goes through :func:`terminal_safe`, the one rule the text
+renderer applies too, so no escape sequence or bidi control from an input
+reaches the terminal.
 """
 from __future__ import annotations
 
@@ -26,6 +31,14 @@ GITHUB_COMMENT_BUDGET = _core.DEFAULT_MARKDOWN_BUDGET
 #: A progress bar appears (on a TTY only) from this many inputs on.
 PROGRESS_MIN_INPUTS = 8
 STDIN_NAME = "<stdin>"
+#: stdin is read up to this many bytes (the readers' default ``max_file_size``, 1 GiB).
+MAX_STDIN_BYTES = int(_core.DEFAULT_MAX_FILE_SIZE)
+
+
+def terminal_safe(text: Any) -> str:
+    """Input text made safe to print: invalid UTF-8 -> U+FFFD, control characters (ESC, C1, newline,
+    tab, DEL) -> a space, bidi controls -> U+FFFD (C++ ``neutralize_text``, as in the text renderer)."""
+    return _core.neutralize_text(text if isinstance(text, bytes) else str(text))
 
 
 class UsageError(Exception):
@@ -46,14 +59,14 @@ class Source:
         return self.data is not None
 
 
-def expand_inputs(inputs: Sequence[str], stdin: Optional[Any] = None) -> List[Source]:
-    """Files, folders and globs as given (globs in natural order); ``-`` reads stdin once."""
+def expand_inputs(inputs: Sequence[str], stdin: Optional[Any] = None, max_bytes: int = MAX_STDIN_BYTES) -> List[Source]:
+    """Files, folders and globs as given (globs in natural order); ``-`` reads stdin once (at most ``max_bytes``)."""
     sources: List[Source] = []
     for item in inputs:
         if item == "-":
             if any(s.is_stdin for s in sources):
                 raise UsageError("-: stdin can be given only once")
-            sources.append(Source(STDIN_NAME, _read_stream(stdin if stdin is not None else sys.stdin)))
+            sources.append(Source(STDIN_NAME, _read_stream(stdin if stdin is not None else sys.stdin, max_bytes)))
             continue
         try:
             paths = expand_paths([item])
@@ -67,9 +80,14 @@ def expand_inputs(inputs: Sequence[str], stdin: Optional[Any] = None) -> List[So
     return sources
 
 
-def _read_stream(stream: Any) -> bytes:
-    data = stream.buffer.read() if hasattr(stream, "buffer") else stream.read()
+def _read_stream(stream: Any, max_bytes: int = MAX_STDIN_BYTES) -> bytes:
+    """The whole stream, refused past ``max_bytes`` (read stops one byte after the limit)."""
+    source = stream.buffer if hasattr(stream, "buffer") else stream
+    data = source.read(max_bytes + 1)
     data = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    if len(data) > max_bytes:
+        raise UsageError(f"{STDIN_NAME}: more than {max_bytes} bytes exceeds the input size limit "
+                         f"(the readers' max_file_size; pass a file instead)")
     if not data.strip():
         raise UsageError(f"{STDIN_NAME}: empty input")
     return data
@@ -89,7 +107,7 @@ class Progress:
             return
         width = 24
         filled = width * done // self.total
-        tail = f" {name}" if name else ""
+        tail = f" {terminal_safe(name)}" if name else ""
         if len(tail) > 40:
             tail = " …" + tail[-38:]
         self.stream.write(f"\r\x1b[K{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total}{tail}")
@@ -241,7 +259,7 @@ def write_github(report: Any, budget: int = GITHUB_COMMENT_BUDGET, comment_file:
     comment = comment_file or "benchreport-comment.md"
     Path(comment).write_text(body, encoding="utf-8")
     where = f" and appended to {summary}" if summary else ""
-    print(f"benchreport: PR comment body written to {comment}{where}", file=sys.stderr)
+    print(terminal_safe(f"benchreport: PR comment body written to {comment}{where}"), file=sys.stderr)
     return comment
 
 
@@ -320,7 +338,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.fail_on == "slower":
         slower = [case.name for case in result.cases if case.verdict == "slower"]
         if slower:
-            shown = ", ".join(slower[:5]) + (f" and {len(slower) - 5} more" if len(slower) > 5 else "")
+            shown = ", ".join(terminal_safe(name) for name in slower[:5])
+            shown += f" and {len(slower) - 5} more" if len(slower) > 5 else ""
             print(f"benchreport: gate tripped: {len(slower)} case(s) slower: {shown}", file=sys.stderr)
             return EXIT_GATE
     return EXIT_OK
@@ -354,7 +373,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
         warnings.simplefilter("always")
         text = ds.to_csv() if target == "csv" else ds.to_json()
     for note in caught:  # what CSV cannot carry: said once, plainly, on stderr
-        print(f"benchreport: warning: {note.message}", file=sys.stderr)
+        print(f"benchreport: warning: {terminal_safe(note.message)}", file=sys.stderr)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
     else:
@@ -372,13 +391,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
             message = _one_line(exc)
             if source.name not in message:
                 message = f"{source.name}: {message}"
-            print(f"INVALID {message}", file=sys.stderr)
+            print(f"INVALID {terminal_safe(message)}", file=sys.stderr)
             status = EXIT_INPUT
             continue
         n_values = int(ds.offsets[-1]) if len(ds) else 0
-        print(f"ok {source.name}: {len(ds)} sample sets, {n_values} samples, labels: {', '.join(ds.columns) or '-'}")
+        columns = ", ".join(ds.columns) or "-"
+        print(terminal_safe(f"ok {source.name}: {len(ds)} sample sets, {n_values} samples, labels: {columns}"))
         for warning in ds.warnings:
-            print(f"  warning: {warning}")
+            print(f"  warning: {terminal_safe(warning)}")
     return status
 
 
@@ -400,7 +420,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             out_dir.mkdir(parents=True, exist_ok=True)
             path = out_dir / f"{name}.{EXTENSIONS[args.format]}"
             path.write_text(text, encoding="utf-8")
-            print(f"wrote {path}")
+            print(terminal_safe(f"wrote {path}"))
         else:
             pieces.append(text)
     if pieces:
@@ -509,12 +529,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _one_line(exc: BaseException) -> str:
+    """The exception as one line, safe for a terminal: an InputError whole (input text in it may hold
+    newlines, which become spaces), anything else its first line."""
     text = str(exc).strip()
+    if isinstance(exc, InputError):
+        return terminal_safe(text) if text else type(exc).__name__
     if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
         text = f"{exc.filename}: {exc.strerror}"
     if isinstance(exc, KeyError) and exc.args:
         text = f"no such label or key: {exc.args[0]}"
-    return text.splitlines()[0] if text else type(exc).__name__
+    return terminal_safe(text.splitlines()[0]) if text else type(exc).__name__
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

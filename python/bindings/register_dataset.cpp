@@ -12,6 +12,7 @@
 
 #include "benchreport/data/dataset.hpp"
 #include "benchreport/core/error.hpp"
+#include "benchreport/core/escape.hpp"
 #include "benchreport/io/read.hpp"
 #include "benchreport/data/units.hpp"
 #include "register.hpp"
@@ -211,6 +212,21 @@ void bind_io(py::module_& m) {
   m.def("detect_format", [](const std::string& name, const py::bytes& head) { return detect_format(name, std::string(head)); },
         "name"_a, "first_bytes"_a);
   m.def("reader_names", &reader_names);
+  m.attr("DEFAULT_MAX_FILE_SIZE") = ReadOptions{}.max_file_size;
+  // The one rule for input text shown on a terminal (the text renderer's): invalid UTF-8 -> U+FFFD,
+  // C0/C1 controls, DEL and ESC -> a space, bidi controls -> U+FFFD. Takes str or bytes (UTF-8;
+  // file names decoded with surrogateescape are passed as their bytes).
+  m.def("neutralize_text", [](const py::object& text) {
+    std::string bytes;
+    if (py::isinstance<py::bytes>(text)) {
+      bytes = text.cast<std::string>();
+    } else {
+      bytes = py::str(text).attr("encode")("utf-8", "surrogateescape").cast<std::string>();
+    }
+    return neutralize_text(bytes);
+  }, "text"_a, "Input text made safe to print on a terminal: invalid UTF-8 -> U+FFFD; control characters "
+               "(newline, tab, ESC, C1, DEL) -> one space each; bidi controls (U+202A-202E, U+2066-2069, "
+               "U+200E, U+200F) -> U+FFFD. The rule of the text renderer (core/escape.hpp neutralize_text).");
   m.def("parse_unit", [](const std::string& symbol) { return unit_dict(parse_unit(symbol)); }, "symbol"_a);
   m.def("known_unit_symbols", &known_unit_symbols);
   m.attr("CANONICAL_SCHEMA") = std::string(kCanonicalSchema);

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <fmt/format.h>
 #include <ostream>
+#include <unordered_set>
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/io/read.hpp"
@@ -111,8 +112,7 @@ namespace {
 class CsvRecords {
  public:
   CsvRecords(std::string_view text, std::string_view name) : text_(text), name_(name) {
-    if (text_.starts_with("\xEF\xBB\xBF")) text_.remove_prefix(3);  // UTF-8 byte order mark
-  }
+  }  // a UTF-8 byte order mark is dropped before any reader runs (read.cpp)
 
   // Reads the next record into `fields`; false at the end of input.
   bool next(std::vector<std::string>& fields) {
@@ -133,7 +133,11 @@ class CsvRecords {
         ++pos_;
         continue;
       }
-      if (pos_ < text_.size()) advance_line_break();
+      if (pos_ < text_.size()) {
+        advance_line_break();
+      } else if (line_ > 1) {
+        fail_unterminated_last_line(name_, record_line_);
+      }
       return true;
     }
   }
@@ -204,16 +208,20 @@ class CanonicalCsvReader {
  private:
   void read_header() {
     if (!records_.next(header_)) throw InputError(fmt::format("{}: empty CSV (expected a header row with unit and value)", source_.name));
+    std::unordered_set<std::string_view> seen;  // hashed: the duplicate check stays linear in the width
     for (std::size_t i = 0; i < header_.size(); ++i) {
       const auto& name = header_[i];
       if (name.empty()) fail_at_line(source_.name, 1, fmt::format("column {} has an empty name", i + 1));
-      for (std::size_t j = 0; j < i; ++j) {
-        if (header_[j] == name) fail_at_line(source_.name, 1, fmt::format("column \"{}\" appears twice", name));
-      }
+      if (!seen.insert(name).second) fail_at_line(source_.name, 1, fmt::format("column \"{}\" appears twice", name));
       if (name == kUnitColumn) unit_col_ = i;
       else if (name == kValueColumn) value_col_ = i;
       else if (name == kWeightColumn) weight_col_ = i;
       else label_cols_.push_back(i);
+    }
+    // A dataset holds at most kMaxLabelColumns label columns: a wider header is refused before any row is read.
+    if (label_cols_.size() > kMaxLabelColumns) {
+      fail_at_line(source_.name, 1, fmt::format("{} label columns: more than {} label columns in one dataset (the limit "
+                                                "kMaxLabelColumns)", label_cols_.size(), kMaxLabelColumns));
     }
     if (unit_col_ == kNone || value_col_ == kNone) {
       fail_at_line(source_.name, 1, "header must have \"unit\" and \"value\" columns (label columns, unit, value[, weight])");

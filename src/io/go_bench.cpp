@@ -56,7 +56,7 @@ class GoReader {
       std::string_view line = text.substr(pos, end - pos);
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
       ++line_no;
-      read_line(line, line_no);
+      read_line(line, line_no, end == text.size() && line_no > 1);
       pos = end + 1;
     }
     return finish();
@@ -70,15 +70,23 @@ class GoReader {
     std::vector<std::string> iterations;
   };
 
-  void read_line(std::string_view line, std::size_t line_no) {
+  // `unterminated`: the file's last line, with no line break after it (and earlier lines with one).
+  void read_line(std::string_view line, std::size_t line_no, bool unterminated) {
     std::string_view key, value;
     if (line.starts_with("Benchmark")) {
+      if (unterminated && is_result_line(line)) fail_unterminated_last_line(source_.name, line_no);
       read_result(line, line_no);
     } else if (config_line(line, key, value)) {
       config_[std::string(key)] = std::string(value);
       config_order_.emplace_back(key);
     }
     // Anything else (PASS, ok, test logs) is not benchmark data.
+  }
+
+  // "BenchmarkName <digits> ...": not a bare name printed by -v.
+  static bool is_result_line(std::string_view line) {
+    const auto fields = split_fields(line);
+    return fields.size() >= 2 && all_digits(fields[1]);
   }
 
   void read_result(std::string_view line, std::size_t line_no) {

@@ -14,7 +14,7 @@ namespace {
 // (kept verbatim), and anything else (a number is a counter).
 enum class Member {
   name, run_name, run_type, time_unit, aggregate_name, error_occurred, error_message, iterations, real_time, cpu_time,
-  fixed, unknown
+  fixed_number, fixed_string, unknown
 };
 
 // By length first: a row has a dozen members, and this runs for each.
@@ -23,24 +23,42 @@ Member member_of(std::string_view key) {
     return key == a ? ma : key == b ? mb : Member::unknown;
   };
   switch (key.size()) {
-    case 3: return either("rms", Member::fixed);
+    case 3: return either("rms", Member::fixed_number);
     case 4: return either("name", Member::name);
-    case 5: return either("label", Member::fixed, "big_o", Member::fixed);
-    case 7: return either("threads", Member::fixed);
+    case 5: return either("label", Member::fixed_string, "big_o", Member::fixed_string);
+    case 7: return either("threads", Member::fixed_number);
     case 8: return key == "cpu_time" ? Member::cpu_time : either("run_name", Member::run_name, "run_type", Member::run_type);
     case 9: return either("real_time", Member::real_time, "time_unit", Member::time_unit);
     case 10: return either("iterations", Member::iterations);
-    case 11: return either("repetitions", Member::fixed);
-    case 12: return either("family_index", Member::fixed);
+    case 11: return either("repetitions", Member::fixed_number);
+    case 12: return either("family_index", Member::fixed_number);
     case 13: return either("error_message", Member::error_message);
     case 14:
-      return key == "aggregate_unit" ? Member::fixed
+      return key == "aggregate_unit" ? Member::fixed_string
                                      : either("aggregate_name", Member::aggregate_name, "error_occurred", Member::error_occurred);
-    case 15: return either("cpu_coefficient", Member::fixed);
-    case 16: return either("repetition_index", Member::fixed, "real_coefficient", Member::fixed);
-    case 25: return either("per_family_instance_index", Member::fixed);
+    case 15: return either("cpu_coefficient", Member::fixed_number);
+    case 16: return either("repetition_index", Member::fixed_number, "real_coefficient", Member::fixed_number);
+    case 25: return either("per_family_instance_index", Member::fixed_number);
     default: return Member::unknown;
   }
+}
+
+std::string_view type_name(od::json_type type) {
+  switch (type) {
+    case od::json_type::array: return "an array";
+    case od::json_type::object: return "an object";
+    case od::json_type::number: return "a number";
+    case od::json_type::string: return "a string";
+    case od::json_type::boolean: return "a boolean";
+    default: return "null";
+  }
+}
+
+// The value's type, which must be `want` (the fields Google Benchmark writes with a fixed type).
+void expect_type(JsonInput& json, od::value& v, const JsonPath& p, od::json_type want) {
+  od::json_type type = od::json_type::null;
+  json.check(v.type().get(type), p, "a value");
+  if (type != want) json.fail(p, fmt::format("{} (expected {})", type_name(type), type_name(want)));
 }
 
 std::string_view counter_unit(std::string_view counter) {
@@ -49,14 +67,6 @@ std::string_view counter_unit(std::string_view counter) {
   return "1";
 }
 
-template <class T>
-T& member(std::vector<std::pair<std::string, T>>& members, std::string_view name) {
-  for (auto& [key, value] : members) {
-    if (key == name) return value;
-  }
-  members.emplace_back(std::string(name), T{});
-  return members.back().second;
-}
 
 }  // namespace
 
@@ -109,10 +119,20 @@ void GoogleBenchmarkRows::parse_entry(JsonInput& json, od::value& value, const J
       case Member::aggregate_name: e.aggregate_name = json.string(v, p); break;
       case Member::error_occurred: e.error = json.boolean(v, p); break;
       case Member::error_message: e.error_message = json.string(v, p); break;
-      case Member::iterations: e.iterations = json.raw_view(v, p); break;
+      case Member::iterations:
+        expect_type(json, v, p, od::json_type::number);
+        e.iterations = json.raw_view(v, p);
+        break;
       case Member::real_time: e.real_time = json.number(v, p); break;
       case Member::cpu_time: e.cpu_time = json.number(v, p); break;
-      case Member::fixed: e.other.emplace_back(key, json.raw_view(v, p)); break;
+      case Member::fixed_number:
+        expect_type(json, v, p, od::json_type::number);
+        e.other.emplace_back(key, json.raw_view(v, p));
+        break;
+      case Member::fixed_string:
+        expect_type(json, v, p, od::json_type::string);
+        e.other.emplace_back(key, json.raw_view(v, p));
+        break;
       case Member::unknown: {
         od::json_type type = od::json_type::null;
         json.check(v.type().get(type), p, "a value");
@@ -165,7 +185,7 @@ void GoogleBenchmarkRows::add(JsonInput& json, const Entry& e, const JsonPath& p
   s.cpu_time.push_back(checked_time(json, e.cpu_time, path, "cpu_time"));
   if (!s.iterations.empty()) s.iterations += ',';
   s.iterations += compact_json(e.iterations);  // a count: short enough to stay in the small-string buffer
-  for (auto& [name, value] : e.counters) member(s.counters, name).push_back(value);
+  for (auto& [name, value] : e.counters) s.counters[name].push_back(value);
   if (s.other.empty()) {
     for (const auto& [key, text] : e.other) s.other.emplace_back(std::string(key), compact_json(text));
   }
@@ -175,9 +195,9 @@ void GoogleBenchmarkRows::add(JsonInput& json, const Entry& e, const JsonPath& p
 
 void GoogleBenchmarkRows::add_aggregate(Series& s, const Entry& e) {
   const std::string name(e.aggregate_name.empty() ? e.name : e.aggregate_name);
-  if (!std::isnan(e.real_time)) member(s.aggregates, "real_time").emplace_back(name, json_number(e.real_time));
-  if (!std::isnan(e.cpu_time)) member(s.aggregates, "cpu_time").emplace_back(name, json_number(e.cpu_time));
-  for (const auto& [counter, value] : e.counters) member(s.aggregates, counter).emplace_back(name, json_number(value));
+  if (!std::isnan(e.real_time)) s.aggregates["real_time"].emplace_back(name, json_number(e.real_time));
+  if (!std::isnan(e.cpu_time)) s.aggregates["cpu_time"].emplace_back(name, json_number(e.cpu_time));
+  for (const auto& [counter, value] : e.counters) s.aggregates[counter].emplace_back(name, json_number(value));
 }
 
 bool GoogleBenchmarkRows::merge_series(Series& s, Series&& later) {
@@ -188,11 +208,11 @@ bool GoogleBenchmarkRows::merge_series(Series& s, Series&& later) {
   if (!s.iterations.empty() && !later.iterations.empty()) s.iterations += ',';
   s.iterations += later.iterations;
   for (auto& [name, values] : later.counters) {
-    auto& mine = member(s.counters, name);
+    auto& mine = s.counters[name];
     mine.insert(mine.end(), values.begin(), values.end());
   }
   for (auto& [metric, values] : later.aggregates) {
-    auto& mine = member(s.aggregates, metric);
+    auto& mine = s.aggregates[metric];
     mine.insert(mine.end(), std::make_move_iterator(values.begin()), std::make_move_iterator(values.end()));
   }
   if (s.other.empty()) s.other = std::move(later.other);
@@ -204,9 +224,7 @@ void GoogleBenchmarkRows::emit_metric(const Series& s, Dataset& dataset, const s
   if (samples.empty()) return;
   Metadata metadata = s.other;
   metadata.emplace_back("iterations", fmt::format("[{}]", s.iterations));
-  for (const auto& [m, values] : s.aggregates) {
-    if (m == metric) metadata.emplace_back("aggregates", json_object(values));
-  }
+  if (const Metadata* values = s.aggregates.find(metric)) metadata.emplace_back("aggregates", json_object(*values));
   SetOptions options;
   options.run = file;
   options.metadata = std::move(metadata);

@@ -17,6 +17,37 @@
 
 namespace benchreport::io {
 
+// Named entries in first-seen order with a hashed name → position index, so
+// that a row with K counters costs O(K), not O(K²).
+template <class T>
+class Keyed {
+ public:
+  // The entry named `name`, appended (default-constructed) when new.
+  T& operator[](std::string_view name) {
+    if (const auto it = index_.find(name); it != index_.end()) return items_[it->second].second;
+    index_.emplace(std::string(name), items_.size());
+    items_.emplace_back(std::string(name), T{});
+    return items_.back().second;
+  }
+  const T* find(std::string_view name) const {
+    const auto it = index_.find(name);
+    return it == index_.end() ? nullptr : &items_[it->second].second;
+  }
+  bool empty() const { return items_.empty(); }
+  auto begin() { return items_.begin(); }
+  auto end() { return items_.end(); }
+  auto begin() const { return items_.begin(); }
+  auto end() const { return items_.end(); }
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+  };
+  std::vector<std::pair<std::string, T>> items_;
+  std::unordered_map<std::string, std::size_t, Hash, std::equal_to<>> index_;
+};
+
 class GoogleBenchmarkRows {
  public:
   // Folds in every element of the array `rows` (at `path`), in order.
@@ -53,9 +84,9 @@ class GoogleBenchmarkRows {
   struct Series {
     std::string run_name, time_unit;
     std::vector<double> real_time, cpu_time;
-    std::vector<std::pair<std::string, std::vector<double>>> counters;
+    Keyed<std::vector<double>> counters;
     std::string iterations;  // the rows' iteration counts as JSON, comma-separated
-    std::vector<std::pair<std::string, Metadata>> aggregates;  // metric → (aggregate → value)
+    Keyed<Metadata> aggregates;  // metric → (aggregate → value)
     Metadata other;
   };
 

@@ -70,7 +70,13 @@ std::string gunzip(std::string_view bytes, std::string_view name, std::uint64_t 
       if (inflateReset(&z) != Z_OK) inflater.fail("cannot restart after a member");
       continue;
     }
-    if (status == Z_BUF_ERROR && remaining_in == 0 && z.avail_out != 0) inflater.fail("truncated");
+    if (status == Z_BUF_ERROR && remaining_in == 0 && z.avail_out != 0) {
+      if (prefix_only) {  // the bytes given are themselves a prefix (format detection): what they decompress to
+        out.resize(produced);
+        return out;
+      }
+      inflater.fail("truncated");
+    }
     if (status != Z_OK && status != Z_BUF_ERROR) inflater.fail(z.msg != nullptr ? z.msg : "corrupt data");
   }
   if (prefix_only) {

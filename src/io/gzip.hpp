@@ -15,6 +15,7 @@ inline bool is_gzip(std::string_view bytes) { return bytes.starts_with("\x1f\x8b
 // naming `name` when the stream is corrupt or truncated, or when the output
 // would exceed `limit` bytes. With `prefix_only`, returns the first `limit`
 // bytes instead (format detection needs no more).
+// (With `prefix_only` the input may be cut short too: a truncated stream gives what it decompresses to.)
 std::string gunzip(std::string_view bytes, std::string_view name, std::uint64_t limit, bool prefix_only = false);
 
 }  // namespace benchreport::io

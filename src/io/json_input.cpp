@@ -25,6 +25,11 @@ std::string JsonPath::str() const {
   return out.empty() ? std::string("(top level)") : out;
 }
 
+void fail_unterminated_last_line(std::string_view name, std::size_t line) {
+  fail_at_line(name, line, "the last line has no line break, so it may be cut short (a truncated file); "
+                           "if the file is complete, end it with a newline");
+}
+
 void fail_at_line(std::string_view name, std::size_t line, std::string_view message) {
   throw InputError(fmt::format("{}:{}: {}", name, line, message));
 }

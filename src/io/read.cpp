@@ -1,6 +1,7 @@
 // Entry points: read a file, a folder, several files or a buffer, dispatching
 // to the reader for the format.
 #include <algorithm>
+#include <cerrno>
 #include <fmt/format.h>
 #include <fstream>
 #include <memory>
@@ -41,10 +42,28 @@ ReaderFn reader_for(std::string_view format, std::string_view name) {
                                fmt::join(reader_names(), ", ")));
 }
 
+// A file of a tool's format that yields no sample set is an error naming the
+// file (with the reader's warnings, which say why: e.g. every benchmark
+// reported an error). Exempt: canonical JSON (how an empty Dataset is written;
+// it reads back empty) and Nitro's suite files (run metadata only, read with
+// the process files of their folder).
+void check_not_empty(const Dataset& dataset, std::string_view format, std::string_view name) {
+  if (dataset.n_sets() > 0 || format == "json" || (format == "nitro" && !dataset.runs().empty())) return;
+  std::string why;
+  for (const auto& warning : dataset.warnings()) {
+    std::string_view text = warning;
+    if (text.starts_with(name) && text.substr(name.size()).starts_with(": ")) text.remove_prefix(name.size() + 2);
+    why += fmt::format("; {}", text);
+  }
+  throw InputError(fmt::format("{}: no samples (the file holds no benchmark results){}", name, why));
+}
+
 // Runs a reader; any message that does not yet name the file gets it as a prefix.
-Dataset run_reader(ReaderFn reader, const io::Source& source) {
+Dataset run_reader(ReaderFn reader, const io::Source& source, std::string_view format) {
   try {
-    return reader(source);
+    Dataset dataset = reader(source);
+    check_not_empty(dataset, format, source.name);
+    return dataset;
   } catch (const InputError& e) {
     const std::string_view message = e.what();
     if (message.starts_with(source.name)) throw;
@@ -129,11 +148,18 @@ class FileBytes {
     const std::size_t length = (size_ + simdjson::SIMDJSON_PADDING + page - 1) / page * page;
     void* region = mmap(nullptr, length, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (region == MAP_FAILED) return false;
-    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO put in place of the file since its size was taken must not wait for a writer.
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     // The file may have changed since its size was taken: only map what is really there
     // (otherwise reading past its end would be SIGBUS); the copying path reports the difference.
     struct stat status {};
-    const bool same_size = fd >= 0 && fstat(fd, &status) == 0 && static_cast<std::uint64_t>(status.st_size) == size_;
+    const bool stat_ok = fd >= 0 && fstat(fd, &status) == 0;
+    if (stat_ok && !S_ISREG(status.st_mode)) {
+      close(fd);
+      munmap(region, length);
+      throw InputError(fmt::format("{}: not a regular file", path.string()));
+    }
+    const bool same_size = stat_ok && static_cast<std::uint64_t>(status.st_size) == size_;
     void* mapped = same_size ? mmap(region, size_, PROT_READ, kMapFlags, fd, 0) : MAP_FAILED;
     if (fd >= 0) close(fd);
     if (mapped == MAP_FAILED) {
@@ -152,8 +178,23 @@ class FileBytes {
   std::size_t size_ = 0;
 };
 
+// What a path that is not a regular file is, for messages.
+std::string_view type_name(fs::file_type type) {
+  switch (type) {
+    case fs::file_type::directory: return "a folder";
+    case fs::file_type::fifo: return "a FIFO";
+    case fs::file_type::socket: return "a socket";
+    case fs::file_type::block: return "a block device";
+    case fs::file_type::character: return "a character device";
+    default: return "not a regular file";
+  }
+}
+
 FileBytes load_file(const fs::path& path, const ReadOptions& options) {
   std::error_code ec;
+  if (const fs::file_status status = fs::status(path, ec); !ec && fs::exists(status) && !fs::is_regular_file(status)) {
+    throw InputError(fmt::format("{}: not a regular file ({}): nothing is read from it", path.string(), type_name(status.type())));
+  }
   const auto size = fs::file_size(path, ec);
   if (ec) throw InputError(fmt::format("{}: cannot read ({})", path.string(), ec.message()));
   if (size > options.max_file_size) {
@@ -164,6 +205,7 @@ FileBytes load_file(const fs::path& path, const ReadOptions& options) {
 }
 
 constexpr std::size_t kDetectPrefix = 65536;
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
 // Detection looks at the first bytes only; of a gzip file, the first bytes it decompresses to.
 std::string detection_prefix(std::string_view bytes, std::string_view name, const ReadOptions& options) {
@@ -171,14 +213,55 @@ std::string detection_prefix(std::string_view bytes, std::string_view name, cons
   return io::gunzip(bytes, name, std::min<std::uint64_t>(kDetectPrefix, options.max_file_size), true);
 }
 
+// The first kDetectPrefix bytes of a file, read without mapping or reading
+// the rest: a folder walk detects every file's format before it reads any.
+std::string read_file_prefix(const fs::path& path) {
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec) throw InputError(fmt::format("{}: cannot read ({})", path.string(), ec.message()));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(fmt::format("{}: cannot open for reading", path.string()));
+  std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(size, kDetectPrefix)), '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  return head;
+}
+
 // Detection by name looks through ".gz" ("results.csv.gz" is CSV).
 std::string_view without_gz(std::string_view name) { return name.ends_with(".gz") ? name.substr(0, name.size() - 3) : name; }
 
+// The one place a byte order mark is handled: a UTF-8 BOM (which editors and
+// PowerShell write) is dropped before detection and before any reader sees
+// the bytes; UTF-16/32 text is refused by name.
+std::string_view without_bom(std::string_view bytes, std::string_view name) {
+  if (bytes.starts_with(kUtf8Bom)) return bytes.substr(kUtf8Bom.size());
+  const auto utf16 = [&](std::string_view mark, std::string_view what) {
+    if (bytes.starts_with(mark)) {
+      throw InputError(fmt::format("{}: starts with a {} byte order mark: benchreport reads UTF-8 text only "
+                                   "(convert it, e.g. iconv -f {} -t UTF-8)", name, what, what));
+    }
+  };
+  utf16(std::string_view("\xFF\xFE\0\0", 4), "UTF-32LE");
+  utf16("\xFF\xFE", "UTF-16LE");
+  utf16("\xFE\xFF", "UTF-16BE");
+  return bytes;
+}
+
 Dataset read_plain(std::string_view bytes, const std::string& name, std::string_view format, const ReadOptions& options,
                    std::string_view companion, bool padded, const std::function<char*(std::size_t, std::size_t)>& writable) {
+  const std::string_view text = without_bom(bytes, name);
+  const std::size_t skipped = bytes.size() - text.size();
   const std::string chosen =
-      format == "auto" ? detect_format(without_gz(name), bytes.substr(0, kDetectPrefix)) : std::string(format);
-  return run_reader(reader_for(chosen, name), io::Source{name, bytes, options, companion, padded, writable});
+      format == "auto" ? detect_format(without_gz(name), text.substr(0, kDetectPrefix)) : std::string(format);
+  // Readers see offsets from the start of `text`; the bytes before it stay out of their view.
+  std::function<char*(std::size_t, std::size_t)> shifted;
+  if (writable) {
+    shifted = [&writable, skipped](std::size_t offset, std::size_t length) -> char* {
+      char* start = writable(offset + skipped, length);
+      return start == nullptr ? nullptr : start + skipped;
+    };
+  }
+  return run_reader(reader_for(chosen, name), io::Source{name, text, options, companion, padded, shifted}, chosen);
 }
 
 bool is_hidden(const fs::path& path) {
@@ -186,41 +269,108 @@ bool is_hidden(const fs::path& path) {
   return !name.empty() && name.front() == '.';
 }
 
-// Every regular file under `dir`, sorted, hidden files and folders excluded.
-std::vector<fs::path> files_under(const fs::path& dir) {
-  std::vector<fs::path> files;
-  for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it) {
-    if (is_hidden(it->path())) {
-      if (it->is_directory()) it.disable_recursion_pending();
+// What a folder entry that is not read is, for the warning that lists them ("" = a regular file or folder).
+std::string special_kind(const fs::directory_entry& entry) {
+  std::error_code ec;
+  const fs::file_status link = entry.symlink_status(ec);
+  if (ec) return fmt::format("cannot stat: {}", ec.message());
+  if (fs::is_symlink(link)) {
+    const fs::file_status target = fs::status(entry.path(), ec);
+    if (ec && ec.value() == ELOOP) return "symlink loop";
+    if (ec || !fs::exists(target)) return "dangling symlink";
+    if (fs::is_directory(target)) return "symlink to a folder, not followed";
+    if (!fs::is_regular_file(target)) return "symlink to a special file";
+    return {};
+  }
+  switch (link.type()) {
+    case fs::file_type::regular:
+    case fs::file_type::directory: return {};
+    case fs::file_type::fifo: return "FIFO";
+    case fs::file_type::socket: return "socket";
+    case fs::file_type::block: return "block device";
+    case fs::file_type::character: return "character device";
+    default: return "not a regular file";
+  }
+}
+
+struct FolderFiles {
+  std::vector<fs::path> files;      // regular files (or symlinks to one), sorted
+  std::vector<std::string> others;  // "relative/path (what it is)": never opened
+  std::vector<std::string> hidden;  // relative paths of hidden files and folders (not descended into)
+};
+
+// Every regular file under `dir`, hidden files and folders excluded (and listed); every
+// other entry (symlink loops, dangling symlinks, FIFOs, sockets, devices,
+// symlinked folders) is listed in `others` without being opened.
+FolderFiles files_under(const fs::path& dir) {
+  FolderFiles out;
+  std::error_code ec;
+  const auto fail = [&](const std::error_code& error) {
+    throw InputError(fmt::format("{}: cannot list the folder ({})", dir.string(), error.message()));
+  };
+  auto it = fs::recursive_directory_iterator(dir, fs::directory_options::none, ec);
+  if (ec) fail(ec);
+  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec) fail(ec);
+    const fs::directory_entry& entry = *it;
+    if (is_hidden(entry.path())) {
+      std::error_code dir_ec;
+      if (entry.is_directory(dir_ec) && !entry.is_symlink(dir_ec)) it.disable_recursion_pending();
+      out.hidden.push_back(entry.path().lexically_relative(dir).string());
       continue;
     }
-    if (it->is_regular_file()) files.push_back(it->path());
+    const std::string kind = special_kind(entry);
+    if (!kind.empty()) {
+      out.others.push_back(fmt::format("{} ({})", entry.path().lexically_relative(dir).string(), kind));
+      continue;
+    }
+    std::error_code type_ec;
+    if (entry.is_regular_file(type_ec)) out.files.push_back(entry.path());
   }
-  std::sort(files.begin(), files.end());
-  return files;
+  if (ec) fail(ec);
+  std::sort(out.files.begin(), out.files.end());
+  std::sort(out.others.begin(), out.others.end());
+  std::sort(out.hidden.begin(), out.hidden.end());
+  return out;
 }
 
 Dataset read_directory(const fs::path& dir, std::string_view format, const ReadOptions& options) {
   Dataset out;
   std::vector<std::string> skipped;
-  for (const auto& file : files_under(dir)) {
+  const FolderFiles entries = files_under(dir);
+  for (const auto& file : entries.files) {
     // criterion's benchmark.json is read together with the sample.json beside it.
     if (file.filename() == "benchmark.json" && fs::exists(file.parent_path() / "sample.json")) continue;
     if (format == "auto") {
-      const FileBytes bytes = load_file(file, options);
+      const std::string first = read_file_prefix(file);
       try {
-        detect_format(file.string(), detection_prefix(bytes.bytes(), file.string(), options));
+        const std::string head = detection_prefix(first, file.string(), options);
+        detect_format(file.string(), without_bom(head, file.string()));
       } catch (const InputError&) {
-        skipped.push_back(fs::relative(file, dir).string());
+        skipped.push_back(file.lexically_relative(dir).string());
         continue;
       }
     }
     out.append(read(file, format, options));
   }
+  std::vector<std::string> notes;
   if (!skipped.empty()) {
-    out.warn(fmt::format("{}: skipped {} files no reader recognises: {}", dir.string(), skipped.size(), fmt::join(skipped, ", ")));
+    notes.push_back(fmt::format("{}: skipped {} files no reader recognises: {}", dir.string(), skipped.size(), fmt::join(skipped, ", ")));
   }
-  if (out.empty() && out.runs().empty()) throw InputError(fmt::format("{}: no benchmark results found in this folder", dir.string()));
+  if (!entries.others.empty()) {
+    notes.push_back(fmt::format("{}: skipped {} entries that are not regular files: {}", dir.string(), entries.others.size(),
+                                fmt::join(entries.others, ", ")));
+  }
+  if (!entries.hidden.empty()) {
+    notes.push_back(fmt::format("{}: skipped {} hidden entries (names starting with \".\"; folders not entered): {}", dir.string(),
+                                entries.hidden.size(), fmt::join(entries.hidden, ", ")));
+  }
+  if (out.empty() && out.runs().empty()) {
+    std::string why;
+    for (const auto& note : notes) why += fmt::format(" ({})", std::string_view(note).substr(dir.string().size() + 2));
+    throw InputError(fmt::format("{}: no benchmark results found in this folder{}", dir.string(), why));
+  }
+  for (const auto& note : notes) out.warn(note);
   return out;
 }
 

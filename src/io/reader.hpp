@@ -3,7 +3,9 @@
 // for messages, text helpers). Not installed.
 #include <simdjson.h>
 
+#include <array>
 #include <cstddef>
+#include <unordered_set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,6 +43,30 @@ inline bool unescaped_in_place(const char* raw, std::string_view& out) {
   out = std::string_view(raw, static_cast<std::size_t>(end - raw));
   return true;
 }
+
+// The member names of one object seen so far: a few compared in place, more hashed
+// (a Google Benchmark row can hold 10^5 counters). Views into the document.
+class MemberNames {
+ public:
+  // False when `key` was seen before.
+  bool insert(std::string_view key) {
+    if (count_ < kInline) {
+      for (std::size_t i = 0; i < count_; ++i) {
+        if (inline_[i] == key) return false;
+      }
+      inline_[count_++] = key;
+      return true;
+    }
+    if (hashed_.empty()) hashed_.insert(inline_.begin(), inline_.end());
+    return hashed_.insert(key).second;
+  }
+
+ private:
+  static constexpr std::size_t kInline = 24;
+  std::array<std::string_view, kInline> inline_{};
+  std::size_t count_ = 0;
+  std::unordered_set<std::string_view> hashed_;
+};
 
 // A parsed (on-demand) JSON document with typed accessors whose errors name
 // the file, the line and the JSON path.
@@ -80,15 +106,19 @@ class JsonInput {
   // Appends every number of an array to `out` (counted against max_samples).
   void numbers(od::value& value, const JsonPath& path, std::vector<double>& out);
 
-  // Calls f(key, value, path) for every member, in document order.
+  // Calls f(key, value, path) for every member, in document order. A member
+  // name that appears twice in one object is an error naming its path (JSON
+  // leaves duplicates undefined; a second "benchmarks" must not be merged).
   template <class F>
   void fields(od::object object, const JsonPath& path, F&& f) {
+    MemberNames names;
     for (auto member : object) {
       od::field field;
       check(std::move(member).get(field), path, "an object member");
       std::string_view key;
       if (!unescaped_in_place(field.key().raw(), key)) check(field.unescaped_key().get(key), path, "a member name");
       const JsonPath child = path.field(key);
+      if (!names.insert(key)) fail(child, "this member appears twice in one object (duplicate key)");
       od::value value = field.value();
       f(key, value, child);
     }
@@ -128,6 +158,13 @@ class JsonInput {
 
 // "name:line: message" / "name: message" as InputError.
 [[noreturn]] void fail_at_line(std::string_view name, std::size_t line, std::string_view message);
+
+// The line-based readers' (Go, CSV) policy for a file cut short: a data line
+// that ends the file without a line break, in a file with earlier lines (all
+// ended by one), may have lost its last digits ("0.0012" cut to "0.00") and
+// is refused naming the file and line. A one-line file without a final line
+// break is read.
+[[noreturn]] void fail_unterminated_last_line(std::string_view name, std::size_t line);
 
 // Units in the canonical formats: a known symbol as is, a custom (unknown)
 // unit as "custom:<symbol>" so that it reads back as custom instead of failing.

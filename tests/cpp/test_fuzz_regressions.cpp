@@ -26,6 +26,9 @@ std::string slurp(const fs::path& path) {
 
 fs::path regressions(const std::string& target) { return fs::path(BENCHREPORT_TEST_DATA) / "fuzz_regressions" / target; }
 
+// Seeds named strict-* are hardening regressions with their own expected outcome (see the table below).
+bool is_strict_seed(const fs::directory_entry& entry) { return entry.path().filename().string().starts_with("strict-"); }
+
 bool is_valid_utf8(std::string_view text) { return sanitize_utf8(text) == text; }
 
 // What fuzz/reader_target.hpp checks: an accepted dataset's canonical JSON is
@@ -45,6 +48,7 @@ TEST_CASE("fuzz_go: invalid UTF-8 in configuration lines becomes U+FFFD in run m
   // Found by fuzz_go: "goos: lin\xffux" was copied into the run metadata JSON
   // verbatim, so the canonical JSON did not parse and Python could not decode runs.
   for (const auto& entry : fs::directory_iterator(regressions("fuzz_go"))) {
+    if (is_strict_seed(entry)) continue;  // checked in "strict readers" below
     CAPTURE(entry.path().string());
     const Dataset dataset = read_buffer(slurp(entry.path()), "bench.txt", "go");
     REQUIRE(!dataset.runs().empty());
@@ -83,6 +87,7 @@ TEST_CASE("fuzz_google_benchmark: malformed values kept as raw metadata are an e
   // without checking it, so `{"":{"":}}` was kept verbatim as metadata and the
   // canonical JSON written from the dataset did not parse.
   for (const auto& entry : fs::directory_iterator(regressions("fuzz_google_benchmark"))) {
+    if (is_strict_seed(entry)) continue;  // checked in "strict readers" below
     CAPTURE(entry.path().string());
     CHECK_THROWS_WITH(read_buffer(slurp(entry.path()), "gb.json", "google-benchmark"),
                       Catch::Contains("gb.json:") &&
@@ -95,4 +100,48 @@ TEST_CASE("fuzz_google_benchmark: malformed values kept as raw metadata are an e
                                 "google-benchmark"),
                     Catch::Contains("gb.json:2: benchmarks[0].iterations: 79670000000000000000 is beyond the range of a "
                                     "64-bit integer"));
+}
+
+TEST_CASE("strict readers: hardening seeds read or fail as the table says", "[fuzz_regressions][hostile]") {
+  // Hardening regressions (docs/hardening.md), kept as seeds of their fuzz targets.
+  struct Case {
+    const char* target;
+    const char* file;
+    const char* format;
+    const char* expected;  // a substring of the error, or "" when the file reads
+    std::size_t samples;
+  };
+  const Case cases[] = {
+      {"fuzz_go", "strict-bom.txt", "go", "", 2},
+      {"fuzz_go", "strict-truncated-last-line.txt", "go", "in:3: the last line has no line break", 0},
+      {"fuzz_google_benchmark", "strict-bom.json", "google-benchmark", "", 2},
+      {"fuzz_google_benchmark", "strict-duplicate-benchmarks.json", "google-benchmark",
+       "in:2: benchmarks: this member appears twice in one object (duplicate key)", 0},
+      {"fuzz_google_benchmark", "strict-empty-benchmarks.json", "google-benchmark", "in: no samples", 0},
+      {"fuzz_google_benchmark", "strict-string-iterations.json", "google-benchmark",
+       "in:1: benchmarks[0].iterations: a string (expected a number)", 0},
+      {"fuzz_google_benchmark", "strict-array-threads.json", "google-benchmark",
+       "in:1: benchmarks[0].threads: an array (expected a number)", 0},
+      {"fuzz_canonical_csv", "strict-header-only.csv", "csv", "in: no samples", 0},
+      {"fuzz_canonical_csv", "strict-truncated-last-line.csv", "csv", "in:3: the last line has no line break", 0},
+      {"fuzz_zfh", "strict-truncated-last-line.txt", "zfh", "in:2", 0},
+  };
+  std::size_t seen = 0;
+  for (const char* target : {"fuzz_go", "fuzz_google_benchmark", "fuzz_canonical_csv", "fuzz_zfh"}) {
+    for (const auto& entry : fs::directory_iterator(regressions(target))) seen += is_strict_seed(entry) ? 1 : 0;
+  }
+  CHECK(seen == std::size(cases));  // every seed is in the table
+  for (const Case& c : cases) {
+    CAPTURE(c.target, c.file);
+    const std::string bytes = slurp(regressions(c.target) / c.file);
+    for (const char* format : {c.format, "auto"}) {
+      if (std::string_view(c.expected).empty()) {
+        const Dataset dataset = read_buffer(bytes, "in", format);
+        CHECK(dataset.n_values() == c.samples);
+        check_round_trip(dataset);
+      } else {
+        CHECK_THROWS_WITH(read_buffer(bytes, "in", format), Catch::Contains(c.expected));
+      }
+    }
+  }
 }

@@ -106,18 +106,21 @@ def test_values_kept_verbatim_are_validated(tmp_path, row, path, message):
 
 def test_kept_values_are_minified_and_huge_numbers_refused(tmp_path):
     path = tmp_path / "pretty.json"
-    doc = {"benchmarks": [{"name": "M", "real_time": 1, "cpu_time": 2, "iterations": [1, 2], "threads": 1,
-                           "label": "x y"}]}
+    doc = {"benchmarks": [{"name": "M", "real_time": 1, "cpu_time": 2, "iterations": 3, "threads": 1,
+                           "label": "x y", "extra": [1, 2]}]}
     path.write_text(json.dumps(doc, indent=2))
     raw = dict(br.load(path, format="google-benchmark")._ds.set_metadata(0))
-    assert raw["iterations"] == "[[1,2]]" and raw["threads"] == "1" and raw["label"] == '"x y"'
+    assert raw["iterations"] == "[3]" and raw["extra"] == "[1,2]" and raw["threads"] == "1" and raw["label"] == '"x y"'
     # Valid JSON that simdjson's DOM check of kept containers refuses (a number beyond a double, an
     # integer beyond 64 bits) is refused alone too, so that whatever is kept also reads back.
     for text, where in ((json.dumps(doc).replace('"threads": 1', '"threads": 1e400'), "threads: 1e400 is beyond"),
-                        (json.dumps(doc).replace('"iterations": [1, 2]', '"iterations": [1, 2e999]'),
-                         "iterations: unsupported JSON value"),
-                        (json.dumps(doc).replace('"iterations": [1, 2]', '"iterations": 79670000000000000000'),
-                         "iterations: 79670000000000000000 is beyond the range of a 64-bit integer")):
+                        (json.dumps(doc).replace('"extra": [1, 2]', '"extra": [1, 2e999]'),
+                         "extra: unsupported JSON value"),
+                        (json.dumps(doc).replace('"iterations": 3', '"iterations": 79670000000000000000'),
+                         "iterations: 79670000000000000000 is beyond the range of a 64-bit integer"),
+                        # typed fields are type-checked (an array of iterations was once kept verbatim)
+                        (json.dumps(doc).replace('"iterations": 3', '"iterations": [1, 2]'),
+                         r"benchmarks\[0\]\.iterations: an array \(expected a number\)")):
         path.write_text(text)
         with pytest.raises(br.InputError, match=where):
             br.load(path, format="google-benchmark")
@@ -184,3 +187,17 @@ def test_large_google_benchmark_errors_do_not_depend_on_threads(tmp_path, where)
     assert messages[0] == messages[1]
     assert f"benchmarks[{at}].real_time: expected a number, found a string" in messages[0]
     assert path.read_text() == json.dumps(doc, indent=2)  # the file is never written
+
+
+def test_large_google_benchmark_with_a_bom_reads_the_same_in_two_parts(tmp_path):
+    # The BOM is dropped before the reader runs; the two-thread path edits the mapped bytes at
+    # offsets relative to the text after it.
+    path = tmp_path / "large.json"
+    _large_google_benchmark(path)
+    plain = br.load(path, threads=1)
+    bom = tmp_path / "bom.json"
+    bom.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    for threads in (1, 2):
+        ds = br.load(bom, threads=threads)
+        np.testing.assert_array_equal(ds.values, plain.values)
+        assert ds.labels == plain.labels and ds.metadata == plain.metadata
