@@ -31,7 +31,22 @@ def many_sets(n: int) -> bytes:
     return json.dumps({"schema": "benchreport/1", "sets": sets}).encode()
 
 
-SHAPES = [("wide label sets (CSV, 400 rows)", wide_labels, "wide.csv", 60, 240),
+def wide_header(n: int) -> bytes:
+    """A CSV header of n columns (refused at the label-column limit; the check must stay linear)."""
+    return (",".join(f"c{i}" for i in range(n)) + ",unit,value\n" + ",".join("x" for _ in range(n)) + ",s,1\n").encode()
+
+
+def many_counters(n: int) -> bytes:
+    """One Google Benchmark row with n user counters (each becomes a set)."""
+    counters = "".join(f',"k{i}":{i}' for i in range(n))
+    row = ('{"name":"BM_x","run_name":"BM_x","run_type":"iteration","iterations":1,"real_time":1,'
+           '"cpu_time":1,"time_unit":"ns"' + counters + "}")
+    return ('{"context":{},"benchmarks":[' + row + "]}").encode()
+
+
+SHAPES = [("wide CSV header (refused at the limit)", wide_header, "header.csv", 25000, 100000),
+          ("Google Benchmark row with many counters", many_counters, "counters.json", 25000, 100000),
+("wide label sets (CSV, 400 rows)", wide_labels, "wide.csv", 60, 240),
           ("many runs (canonical JSON)", many_runs, "runs.json", 5000, 20000),
           ("many sets (canonical JSON)", many_sets, "sets.json", 20000, 80000)]
 

@@ -3,7 +3,7 @@
 // typed fields, bounded detection.
 #include <catch2/catch.hpp>
 
-#include <chrono>
+#include <sys/resource.h>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -19,15 +19,11 @@ using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
 
 namespace {
-// Time bounds are for optimised builds; sanitizer builds (scripts/sanitize.sh) get more room.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr double kTimeScale = 10.0;
-#else
-constexpr double kTimeScale = 1.0;
-#endif
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+// Peak resident memory of this process in bytes (Linux reports KiB).
+std::uint64_t peak_resident_bytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
 }
 }  // namespace
 
@@ -42,9 +38,8 @@ TEST_CASE("Google Benchmark: one row with many counters reads in linear time", "
     text += type[0] == 'i' ? "}," : "}";
   }
   text += "]}";
-  const auto start = std::chrono::steady_clock::now();
+  // The speed (linear in the counters) is measured in bench/bench_hostile.py; here, that it reads right.
   const Dataset ds = read_buffer(text, "counters.json");
-  CHECK(seconds_since(start) < 10.0 * kTimeScale);
   CHECK(ds.n_sets() == kCounters + 2);
   const auto last = ds.select({{"metric", "k99999"}});
   REQUIRE(last.size() == 1);
@@ -109,9 +104,10 @@ TEST_CASE("folders: format detection reads a bounded prefix, not the whole file"
   }
   ReadOptions options;
   options.max_file_size = std::uint64_t{4} << 30;
-  const auto start = std::chrono::steady_clock::now();
+  const std::uint64_t before = peak_resident_bytes();
   const Dataset ds = read(dir.path, "auto", options);
-  CHECK(seconds_since(start) < 5.0 * kTimeScale);
+  // Detection saw a 64 KiB prefix: the 2 GiB file was never faulted in (peak memory, not time, is the check).
+  CHECK(peak_resident_bytes() - before < (std::uint64_t{256} << 20));
   CHECK(ds.n_values() == 2);
   REQUIRE(ds.warnings().size() == 1);
   CHECK_THAT(ds.warnings()[0], Contains("skipped 1 files no reader recognises: big.bin"));

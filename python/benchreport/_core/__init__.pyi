@@ -9,7 +9,7 @@ import numpy.typing
 import os
 import typing
 from . import compare
-__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'FORMATS', 'InputError', 'JsonValue', 'Matrix', 'MedianCI', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'STATISTICS', 'SUMMARY_SCHEMA', 'Span', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'VERDICT_ROLES', 'canonical_json', 'compare', 'concat', 'detect_format', 'drift', 'fingerprint', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'nitro_case_name', 'parse_unit', 'presets_comparison', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'sha256_hex', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'FORMATS', 'InputError', 'JsonValue', 'Matrix', 'MedianCI', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'STATISTICS', 'SUMMARY_SCHEMA', 'Span', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'VERDICT_ROLES', 'canonical_json', 'compare', 'concat', 'detect_format', 'drift', 'fingerprint', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'neutralize_text', 'nitro_case_name', 'parse_unit', 'presets_comparison', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'sha256_hex', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -552,6 +552,10 @@ def known_unit_symbols() -> str:
     ...
 def median_ci(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], confidence: typing.SupportsFloat | typing.SupportsIndex) -> MedianCI:
     ...
+def neutralize_text(text: typing.Any) -> str:
+    """
+    Input text made safe to print on a terminal: invalid UTF-8 -> U+FFFD; control characters (newline, tab, ESC, C1, DEL) -> one space each; bidi controls (U+202A-202E, U+2066-2069, U+200E, U+200F) -> U+FFFD. The rule of the text renderer (core/escape.hpp neutralize_text).
+    """
 def nitro_case_name(id: str, platform: str, display_name: str = '') -> str:
     """
     Display name of a Nitro metric id: 'nitro-cpp/function/add-numbers' on 'ios' -> 'C++ addNumbers()'.
@@ -598,6 +602,7 @@ ALIGNMENTS: list = ['left', 'right', 'center']
 CANONICAL_SCHEMA: str = 'benchreport/1'
 CELL_ROLES: list = ['none', 'faster', 'slower', 'inconclusive', 'equivalent', 'unchanged', 'best', 'worse', 'muted', 'code']
 DEFAULT_MARKDOWN_BUDGET: int = 65536
+DEFAULT_MAX_FILE_SIZE: int = 1073741824
 DEFAULT_QUANTILES: tuple = (0.05, 0.25, 0.75, 0.95)
 FORMATS: list = ['markdown', 'html', 'text', 'csv', 'json']
 QUANTILE_METHODS: tuple = ('inverted_cdf', 'averaged_inverted_cdf', 'closest_observation', 'interpolated_inverted_cdf', 'hazen', 'weibull', 'linear', 'median_unbiased', 'normal_unbiased', 'harrell-davis')
