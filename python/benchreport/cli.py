@@ -200,7 +200,10 @@ def _check_columns(dataset: Any, columns: Sequence[str], option: str) -> None:
     unknown = [c for c in columns if c not in known]
     if unknown:
         have = ", ".join(known) or "no labels"
-        raise UsageError(f"{option} {','.join(unknown)}: no such label; the inputs have {have}")
+        hint = (" (for files without side labels: benchreport compare OLD NEW, or --base ... --head ...)"
+                if option.startswith("--baseline") else "")
+        raise UsageError(f"{option} {','.join(unknown)}: no such label; the inputs have {have}; "
+                         f"add one with --label KEY=VALUE{hint}")
 
 
 def parse_threshold(text: str) -> float:

@@ -69,7 +69,8 @@ std::string detect_format(std::string_view name, std::string_view first_bytes) {
   if (name.ends_with(".csv")) return "csv";
   if (looks_like_go(head)) return "go";
   if (has(head.substr(0, head.find('\n')), "unit") && has(head.substr(0, head.find('\n')), "value")) return "csv";
-  throw InputError(fmt::format("{}: cannot tell the format from the name and first bytes; pass a format ({})", name,
+  throw InputError(fmt::format("{}: cannot tell the format from the name and first bytes; name it with --input-format NAME "
+                               "(CLI) or format=\"NAME\" (Python), NAME one of {}", name,
                                fmt::join(reader_names(), ", ")));
 }
 
