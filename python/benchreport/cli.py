@@ -384,7 +384,7 @@ def _add_input_options(p: argparse.ArgumentParser, required: bool = True) -> Non
     p.add_argument("inputs", nargs="+" if required else "*", help="files, folders, globs, or - for stdin")
     p.add_argument("--input-format", default="auto",
                    help="reader name (auto, json, csv, google-benchmark, hyperfine, pyperf, "
-                        "pytest-benchmark, go, nitro, criterion, zfh)")
+                        "pytest-benchmark, go, nitro, criterion, zfh, bmf)")
 
 
 def build_parser() -> argparse.ArgumentParser:
