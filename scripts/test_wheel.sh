@@ -22,7 +22,12 @@ echo "== wheel: $(basename "$wheel")"
 
 echo "== auditwheel show"
 auditwheel show "$wheel" | tee "$tmp/show.txt"
-grep -q "is consistent with the following platform tag" "$tmp/show.txt"
+# (auditwheel wraps its lines: compare with white space folded)
+tr -s ' \n' '  ' < "$tmp/show.txt" | grep -q 'consistent with the following platform tag: "manylinux_' || {
+  echo "FAIL: auditwheel does not give the wheel a manylinux tag" >&2; exit 1; }
+if tr -s ' \n' '  ' < "$tmp/show.txt" | grep -q "external shared libraries"; then
+  echo "FAIL: the wheel needs shared libraries outside the policy" >&2; exit 1
+fi
 
 echo "== fresh venv"
 python3 -m venv "$tmp/venv"
