@@ -43,6 +43,7 @@ seed_globs() {
     fuzz_nitro) echo "tests/data/nitro/* tests/data/nitro/*/* examples/nitro/*/*.json" ;;
     fuzz_criterion) echo "tests/data/criterion/* tests/data/criterion/*/*" ;;
     fuzz_zfh) echo "tests/data/zfh/* examples/zfh/*" ;;
+    fuzz_bmf) echo "tests/data/bmf/*.json" ;;
     fuzz_auto) echo "tests/data/*/* tests/data/*/*/*" ;;
     *) echo "" ;;
   esac

@@ -324,6 +324,19 @@ class Dataset:
         Path(path).write_text(text, encoding="utf-8")
         return None
 
+    def to_bmf(self, path: Optional[PathLike] = None, *, by: Optional[Sequence[str]] = None,
+               confidence: float = 0.95) -> Optional[str]:
+        """Bencher Metric Format JSON: per benchmark (the values of ``by``, default every label
+        except the side, per-process labels and ``metric``), ``latency`` in ns or ``throughput``
+        in ops/s (other units: a measure named by the ``metric`` label), value = median of the
+        pooled samples, lower_value / upper_value = its distribution-free CI at ``confidence``.
+        Written to ``path``, or returned when path is None. Reads back with ``br.load`` (format "bmf")."""
+        text = _core.bmf_string(self._ds, by=list(by or []), confidence=float(confidence))
+        if path is None:
+            return text
+        Path(path).write_text(text, encoding="utf-8")
+        return None
+
     def __len__(self) -> int:
         return self._ds.n_sets
 

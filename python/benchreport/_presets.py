@@ -11,12 +11,13 @@ src/compare/matrix.cpp, src/presets/*.cpp). docs/presets.md describes the layout
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from . import _core
-from ._dataset import Dataset, load
+from ._dataset import Dataset, PathLike, load
 from ._reports import Report
 
 __all__ = [
@@ -116,6 +117,46 @@ class ComparisonResult(_RendersReport):
     new_cases: list[dict[str, str]]
     removed_cases: list[dict[str, str]]
     report: Report = field(repr=False)
+    _dataset: Optional[Dataset] = field(default=None, repr=False, compare=False)
+    _baseline_column: str = field(default="revision", repr=False, compare=False)
+
+    def to_bmf(self, side: str = "head", path: Optional[PathLike] = None, *, confidence: float = 0.95,
+               **labels: str) -> Optional[str]:
+        """One side (``"head"`` or ``"base"``) as Bencher Metric Format JSON, one benchmark per case
+        (named by the case key), optionally only the sets with the given ``labels``
+        (e.g. ``platform="ios"``; that label then leaves the name). See :meth:`Dataset.to_bmf`."""
+        if side not in ("head", "base"):
+            raise ValueError(f"side must be 'head' or 'base', got {side!r}")
+        if self._dataset is None:
+            raise ValueError("this ComparisonResult does not carry its dataset (made by br.compare?)")
+        value = self.head_value if side == "head" else self.base_value
+        ds = self._dataset.select(**{self._baseline_column: value}, **labels)
+        if len(ds) == 0:
+            raise ValueError(f"no {side} sets with {labels!r}")
+        by = [c for c in self.by if c not in labels]
+        return ds.to_bmf(path, by=by or None, confidence=confidence)
+
+    def write_bmf_dir(self, directory: PathLike, *, split: str = "platform", confidence: float = 0.95) -> list[Path]:
+        """``bencher-<split value>.json`` (head) and ``bencher-base-<split value>.json`` (base) per
+        value of the ``split`` label (Nitro's naming), or ``bencher.json`` / ``bencher-base.json``
+        when the sets have no such label. Returns the paths written."""
+        assert self._dataset is not None
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        column = self._dataset.labels.get(split)
+        values = sorted({v for v in column if v}) if column else []
+        written = []
+        for value in values or [None]:
+            labels = {split: value} if value is not None else {}
+            suffix = f"-{re.sub(r'[^A-Za-z0-9._-]+', '_', value)}" if value is not None else ""
+            for side, prefix in (("head", "bencher"), ("base", "bencher-base")):
+                path = out / f"{prefix}{suffix}.json"
+                side_value = self.head_value if side == "head" else self.base_value
+                if len(self._dataset.select(**{self._baseline_column: side_value}, **labels)) == 0:
+                    continue  # this side has no sets there (all cases new or removed)
+                self.to_bmf(side, path, confidence=confidence, **labels)
+                written.append(path)
+        return written
 
     def __repr__(self) -> str:
         verdicts: dict[str, int] = {}
@@ -209,7 +250,8 @@ def compare(dataset: Any, baseline: Any = {"revision": "base"}, by: Optional[Seq
         cases=cases, by=by_columns, base_value=view.base_value, head_value=view.head_value,
         base_commit=view.base_commit, head_commit=view.head_commit, same_revision=view.same_revision,
         new_cases=[dict(zip(by_columns, k)) for k in view.new_cases],
-        removed_cases=[dict(zip(by_columns, k)) for k in view.removed_cases], report=Report._from_core(report))
+        removed_cases=[dict(zip(by_columns, k)) for k in view.removed_cases], report=Report._from_core(report),
+        _dataset=dataset, _baseline_column=options["baseline_column"])
 
 
 def comparison_report(dataset: Dataset, baseline: Mapping[str, str] = {"revision": "base"},

@@ -338,6 +338,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
                      resamples=args.resamples, gate=args.fail_on is not None, head=args.head_value,
                      check=not args.no_check)
     _emit(result.report, args)
+    if args.bmf_dir:
+        result.write_bmf_dir(args.bmf_dir)
     if args.fail_on == "slower":
         slower = [case.name for case in result.cases if case.verdict == "slower"]
         if slower:
@@ -374,7 +376,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
     target = args.to or ("csv" if (args.output or "").endswith(".csv") else "json")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        text = ds.to_csv() if target == "csv" else ds.to_json()
+        text = ds.to_csv() if target == "csv" else ds.to_bmf() if target == "bmf" else ds.to_json()
     for note in caught:  # what CSV cannot carry: said once, plainly, on stderr
         print(f"benchreport: warning: {terminal_safe(note.message)}", file=sys.stderr)
     if args.output:
@@ -486,6 +488,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--resamples", type=int, default=10000, help="bootstrap resamples (default 10000)")
     p.add_argument("--fail-on", choices=["slower"], help="exit 1 when a case is slower (a CI gate)")
+    p.add_argument("--bmf-dir", help="also write Bencher Metric Format files there: bencher-<platform>.json (head), "
+                                     "bencher-base-<platform>.json")
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("summary", help="per-set (or per-group) summary statistics")
@@ -515,7 +519,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("convert", help="convert any input to canonical JSON or CSV")
     _add_input_options(p)
-    p.add_argument("--to", choices=["json", "csv"], help="target (default from --output suffix, else json)")
+    p.add_argument("--to", choices=["json", "csv", "bmf"],
+                   help="target: json, csv or bmf (Bencher Metric Format) (default from --output suffix, else json)")
     p.add_argument("--output", "-o", help="write to this file instead of stdout")
     p.set_defaults(func=cmd_convert)
 

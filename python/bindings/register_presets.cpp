@@ -12,12 +12,14 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 #include "benchreport/compare/dataset.hpp"
 #include "benchreport/compare/matrix.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/core/sha256.hpp"
 #include "benchreport/data/fingerprint.hpp"
+#include "benchreport/presets/bmf.hpp"
 #include "benchreport/presets/comparison.hpp"
 #include "benchreport/presets/matrix.hpp"
 #include "benchreport/presets/runners.hpp"
@@ -281,6 +283,24 @@ void register_presets(py::module_& m) {
       py::arg("title") = summary_defaults.title, py::arg("threads") = static_cast<long long>(summary_defaults.threads),
       "The summary preset: one row per set, or per group of sets pooled by `by`.");
   m.attr("SUMMARY_SCHEMA") = std::string(kSummarySchema);
+
+  const BmfOptions bmf_defaults;
+  m.def(
+      "bmf_string",
+      [](const Dataset& dataset, std::vector<std::string> by, std::vector<std::string> exclude, double confidence) {
+        BmfOptions o;
+        o.by = std::move(by);
+        o.exclude = std::move(exclude);
+        o.confidence = confidence;
+        std::ostringstream out;
+        py::gil_scoped_release release;
+        write_bmf(dataset, out, o);
+        return out.str();
+      },
+      py::arg("dataset"), py::kw_only(), py::arg("by") = bmf_defaults.by, py::arg("exclude") = bmf_defaults.exclude,
+      py::arg("confidence") = bmf_defaults.confidence,
+      "Bencher Metric Format JSON: per benchmark, latency (ns) / throughput (ops/s) / other measures, value = "
+      "median, lower_value / upper_value = its distribution-free CI.");
 
   m.def("nitro_case_name", &nitro_case_name, py::arg("id"), py::arg("platform"), py::arg("display_name") = "",
         "Display name of a Nitro metric id: 'nitro-cpp/function/add-numbers' on 'ios' -> 'C++ addNumbers()'.");

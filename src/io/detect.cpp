@@ -21,6 +21,40 @@ std::string_view skip_space(std::string_view text) {
   return text;
 }
 
+// Skips one JSON string at the front of `text` (false when there is none).
+bool skip_string(std::string_view& text) {
+  if (text.empty() || text.front() != '"') return false;
+  for (std::size_t i = 1; i < text.size(); ++i) {
+    if (text[i] == '\\') {
+      ++i;
+    } else if (text[i] == '"') {
+      text.remove_prefix(i + 1);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool skip_char(std::string_view& text, char c) {
+  text = skip_space(text);
+  if (text.empty() || text.front() != c) return false;
+  text.remove_prefix(1);
+  return true;
+}
+
+// Bencher Metric Format: {"<benchmark>": {"<measure>": {"value" | "lower_value" | "upper_value": ...
+// (the first benchmark's first measure object opens with one of its three numbers).
+bool looks_like_bmf(std::string_view head) {
+  for (int level = 0; level < 2; ++level) {
+    if (!skip_char(head, '{')) return false;
+    head = skip_space(head);
+    if (!skip_string(head) || !skip_char(head, ':')) return false;
+  }
+  if (!skip_char(head, '{')) return false;
+  head = skip_space(head);
+  return head.starts_with("\"value\"") || head.starts_with("\"lower_value\"") || head.starts_with("\"upper_value\"");
+}
+
 // JSON formats, told apart by the member names each tool writes.
 std::string detect_json(std::string_view head) {
   if (has(head, "\"schema\"") && has(head, "\"benchreport/")) return "json";
@@ -32,6 +66,7 @@ std::string detect_json(std::string_view head) {
   if (has(head, "\"results\"") && has(head, "\"command\"")) return "hyperfine";
   if (has(head, "\"runs\"") && (has(head, "\"benchmarks\"") || has(head, "\"metadata\""))) return "pyperf";
   if (has(head, "\"ZFH_BENCHMARK_RESULT") || (has(head, "\"engine\"") && has(head, "\"samplesMs\""))) return "zfh";
+  if (looks_like_bmf(head)) return "bmf";
   return {};
 }
 
@@ -50,7 +85,7 @@ bool looks_like_go(std::string_view head) {
 }  // namespace
 
 std::vector<std::string> reader_names() {
-  return {"google-benchmark", "hyperfine", "pyperf", "pytest-benchmark", "go", "nitro", "criterion", "zfh", "json", "csv"};
+  return {"google-benchmark", "hyperfine", "pyperf", "pytest-benchmark", "go", "nitro", "criterion", "zfh", "bmf", "json", "csv"};
 }
 
 std::string detect_format(std::string_view name, std::string_view first_bytes) {

@@ -34,6 +34,7 @@ ReaderFn reader_for(std::string_view format, std::string_view name) {
       {"go", io::read_go},                             {"nitro", io::read_nitro},
       {"criterion", io::read_criterion},               {"zfh", io::read_zfh},
       {"json", io::read_canonical_json},               {"csv", io::read_canonical_csv},
+      {"bmf", io::read_bmf},
   };
   for (const auto& [reader_name, fn] : kReaders) {
     if (reader_name == format) return fn;

@@ -37,6 +37,7 @@ Dataset read_go(const Source& source);
 Dataset read_nitro(const Source& source);
 Dataset read_criterion(const Source& source);
 Dataset read_zfh(const Source& source);
+Dataset read_bmf(const Source& source);
 Dataset read_canonical_json(const Source& source);
 Dataset read_canonical_csv(const Source& source);
 

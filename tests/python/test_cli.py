@@ -604,11 +604,13 @@ def _workflow_compare_command():
 
     workflow = yaml.safe_load((REPO / "examples" / "ci" / "performance.yml").read_text())
     steps = workflow["jobs"]["bench"]["steps"]
-    (script,) = [s["run"] for s in steps if s.get("name") == "Compare"]
-    command = " ".join(line.strip().rstrip("\\") for line in script.splitlines()
-                       if line.strip() and not line.strip().startswith("#"))
-    (part,) = [p for p in command.split("benchreport ")[1:] if p.startswith("compare")]
-    return shlex.split(part, comments=True)
+    # The workflow compares through the benchreport action (action.yml): its inputs, in the
+    # command scripts/action_compare.sh builds from them (tests/python/test_action.py runs that script).
+    (inputs,) = [s["with"] for s in steps if "benchreport" in s.get("uses", "") and "base" in s.get("with", {})]
+    argv = ["compare", "--base", *shlex.split(inputs["base"]), "--head", *shlex.split(inputs["head"]),
+            "--input-format", inputs.get("format", "auto"), "--format", "html", "--output", "report.html",
+            "--github", "--comment-file", "comment.md"]
+    return argv + (["--fail-on", inputs["fail-on"]] if inputs.get("fail-on") else [])
 
 
 def test_example_workflow_command_runs_on_google_benchmark_files(capsys, monkeypatch, tmp_path):

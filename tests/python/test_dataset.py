@@ -119,7 +119,9 @@ def test_json_and_csv_round_trip(tmp_path):
 
 
 def test_csv_warns_what_it_cannot_carry():
-    ds = br.load("tests/data/google_benchmark/single.json")
+    # relative to this file, so the test also runs from outside the checkout (scripts/test_wheel.sh)
+    from pathlib import Path
+    ds = br.load(Path(__file__).resolve().parents[1] / "data" / "google_benchmark" / "single.json")
     with pytest.warns(UserWarning, match="run metadata"):
         ds.to_csv()
 

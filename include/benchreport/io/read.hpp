@@ -34,7 +34,7 @@ Dataset read_buffer(std::string_view bytes, std::string_view name, std::string_v
 std::string detect_format(std::string_view name, std::string_view first_bytes);
 
 // "google-benchmark", "hyperfine", "pyperf", "pytest-benchmark", "go",
-// "nitro", "criterion", "zfh", "json", "csv".
+// "nitro", "criterion", "zfh", "bmf" (Bencher Metric Format), "json", "csv".
 std::vector<std::string> reader_names();
 
 // Canonical JSON (schema "benchreport/1"); values are written in each set's

@@ -1,0 +1,142 @@
+// Bencher Metric Format: the reader (io) on Bencher's documented examples,
+// the writer (presets/bmf) and the round trip writer -> reader.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <sstream>
+
+#include "benchreport/core/error.hpp"
+#include "benchreport/io/read.hpp"
+#include "benchreport/presets/bmf.hpp"
+#include "benchreport/stats/summary.hpp"
+
+using namespace benchreport;
+
+namespace {
+
+const std::string kData = BENCHREPORT_TEST_DATA;
+
+std::size_t find_set(const Dataset& ds, std::string_view benchmark, std::string_view metric) {
+  const auto sets = ds.select({{"benchmark", std::string(benchmark)}, {"metric", std::string(metric)}});
+  REQUIRE(sets.size() == 1);
+  return sets.front();
+}
+
+std::string meta(const Dataset& ds, std::size_t set, std::string_view key) {
+  for (const auto& [k, v] : ds.set_metadata(set)) {
+    if (k == key) return v;
+  }
+  return "";
+}
+
+std::string bmf_text(const Dataset& ds, const BmfOptions& options = {}) {
+  std::ostringstream out;
+  write_bmf(ds, out, options);
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("BMF reader: Bencher's reference example, field for field") {
+  const Dataset ds = read(kData + "/bmf/reference-example.json");
+  REQUIRE(ds.n_sets() == 4);
+  const auto latency = find_set(ds, "benchmark_name", "latency");
+  CHECK(ds.unit(latency).symbol == "ns");
+  CHECK(ds.samples(latency)[0] == 88.0 * 1e-9);
+  CHECK(from_base(ds.samples(latency)[0], ds.unit(latency)) == 88.0);
+  CHECK(meta(ds, latency, "lower_value") == "87.42");
+  CHECK(meta(ds, latency, "upper_value") == "88.88");
+  const auto throughput = find_set(ds, "benchmark_name", "throughput");
+  CHECK(ds.unit(throughput).symbol == "ops/s");
+  CHECK(ds.direction(throughput) == Direction::higher_is_better);
+  CHECK(ds.samples(throughput)[0] == 5.55);
+  CHECK(meta(ds, throughput, "lower_value") == "3.14");
+  CHECK(meta(ds, throughput, "upper_value") == "6.3");
+  const auto build = find_set(ds, "/bin/sh -c ./my_build_script.sh", "build-time");
+  CHECK(ds.samples(build)[0] == 87.0);
+  CHECK(ds.set_metadata(build).empty());
+  const auto size = find_set(ds, "my_binary", "file-size");
+  CHECK(ds.samples(size)[0] == 42.0);
+  CHECK(ds.direction(size) == Direction::lower_is_better);
+}
+
+TEST_CASE("BMF reader: the custom-benchmarks example; detection") {
+  const Dataset ds = read(kData + "/bmf/custom-benchmarks-example.json");
+  REQUIRE(ds.n_sets() == 1);
+  CHECK(ds.label(0, "benchmark") == "benchmark_name");
+  CHECK(ds.label(0, "metric") == "latency");
+  CHECK(detect_format("x.json", R"({ "a b": {"latency": {"value": 1}}})") == "bmf");
+  CHECK(detect_format("x.json", R"({"a": {"m": {"lower_value": 1, "value": 2}}})") == "bmf");
+  CHECK_THROWS_AS(detect_format("x.json", R"({"a": {"m": {"other": 1}}})"), InputError);
+}
+
+TEST_CASE("BMF reader: errors name the JSON path") {
+  CHECK_THROWS_WITH(read_buffer(R"({"a": {"latency": {"lower_value": 1}}})", "x.json", "bmf"),
+                    Catch::Contains("missing \"value\""));
+  CHECK_THROWS_WITH(read_buffer(R"({"a": {"latency": {"value": "fast"}}})", "x.json", "bmf"), Catch::Contains("x.json"));
+  CHECK_THROWS_AS(read_buffer(R"({})", "x.json", "bmf"), InputError);
+}
+
+TEST_CASE("BMF writer: median and median CI per case, in ns; round trip through the reader") {
+  Dataset ds;
+  std::mt19937_64 rng(7);
+  std::lognormal_distribution<double> dist(0.0, 0.1);
+  std::vector<std::vector<double>> samples(3);
+  const char* names[] = {"alpha", "beta", "gamma"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    for (int k = 0; k < 40; ++k) samples[i].push_back(100.0 * (i + 1) * dist(rng));
+    ds.add_set({{"benchmark", names[i]}, {"revision", "head"}, {"metric", "time"}}, samples[i], parse_unit("us"));
+  }
+  const std::vector<double> rate{10, 12, 11, 13, 12, 11, 12, 10, 11, 12};
+  ds.add_set({{"benchmark", "alpha"}, {"revision", "head"}, {"metric", "items"}}, rate, parse_unit("ops/s"));
+
+  const std::string text = bmf_text(ds);
+  const Dataset back = read_buffer(text, "bencher.json");  // auto-detected
+  REQUIRE(back.n_sets() == 4);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto s = summarize(ds.samples(i));
+    const auto set = find_set(back, names[i], "latency");
+    CHECK(back.samples(set)[0] == Approx(s.median).epsilon(1e-15));
+    CHECK(from_base(back.samples(set)[0], back.unit(set)) == from_base(s.median, parse_unit("ns")));
+    REQUIRE(s.median_ci.availability.ok);
+    CHECK(meta(back, set, "lower_value") == json_number(from_base(s.median_ci.lower, parse_unit("ns"))));
+    CHECK(meta(back, set, "upper_value") == json_number(from_base(s.median_ci.upper, parse_unit("ns"))));
+  }
+  const auto tp = find_set(back, "alpha", "throughput");
+  CHECK(back.samples(tp)[0] == summarize(ds.samples(3)).median);
+  // BMF -> Dataset -> BMF gives the same text.
+  CHECK(bmf_text(back) == text);
+}
+
+TEST_CASE("BMF writer: the reference example written back is the same document") {
+  const Dataset ds = read(kData + "/bmf/reference-example.json");
+  const Json out = bmf_json(ds);
+  const Json* latency = out.find("benchmark_name")->find("latency");
+  REQUIRE(latency != nullptr);
+  CHECK(latency->find("value")->as_double() == 88.0);
+  CHECK(latency->find("lower_value")->as_double() == 87.42);
+  CHECK(latency->find("upper_value")->as_double() == 88.88);
+  CHECK(out.find("benchmark_name")->find("throughput")->find("upper_value")->as_double() == 6.30);
+  CHECK(out.find("/bin/sh -c ./my_build_script.sh")->find("build-time")->find("value")->as_double() == 87.0);
+  CHECK(out.find("/bin/sh -c ./my_build_script.sh")->find("build-time")->find("lower_value") == nullptr);
+  CHECK(out.find("my_binary")->find("file-size")->find("value")->as_double() == 42.0);
+}
+
+TEST_CASE("BMF writer: pooling, names, metric collisions, errors") {
+  Dataset ds;
+  const std::vector<double> a{1, 2, 3}, b{4, 5, 6};
+  // two processes of one case pool; implementation follows from benchmark and stays out of the name
+  ds.add_set({{"benchmark", "x"}, {"implementation", "cpp"}, {"pair", "1"}, {"metric", "real_time"}}, a, parse_unit("ns"));
+  ds.add_set({{"benchmark", "x"}, {"implementation", "cpp"}, {"pair", "2"}, {"metric", "real_time"}}, b, parse_unit("ns"));
+  ds.add_set({{"benchmark", "x"}, {"implementation", "cpp"}, {"pair", "1"}, {"metric", "cpu_time"}}, a, parse_unit("ns"));
+  ds.add_set({{"benchmark", "y"}, {"implementation", "js"}, {"pair", "1"}, {"metric", "real_time"}}, a, parse_unit("ns"));
+  const Json out = bmf_json(ds);
+  REQUIRE(out.as_object().size() == 3);
+  CHECK(out.find("x / real_time")->find("latency")->find("value")->as_double() == 3.5);
+  CHECK(out.find("x / cpu_time")->find("latency")->find("value")->as_double() == 2.0);
+  CHECK(out.find("y")->find("latency")->find("value")->as_double() == 2.0);
+  CHECK_THROWS_AS(bmf_json(Dataset{}), InputError);
+  BmfOptions bad;
+  bad.by = {"nope"};
+  CHECK_THROWS_WITH(bmf_json(ds, bad), Catch::Contains("nope"));
+}
