@@ -141,7 +141,7 @@ void fill_tests(CaseComparison& c, std::span<const double> b, std::span<const do
 }
 
 // Best achievable exact two-sided U-test p-value with n and m samples: 2 / C(n+m, n).
-double best_u_test_p(std::size_t n, std::size_t m) { return std::min(1.0, 2.0 * std::exp(-log_binomial(n + m, n))); }
+double best_u_test_p(std::size_t n, std::size_t m) { return std::min(1.0, 2.0 / binomial_coefficient(n + m, n)); }
 
 void fill_power(CaseComparison& c, const CompareOptions& o) {
   const boost::math::normal_distribution<double> normal;
