@@ -351,7 +351,10 @@ samples = hst.lists(hst.floats(min_value=0.5, max_value=2.0, allow_nan=False, al
 def test_property_compare_with_itself(a):
     r = br.compare_samples(a, a, resamples=200)
     assert r.change == 0.0
-    assert r.verdict in ("unchanged", "equivalent")
+    # Identical inputs never give slower/faster; with too few samples the honest answer is
+    # inconclusive (the old rule said "unchanged" for a gated case).
+    assert r.verdict in ("equivalent", "inconclusive")
+    assert r.change_ci[0] <= 0 <= r.change_ci[1]
 
 
 @settings(max_examples=40, deadline=None)
