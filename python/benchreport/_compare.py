@@ -19,6 +19,7 @@ __all__ = [
     "BrunnerMunzelResult",
     "WilcoxonResult",
     "BootstrapInterval",
+    "LogTInterval",
     "Rollup",
     "NoiseCalibration",
     "compare_samples",
@@ -37,6 +38,8 @@ __all__ = [
     "spread_bounds",
     "disparity_bounds",
     "bootstrap_median_ratio_ci",
+    "paired_t_interval",
+    "welch_t_interval",
     "adjust_pvalues",
     "rollup",
     "calibrate_noise",
@@ -53,6 +56,7 @@ MannWhitneyResult = _c.MannWhitneyResult
 BrunnerMunzelResult = _c.BrunnerMunzelResult
 WilcoxonResult = _c.WilcoxonResult
 BootstrapInterval = _c.BootstrapInterval
+LogTInterval = _c.LogTInterval
 Rollup = _c.Rollup
 NoiseCalibration = _c.NoiseCalibration
 
@@ -95,35 +99,42 @@ def compare_samples(base: Side, head: Side, *, base_process: Optional[ArrayLike]
                     head_process: Optional[ArrayLike] = None, name: str = "", threshold: float = 0.05,
                     alpha: float = 0.05, confidence: float = 0.95, resamples: int = 10000, seed: int = 0,
                     misrate: float = 1e-3, direction: str = "lower", exact_unit: bool = False,
-                    noise_limit: float = 0.25) -> CompareResult:
+                    noise_limit: float = 0.25, pairing: str = "auto") -> CompareResult:
     """Compare head against base for one case.
 
     ``base``/``head``: a 1-D array of samples, or a list of 1-D arrays (one per
     process). ``base_process``/``head_process``: alternatively an int process id
     per sample; processes are sorted by id and paired by position. ``direction``
-    is ``"lower"`` (times) or ``"higher"`` (rates). Raises
+    is ``"lower"`` (times) or ``"higher"`` (rates). With >= 2 processes per side
+    the change interval is a t interval on log process medians: paired
+    (``pairing="auto"`` with equal process counts, or ``"paired"``) or Welch
+    (``"unpaired"``); with one process it covers within-process noise only. Raises
     :class:`benchreport.InputError` (a ValueError) on empty sides, NaN/inf or
     non-positive values, naming the case.
     """
     b = _processes(base, base_process, "base")
     h = _processes(head, head_process, "head")
     opts = _options(threshold, alpha, confidence, resamples, seed, misrate, direction, exact_unit, noise_limit)
-    return _c.compare_case(b, h, name, **opts)
+    return _c.compare_case(b, h, name, pairing=pairing, **opts)
 
 
 def compare_many(cases: Mapping[str, Tuple[Side, Side]], *, threads: int = 0, threshold: float = 0.05,
                  alpha: float = 0.05, confidence: float = 0.95, resamples: int = 10000, seed: int = 0,
                  misrate: float = 1e-3, direction: str = "lower", exact_unit: bool = False,
-                 noise_limit: float = 0.25) -> List[CompareResult]:
+                 noise_limit: float = 0.25, pairing: str = "auto",
+                 control_fdr: bool = True) -> List[CompareResult]:
     """Compare many cases ``{name: (base, head)}`` on worker threads.
 
-    Case i uses bootstrap stream i, so results do not depend on ``threads``.
+    Each case's bootstrap stream comes from its name, so results do not depend
+    on ``threads``. ``control_fdr``: Benjamini–Hochberg adjust the cases'
+    ``p_value`` (``p_adjusted``) and demote slower/faster with an adjusted
+    p >= alpha to inconclusive.
     """
     names = list(cases)
     bases = [_processes(cases[n][0], None, "base") for n in names]
     heads = [_processes(cases[n][1], None, "head") for n in names]
     opts = _options(threshold, alpha, confidence, resamples, seed, misrate, direction, exact_unit, noise_limit)
-    return _c.compare_cases(names, bases, heads, threads=threads, **opts)
+    return _c.compare_cases(names, bases, heads, threads=threads, pairing=pairing, control_fdr=control_fdr, **opts)
 
 
 def mann_whitney_u(x: ArrayLike, y: ArrayLike) -> MannWhitneyResult:
@@ -212,6 +223,16 @@ def bootstrap_median_ratio_ci(base: Side, head: Side, *, resamples: int = 10000,
                                         resamples=resamples, confidence=confidence, seed=seed, method=method)
 
 
+def paired_t_interval(base_logs: ArrayLike, head_logs: ArrayLike, confidence: float = 0.95) -> LogTInterval:
+    """Paired t interval of mean(head_logs − base_logs), as ``scipy.stats.ttest_rel``."""
+    return _c.paired_t_interval(_array(base_logs), _array(head_logs), confidence)
+
+
+def welch_t_interval(base_logs: ArrayLike, head_logs: ArrayLike, confidence: float = 0.95) -> LogTInterval:
+    """Welch t interval of mean(head_logs) − mean(base_logs), as ``scipy.stats.ttest_ind(equal_var=False)``."""
+    return _c.welch_t_interval(_array(base_logs), _array(head_logs), confidence)
+
+
 def adjust_pvalues(p: ArrayLike, method: str = "bh") -> np.ndarray:
     """Adjusted p-values: ``"bh"`` (Benjamini–Hochberg) or ``"holm"``."""
     if method == "bh":
@@ -224,7 +245,8 @@ def adjust_pvalues(p: ArrayLike, method: str = "bh") -> np.ndarray:
 def rollup(results: Iterable[CompareResult], *, threshold: float = 0.05, confidence: float = 0.95,
            resamples: int = 10000, seed: int = 0) -> Rollup:
     """Run-level figures over matched cases: median |Δ|, cases ≥ threshold, largest |Δ|,
-    geometric mean of ratios with a bootstrap interval, verdict counts, BH/Holm p-values."""
+    geometric mean of ratios with a t-interval over the cases' log ratios, verdict counts, BH/Holm
+    adjustment of the cases' verdict p-values."""
     return _c.rollup(list(results), threshold=threshold, confidence=confidence, resamples=resamples, seed=seed)
 
 

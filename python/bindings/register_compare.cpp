@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "benchreport/compare/case.hpp"
+#include "benchreport/compare/process_interval.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/compare/batch.hpp"
 #include "benchreport/compare/rollup.hpp"
@@ -161,15 +162,35 @@ void bind_result_types(py::module_& m) {
       .def_readonly("process_change_max", &C::process_change_max)
       .def_readonly("processes_disagree", &C::processes_disagree)
       .def_readonly("bootstrap", &C::bootstrap)
-      .def_property_readonly("change_ci", [](const C& c) { return std::pair(c.change_lower, c.change_upper); })
-      .def_readonly("change_ci_method", &C::change_interval_method, "\"bca\" or \"percentile\".")
+      .def_property_readonly("change_ci", [](const C& c) { return std::pair(c.change_lower, c.change_upper); },
+                             "The interval the verdict is read from (unit: interval_unit).")
+      .def_readonly("change_ci_method", &C::change_interval_method,
+                    "\"paired_t\" or \"welch_t\" (>= 2 processes per side), else \"bca\" or \"percentile\".")
+      .def_readonly("interval_unit", &C::interval_unit,
+                    "\"process\" (per-process summaries) or \"sample\" (one process: within-process noise only).")
+      .def_readonly("within_process_only", &C::within_process_only)
+      .def_readonly("change_estimate", &C::change_estimate, "Point estimate of change_ci.")
+      .def_readonly("interval_df", &C::interval_df, "Degrees of freedom of a t interval (NaN otherwise).")
+      .def_readonly("base_processes", &C::base_processes)
+      .def_readonly("head_processes", &C::head_processes)
+      .def_readonly("p_value", &C::p_value, "Two-sided p-value of the test matching change_ci.")
+      .def_readonly("p_adjusted", &C::p_adjusted, "Benjamini–Hochberg across the comparison's cases.")
+      .def_readonly("between_process_variance", &C::between_process_variance)
+      .def_readonly("within_process_variance", &C::within_process_variance)
+      .def_readonly("between_process_share", &C::between_process_share)
+      .def_readonly("between_process_dominates", &C::between_process_dominates)
+      .def_readonly("detectable_change", &C::detectable_change,
+                    "Change detectable with 80 % power, from the interval's half-width.")
+      .def_readonly("verdict_code", &C::verdict_code)
+      .def_readonly("verdict_reason", &C::verdict_reason)
+      .def_readonly("inconclusive_cause", &C::inconclusive_cause)
       .def_readonly("shift", &C::shift)
       .def_readonly("shift_bounds", &C::shift_bounds)
       .def_readonly("ratio", &C::ratio)
       .def_readonly("ratio_bounds", &C::ratio_bounds)
       .def_readonly("disparity", &C::disparity)
       .def_readonly("disparity_bounds", &C::disparity_bounds)
-      .def_readonly("mann_whitney", &C::mann_whitney)
+      .def_readonly("mann_whitney", &C::mann_whitney, "Pooled samples: assumes independent samples; never decides the verdict.")
       .def_property_readonly(
           "brunner_munzel",
           [](const C& c) { return c.brunner_munzel_available ? std::optional(c.brunner_munzel) : std::nullopt; },
@@ -247,6 +268,13 @@ void bind_result_types(py::module_& m) {
       });
 }
 
+ProcessPairing parse_pairing(const std::string& s) {
+  if (s == "auto") return ProcessPairing::automatic;
+  if (s == "paired") return ProcessPairing::paired;
+  if (s == "unpaired") return ProcessPairing::unpaired;
+  throw InputError("pairing must be \"auto\", \"paired\" or \"unpaired\", got \"" + s + "\"");
+}
+
 CompareOptions options_from(double threshold, double alpha, double confidence, int resamples, std::uint64_t seed,
                             double misrate, const std::string& direction, bool exact_unit, double noise_limit) {
   CompareOptions o;
@@ -267,16 +295,18 @@ void bind_comparison(py::module_& m) {
       "compare_case",
       [](const std::vector<Array>& base, const std::vector<Array>& head, const std::string& name, double threshold,
          double alpha, double confidence, int resamples, std::uint64_t seed, double misrate,
-         const std::string& direction, bool exact_unit, double noise_limit) {
+         const std::string& direction, bool exact_unit, double noise_limit, const std::string& pairing) {
         const CompareOptions o =
             options_from(threshold, alpha, confidence, resamples, seed, misrate, direction, exact_unit, noise_limit);
+        const ProcessPairing pp = parse_pairing(pairing);
         const SideSamples b = side_of(base), h = side_of(head);
         py::gil_scoped_release release;
-        return compare_case(b, h, o, name);
+        return compare_case(b, h, o, name, pp);
       },
       py::arg("base"), py::arg("head"), py::arg("name") = "", py::arg("threshold") = 0.05, py::arg("alpha") = 0.05,
       py::arg("confidence") = 0.95, py::arg("resamples") = 10000, py::arg("seed") = 0, py::arg("misrate") = 1e-3,
       py::arg("direction") = "lower", py::arg("exact_unit") = false, py::arg("noise_limit") = 0.25,
+      py::arg("pairing") = "auto",
       "Compare one case: base and head are lists of per-process sample arrays.");
 
   m.def(
@@ -284,21 +314,23 @@ void bind_comparison(py::module_& m) {
       [](const std::vector<std::string>& names, const std::vector<std::vector<Array>>& bases,
          const std::vector<std::vector<Array>>& heads, double threshold, double alpha, double confidence,
          int resamples, std::uint64_t seed, double misrate, const std::string& direction, bool exact_unit,
-         double noise_limit, unsigned threads) {
+         double noise_limit, unsigned threads, const std::string& pairing, bool control_fdr) {
         if (names.size() != bases.size() || names.size() != heads.size()) {
           throw InputError("compare_cases: names, bases and heads must have the same length");
         }
-        const CompareOptions o =
+        CompareOptions o =
             options_from(threshold, alpha, confidence, resamples, seed, misrate, direction, exact_unit, noise_limit);
+        o.control_fdr = control_fdr;
+        const ProcessPairing pp = parse_pairing(pairing);
         std::vector<CaseInput> cases;
-        for (std::size_t i = 0; i < names.size(); ++i) cases.push_back({names[i], side_of(bases[i]), side_of(heads[i])});
+        for (std::size_t i = 0; i < names.size(); ++i) cases.push_back({names[i], side_of(bases[i]), side_of(heads[i]), pp});
         py::gil_scoped_release release;
         return compare_cases(cases, o, threads);
       },
       py::arg("names"), py::arg("bases"), py::arg("heads"), py::arg("threshold") = 0.05, py::arg("alpha") = 0.05,
       py::arg("confidence") = 0.95, py::arg("resamples") = 10000, py::arg("seed") = 0, py::arg("misrate") = 1e-3,
       py::arg("direction") = "lower", py::arg("exact_unit") = false, py::arg("noise_limit") = 0.25,
-      py::arg("threads") = 0);
+      py::arg("threads") = 0, py::arg("pairing") = "auto", py::arg("control_fdr") = true);
 }
 
 void bind_tests(py::module_& m) {
@@ -339,6 +371,33 @@ void bind_tests(py::module_& m) {
       py::arg("x_values"), py::arg("x_offsets"), py::arg("y_values"), py::arg("y_offsets"), py::arg("threads") = 0);
   m.def("adjust_bh", [](const Array& p) { return py::array(py::cast(adjust_bh(view(p)))); }, py::arg("p"));
   m.def("adjust_holm", [](const Array& p) { return py::array(py::cast(adjust_holm(view(p)))); }, py::arg("p"));
+}
+
+void bind_t_intervals(py::module_& m) {
+  py::class_<LogTInterval>(m, "LogTInterval", "Student t interval of a mean log ratio (process-level inference).")
+      .def_readonly("method", &LogTInterval::method)
+      .def_readonly("estimate", &LogTInterval::estimate)
+      .def_readonly("standard_error", &LogTInterval::standard_error)
+      .def_readonly("df", &LogTInterval::df)
+      .def_readonly("statistic", &LogTInterval::statistic)
+      .def_readonly("pvalue", &LogTInterval::p_value)
+      .def_property_readonly("interval", [](const LogTInterval& t) { return std::pair(t.lower, t.upper); })
+      .def("__repr__", [](const LogTInterval& t) {
+        return fmt::format("LogTInterval(method='{}', estimate={}, df={}, interval={}, pvalue={})", t.method,
+                           num(t.estimate), num(t.df), interval(t.lower, t.upper), num(t.p_value));
+      });
+  m.def(
+      "paired_t_interval",
+      [](const Array& base_logs, const Array& head_logs, double confidence) {
+        return paired_t_interval(view(base_logs), view(head_logs), confidence);
+      },
+      py::arg("base_logs"), py::arg("head_logs"), py::arg("confidence") = 0.95);
+  m.def(
+      "welch_t_interval",
+      [](const Array& base_logs, const Array& head_logs, double confidence) {
+        return welch_t_interval(view(base_logs), view(head_logs), confidence);
+      },
+      py::arg("base_logs"), py::arg("head_logs"), py::arg("confidence") = 0.95);
 }
 
 void bind_estimators(py::module_& m) {
@@ -461,6 +520,7 @@ void register_compare(py::module_& m) {
   bind_result_types(sub);
   bind_comparison(sub);
   bind_tests(sub);
+  bind_t_intervals(sub);
   bind_estimators(sub);
   bind_bootstrap(sub);
   bind_rollup(sub);

@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <boost/math/distributions/normal.hpp>
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
 
+#include "benchreport/compare/process_interval.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/core/parallel.hpp"
 #include "benchreport/stats/order_stats.hpp"
+#include "benchreport/stats/pvalues.hpp"
 
 namespace benchreport {
 
@@ -141,7 +144,7 @@ void fill_tests(CaseComparison& c, std::span<const double> b, std::span<const do
 }
 
 // Best achievable exact two-sided U-test p-value with n and m samples: 2 / C(n+m, n).
-double best_u_test_p(std::size_t n, std::size_t m) { return std::min(1.0, 2.0 * std::exp(-log_binomial(n + m, n))); }
+double best_u_test_p(std::size_t n, std::size_t m) { return std::min(1.0, 2.0 / binomial_coefficient(n + m, n)); }
 
 void fill_power(CaseComparison& c, const CompareOptions& o) {
   const boost::math::normal_distribution<double> normal;
@@ -166,19 +169,161 @@ void fill_power(CaseComparison& c, const CompareOptions& o) {
   }
 }
 
-void fill_interval(CaseComparison& c, const SideSamples& base, const SideSamples& head, const CompareOptions& o) {
+void fill_bootstrap(CaseComparison& c, const SideSamples& base, const SideSamples& head, const CompareOptions& o) {
   Xoshiro256 rng = Xoshiro256::for_stream(o.seed, o.stream);
   c.bootstrap = bootstrap_median_ratio_ci(base, head, BootstrapOptions{o.resamples, o.confidence}, rng);
+}
+
+double sample_variance(std::span<const double> v) {
+  if (v.size() < 2) return kNaN;
+  double mean = 0;
+  for (double x : v) mean += x;
+  mean /= static_cast<double>(v.size());
+  double ss = 0;
+  for (double x : v) ss += (x - mean) * (x - mean);
+  return ss / static_cast<double>(v.size() - 1);
+}
+
+// B, W and the between-process share (docs/statistics-comparison.md).
+void fill_process_variance(CaseComparison& c, const SideSamples& base, const SideSamples& head,
+                           const std::vector<double>& lb, const std::vector<double>& lh, const CompareOptions& o) {
+  const auto within = [](const SideSamples& side) {
+    double sum = 0;
+    std::size_t used = 0;
+    for (const auto& p : side.processes) {
+      if (p.size() < 2) continue;
+      std::vector<double> logs(p.size());
+      for (std::size_t i = 0; i < p.size(); ++i) logs[i] = std::log(p[i]);
+      sum += kMedianEfficiency * kMedianEfficiency * sample_variance(logs) / static_cast<double>(p.size());
+      ++used;
+    }
+    return used == 0 ? kNaN : sum / static_cast<double>(used);
+  };
+  c.between_process_variance = (sample_variance(lb) + sample_variance(lh)) / 2;
+  c.within_process_variance = (within(base) + within(head)) / 2;
+  const double b = c.between_process_variance, w = c.within_process_variance;
+  if (std::isnan(w)) {
+    c.between_process_share = kNaN;
+  } else {
+    c.between_process_share = b > 0 ? std::clamp((b - w) / b, 0.0, 1.0) : 0.0;
+  }
+  c.between_process_dominates = c.between_process_share > o.between_share_limit;
+  if (c.between_process_dominates) {
+    c.warnings.push_back(fmt::format("between-process variance dominates: {:.0f}% of the variance of the process "
+                                     "medians is process-to-process", 100 * c.between_process_share));
+  }
+}
+
+// Half-width based detectable change: exp(h (q_c + q_0.8) / q_c) - 1.
+double detectable_from(double log_lower, double log_upper, double q_conf, double q_power) {
+  const double h = (log_upper - log_lower) / 2;
+  return std::expm1(h * (q_conf + q_power) / q_conf);
+}
+
+void fill_interval(CaseComparison& c, const SideSamples& base, const SideSamples& head, ProcessPairing pairing,
+                   const CompareOptions& o) {
+  c.base_processes = base.processes.size();
+  c.head_processes = head.processes.size();
+  if (c.base_processes >= 2 && c.head_processes >= 2) {
+    std::vector<double> lb, lh;
+    for (double m : c.base_process_medians) lb.push_back(std::log(m));
+    for (double m : c.head_process_medians) lh.push_back(std::log(m));
+    const bool paired = pairing != ProcessPairing::unpaired && c.base_processes == c.head_processes;
+    const LogTInterval t = paired ? paired_t_interval(lb, lh, o.confidence) : welch_t_interval(lb, lh, o.confidence);
+    c.change_interval_method = t.method;
+    c.interval_unit = "process";
+    c.within_process_only = false;
+    c.change_estimate = std::expm1(t.estimate);
+    c.change_lower = std::expm1(t.lower);
+    c.change_upper = std::expm1(t.upper);
+    c.interval_df = t.df;
+    c.p_value = t.p_value;
+    const boost::math::students_t_distribution<double> dist(std::max(t.df, 1e-9));
+    c.detectable_change = detectable_from(t.lower, t.upper, boost::math::quantile(dist, (1 + o.confidence) / 2),
+                                          boost::math::quantile(dist, kMdePower));
+    fill_process_variance(c, base, head, lb, lh, o);
+    return;
+  }
+  // One process on a side: the bootstrap over samples, which covers within-process noise only.
   const bool bca_ok = std::isfinite(c.bootstrap.bca_lower) && std::isfinite(c.bootstrap.bca_upper);
   c.change_interval_method = bca_ok ? "bca" : "percentile";
+  c.interval_unit = "sample";
+  c.within_process_only = true;
+  c.change_estimate = c.change;
   c.change_lower = (bca_ok ? c.bootstrap.bca_lower : c.bootstrap.percentile_lower) - 1;
   c.change_upper = (bca_ok ? c.bootstrap.bca_upper : c.bootstrap.percentile_upper) - 1;
+  // Normal approximation on the log scale (delta method: se(log R) = se(R) / R) for the BH step.
+  const double theta = 1 + c.change;
+  const double se_log = c.bootstrap.standard_error / theta;
+  const boost::math::normal_distribution<double> normal;
+  if (se_log > 0 && std::isfinite(se_log)) {
+    c.p_value = 2 * boost::math::cdf(boost::math::complement(normal, std::fabs(std::log(theta)) / se_log));
+  } else {
+    c.p_value = c.log_ratio == 0 ? 1.0 : 0.0;
+  }
+  c.detectable_change = detectable_from(std::log1p(c.change_lower), std::log1p(c.change_upper),
+                                        boost::math::quantile(normal, (1 + o.confidence) / 2),
+                                        boost::math::quantile(normal, kMdePower));
+  if (c.base_processes >= 2 || c.head_processes >= 2) {
+    c.warnings.push_back("one process on a side: the interval covers within-process noise only");
+  } else {
+    c.warnings.push_back("one process per side: the interval covers within-process noise only");
+  }
+}
+
+// Median within-process drift (median of the last 5 / first 5 samples - 1) over the
+// processes with >= 10 samples, the larger of the two sides; NaN when none qualifies.
+double within_process_drift(const SideSamples& base, const SideSamples& head) {
+  constexpr std::size_t k = 5;
+  double worst = kNaN;
+  for (const SideSamples* side : {&base, &head}) {
+    std::vector<double> drifts;
+    for (const auto& p : side->processes) {
+      if (p.size() < 2 * k) continue;
+      drifts.push_back(median(p.last(k)) / median(p.first(k)) - 1);
+    }
+    if (drifts.empty()) continue;
+    const double d = std::fabs(median(drifts));
+    if (!(worst >= d)) worst = d;
+  }
+  return worst;
+}
+
+void decide(CaseComparison& c, const SideSamples& base, const SideSamples& head, const CompareOptions& o) {
+  std::string gate;
+  if (c.too_noisy) gate = "too_noisy";
+  else if (c.within_process_only && c.too_few_samples) gate = "too_few_samples";
+  VerdictDecision d = explain_verdict(c.change_estimate, c.change_lower, c.change_upper, gate, o);
+  c.verdict = d.verdict;
+  c.verdict_code = d.code;
+  c.verdict_reason = d.reason;
+  if (c.verdict == Verdict::inconclusive) {
+    const double drift = within_process_drift(base, head);
+    const std::size_t k = std::min(c.base_processes, c.head_processes);
+    if (!gate.empty()) c.inconclusive_cause = "noise";
+    else if (drift >= o.threshold / 2) c.inconclusive_cause = "drift";
+    else if (k < 4) c.inconclusive_cause = "few_processes";
+    else c.inconclusive_cause = "noise";
+    if (std::isfinite(c.detectable_change)) {
+      c.verdict_reason += fmt::format("; detectable change about {:.1f}% ({})", 100 * c.detectable_change,
+                                      c.inconclusive_cause == "drift"
+                                          ? fmt::format("within-process drift {:.1f}%", 100 * drift)
+                                      : c.inconclusive_cause == "few_processes"
+                                          ? fmt::format("{} process(es) per side", k)
+                                          : std::string("noise"));
+    }
+  }
+  if (c.within_process_only && !o.exact_unit) {
+    c.verdict_code += "_within_process";
+    c.verdict_reason = "one process per side: within-process noise only; " + c.verdict_reason;
+  }
 }
 
 void validate_options(const CompareOptions& o) {
   if (!(o.threshold >= 0)) throw InputError("threshold must be >= 0");
   if (!(o.alpha > 0 && o.alpha < 1)) throw InputError("alpha must be in (0, 1)");
   if (!(o.noise_limit > 0)) throw InputError("noise_limit must be > 0");
+  if (!(o.confidence > 0 && o.confidence < 1)) throw InputError("confidence must be in (0, 1)");
 }
 
 }  // namespace
@@ -204,24 +349,77 @@ std::size_t min_samples_per_side(double alpha) {
   return n;
 }
 
-Verdict decide_verdict(double change, double change_lower, double change_upper, bool gated,
-                       const CompareOptions& o) {
-  const Verdict worse = Verdict::slower, better = Verdict::faster;
+VerdictDecision explain_verdict(double estimate, double lower, double upper, std::string_view gate,
+                                const CompareOptions& o) {
+  const double t = o.threshold;
+  const auto pct = [](double x) { return fmt::format("{:+.2f}%", 100 * x); };
+  const std::string interval = fmt::format("[{}, {}]", pct(lower), pct(upper));
+  const auto by_direction = [&](double change) { return is_worse(change, o.direction) ? Verdict::slower : Verdict::faster; };
   if (o.exact_unit) {
-    if (change == 0) return Verdict::unchanged;
-    return is_worse(change, o.direction) ? worse : better;
+    if (estimate == 0) return {Verdict::unchanged, "exact_equal", "exact unit: equal values"};
+    return {by_direction(estimate), "exact_differs", fmt::format("exact unit: values differ by {}", pct(estimate))};
   }
-  if (std::fabs(change) >= o.threshold) {
-    const bool interval_excludes_zero = change > 0 ? change_lower > 0 : change_upper < 0;
-    if (!gated && interval_excludes_zero) return is_worse(change, o.direction) ? worse : better;
-    return Verdict::inconclusive;
+  if (!(std::isfinite(lower) && std::isfinite(upper) && std::isfinite(estimate))) {
+    return {Verdict::inconclusive, "no_interval", "no finite interval of the change"};
   }
-  if (!gated && change_lower > -o.threshold && change_upper < o.threshold) return Verdict::equivalent;
-  return Verdict::unchanged;
+  if (!gate.empty()) {
+    return {Verdict::inconclusive, std::string(gate),
+            fmt::format("{}: no confident verdict (interval {})", gate == "too_noisy" ? "too noisy" : "too few samples",
+                        interval)};
+  }
+  if (lower > -t && upper < t) {
+    return {Verdict::equivalent, "within_threshold",
+            fmt::format("interval {} lies within ±{:.2f}%", interval, 100 * t)};
+  }
+  if ((lower > 0 && estimate >= t) || (upper < 0 && estimate <= -t)) {
+    return {by_direction(estimate), "beyond_threshold",
+            fmt::format("interval {} excludes 0 and the estimate {} is beyond ±{:.2f}%", interval, pct(estimate),
+                        100 * t)};
+  }
+  if (lower > 0 || upper < 0) {
+    return {Verdict::inconclusive, "below_threshold",
+            fmt::format("interval {} excludes 0 but the estimate {} is within ±{:.2f}% and the interval is not",
+                        interval, pct(estimate), 100 * t)};
+  }
+  return {Verdict::inconclusive, "straddles_zero",
+          fmt::format("interval {} includes 0 and is not within ±{:.2f}%", interval, 100 * t)};
+}
+
+Verdict decide_verdict(double estimate, double change_lower, double change_upper, bool gated,
+                       const CompareOptions& o) {
+  return explain_verdict(estimate, change_lower, change_upper, gated ? "too_noisy" : "", o).verdict;
+}
+
+void control_false_discoveries(std::span<CaseComparison> cases, const CompareOptions& o) {
+  std::vector<std::size_t> family;
+  std::vector<double> p;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    cases[i].p_adjusted = cases[i].p_value;
+    if (o.exact_unit || !std::isfinite(cases[i].p_value)) continue;
+    family.push_back(i);
+    p.push_back(cases[i].p_value);
+  }
+  if (family.empty()) return;
+  const std::vector<double> adjusted = adjust_bh(p);
+  for (std::size_t j = 0; j < family.size(); ++j) {
+    CaseComparison& c = cases[family[j]];
+    c.p_adjusted = adjusted[j];
+    const bool claims = c.verdict == Verdict::slower || c.verdict == Verdict::faster;
+    if (o.control_fdr && claims && c.verdict_code.rfind("exact", 0) != 0 && !(c.p_adjusted < o.alpha)) {
+      c.verdict = Verdict::inconclusive;
+      const bool within = c.within_process_only;
+      c.verdict_code = within ? "fdr_adjusted_within_process" : "fdr_adjusted";
+      c.inconclusive_cause = "multiple_comparisons";
+      c.verdict_reason = fmt::format("{}Benjamini-Hochberg adjusted p = {:.3g} >= alpha {} across {} cases (p = {:.3g}); "
+                                     "unadjusted: {}",
+                                     within ? "one process per side: within-process noise only; " : "", c.p_adjusted,
+                                     o.alpha, family.size(), c.p_value, c.verdict_reason);
+    }
+  }
 }
 
 CaseComparison compare_case(const SideSamples& base, const SideSamples& head, const CompareOptions& options,
-                            std::string_view case_name) {
+                            std::string_view case_name, ProcessPairing pairing) {
   validate_options(options);
   validate_side(base, "base", case_name);
   validate_side(head, "head", case_name);
@@ -245,14 +443,16 @@ CaseComparison compare_case(const SideSamples& base, const SideSamples& head, co
     fill_estimators(c, b, h, options);
     fill_tests(c, b, h, options);
     fill_power(c, options);
-    fill_interval(c, base, head, options);
+    fill_bootstrap(c, base, head, options);
+    fill_interval(c, base, head, pairing, options);
   } catch (const InputError& e) {
     throw InputError(fmt::format("{}: {}", case_label(case_name), e.what()));
   }
   if (c.mann_whitney.method == TestMethod::asymptotic && (c.base_n <= 8 || c.head_n <= 8)) {
     c.warnings.push_back("Mann-Whitney U used the normal approximation (ties present)");
   }
-  c.verdict = decide_verdict(c.change, c.change_lower, c.change_upper, c.too_noisy || c.too_few_samples, options);
+  decide(c, base, head, options);
+  c.p_adjusted = c.p_value;
   return c;
 }
 
@@ -273,8 +473,9 @@ std::vector<CaseComparison> compare_cases(std::span<const CaseInput> cases, cons
   run_indexed(cases.size(), threads, [&](std::size_t i) {
     CompareOptions per_case = options;
     per_case.stream = case_stream(cases[i].name, i);
-    out[i] = compare_case(cases[i].base, cases[i].head, per_case, cases[i].name);
+    out[i] = compare_case(cases[i].base, cases[i].head, per_case, cases[i].name, cases[i].pairing);
   });
+  control_false_discoveries(out, options);
   return out;
 }
 

@@ -282,6 +282,22 @@ void check_case_units(const Dataset& dataset, const std::string& name, const Sid
   check_side(sides.head, "head");
 }
 
+// Paired when every set of both sides carries a pair label and both sides have
+// the same labels (process p of head ran in the same interleaving block as
+// process p of base); otherwise the processes are independent (Welch).
+ProcessPairing pairing_of(const Dataset& dataset, const Sides& sides, const std::string& pair_column) {
+  const auto labels = [&](const std::vector<std::size_t>& sets, std::set<std::string>& out) {
+    for (const auto set : sets) {
+      if (!dataset.has_label(set, pair_column)) return false;
+      out.emplace(dataset.label(set, pair_column));
+    }
+    return true;
+  };
+  std::set<std::string> base, head;
+  if (!labels(sides.base, base) || !labels(sides.head, head)) return ProcessPairing::unpaired;
+  return base == head ? ProcessPairing::paired : ProcessPairing::unpaired;
+}
+
 }  // namespace
 
 std::vector<std::vector<std::size_t>> process_sets(const Dataset& dataset, const std::vector<std::size_t>& sets,
@@ -381,6 +397,7 @@ DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& o
     input.name = join_key(matched[i]);
     input.base.processes = side_processes(dataset, sides.base, options.pair_column, result.pairs, storage);
     input.head.processes = side_processes(dataset, sides.head, options.pair_column, result.pairs, storage);
+    input.pairing = pairing_of(dataset, sides, options.pair_column);
     const std::size_t first = sides.base.front();
     batches[{dataset.direction(first) == Direction::higher_is_better, dataset.unit(first).exact}].push_back(i);
     inputs.push_back(std::move(input));
@@ -388,6 +405,7 @@ DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& o
   }
   for (const auto& [kind, indices] : batches) {
     CompareOptions batch_options = options.compare;
+    batch_options.control_fdr = false;  // BH runs once over every case below
     batch_options.direction = kind.first ? Direction::higher_is_better : Direction::lower_is_better;
     batch_options.exact_unit = batch_options.exact_unit || kind.second;
     std::vector<CaseInput> batch;
@@ -395,6 +413,21 @@ DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& o
     auto results = compare_cases(batch, batch_options, options.threads);
     for (std::size_t j = 0; j < indices.size(); ++j) out.cases[indices[j]].comparison = std::move(results[j]);
   }
+  // Benjamini–Hochberg across all cases of the comparison (exact-unit cases are not in the family).
+  std::vector<CaseComparison> all;
+  all.reserve(out.cases.size());
+  for (auto& c : out.cases) all.push_back(std::move(c.comparison));
+  std::vector<std::size_t> statistical;
+  std::vector<CaseComparison> family;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const auto& code = all[i].verdict_code;
+    if (code.rfind("exact", 0) == 0) continue;
+    statistical.push_back(i);
+    family.push_back(std::move(all[i]));
+  }
+  control_false_discoveries(family, options.compare);
+  for (std::size_t j = 0; j < statistical.size(); ++j) all[statistical[j]] = std::move(family[j]);
+  for (std::size_t i = 0; i < all.size(); ++i) out.cases[i].comparison = std::move(all[i]);
   return out;
 }
 

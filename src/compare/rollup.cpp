@@ -6,7 +6,8 @@
 #include <string>
 #include <unordered_map>
 
-#include "benchreport/stats/bootstrap.hpp"
+#include "benchreport/compare/process_interval.hpp"
+#include <limits>
 #include "benchreport/core/error.hpp"
 #include "benchreport/stats/order_stats.hpp"
 #include "benchreport/core/rng.hpp"
@@ -17,22 +18,16 @@ namespace {
 
 double mean_of(std::span<const double> v) { return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size()); }
 
-// Percentile bootstrap of the mean log-ratio, reported on the ratio scale.
+// t-interval of the mean log ratio over cases, reported on the ratio scale.
 void geomean_interval(Rollup& r, std::span<const double> log_ratios, const RollupOptions& o) {
-  if (o.resamples < 2) throw InputError("rollup: resamples must be at least 2");
   if (!(o.confidence > 0 && o.confidence < 1)) throw InputError("rollup: confidence must be in (0, 1)");
-  Xoshiro256 rng(o.seed);
-  const std::size_t n = log_ratios.size();
-  std::vector<double> means(static_cast<std::size_t>(o.resamples));
-  for (double& m : means) {
-    double sum = 0;
-    for (std::size_t i = 0; i < n; ++i) sum += log_ratios[rng.below(n)];
-    m = sum / static_cast<double>(n);
+  if (log_ratios.size() < 2) {
+    r.geomean_lower = r.geomean_upper = std::numeric_limits<double>::quiet_NaN();
+    return;
   }
-  std::sort(means.begin(), means.end());
-  const double alpha = (1 - o.confidence) / 2;
-  r.geomean_lower = std::exp(sorted_quantile(means, alpha));
-  r.geomean_upper = std::exp(sorted_quantile(means, 1 - alpha));
+  const LogTInterval t = mean_t_interval(log_ratios, o.confidence);
+  r.geomean_lower = std::exp(t.lower);
+  r.geomean_upper = std::exp(t.upper);
 }
 
 }  // namespace
@@ -53,13 +48,24 @@ Rollup rollup(std::span<const CaseComparison> cases, const RollupOptions& option
       r.largest_case = c.case_name;
     }
     ++r.verdict_counts[static_cast<std::size_t>(c.verdict)];
-    r.p_values.push_back(c.mann_whitney.p_value);
+    r.p_values.push_back(c.p_value);
   }
   r.median_abs_change = median(abs_changes);
   r.geomean_ratio = std::exp(mean_of(log_ratios));
   geomean_interval(r, log_ratios, options);
-  r.p_bh = adjust_bh(r.p_values);
-  r.p_holm = adjust_holm(r.p_values);
+  // Adjust the finite p-values (exact-unit cases and hand-built results have NaN); NaN stays NaN.
+  std::vector<double> finite;
+  for (double p : r.p_values) {
+    if (std::isfinite(p)) finite.push_back(p);
+  }
+  const std::vector<double> bh = adjust_bh(finite), holm = adjust_holm(finite);
+  r.p_bh.assign(r.p_values.size(), std::numeric_limits<double>::quiet_NaN());
+  r.p_holm = r.p_bh;
+  for (std::size_t i = 0, j = 0; i < r.p_values.size(); ++i) {
+    if (!std::isfinite(r.p_values[i])) continue;
+    r.p_bh[i] = bh[j];
+    r.p_holm[i] = holm[j++];
+  }
   return r;
 }
 

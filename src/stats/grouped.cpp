@@ -187,8 +187,26 @@ void store_moments(const LaneScan& scan, const double* lanes, std::size_t n, int
   for (std::size_t l = 0; l < kNetworkLanes; ++l) {
     const std::size_t i = first + l;
     g.mean[i] = mean[l];
-    g.std_population[i] = std::sqrt(ss[l] / nd);
-    g.std_sample[i] = std::sqrt(ss[l] / (nd - 1.0));  // n >= 2 in a block
+    double scale = 1;
+    double sum = ss[l];
+    if (!(sum - sum == 0) || sum < 1e-280) {
+      // Overflow (values near 1e300) or underflow (near 1e-300): divide the
+      // deviations by the largest one before squaring, as summarize() does.
+      double largest = 0;
+      for (std::size_t j = 0; j < n; ++j) {
+        largest = std::max(largest, std::fabs(lanes[j * kNetworkLanes + l] / 2 - mean[l] / 2));
+      }
+      if (largest > 0) {
+        sum = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+          const double d = (lanes[j * kNetworkLanes + l] / 2 - mean[l] / 2) / largest;
+          sum += d * d;
+        }
+        scale = 2 * largest;
+      }
+    }
+    g.std_population[i] = scale * std::sqrt(sum / nd);
+    g.std_sample[i] = scale * std::sqrt(sum / (nd - 1.0));  // n >= 2 in a block
     g.cv[i] = (ddof == 0 ? g.std_population[i] : g.std_sample[i]) / mean[l];
   }
 }

@@ -1,4 +1,5 @@
 #include "benchreport/stats/hodges_lehmann.hpp"
+#include "benchreport/stats/order_stats.hpp"
 
 #include <algorithm>
 #include <boost/math/distributions/binomial.hpp>
@@ -110,7 +111,7 @@ double median_in_matrix(const RowWindows& w, const Value& value) {
   const double upper = select_in_matrix(w, value, total / 2);
   if (total % 2 == 1) return upper;
   const double lower = select_in_matrix(w, value, total / 2 - 1);
-  return lower + (upper - lower) / 2;
+  return midpoint(lower, upper);
 }
 
 std::vector<double> sorted_copy(std::span<const double> v) {
@@ -214,7 +215,7 @@ Margin shift_margin(std::size_t n, std::size_t m, double misrate) {
   const double cost = std::min(nd, md) * std::max(nd, md) * (nd * md / 2 + 1);
   if (cost <= kExactMarginBudget && n + m <= 1000) {
     const std::vector<double> counts = mann_whitney_counts(n, m, total / 2);
-    return exact_margin(counts, std::exp(log_binomial(n + m, n)), total, misrate);
+    return exact_margin(counts, binomial_coefficient(n + m, n), total, misrate);
   }
   return normal_margin(total, misrate, nd * md / 2, std::sqrt(nd * md * (nd + md + 1) / 12));
 }
@@ -281,7 +282,7 @@ Bounds ratio_bounds(std::span<const double> x, std::span<const double> y, double
 double center(std::span<const double> x) {
   require_usable(x, 1, "center");
   const std::vector<double> xs = sorted_copy(x);
-  auto walsh = [&](std::size_t i, std::size_t j) { return (xs[i] + xs[j]) / 2; };
+  auto walsh = [&](std::size_t i, std::size_t j) { return walsh_average(xs[i], xs[j]); };
   return median_in_matrix(upper_triangle(xs.size(), 0), walsh);
 }
 
@@ -289,7 +290,7 @@ Bounds center_bounds(std::span<const double> x, double misrate) {
   require_usable(x, 1, "center_bounds");
   const Margin margin = center_margin(x.size(), misrate);
   const std::vector<double> xs = sorted_copy(x);
-  auto walsh = [&](std::size_t i, std::size_t j) { return (xs[i] + xs[j]) / 2; };
+  auto walsh = [&](std::size_t i, std::size_t j) { return walsh_average(xs[i], xs[j]); };
   return bounds_at(upper_triangle(xs.size(), 0), walsh, xs.size() * (xs.size() + 1) / 2, margin);
 }
 
@@ -341,7 +342,10 @@ Bounds disparity_bounds(std::span<const double> x, std::span<const double> y, do
   const Bounds shift = shift_bounds(x, y, misrate / 2);
   const Bounds spread_x = spread_bounds(x, misrate / 4, seed);
   const Bounds spread_y = spread_bounds(y, misrate / 4, seed + 1);
-  const Bounds average{(spread_x.lower + spread_y.lower) / 2, (spread_x.upper + spread_y.upper) / 2, 0, true};
+  // Average spread weighted by sample size, (n Spread(x) + m Spread(y)) / (n + m) as in pragmastat.
+  const double wx = static_cast<double>(x.size()) / static_cast<double>(x.size() + y.size());
+  const double wy = 1 - wx;
+  const Bounds average{wx * spread_x.lower + wy * spread_y.lower, wx * spread_x.upper + wy * spread_y.upper, 0, true};
   const auto [lower, upper] = divide_by_spread(shift, average);
   const double achieved = std::min(1.0, shift.achieved_misrate + spread_x.achieved_misrate + spread_y.achieved_misrate);
   return Bounds{lower, upper, achieved, shift.exact};
@@ -354,7 +358,9 @@ double disparity(std::span<const double> x, std::span<const double> y) {
 }
 
 double disparity(double shift, std::span<const double> x, std::span<const double> y) {
-  const double average_spread = (spread(x) + spread(y)) / 2;  // spread checks n >= 2 and finiteness
+  // (n Spread(x) + m Spread(y)) / (n + m), as pragmastat; spread checks n >= 2 and finiteness.
+  const double wx = static_cast<double>(x.size()) / static_cast<double>(x.size() + y.size());
+  const double average_spread = wx * spread(x) + (1 - wx) * spread(y);
   return shift / average_spread;  // +-inf or NaN when both spreads are 0
 }
 

@@ -4,6 +4,7 @@
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 
@@ -57,13 +58,6 @@ std::vector<double> concat(std::span<const double> x, std::span<const double> y)
   return xy;
 }
 
-double binomial_coefficient(std::size_t n, std::size_t k) {
-  k = std::min(k, n - k);
-  double c = 1;
-  for (std::size_t i = 1; i <= k; ++i) c = c * static_cast<double>(n - k + i) / static_cast<double>(i);
-  return c;
-}
-
 double mean_of(std::span<const double> v) {
   return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
 }
@@ -101,6 +95,18 @@ std::vector<double> average_ranks(std::span<const double> v) {
 double log_binomial(std::size_t n, std::size_t k) {
   return std::lgamma(static_cast<double>(n) + 1) - std::lgamma(static_cast<double>(k) + 1) -
          std::lgamma(static_cast<double>(n - k) + 1);
+}
+
+double binomial_coefficient(std::size_t n, std::size_t k) {
+  if (k > n) return 0;
+  k = std::min(k, n - k);
+  std::uint64_t c = 1;
+  for (std::size_t i = 1; i <= k; ++i) {
+    const std::uint64_t factor = n - k + i;
+    if (c > std::numeric_limits<std::uint64_t>::max() / factor) return std::exp(log_binomial(n, k));
+    c = c * factor / i;  // exact: C(n - k + i, i) = C(n - k + i - 1, i - 1) * (n - k + i) / i
+  }
+  return static_cast<double>(c);
 }
 
 std::vector<double> mann_whitney_counts(std::size_t n, std::size_t m, std::size_t u_max) {

@@ -69,6 +69,35 @@ double sum_squared_deviations(std::span<const double> v, double mean) {
   return (acc[0] + acc[1]) + (acc[2] + acc[3]);
 }
 
+// Sum of squared deviations that neither overflows (values near 1e300) nor
+// underflows (values near 1e-300): when the plain sum leaves the normal range,
+// the deviations are divided by the largest |deviation| before squaring and
+// the sum is reported as (scale^2) * sum((d / scale)^2) through the returned
+// scale, so that std = scale * sqrt(sum / n).
+struct ScaledSquares {
+  double scale = 1;
+  double sum = 0;
+};
+ScaledSquares scaled_squared_deviations(std::span<const double> v, double mean) {
+  const double plain = sum_squared_deviations(v, mean);
+  if (plain - plain == 0 && (plain == 0 || plain >= 1e-280)) {
+    bool all_equal = true;
+    if (plain == 0) {
+      for (double x : v) all_equal = all_equal && x == mean;
+    }
+    if (all_equal || plain != 0) return {1, plain};
+  }
+  double scale = 0;
+  for (double x : v) scale = std::max(scale, std::fabs(x / 2 - mean / 2));
+  if (!(scale > 0)) return {1, plain};
+  double sum = 0;
+  for (double x : v) {
+    const double d = (x / 2 - mean / 2) / scale;
+    sum += d * d;
+  }
+  return {2 * scale, sum};  // x - mean = 2 scale d
+}
+
 void reset(const SummaryOptions& options, Summary& out) {
   // Keep the two vectors' capacity: no allocation per set in grouped use.
   std::vector<double> probabilities = std::move(out.probabilities);
@@ -82,9 +111,9 @@ void reset(const SummaryOptions& options, Summary& out) {
 
 void compute_moments(std::span<const double> v, int ddof, Summary& out) {
   const double n = static_cast<double>(v.size());
-  const double ss = sum_squared_deviations(v, out.mean);
-  out.std_population = std::sqrt(ss / n);
-  out.std_sample = v.size() > 1 ? std::sqrt(ss / (n - 1.0)) : Summary::nan;
+  const ScaledSquares ss = scaled_squared_deviations(v, out.mean);
+  out.std_population = ss.scale * std::sqrt(ss.sum / n);
+  out.std_sample = v.size() > 1 ? ss.scale * std::sqrt(ss.sum / (n - 1.0)) : Summary::nan;
   out.cv = (ddof == 0 ? out.std_population : out.std_sample) / out.mean;
 }
 

@@ -73,8 +73,18 @@ TEST_CASE("Verdict rule", "[compare]") {
   REQUIRE(decide_verdict(0.10, -0.01, 0.2, false, o) == Verdict::inconclusive);
   REQUIRE(decide_verdict(0.10, 0.05, 0.15, true, o) == Verdict::inconclusive);
   REQUIRE(decide_verdict(0.01, -0.02, 0.03, false, o) == Verdict::equivalent);
-  REQUIRE(decide_verdict(0.01, -0.02, 0.08, false, o) == Verdict::unchanged);
-  REQUIRE(decide_verdict(0.01, -0.02, 0.03, true, o) == Verdict::unchanged);
+  // The old rule called these "unchanged" although the interval reaches beyond +t (or the
+  // case was gated); a verdict may not claim more than its interval: inconclusive.
+  REQUIRE(decide_verdict(0.01, -0.02, 0.08, false, o) == Verdict::inconclusive);
+  REQUIRE(explain_verdict(0.01, -0.02, 0.08, "", o).code == "straddles_zero");
+  REQUIRE(decide_verdict(0.01, -0.02, 0.03, true, o) == Verdict::inconclusive);
+  // Excludes 0, estimate below t, interval reaches t: a change, of uncertain size.
+  REQUIRE(explain_verdict(0.03, 0.01, 0.07, "", o).code == "below_threshold");
+  REQUIRE(explain_verdict(0.03, 0.01, 0.07, "", o).verdict == Verdict::inconclusive);
+  // Excludes 0 but estimate below t: not slower (the estimate rule, DESIGN.md).
+  REQUIRE(decide_verdict(0.049, 0.001, 0.09, false, o) == Verdict::inconclusive);
+  REQUIRE(decide_verdict(0.05, 0.001, 0.09, false, o) == Verdict::slower);
+  REQUIRE(decide_verdict(0.0, NAN, NAN, false, o) == Verdict::inconclusive);
   o.direction = Direction::higher_is_better;
   REQUIRE(decide_verdict(0.10, 0.05, 0.15, false, o) == Verdict::faster);
   REQUIRE(decide_verdict(-0.10, -0.15, -0.05, false, o) == Verdict::slower);
@@ -134,7 +144,7 @@ TEST_CASE("Rollup figures by hand", "[compare]") {
     cs[i].change = changes[i];
     cs[i].log_ratio = std::log1p(changes[i]);
     cs[i].verdict = verdicts[i];
-    cs[i].mann_whitney.p_value = ps[i];
+    cs[i].p_value = ps[i];  // the roll-up adjusts the verdict p-values (was Mann-Whitney's)
   }
   RollupOptions o;
   o.resamples = 1000;
@@ -147,6 +157,13 @@ TEST_CASE("Rollup figures by hand", "[compare]") {
   REQUIRE(r.geomean_ratio == Approx(std::cbrt(1.10 * 0.98)));
   REQUIRE(r.geomean_lower <= r.geomean_ratio);
   REQUIRE(r.geomean_upper >= r.geomean_ratio);
+  {  // t-interval over the log ratios: exp(mean ± t_{0.975, 2} sd / sqrt(3))
+    const double l[] = {std::log(1.10), std::log(0.98), 0.0};
+    const double mean = (l[0] + l[1] + l[2]) / 3;
+    const double sd = std::sqrt(((l[0] - mean) * (l[0] - mean) + (l[1] - mean) * (l[1] - mean) + mean * mean) / 2);
+    REQUIRE(r.geomean_upper == Approx(std::exp(mean + 4.302652729911275 * sd / std::sqrt(3.0))).epsilon(1e-9));
+    REQUIRE(r.geomean_lower == Approx(std::exp(mean - 4.302652729911275 * sd / std::sqrt(3.0))).epsilon(1e-9));
+  }
   REQUIRE(r.verdict_counts[static_cast<std::size_t>(Verdict::slower)] == 1);
   REQUIRE(r.verdict_counts[static_cast<std::size_t>(Verdict::faster)] == 0);
   REQUIRE(r.p_holm[1] == Approx(0.06));

@@ -116,7 +116,8 @@ def test_shift_center_spread_brute_force(n, m, seed):
     if n >= 2:
         assert br.spread(x) == np.median(brute_gaps(x))
         assert br.disparity(x, y) == pytest.approx(
-            brute_shift(x, y) / ((np.median(brute_gaps(x)) + np.median(brute_gaps(y))) / 2), rel=1e-12)
+            brute_shift(x, y) / ((len(x) * np.median(brute_gaps(x)) + len(y) * np.median(brute_gaps(y))) / (len(x) + len(y))),
+                rel=1e-12)  # pragmastat: spreads weighted by sample size
     xp, yp = g.lognormal(size=n), g.lognormal(size=m)
     assert br.ratio(xp, yp) == pytest.approx(math.exp(brute_shift(np.log(xp), np.log(yp))), rel=1e-13)
 
@@ -350,7 +351,10 @@ samples = hst.lists(hst.floats(min_value=0.5, max_value=2.0, allow_nan=False, al
 def test_property_compare_with_itself(a):
     r = br.compare_samples(a, a, resamples=200)
     assert r.change == 0.0
-    assert r.verdict in ("unchanged", "equivalent")
+    # Identical inputs never give slower/faster; with too few samples the honest answer is
+    # inconclusive (the old rule said "unchanged" for a gated case).
+    assert r.verdict in ("equivalent", "inconclusive")
+    assert r.change_ci[0] <= 0 <= r.change_ci[1]
 
 
 @settings(max_examples=40, deadline=None)

@@ -137,7 +137,8 @@ def brute_disparity_bounds(x, y, misrate, seed):
     s = br.shift_bounds(x, y, misrate / 2)
     lx, ux, ax = reference_spread_bounds(x, misrate / 4, seed)
     ly, uy, ay = reference_spread_bounds(y, misrate / 4, seed + 1)
-    la, ua = (lx + ly) / 2, (ux + uy) / 2
+    wx, wy = len(x) / (len(x) + len(y)), len(y) / (len(x) + len(y))  # pragmastat: weighted by sample size
+    la, ua = wx * lx + wy * ly, wx * ux + wy * uy
     assert ua > 0, "use the explicit cases for an all-zero spread box"
     tiny = 1e-300
     shifts = np.linspace(s.lower, s.upper, 101)

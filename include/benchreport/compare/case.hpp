@@ -4,6 +4,7 @@
 // bounds, rank tests, and a direction-aware verdict (DESIGN.md, "Comparison
 // of base and head"; docs/statistics-comparison.md for formulas).
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -17,6 +18,12 @@
 namespace benchreport {
 
 enum class Verdict { faster, slower, inconclusive, equivalent, unchanged };
+
+// How the processes of base and head relate. automatic: paired when both sides
+// have the same number (>= 2) of processes (process i with process i);
+// paired: the caller knows they are paired (equal pair labels; falls back to
+// unpaired when the counts differ); unpaired: independent processes (Welch).
+enum class ProcessPairing { automatic, paired, unpaired };
 std::string_view to_string(Direction d) noexcept;
 std::string_view to_string(Verdict v) noexcept;
 
@@ -31,6 +38,12 @@ struct CompareOptions {
   bool exact_unit = false;   // deterministic counts: any difference is a change
   double noise_limit = 0.25; // robust CV (1.4826 MAD / median) above which a side is too noisy
   std::uint64_t stream = 0;  // bootstrap stream (hash of the case name in batched comparisons)
+  // Across the cases of one batched / dataset comparison: Benjamini–Hochberg
+  // adjust the verdict p-values and demote slower/faster to inconclusive when
+  // the adjusted p >= alpha.
+  bool control_fdr = true;
+  // Between-process share of variance above which `between_process_dominates`.
+  double between_share_limit = 0.5;
 };
 
 struct CaseComparison {
@@ -48,10 +61,34 @@ struct CaseComparison {
   double process_change_min = 0, process_change_max = 0;
   bool processes_disagree = false;  // min <= -t and max >= +t
 
-  // Bootstrap of the ratio of medians, and the interval of the change used by the verdict.
+  // Bootstrap of the ratio of medians over samples (hierarchical with processes).
+  // With >= 2 processes per side it is an extra figure only.
   BootstrapInterval bootstrap;
+
+  // The interval of the change the verdict is read from (docs/statistics-comparison.md):
+  //  >= 2 processes per side: unit "process", method "paired_t" (log ratios of paired
+  //    process medians) or "welch_t" (log process medians, Welch–Satterthwaite df);
+  //  otherwise: unit "sample", the bootstrap interval ("bca" or "percentile"), which
+  //    covers within-process noise only (within_process_only = true).
   double change_lower = 0, change_upper = 0;
-  std::string change_interval_method;  // "bca" or "percentile" (when BCa is degenerate)
+  std::string change_interval_method;
+  std::string interval_unit;           // "process" or "sample"
+  bool within_process_only = false;    // one process on a side: the interval ignores process-to-process noise
+  double change_estimate = 0;          // the interval's point estimate (exp of the mean log ratio - 1 for t)
+  double interval_df = std::numeric_limits<double>::quiet_NaN();  // t intervals
+  std::size_t base_processes = 0, head_processes = 0;
+  double p_value = std::numeric_limits<double>::quiet_NaN();       // two-sided test matching the interval
+  double p_adjusted = std::numeric_limits<double>::quiet_NaN();    // BH across the comparison's cases (= p alone)
+  // Between-process variance of the log process medians (processes >= 2 per side):
+  // share = (B - W) / B clamped to [0, 1], B = var of log process medians, W = mean
+  // (pi/2) var(log samples) / n_i; NaN when unknown.
+  double between_process_variance = std::numeric_limits<double>::quiet_NaN();
+  double within_process_variance = std::numeric_limits<double>::quiet_NaN();
+  double between_process_share = std::numeric_limits<double>::quiet_NaN();
+  bool between_process_dominates = false;
+  // Smallest change the interval's width lets this design detect with 80 % power:
+  // exp(h (q_{1-a/2} + q_{0.8}) / q_{1-a/2}) - 1, h = half-width of the log interval.
+  double detectable_change = std::numeric_limits<double>::quiet_NaN();
 
   // Hodges–Lehmann estimators (head relative to base) with bounds at `misrate`.
   double shift = 0;
@@ -61,6 +98,8 @@ struct CaseComparison {
   double disparity = 0;  // NaN when a side has fewer than 2 samples
   Bounds disparity_bounds;  // NaN bounds when a side has fewer than 2 samples
 
+  // Pooled-sample tests and estimators: they assume independent samples and never
+  // decide the verdict (extra figures).
   MannWhitneyResult mann_whitney;  // x = base, y = head
   bool brunner_munzel_available = false;
   BrunnerMunzelResult brunner_munzel;
@@ -75,16 +114,20 @@ struct CaseComparison {
   bool too_few_samples = false;
   std::vector<std::string> warnings;
   Verdict verdict = Verdict::unchanged;
+  std::string verdict_code;    // machine-readable reason (docs/statistics-comparison.md, decision table)
+  std::string verdict_reason;  // the same for people
+  std::string inconclusive_cause;  // "noise", "few_processes", "drift", "multiple_comparisons" or ""
 };
 
 // Throws InputError naming the case for an empty side or process, NaN/inf, or a
 // non-positive value (ratios need positive values). Unequal counts are fine.
 CaseComparison compare_case(const SideSamples& base, const SideSamples& head, const CompareOptions& options,
-                            std::string_view case_name = "");
+                            std::string_view case_name = "", ProcessPairing pairing = ProcessPairing::automatic);
 
 struct CaseInput {
   std::string name;
   SideSamples base, head;
+  ProcessPairing pairing = ProcessPairing::automatic;
 };
 
 // Many cases on `threads` worker threads (0 = hardware concurrency). Each case
@@ -95,9 +138,23 @@ std::vector<CaseComparison> compare_cases(std::span<const CaseInput> cases, cons
                                           unsigned threads = 0);
 
 // The verdict rule alone (exposed for tests and for callers with their own CI):
-// see docs/statistics-comparison.md.
-Verdict decide_verdict(double change, double change_lower, double change_upper, bool gated,
+// see the decision table in docs/statistics-comparison.md. `estimate` is the
+// interval's point estimate; `gate` is "" or why no confident verdict may be
+// given ("too_noisy", "too_few_samples").
+struct VerdictDecision {
+  Verdict verdict = Verdict::inconclusive;
+  std::string code;
+  std::string reason;
+};
+VerdictDecision explain_verdict(double estimate, double change_lower, double change_upper, std::string_view gate,
+                                const CompareOptions& options);
+Verdict decide_verdict(double estimate, double change_lower, double change_upper, bool gated,
                        const CompareOptions& options);
+
+// Benjamini–Hochberg over the cases' p_value (exact-unit cases and NaN p-values
+// excluded): sets p_adjusted and, when options.control_fdr, demotes slower/faster
+// with p_adjusted >= alpha to inconclusive (code "fdr_adjusted").
+void control_false_discoveries(std::span<CaseComparison> cases, const CompareOptions& options);
 
 // Smallest equal per-side sample count whose best exact two-sided U-test
 // p-value, 2 / C(2n, n), is <= alpha.

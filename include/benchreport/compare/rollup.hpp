@@ -14,9 +14,9 @@ namespace benchreport {
 
 struct RollupOptions {
   double threshold = 0.05;
-  double confidence = 0.95;  // geometric-mean bootstrap interval
-  int resamples = 10000;
-  std::uint64_t seed = 0;
+  double confidence = 0.95;  // geometric-mean t-interval
+  int resamples = 10000;     // unused since the t-interval replaced the bootstrap (kept for callers)
+  std::uint64_t seed = 0;    // unused (kept for callers)
 };
 
 struct Rollup {
@@ -27,14 +27,15 @@ struct Rollup {
   double largest_change = 0;          // signed change of that case
   std::string largest_case;
   double geomean_ratio = 1;           // exp(mean(log(head/base))) over the cases
-  double geomean_lower = 1, geomean_upper = 1;  // percentile bootstrap over cases
+  // t-interval over the cases' log ratios: exp(mean ± t_{n-1} sd / sqrt(n)); NaN with one case.
+  double geomean_lower = 1, geomean_upper = 1;
   std::array<std::size_t, 5> verdict_counts{};  // indexed by static_cast<size_t>(Verdict)
-  std::vector<double> p_values;       // Mann–Whitney two-sided, in case order
+  std::vector<double> p_values;       // the cases' verdict p-values (CaseComparison::p_value), in case order
   std::vector<double> p_bh, p_holm;   // adjusted p-values
 };
 
 // Requires at least one case. The geometric mean is over the given (matched)
-// cases; the bootstrap resamples cases with Xoshiro256(seed).
+// cases, with a Student t interval over their log ratios.
 Rollup rollup(std::span<const CaseComparison> cases, const RollupOptions& options = {});
 
 struct NoiseCalibration {

@@ -15,7 +15,17 @@ double select_kth(std::span<double> v, std::size_t k);
 void select_many(std::span<double> v, std::span<const std::size_t> ranks);
 
 // Middle of two order statistics, as the median of an even-sized set uses it.
-inline double midpoint(double lower, double upper) { return lower + (upper - lower) / 2.0; }
+// lower + (upper - lower) / 2, except when the difference overflows (opposite
+// signs near the limits, e.g. -1.7e308 and 1.7e308): then lower/2 + upper/2.
+inline double midpoint(double lower, double upper) {
+  const double d = upper - lower;
+  return d - d == 0 ? lower + d / 2.0 : lower / 2.0 + upper / 2.0;
+}
+// (a + b) / 2, except when the sum overflows (e.g. 1e308 + 1e308): then a/2 + b/2.
+inline double walsh_average(double a, double b) {
+  const double s = a + b;
+  return s - s == 0 ? s / 2.0 : a / 2.0 + b / 2.0;
+}
 
 // Median (mean of the two middle values for even n); v is reordered.
 // Requires a non-empty span.

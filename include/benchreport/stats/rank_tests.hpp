@@ -38,6 +38,11 @@ inline constexpr double kMannWhitneyExactBudget = 2e8;
 std::vector<double> mann_whitney_counts(std::size_t n, std::size_t m, std::size_t u_max);
 // log C(n + m, n): the log of the total number of arrangements.
 double log_binomial(std::size_t n, std::size_t k);
+// C(n, k) as a double: exact (integer arithmetic) while it fits in 64 bits,
+// exp(log_binomial) beyond. exp(lgamma) alone is off by an ulp or so even for
+// small counts (C(25, 2) = 300), which turns an exactly attainable misrate
+// (2 * count / C <= misrate) into an unattainable one.
+double binomial_coefficient(std::size_t n, std::size_t k);
 
 struct BrunnerMunzelResult {
   double statistic = 0;  // scipy's W (positive when y tends to be larger)

@@ -7,7 +7,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['BootstrapInterval', 'Bounds', 'BrunnerMunzelResult', 'CompareResult', 'MannWhitneyResult', 'NoiseCalibration', 'Rollup', 'WilcoxonResult', 'adjust_bh', 'adjust_holm', 'bootstrap_median_ratio_ci', 'bootstrap_median_ratio_ci_batch', 'brunner_munzel', 'calibrate_noise', 'center', 'center_bounds', 'center_margin', 'compare_case', 'compare_cases', 'disparity', 'disparity_bounds', 'hodges_lehmann_shift', 'kth_pairwise_difference', 'mann_whitney_u', 'mann_whitney_u_batch', 'ratio', 'ratio_bounds', 'rollup', 'shift_bounds', 'shift_margin', 'sign_margin', 'spread', 'spread_bounds', 'wilcoxon_signed_rank']
+__all__: list[str] = ['BootstrapInterval', 'Bounds', 'BrunnerMunzelResult', 'CompareResult', 'LogTInterval', 'MannWhitneyResult', 'NoiseCalibration', 'Rollup', 'WilcoxonResult', 'adjust_bh', 'adjust_holm', 'bootstrap_median_ratio_ci', 'bootstrap_median_ratio_ci_batch', 'brunner_munzel', 'calibrate_noise', 'center', 'center_bounds', 'center_margin', 'compare_case', 'compare_cases', 'disparity', 'disparity_bounds', 'hodges_lehmann_shift', 'kth_pairwise_difference', 'mann_whitney_u', 'mann_whitney_u_batch', 'paired_t_interval', 'ratio', 'ratio_bounds', 'rollup', 'shift_bounds', 'shift_margin', 'sign_margin', 'spread', 'spread_bounds', 'welch_t_interval', 'wilcoxon_signed_rank']
 class Bounds:
     """
     Distribution-free bounds of an estimator at a misrate.
@@ -149,10 +149,22 @@ class CompareResult:
     def base_process_medians(self) -> list[float]:
         ...
     @property
+    def base_processes(self) -> int:
+        ...
+    @property
     def base_robust_cv(self) -> float:
         """
         1.4826 × MAD / median.
         """
+    @property
+    def between_process_dominates(self) -> bool:
+        ...
+    @property
+    def between_process_share(self) -> float:
+        ...
+    @property
+    def between_process_variance(self) -> float:
+        ...
     @property
     def bootstrap(self) -> BootstrapInterval:
         ...
@@ -172,11 +184,23 @@ class CompareResult:
         ...
     @property
     def change_ci(self) -> tuple[float, float]:
-        ...
+        """
+        The interval the verdict is read from (unit: interval_unit).
+        """
     @property
     def change_ci_method(self) -> str:
         """
-        "bca" or "percentile".
+        "paired_t" or "welch_t" (>= 2 processes per side), else "bca" or "percentile".
+        """
+    @property
+    def change_estimate(self) -> float:
+        """
+        Point estimate of change_ci.
+        """
+    @property
+    def detectable_change(self) -> float:
+        """
+        Change detectable with 80 % power, from the interval's half-width.
         """
     @property
     def disparity(self) -> float:
@@ -197,20 +221,48 @@ class CompareResult:
     def head_process_medians(self) -> list[float]:
         ...
     @property
+    def head_processes(self) -> int:
+        ...
+    @property
     def head_robust_cv(self) -> float:
         ...
+    @property
+    def inconclusive_cause(self) -> str:
+        ...
+    @property
+    def interval_df(self) -> float:
+        """
+        Degrees of freedom of a t interval (NaN otherwise).
+        """
+    @property
+    def interval_unit(self) -> str:
+        """
+        "process" (per-process summaries) or "sample" (one process: within-process noise only).
+        """
     @property
     def log_ratio(self) -> float:
         ...
     @property
     def mann_whitney(self) -> MannWhitneyResult:
-        ...
+        """
+        Pooled samples: assumes independent samples; never decides the verdict.
+        """
     @property
     def min_detectable_effect(self) -> float:
         ...
     @property
     def min_samples_for_alpha(self) -> int:
         ...
+    @property
+    def p_adjusted(self) -> float:
+        """
+        Benjamini–Hochberg across the comparison's cases.
+        """
+    @property
+    def p_value(self) -> float:
+        """
+        Two-sided p-value of the test matching change_ci.
+        """
     @property
     def prob_head_better(self) -> float:
         ...
@@ -252,6 +304,12 @@ class CompareResult:
         "faster", "slower", "inconclusive", "equivalent" or "unchanged".
         """
     @property
+    def verdict_code(self) -> str:
+        ...
+    @property
+    def verdict_reason(self) -> str:
+        ...
+    @property
     def warnings(self) -> list[str]:
         ...
     @property
@@ -261,6 +319,12 @@ class CompareResult:
         """
     @property
     def wilcoxon_unavailable_reason(self) -> str:
+        ...
+    @property
+    def within_process_only(self) -> bool:
+        ...
+    @property
+    def within_process_variance(self) -> float:
         ...
 class Rollup:
     """
@@ -336,6 +400,33 @@ class NoiseCalibration:
     @property
     def suggested_threshold(self) -> float:
         ...
+class LogTInterval:
+    """
+    Student t interval of a mean log ratio (process-level inference).
+    """
+    def __repr__(self) -> str:
+        ...
+    @property
+    def df(self) -> float:
+        ...
+    @property
+    def estimate(self) -> float:
+        ...
+    @property
+    def interval(self) -> tuple[float, float]:
+        ...
+    @property
+    def method(self) -> str:
+        ...
+    @property
+    def pvalue(self) -> float:
+        ...
+    @property
+    def standard_error(self) -> float:
+        ...
+    @property
+    def statistic(self) -> float:
+        ...
 def adjust_bh(p: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> numpy.ndarray:
     ...
 def adjust_holm(p: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> numpy.ndarray:
@@ -356,11 +447,11 @@ def center_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], mi
     ...
 def center_margin(n: typing.SupportsInt | typing.SupportsIndex, misrate: typing.SupportsFloat | typing.SupportsIndex) -> tuple[int, float, bool]:
     ...
-def compare_case(base: collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]], head: collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]], name: str = '', threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0, misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, direction: str = 'lower', exact_unit: bool = False, noise_limit: typing.SupportsFloat | typing.SupportsIndex = 0.25) -> CompareResult:
+def compare_case(base: collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]], head: collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]], name: str = '', threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0, misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, direction: str = 'lower', exact_unit: bool = False, noise_limit: typing.SupportsFloat | typing.SupportsIndex = 0.25, pairing: str = 'auto') -> CompareResult:
     """
     Compare one case: base and head are lists of per-process sample arrays.
     """
-def compare_cases(names: collections.abc.Sequence[str], bases: collections.abc.Sequence[collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]]], heads: collections.abc.Sequence[collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]]], threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0, misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, direction: str = 'lower', exact_unit: bool = False, noise_limit: typing.SupportsFloat | typing.SupportsIndex = 0.25, threads: typing.SupportsInt | typing.SupportsIndex = 0) -> list[CompareResult]:
+def compare_cases(names: collections.abc.Sequence[str], bases: collections.abc.Sequence[collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]]], heads: collections.abc.Sequence[collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]]], threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0, misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, direction: str = 'lower', exact_unit: bool = False, noise_limit: typing.SupportsFloat | typing.SupportsIndex = 0.25, threads: typing.SupportsInt | typing.SupportsIndex = 0, pairing: str = 'auto', control_fdr: bool = True) -> list[CompareResult]:
     ...
 def disparity(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> float:
     ...
@@ -373,6 +464,8 @@ def kth_pairwise_difference(xs: typing.Annotated[numpy.typing.ArrayLike, numpy.f
 def mann_whitney_u(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> MannWhitneyResult:
     ...
 def mann_whitney_u_batch(x_values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], x_offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], y_values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y_offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], threads: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[numpy.typing.NDArray[numpy.float64], numpy.typing.NDArray[numpy.float64]]:
+    ...
+def paired_t_interval(base_logs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], head_logs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95) -> LogTInterval:
     ...
 def ratio(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> float:
     ...
@@ -389,6 +482,8 @@ def sign_margin(m: typing.SupportsInt | typing.SupportsIndex, misrate: typing.Su
 def spread(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> float:
     ...
 def spread_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], misrate: typing.SupportsFloat | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> Bounds:
+    ...
+def welch_t_interval(base_logs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], head_logs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95) -> LogTInterval:
     ...
 def wilcoxon_signed_rank(d: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> WilcoxonResult:
     ...
