@@ -9,7 +9,7 @@ import numpy.typing
 import os
 import typing
 from . import compare
-__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'FORMATS', 'InputError', 'JsonValue', 'Matrix', 'MedianCI', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'STATISTICS', 'SUMMARY_SCHEMA', 'Span', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'VERDICT_ROLES', 'canonical_json', 'compare', 'concat', 'detect_format', 'drift', 'fingerprint', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'neutralize_text', 'nitro_case_name', 'parse_unit', 'presets_comparison', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'sha256_hex', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'FORMATS', 'InputError', 'JsonValue', 'Matrix', 'MedianCI', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'STATISTICS', 'SUMMARY_SCHEMA', 'Span', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'VERDICT_ROLES', 'bmf_string', 'canonical_json', 'compare', 'concat', 'detect_format', 'drift', 'fingerprint', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'neutralize_text', 'nitro_case_name', 'parse_unit', 'presets_comparison', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'sha256_hex', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -508,6 +508,10 @@ class Matrix:
         """
         n_rows × n_cols float64 array in base units, NaN = no data.
         """
+def bmf_string(dataset: Dataset, *, by: collections.abc.Sequence[str] = [], exclude: collections.abc.Sequence[str] = ['revision', 'process', 'pair', 'order', 'run', 'repetition'], confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95) -> str:
+    """
+    Bencher Metric Format JSON: per benchmark, latency (ns) / throughput (ops/s) / other measures, value = median, lower_value / upper_value = its distribution-free CI.
+    """
 def canonical_json(json_text: str) -> str:
     """
     Canonical JSON text (sorted keys, no whitespace), as json.dumps(sort_keys=True, separators=(',', ':'), ensure_ascii=False).
