@@ -203,11 +203,17 @@ class ComparisonBuilder {
         pairs > 1 ? fmt::format("Each benchmark has {} base/head process pairs{}.", pairs,
                                 order.empty() ? "" : fmt::format(" (interleaved {})", order))
                   : "Each benchmark has one base/head process pair; samples describe within-process variation only.";
+    // Says which unit the interval treats as independent (compare/process_interval.hpp).
+    const std::string interval =
+        pairs > 1 ? fmt::format("a {:g}% t-interval on log process medians (the process is the unit: paired by "
+                                "pair label, else Welch)", cmp_.options.confidence * 100)
+                  : fmt::format("a {:g}% bootstrap interval over samples (within-process noise only)",
+                                cmp_.options.confidence * 100);
     const std::string rule = fmt::format(
-        "Observed change = head p50 / base p50 − 1 over pooled samples; the interval is a {:g}% bootstrap confidence "
-        "interval{}; a verdict needs |change| ≥ {} with the whole interval on one side of zero.",
-        cmp_.options.confidence * 100, pairs > 1 ? " (processes resampled, then samples)" : "",
-        format_percent(threshold_, 0));
+        "Observed change = head p50 / base p50 − 1 over pooled samples; the interval is {}; a verdict needs the whole "
+        "interval on one side of zero and its estimate beyond ±{}, with the false discovery rate across cases "
+        "controlled (Benjamini–Hochberg).",
+        interval, format_percent(threshold_, 0));
     if (opt_.gate) {
       report.add_note(Spans{Span::bold("Gate:"), Span::plain(fmt::format(" this check fails when a case is slower. {} {}", structure, rule))},
                       NoteKind::warning);
