@@ -43,17 +43,6 @@ Member member_of(std::string_view key) {
   }
 }
 
-std::string_view type_name(od::json_type type) {
-  switch (type) {
-    case od::json_type::array: return "an array";
-    case od::json_type::object: return "an object";
-    case od::json_type::number: return "a number";
-    case od::json_type::string: return "a string";
-    case od::json_type::boolean: return "a boolean";
-    default: return "null";
-  }
-}
-
 // The value's type, which must be `want` (the fields Google Benchmark writes with a fixed type).
 void expect_type(JsonInput& json, od::value& v, const JsonPath& p, od::json_type want) {
   od::json_type type = od::json_type::null;

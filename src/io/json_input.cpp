@@ -68,6 +68,16 @@ std::string_view scalar_token(od::value& value) {
   return token;
 }
 
+
+// What the value actually is, for "expected X, found Y" messages.
+std::string found(od::value& value) {
+  od::json_type type;
+  if (value.type().get(type) != simdjson::SUCCESS) return "invalid JSON";
+  return std::string(type_name(type));
+}
+
+}  // namespace
+
 std::string_view type_name(od::json_type type) {
   switch (type) {
     case od::json_type::array: return "an array";
@@ -79,15 +89,6 @@ std::string_view type_name(od::json_type type) {
   }
   return "an unknown value";
 }
-
-// What the value actually is, for "expected X, found Y" messages.
-std::string found(od::value& value) {
-  od::json_type type;
-  if (value.type().get(type) != simdjson::SUCCESS) return "invalid JSON";
-  return std::string(type_name(type));
-}
-
-}  // namespace
 
 JsonInput::JsonInput(const Source& source) : source_(source) {
   if (source.bytes.size() > source.options.max_file_size) {

@@ -70,6 +70,9 @@ class MemberNames {
 
 // A parsed (on-demand) JSON document with typed accessors whose errors name
 // the file, the line and the JSON path.
+// How messages name a JSON value's type ("an array", "a number", ...).
+std::string_view type_name(od::json_type type);
+
 class JsonInput {
  public:
   explicit JsonInput(const Source& source);
