@@ -366,10 +366,22 @@ std::vector<std::vector<std::string>> parse_csv(std::string_view text) {
   return records;
 }
 
-// Column count of the first table with this id (details included), 0 if none.
+// Field count the CSV renderer promises for a table: one per column, plus a
+// "(number)" column after each column where some cell carries a value.
+std::size_t csv_fields(const Table& table) {
+  std::size_t fields = table.columns.size();
+  for (std::size_t c = 0; c < table.columns.size(); ++c) {
+    const bool numeric = std::any_of(table.rows.begin(), table.rows.end(),
+                                     [c](const auto& row) { return row[c].value.has_value(); });
+    fields += numeric ? 1 : 0;
+  }
+  return fields;
+}
+
+// CSV field count of the first table with this id (details included), 0 if none.
 std::size_t columns_of_table(const Blocks& blocks, std::string_view id) {
   for (const Block& block : blocks.items()) {
-    if (const auto* table = std::get_if<Table>(&block.content); table && table->id == id) return table->columns.size();
+    if (const auto* table = std::get_if<Table>(&block.content); table && table->id == id) return csv_fields(*table);
     if (const auto* details = std::get_if<Details>(&block.content)) {
       if (const std::size_t n = columns_of_table(details->blocks, id); n > 0) return n;
     }

@@ -18,7 +18,7 @@ if BROWSER is None and os.environ.get("BENCHREPORT_REQUIRE_BROWSER") == "1":
 pytestmark = [pytest.mark.skipif(BROWSER is None, reason="no headless Chromium on PATH"), pytest.mark.asan_slow]
 
 # Runs after layout; its verdict is read back from the DOM that --dump-dom prints.
-PROBE = """<script>
+PROBE = r"""<script>
 window.addEventListener('load', () => {
   const width = document.documentElement.clientWidth;
   const tables = [...document.querySelectorAll('table')];
