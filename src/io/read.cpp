@@ -262,7 +262,12 @@ Dataset read_plain(std::string_view bytes, const std::string& name, std::string_
       return start == nullptr ? nullptr : start + skipped;
     };
   }
-  return run_reader(reader_for(chosen, name), io::Source{name, text, options, companion, padded, shifted}, chosen);
+  Dataset dataset = run_reader(reader_for(chosen, name), io::Source{name, text, options, companion, padded, shifted}, chosen);
+  // The canonical formats keep no tool: their runs say nothing about what one sample is.
+  if (chosen != "json" && chosen != "csv") {
+    for (const auto& run : dataset.runs()) dataset.set_run_format(run.id, chosen);
+  }
+  return dataset;
 }
 
 bool is_hidden(const fs::path& path) {

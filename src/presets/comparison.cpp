@@ -16,6 +16,7 @@
 #include "benchreport/presets/comparison.hpp"
 #include "benchreport/compare/rollup.hpp"
 #include "benchreport/data/metadata.hpp"
+#include "sample_notes.hpp"
 
 namespace benchreport {
 namespace {
@@ -145,6 +146,7 @@ class ComparisonBuilder {
     for (std::size_t s = 0; s < sections_.size(); ++s) sections.push_back(add_section(report, s));
     add_new_and_removed(report);
     add_revisions(report);
+    if (const std::string samples = sample_footnote(ds_); !samples.empty()) report.add_footnote(samples);
     report.data = Json::object();
     report.data.set("preset", "comparison");
     report.data.set("method", method_json());
@@ -420,8 +422,7 @@ class ComparisonBuilder {
                                                 {}, fmt::format("processes-{}", section));
     for (const auto i : f.cases) processes.add_row(process_row(i));
     report.add_footnote(
-        "p50 is the median of timed batch averages (e.g. ns/op), not individual-call latency. MAD describes sample "
-        "spread; ordered raw samples retain within-process drift (the sparklines after the process p50s draw each "
+        "p50 is the median of the samples. MAD describes sample spread; ordered raw samples retain within-process drift (the sparklines after the process p50s draw each "
         "side's samples in measurement order, processes one after another). Paired change i = head process i vs base "
         "process i of the same interleaving block.");
     return section_json(section, f);

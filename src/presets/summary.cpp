@@ -14,6 +14,7 @@
 #include "benchreport/core/error.hpp"
 #include "benchreport/report/format.hpp"
 #include "benchreport/stats/grouped.hpp"
+#include "sample_notes.hpp"
 
 namespace benchreport {
 namespace {
@@ -188,6 +189,7 @@ Report summary_report(const Dataset& dataset, const SummaryReportOptions& option
       "p50 = median; MAD / p50 = median absolute deviation over the median; CV = population standard deviation over "
       "the mean; drift = median of the last {} samples over the first {} \u2212 1 (n/a below {} samples).",
       k, k, 2 * k);
+  if (const std::string samples = sample_footnote(dataset); !samples.empty()) report.add_footnote(samples);
   report.data = payload(groups, s, k);
   return report;
 }

@@ -147,3 +147,59 @@ def test_a_label_named_like_a_statistic_column_is_marked(capsys):
     assert code == 0, err
     header = out.splitlines()[1].split(",")
     assert "n (label)" in header and header.count("n") == 1
+
+
+def test_pyperf_timeit_files_compare_as_the_first_command(capsys):
+    timeit = DATA / "pyperf" / "timeit.json"  # `pyperf timeit -o` (name in the file's metadata)
+    code, out, err = run(capsys, "compare", timeit, timeit, "--format", "text")
+    assert code == 0, err
+    assert "timeit" in out and "no benchmark" not in err
+
+
+SAMPLE_WORDS = {
+    "hyperfine": "hyperfine: one whole run of the command",
+    "pyperf": "pyperf: one value of a worker process",
+    "google-benchmark": "Google Benchmark: one repetition's mean time per iteration",
+    "pytest-benchmark": "pytest-benchmark: one round",
+    "go": "Go: one result line of go test -bench -count=N",
+}
+TOOL_FILES = {
+    "hyperfine": DATA / "hyperfine" / "commands.json",
+    "pyperf": PYPERF,
+    "google-benchmark": GBENCH,
+    "pytest-benchmark": DATA / "pytest_benchmark" / "with_data.json",
+    "go": DATA / "go" / "bench.txt",
+}
+
+
+@pytest.mark.parametrize("tools", [["hyperfine"], ["pyperf", "google-benchmark"], list(TOOL_FILES)])
+@pytest.mark.parametrize("command", ["summary", "compare"])
+def test_reports_say_once_what_one_sample_is_for_the_tools_present(capsys, tools, command):
+    files = [TOOL_FILES[t] for t in tools]
+    argv = [command, *files, "--format", "markdown"] if command == "summary" else \
+        [command, "--base", *files, "--head", *files, "--format", "markdown"]
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    assert out.count("What one sample is") == 1
+    for tool, words in SAMPLE_WORDS.items():
+        assert out.count(words) == (1 if tool in tools else 0), tool
+
+
+def test_canonical_inputs_claim_no_tool_sample(capsys, tmp_path):
+    out_file = tmp_path / "canonical.json"
+    assert run(capsys, "convert", GBENCH, "-o", out_file)[0] == 0
+    code, out, err = run(capsys, "summary", out_file, "--format", "markdown")
+    assert code == 0, err
+    assert "What one sample is" not in out
+
+
+def test_docs_table_of_samples_says_what_the_reports_say(capsys):
+    import re
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "presets.md").read_text()
+    rows = dict(re.findall(r"^\| ([^|]+?) \| ([^|]+?) \|$", text.split("## What one sample is")[1], re.M)[1:])
+    for tool, path in TOOL_FILES.items():
+        code, out, err = run(capsys, "summary", path, "--format", "text")
+        assert code == 0, err
+        name, sample = SAMPLE_WORDS[tool].split(": ", 1)
+        assert f"{name}: {rows[name].replace('`', '')}" in out
