@@ -203,3 +203,32 @@ def test_docs_table_of_samples_says_what_the_reports_say(capsys):
         assert code == 0, err
         name, sample = SAMPLE_WORDS[tool].split(": ", 1)
         assert f"{name}: {rows[name].replace('`', '')}" in out
+
+
+def test_a_results_folder_skips_the_reports_benchreport_wrote_into_it(capsys, tmp_path):
+    import shutil
+
+    shutil.copy(GBENCH, tmp_path / "bench.json")
+    for fmt, name in [("json", "report.json"), ("csv", "report.csv"), ("html", "report.html"), ("markdown", "report.md")]:
+        assert run(capsys, "summary", tmp_path / "bench.json", "--format", fmt, "-o", tmp_path / name)[0] == 0
+    shutil.copy(tmp_path / "report.json", tmp_path / "renamed.txt")  # told by content, not by name
+    ds = br.load(tmp_path)
+    direct = br.load(GBENCH)
+    assert len(ds) == len(direct) and (ds.values == direct.values).all()
+    note = next(w for w in ds.warnings if "reports benchreport wrote" in w)
+    for name, kind in [("report.csv", "a CSV report"), ("report.html", "an HTML report"),
+                       ("report.json", "a JSON report"), ("renamed.txt", "a JSON report")]:
+        assert f"{name} ({kind})" in note
+    code, out, err = run(capsys, "summary", tmp_path, "--format", "text")
+    assert code == 0, err
+    # Named directly, a report is refused with the reason.
+    code, _, err = run(capsys, "summary", tmp_path / "report.csv")
+    assert code == 2 and "a CSV report written by benchreport" in err
+
+
+def test_canonical_files_in_a_folder_are_still_read(capsys, tmp_path):
+    assert run(capsys, "convert", GBENCH, "-o", tmp_path / "canonical.json")[0] == 0
+    assert run(capsys, "convert", GBENCH, "--to", "csv", "-o", tmp_path / "canonical.csv")[0] == 0
+    ds = br.load(tmp_path)
+    assert len(ds) == 2 * len(br.load(GBENCH))
+    assert not any("benchreport wrote" in w for w in ds.warnings)
