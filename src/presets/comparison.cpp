@@ -442,6 +442,29 @@ class ComparisonBuilder {
       report.add_heading(2, fmt::format("Removed cases ({}, base only)", cmp_.removed_cases.size()));
       report.add_list(list(cmp_.removed_cases));
     }
+    add_one_side_reasons(report);
+  }
+
+  // The reader warnings that name a case with one side only: the reason a side
+  // has no samples (e.g. Google Benchmark aggregate rows only) and what to re-run.
+  void add_one_side_reasons(Report& report) const {
+    const auto names_a_case = [&](const std::string& warning) {
+      for (const auto* cases : {&cmp_.new_cases, &cmp_.removed_cases}) {
+        for (const auto& key : *cases) {
+          for (const auto& part : key) {
+            if (!part.empty() && warning.find(part) != std::string::npos) return true;
+          }
+        }
+      }
+      return false;
+    };
+    std::vector<std::string> reasons;
+    for (const auto& warning : ds_.warnings()) {
+      if (names_a_case(warning)) reasons.push_back(warning);
+    }
+    if (reasons.empty()) return;
+    report.add_note("Why some cases have one side only \u2014 the readers said:", NoteKind::warning);
+    report.add_list(reasons);
   }
 
   void add_revisions(Report& report) const {

@@ -232,3 +232,27 @@ def test_canonical_files_in_a_folder_are_still_read(capsys, tmp_path):
     ds = br.load(tmp_path)
     assert len(ds) == 2 * len(br.load(GBENCH))
     assert not any("benchreport wrote" in w for w in ds.warnings)
+
+
+GB_DIR = DATA / "google_benchmark"
+
+
+def test_a_base_of_aggregates_only_says_what_to_re_run(capsys):
+    # Real Google Benchmark output of --benchmark_report_aggregates_only=true (make_google_benchmark.sh).
+    code, _, err = run(capsys, "compare", GB_DIR / "aggregates_only.json", GB_DIR / "repetitions.json")
+    assert code == 2
+    assert "only aggregate rows" in err and "BM_Counter" in err
+    assert "--benchmark_repetitions=N --benchmark_report_aggregates_only=false" in err
+    assert "--benchmark_display_aggregates_only=true" in err
+
+
+def test_cases_with_aggregates_only_on_the_base_side_carry_the_readers_reason(capsys):
+    # Base: one benchmark registered with ReportAggregatesOnly(true); head: the same program reporting every repetition.
+    code, out, err = run(capsys, "compare", GB_DIR / "some_aggregates_only.json", GB_DIR / "all_samples.json",
+                         "--format", "text")
+    assert code == 0, err
+    new_cases = out.split("New cases (2, head only)")[1]
+    assert "BM_SumAggregatesOnly / real_time" in new_cases.split("Compared")[0]
+    reason = new_cases.split("the readers said:")[1].split("Compared")[0]
+    assert "only aggregate rows" in reason and "--benchmark_report_aggregates_only=false" in reason
+    assert "kept" not in reason  # only the warnings that name a one-sided case
