@@ -256,3 +256,17 @@ def test_cases_with_aggregates_only_on_the_base_side_carry_the_readers_reason(ca
     reason = new_cases.split("the readers said:")[1].split("Compared")[0]
     assert "only aggregate rows" in reason and "--benchmark_report_aggregates_only=false" in reason
     assert "kept" not in reason  # only the warnings that name a one-sided case
+
+
+def test_plain_text_marks_best_cells_instead_of_promising_bold():
+    from benchreport._presets import example_reports
+
+    report = example_reports(resamples=200)["runners"]
+    plain = report.to_text()
+    assert "in bold" not in plain and "best per column marked *" in plain
+    best = sum(1 for b in report.to_dict()["blocks"] if b["type"] == "table"
+               for row in b["rows"] for cell in row if cell.get("role") == "best")
+    assert best > 0 and plain.count(" *") >= best  # every best cell carries the mark
+    colored = report.to_text(color=True)
+    assert "best per column in bold" in colored and "\x1b[1;32m" in colored  # with colour, bold is real
+    assert "in bold" in report.to_markdown()
