@@ -270,3 +270,32 @@ def test_plain_text_marks_best_cells_instead_of_promising_bold():
     colored = report.to_text(color=True)
     assert "best per column in bold" in colored and "\x1b[1;32m" in colored  # with colour, bold is real
     assert "in bold" in report.to_markdown()
+
+
+def test_comparison_to_pandas_is_in_display_units_with_a_unit_column():
+    import json
+
+    import numpy as np
+
+    doc = json.loads(PYPERF.read_text())  # pyperf values are in seconds
+    result = br.compare(PYPERF, PYPERF)
+    frame = result.to_pandas().set_index("benchmark")
+    raw = result.to_pandas(base_units=True).set_index("benchmark")
+    for bench in doc["benchmarks"]:
+        name = bench["metadata"]["name"]
+        values = np.concatenate([r["values"] for r in bench["runs"] if r.get("values")])
+        median = float(np.median(values))
+        assert 1e-9 <= median < 1e-6  # so the report and the frame show it in ns
+        assert frame.loc[name, "unit"] == "ns" and raw.loc[name, "unit"] == "s"
+        assert frame.loc[name, "base_median"] == pytest.approx(median * 1e9, rel=1e-12)
+        assert raw.loc[name, "base_median"] == pytest.approx(median, rel=1e-12)
+        assert frame.loc[name, "change"] == raw.loc[name, "change"]  # unitless columns unchanged
+
+
+@pytest.mark.parametrize("seconds,symbol,scale", [(2.1e-6, "\u00b5s", 1e-6), (999e-9, "ns", 1e-9), (0.5, "ms", 1e-3),
+                                                  (12.0, "s", 1.0), (0.0, "ns", 1e-9)])
+def test_display_unit_scales_times_like_the_reports(seconds, symbol, scale):
+    from benchreport._presets import display_unit
+
+    assert display_unit(seconds, br.parse_unit("s")) == (symbol, scale)
+    assert display_unit(3.0, br.parse_unit("B/s")) == ("B/s", 1.0)
