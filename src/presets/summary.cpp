@@ -97,7 +97,7 @@ std::vector<Cell> row(const SummaryGroups& groups, const GroupedSummary& s, std:
   cells.emplace_back(std::to_string(s.n[i]), static_cast<double>(s.n[i]));
   cells.emplace_back(format_value(s.median[i], unit, kSummaryValue), s.median[i]);
   cells.emplace_back(format_percent(s.mad_over_median_pct[i] / 100.0), s.mad_over_median_pct[i]);
-  cells.emplace_back(format_percent(s.cv[i], 2), s.cv[i]);
+  cells.emplace_back(format_percent(s.cv[i]), s.cv[i]);
   cells.emplace_back(fmt::format("{} \u2013 {}", format_value(s.min[i], unit, kSummaryValue),
                                  format_value(s.max[i], unit, kSummaryValue)));
   cells.push_back(drift_cell(s, i, limit));
