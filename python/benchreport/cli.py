@@ -15,6 +15,7 @@ import argparse
 import os
 import sys
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, List, Optional, Sequence, TextIO, Tuple
@@ -28,8 +29,12 @@ FORMATS = _core.FORMATS
 EXTENSIONS = {"markdown": "md", "html": "html", "text": "txt", "csv": "csv", "json": "json"}
 EXIT_OK, EXIT_GATE, EXIT_INPUT = 0, 1, 2
 GITHUB_COMMENT_BUDGET = _core.DEFAULT_MARKDOWN_BUDGET
-#: A progress bar appears (on a TTY only) from this many inputs on.
+#: A progress bar appears (on a TTY only, never with --quiet) from this many inputs on,
 PROGRESS_MIN_INPUTS = 8
+#: or when the inputs hold this many bytes in all (a few large files);
+PROGRESS_MIN_BYTES = 64 << 20
+#: a status line says the comparison is running from this many sample sets on.
+PROGRESS_MIN_SETS = 200
 STDIN_NAME = "<stdin>"
 #: stdin is read up to this many bytes (the readers' default ``max_file_size``, 1 GiB).
 MAX_STDIN_BYTES = int(_core.DEFAULT_MAX_FILE_SIZE)
@@ -96,11 +101,13 @@ def _read_stream(stream: Any, max_bytes: int = MAX_STDIN_BYTES) -> bytes:
 class Progress:
     """A one-line progress bar on ``stream``, drawn only when it is a terminal."""
 
-    def __init__(self, total: int, stream: Optional[TextIO] = None, label: str = "reading") -> None:
+    def __init__(self, total: int, stream: Optional[TextIO] = None, label: str = "reading", *,
+                 size: int = 0, quiet: bool = False) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.total = total
         self.label = label
-        self.enabled = total >= PROGRESS_MIN_INPUTS and _isatty(self.stream)
+        large = total >= PROGRESS_MIN_INPUTS or size >= PROGRESS_MIN_BYTES
+        self.enabled = large and not quiet and total > 0 and _isatty(self.stream)
 
     def update(self, done: int, name: str = "") -> None:
         if not self.enabled:
@@ -119,6 +126,38 @@ class Progress:
             self.stream.flush()
 
 
+@contextmanager
+def status_line(text: str, enabled: bool, stream: Optional[TextIO] = None) -> Iterator[None]:
+    """``text`` on one stderr line while the block runs (a TTY only, when ``enabled``), erased after."""
+    stream = stream if stream is not None else sys.stderr
+    shown = enabled and _isatty(stream)
+    if shown:
+        stream.write(f"\r\x1b[K{terminal_safe(text)}")
+        stream.flush()
+    try:
+        yield
+    finally:
+        if shown:
+            stream.write("\r\x1b[K")
+            stream.flush()
+
+
+def _input_bytes(sources: Sequence[Source]) -> int:
+    """Bytes of the inputs (files; folders summed over their files; stdin as read)."""
+    total = 0
+    for source in sources:
+        if source.is_stdin:
+            total += len(source.data or b"")
+            continue
+        path = Path(source.name)
+        try:
+            files = path.rglob("*") if path.is_dir() else [path]
+            total += sum(f.stat().st_size for f in files if f.is_file())
+        except OSError:
+            pass  # reading it reports the problem
+    return total
+
+
 def _isatty(stream: Any) -> bool:
     try:
         return bool(stream.isatty())
@@ -134,9 +173,13 @@ def _read_source(source: Source, fmt: str):
     return load(source.name, format=fmt)
 
 
-def load_sources(sources: Sequence[Source], fmt: str = "auto", progress_stream: Optional[TextIO] = None) -> list:
-    """Read every source (in the order given), with a progress bar on a TTY; one Dataset per source."""
-    progress = Progress(len(sources), progress_stream)
+def load_sources(sources: Sequence[Source], fmt: str = "auto", progress_stream: Optional[TextIO] = None,
+                 quiet: bool = False) -> list:
+    """Read every source (in the order given), with a progress bar on a TTY for many or large inputs
+    (none with ``quiet``); one Dataset per source."""
+    stream = progress_stream if progress_stream is not None else sys.stderr
+    size = _input_bytes(sources) if not quiet and _isatty(stream) else 0
+    progress = Progress(len(sources), stream, size=size, quiet=quiet)
     parts = []
     try:
         for i, source in enumerate(sources):
@@ -165,18 +208,18 @@ def _labelled(dataset: Any, args: argparse.Namespace):
 
 
 def _load(args: argparse.Namespace):
-    parts = load_sources(expand_inputs(args.inputs), args.input_format)
+    parts = load_sources(expand_inputs(args.inputs), args.input_format, quiet=args.quiet)
     return _labelled(parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:]), args)
 
 
 def load_sides(base: Sequence[str], head: Sequence[str], column: str, base_value: str, head_value: str,
-               fmt: str = "auto"):
+               fmt: str = "auto", quiet: bool = False):
     """Label each --base/--head input as a process of its side (``_dataset.label_sides``).
 
     Inputs pair in the order given (globs in natural order): base-1 with head-1, and so on.
     """
     base_sources, head_sources = expand_inputs(base), expand_inputs(head)
-    parts = load_sources([*base_sources, *head_sources], fmt)
+    parts = load_sources([*base_sources, *head_sources], fmt, quiet=quiet)
     return label_sides(parts[:len(base_sources)], parts[len(base_sources):], column, base_value, head_value)
 
 
@@ -285,7 +328,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
     from ._presets import summary_report
 
     sources = expand_inputs(args.inputs)
-    ds = _labelled(_with_file_column(sources, load_sources(sources, args.input_format)), args)
+    ds = _labelled(_with_file_column(sources, load_sources(sources, args.input_format, quiet=args.quiet)), args)
     by = _split_columns(args.by)
     _check_columns(ds, by, "--by")
     _emit(summary_report(ds, by=by or None, k=args.k), args)
@@ -297,7 +340,7 @@ def _positional_sides(args: argparse.Namespace, baseline: dict):
     compare.py, benchstat and pyperf compare_to take them."""
     (column, base_value), = baseline.items()
     per_item = [expand_inputs([item]) for item in args.inputs]
-    parts = load_sources([s for sources in per_item for s in sources], args.input_format)
+    parts = load_sources([s for sources in per_item for s in sources], args.input_format, quiet=args.quiet)
     if any(column in part.columns for part in parts):
         return parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:])
     if len(per_item) != 2:
@@ -320,7 +363,8 @@ def _compare_inputs(args: argparse.Namespace, baseline: dict):
     if args.inputs:
         raise UsageError(f"{args.inputs[0]}: give inputs either positionally or with --base/--head, not both")
     (column, base_value), = baseline.items()
-    return _labelled(load_sides(args.base, args.head, column, base_value, args.head_value or "head", args.input_format), args)
+    return _labelled(load_sides(args.base, args.head, column, base_value, args.head_value or "head", args.input_format,
+                                 quiet=args.quiet), args)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -334,9 +378,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     ds = _compare_inputs(args, baseline)
     by = _split_columns(args.by)
     _check_columns(ds, [*baseline, *by], "--baseline/--by")
-    result = compare(ds, baseline=baseline, by=by or None, threshold=threshold, alpha=alpha, seed=args.seed,
-                     resamples=args.resamples, gate=args.fail_on is not None, head=args.head_value,
-                     check=not args.no_check)
+    with status_line(f"comparing {len(ds)} sample sets ({args.resamples} resamples)…",
+                     len(ds) >= PROGRESS_MIN_SETS and not args.quiet):
+        result = compare(ds, baseline=baseline, by=by or None, threshold=threshold, alpha=alpha, seed=args.seed,
+                         resamples=args.resamples, gate=args.fail_on is not None, head=args.head_value,
+                         check=not args.no_check)
     _emit(result.report, args)
     if args.bmf_dir:
         result.write_bmf_dir(args.bmf_dir)
@@ -460,6 +506,8 @@ def _add_input_options(p: argparse.ArgumentParser, required: bool = True) -> Non
                    help=f"reader name (auto, {', '.join(_core.reader_names())})")
     p.add_argument("--label", action="append", default=[], metavar="KEY=VALUE",
                    help="set a label on every set read (repeatable), e.g. --label runner=ubuntu-24")
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress on stderr (shown only on a terminal, for many or large inputs)")
 
 
 def build_parser() -> argparse.ArgumentParser:

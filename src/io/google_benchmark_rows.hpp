@@ -109,7 +109,7 @@ class GoogleBenchmarkRows {
 
   static void emit_series(const Series& s, Dataset& dataset, const std::string& file);
 
-  void report(Dataset& dataset, const std::string& file, std::size_t orphan_aggregates) const;
+  void report(Dataset& dataset, const std::string& file, const std::vector<std::string>& aggregates_only) const;
 
   std::vector<Series> series_;
   std::unordered_map<std::string, std::size_t> series_index_;

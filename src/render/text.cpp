@@ -78,6 +78,15 @@ class TextWriter {
   void separate() {
     if (!out_.empty()) out_ += '\n';
   }
+  // Without colour nothing is bold: best cells carry a trailing "*" (cell_text)
+  // and prose that points at bold says "marked *" instead.
+  std::string without_bold(std::string text) const {
+    if (options_.color) return text;
+    for (std::size_t at = text.find(" in bold"); at != std::string::npos; at = text.find(" in bold", at)) {
+      text.replace(at, 8, " marked *");
+    }
+    return text;
+  }
   std::string styled(const std::string& text, std::string_view code) const {
     if (!options_.color || code.empty() || text.empty()) return text;
     return fmt::format("{}{}{}", code, text, kReset);
@@ -86,7 +95,7 @@ class TextWriter {
   void write(const Heading& h) { heading(h.level, h.text); }
   void write(const Paragraph& p) {
     separate();
-    out_ += inline_spans(p.spans) + "\n";
+    out_ += without_bold(inline_spans(p.spans)) + "\n";
   }
   void write(const Note& n) {
     separate();
@@ -99,7 +108,7 @@ class TextWriter {
   }
   void write(const Footnote& f) {
     separate();
-    out_ += styled(neutralize_text(f.text), "\x1b[2m") + "\n";
+    out_ += styled(without_bold(neutralize_text(f.text)), "\x1b[2m") + "\n";
   }
   void write(const Details& d) {
     heading(3, d.summary);
@@ -129,7 +138,7 @@ class TextWriter {
     }
     out_ += '\n';
     for (std::size_t r = 0; r < cells.size(); ++r) line(cells[r], widths, t.columns, &t.rows[r]);
-    if (!t.footnote.empty()) out_ += fmt::format("\n{}\n", styled(neutralize_text(t.footnote), "\x1b[2m"));
+    if (!t.footnote.empty()) out_ += fmt::format("\n{}\n", styled(without_bold(neutralize_text(t.footnote)), "\x1b[2m"));
   }
 
   std::string cell_text(const Cell& cell) const {
@@ -138,6 +147,7 @@ class TextWriter {
       const std::string spark = format_sparkline(cell.samples);
       text = text.empty() ? spark : fmt::format("{} {}", text, spark);
     }
+    if (!options_.color && cell.role == CellRole::best) text += " *";
     return text;
   }
 
