@@ -1,0 +1,40 @@
+#pragma once
+// E-divisive means change-point detection (Matteson & James 2014) on one
+// ordered series, as Otava and MongoDB's signal-processing-algorithms apply it
+// to performance data: the q-statistic with alpha = 1 for every split of a
+// segment, recursive bisection of the segment holding the largest q, and a
+// permutation test for its significance. The formulas are in
+// docs/statistics-history.md. Each q scan is O(n log n) (Fenwick sums of
+// |x_i - x_j|), not O(n^2).
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace benchreport {
+
+struct EDivisiveOptions {
+  double max_p_value = 0.05;     // a split is kept while its permutation p-value is <= this
+  std::size_t permutations = 199;  // p-value resolution 1 / (permutations + 1)
+  std::size_t min_segment = 2;   // fewest points on each side of a split (>= 2: q needs pairs)
+  std::uint64_t seed = 0;        // permutation stream; same seed + series => same result
+};
+
+struct EDivisiveSplit {
+  std::size_t index = 0;  // first point of the segment after the change
+  double q = 0;           // q-statistic of the split in the segment it was found in
+  double p_value = 1;     // (1 + #permutations with max q >= q) / (1 + permutations)
+};
+
+// Best split of x into x[0, tau) and x[tau, n) by the q-statistic
+// q(tau) = m n / (m + n) * (2/(m n) sum|x_i - y_j| - 2/(m(m-1)) sum_{i<k}|x_i - x_k| - 2/(n(n-1)) sum_{j<l}|y_j - y_l|),
+// over min_segment <= tau <= n - min_segment; index 0 (and q 0) when no split is allowed.
+EDivisiveSplit best_q_split(std::span<const double> x, std::size_t min_segment = 2);
+
+// Significant splits in ascending index order. `stream` separates the
+// permutation streams of many series under one seed (e.g. the case index).
+// Throws InputError on a non-finite value or bad options.
+std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiveOptions& options = {},
+                                       std::uint64_t stream = 0);
+
+}  // namespace benchreport

@@ -1,0 +1,194 @@
+// E-divisive means: q-statistic scans with Fenwick-tree sums of distances,
+// recursive bisection and a permutation test (docs/statistics-history.md).
+#include "benchreport/stats/edivisive.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "benchreport/core/error.hpp"
+#include "benchreport/core/rng.hpp"
+
+namespace benchreport {
+namespace {
+
+// Counts and sums of the values inserted so far, indexed by rank.
+class RankSums {
+ public:
+  explicit RankSums(std::size_t n) : count_(n + 1, 0), sum_(n + 1, 0.0) {}
+  void clear() {
+    std::fill(count_.begin(), count_.end(), 0);
+    std::fill(sum_.begin(), sum_.end(), 0.0);
+    total_count_ = 0;
+    total_sum_ = 0;
+  }
+  void insert(std::size_t rank, double x) {
+    for (std::size_t i = rank + 1; i < count_.size(); i += i & (~i + 1)) {
+      count_[i] += 1;
+      sum_[i] += x;
+    }
+    ++total_count_;
+    total_sum_ += x;
+  }
+  // sum over inserted values v of |v - x|, x having rank `rank` (not inserted).
+  double distance_sum(std::size_t rank, double x) const {
+    std::size_t below = 0;
+    double below_sum = 0;
+    for (std::size_t i = rank; i > 0; i -= i & (~i + 1)) {
+      below += count_[i];
+      below_sum += sum_[i];
+    }
+    const std::size_t above = total_count_ - below;
+    return (x * static_cast<double>(below) - below_sum) + ((total_sum_ - below_sum) - x * static_cast<double>(above));
+  }
+
+ private:
+  std::vector<std::size_t> count_;
+  std::vector<double> sum_;
+  std::size_t total_count_ = 0;
+  double total_sum_ = 0;
+};
+
+// One segment's values (centred, so the sums cancel less) and their ranks.
+struct Segment {
+  std::vector<double> values;
+  std::vector<std::size_t> ranks;
+};
+
+Segment make_segment(std::span<const double> x) {
+  Segment s;
+  const double mean = x.empty() ? 0.0 : std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(x.size());
+  s.values.reserve(x.size());
+  for (const double v : x) s.values.push_back(v - mean);
+  std::vector<std::size_t> order(x.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return x[a] < x[b]; });
+  s.ranks.resize(x.size());
+  for (std::size_t r = 0; r < order.size(); ++r) s.ranks[order[r]] = r;
+  return s;
+}
+
+// Reusable buffers of the q scans of one series.
+struct Scanner {
+  RankSums sums;
+  std::vector<double> left, right;  // per point: distance sum to the points before / after it
+  explicit Scanner(std::size_t n) : sums(n), left(n), right(n) {}
+
+  // Best split of the points values[order[k]] (k = 0..n-1) in that order.
+  EDivisiveSplit best(const Segment& s, std::span<const std::size_t> order, std::size_t min_segment) {
+    const std::size_t n = order.size();
+    EDivisiveSplit out;
+    if (n < 2 * min_segment) return out;
+    sums.clear();
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t p = order[k];
+      left[k] = sums.distance_sum(s.ranks[p], s.values[p]);
+      sums.insert(s.ranks[p], s.values[p]);
+    }
+    sums.clear();
+    for (std::size_t k = n; k-- > 0;) {
+      const std::size_t p = order[k];
+      right[k] = sums.distance_sum(s.ranks[p], s.values[p]);
+      sums.insert(s.ranks[p], s.values[p]);
+    }
+    double within_left = 0, within_right = 0;
+    for (std::size_t k = 0; k < n; ++k) within_right += right[k];
+    const double total = within_right;
+    for (std::size_t tau = 1; tau < n; ++tau) {
+      within_left += left[tau - 1];
+      within_right -= right[tau - 1];
+      if (tau < min_segment || n - tau < min_segment) continue;
+      const double m = static_cast<double>(tau), r = static_cast<double>(n - tau);
+      const double cross = total - within_left - within_right;
+      const double q = m * r / (m + r) *
+                       (2.0 * cross / (m * r) - 2.0 * within_left / (m * (m - 1)) - 2.0 * within_right / (r * (r - 1)));
+      if (out.index == 0 || q > out.q) out = {tau, q, 1.0};
+    }
+    return out;
+  }
+};
+
+void check_input(std::span<const double> x, const EDivisiveOptions& options) {
+  if (options.min_segment < 2) throw InputError("e-divisive: min_segment must be at least 2");
+  if (!(options.max_p_value > 0 && options.max_p_value <= 1)) {
+    throw InputError(fmt::format("e-divisive: max_p_value must be in (0, 1], got {}", options.max_p_value));
+  }
+  if (options.permutations == 0) throw InputError("e-divisive: permutations must be at least 1");
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!std::isfinite(x[i])) throw InputError(fmt::format("e-divisive: value {} at position {} is not finite", x[i], i));
+  }
+}
+
+}  // namespace
+
+EDivisiveSplit best_q_split(std::span<const double> x, std::size_t min_segment) {
+  if (min_segment < 2) throw InputError("e-divisive: min_segment must be at least 2");
+  const Segment s = make_segment(x);
+  std::vector<std::size_t> order(x.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  Scanner scanner(x.size());
+  return scanner.best(s, order, min_segment);
+}
+
+std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiveOptions& options,
+                                       std::uint64_t stream) {
+  check_input(x, options);
+  Xoshiro256 rng = Xoshiro256::for_stream(options.seed, stream);
+  Scanner scanner(x.size());
+  std::vector<EDivisiveSplit> found;
+  // Segments between the splits found so far, with their best split (computed once each).
+  struct Window {
+    std::size_t begin, end;
+    Segment segment;
+    EDivisiveSplit best;
+  };
+  auto make_window = [&](std::size_t begin, std::size_t end) {
+    Window w{begin, end, make_segment(x.subspan(begin, end - begin)), {}};
+    std::vector<std::size_t> order(end - begin);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    w.best = scanner.best(w.segment, order, options.min_segment);
+    return w;
+  };
+  std::vector<Window> windows;
+  windows.push_back(make_window(0, x.size()));
+  // Stop counting once the p-value can no longer reach max_p_value.
+  const auto max_exceed = static_cast<std::size_t>(
+      std::floor(options.max_p_value * static_cast<double>(options.permutations + 1) + 1e-9));
+  std::vector<std::size_t> order;
+  for (;;) {
+    std::size_t pick = windows.size();
+    for (std::size_t w = 0; w < windows.size(); ++w) {
+      if (windows[w].best.index == 0) continue;
+      if (pick == windows.size() || windows[w].best.q > windows[pick].best.q) pick = w;
+    }
+    if (pick == windows.size()) break;
+    const double observed = windows[pick].best.q;
+    std::size_t exceed = 0;  // permutations whose largest q reaches the observed one
+    for (std::size_t p = 0; p < options.permutations && exceed < max_exceed; ++p) {
+      double largest = -INFINITY;
+      for (const Window& w : windows) {
+        const std::size_t n = w.end - w.begin;
+        order.resize(n);
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);  // Fisher–Yates
+        const EDivisiveSplit s = scanner.best(w.segment, order, options.min_segment);
+        if (s.index != 0) largest = std::max(largest, s.q);
+      }
+      if (largest >= observed) ++exceed;
+    }
+    const double p_value = static_cast<double>(exceed + 1) / static_cast<double>(options.permutations + 1);
+    if (exceed >= max_exceed || p_value > options.max_p_value) break;
+    const Window chosen = std::move(windows[pick]);
+    const std::size_t split = chosen.begin + chosen.best.index;
+    found.push_back({split, observed, p_value});
+    windows[pick] = make_window(chosen.begin, split);
+    windows.insert(windows.begin() + static_cast<std::ptrdiff_t>(pick) + 1, make_window(split, chosen.end));
+  }
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
+  return found;
+}
+
+}  // namespace benchreport
