@@ -78,7 +78,7 @@ struct Scanner {
   explicit Scanner(std::size_t n) : sums(n), left(n), right(n) {}
 
   // Best split of the points values[order[k]] (k = 0..n-1) in that order.
-  EDivisiveSplit best(const Segment& s, std::span<const std::size_t> order, std::size_t min_segment) {
+  EDivisiveSplit best(const Segment& s, std::span<const std::size_t> order, std::size_t min_segment, WithinMean within) {
     const std::size_t n = order.size();
     EDivisiveSplit out;
     if (n < 2 * min_segment) return out;
@@ -103,16 +103,23 @@ struct Scanner {
       if (tau < min_segment || n - tau < min_segment) continue;
       const double m = static_cast<double>(tau), r = static_cast<double>(n - tau);
       const double cross = total - within_left - within_right;
+      const double pairs_left = within == WithinMean::pairs ? m * (m - 1) : m * m;
+      const double pairs_right = within == WithinMean::pairs ? r * (r - 1) : r * r;
       const double q = m * r / (m + r) *
-                       (2.0 * cross / (m * r) - 2.0 * within_left / (m * (m - 1)) - 2.0 * within_right / (r * (r - 1)));
+                       (2.0 * cross / (m * r) - 2.0 * within_left / pairs_left - 2.0 * within_right / pairs_right);
       if (out.index == 0 || q > out.q) out = {tau, q, 1.0};
     }
     return out;
   }
 };
 
+void check_min_segment(std::size_t min_segment, WithinMean within) {
+  const std::size_t least = within == WithinMean::pairs ? 2 : 1;
+  if (min_segment < least) throw InputError(fmt::format("e-divisive: min_segment must be at least {}", least));
+}
+
 void check_input(std::span<const double> x, const EDivisiveOptions& options) {
-  if (options.min_segment < 2) throw InputError("e-divisive: min_segment must be at least 2");
+  check_min_segment(options.min_segment, options.within);
   if (!(options.max_p_value > 0 && options.max_p_value <= 1)) {
     throw InputError(fmt::format("e-divisive: max_p_value must be in (0, 1], got {}", options.max_p_value));
   }
@@ -124,13 +131,13 @@ void check_input(std::span<const double> x, const EDivisiveOptions& options) {
 
 }  // namespace
 
-EDivisiveSplit best_q_split(std::span<const double> x, std::size_t min_segment) {
-  if (min_segment < 2) throw InputError("e-divisive: min_segment must be at least 2");
+EDivisiveSplit best_q_split(std::span<const double> x, std::size_t min_segment, WithinMean within) {
+  check_min_segment(min_segment, within);
   const Segment s = make_segment(x);
   std::vector<std::size_t> order(x.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   Scanner scanner(x.size());
-  return scanner.best(s, order, min_segment);
+  return scanner.best(s, order, min_segment, within);
 }
 
 std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiveOptions& options,
@@ -149,7 +156,7 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
     Window w{begin, end, make_segment(x.subspan(begin, end - begin)), {}};
     std::vector<std::size_t> order(end - begin);
     std::iota(order.begin(), order.end(), std::size_t{0});
-    w.best = scanner.best(w.segment, order, options.min_segment);
+    w.best = scanner.best(w.segment, order, options.min_segment, options.within);
     return w;
   };
   std::vector<Window> windows;
@@ -174,7 +181,7 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
         order.resize(n);
         std::iota(order.begin(), order.end(), std::size_t{0});
         for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);  // Fisher–Yates
-        const EDivisiveSplit s = scanner.best(w.segment, order, options.min_segment);
+        const EDivisiveSplit s = scanner.best(w.segment, order, options.min_segment, options.within);
         if (s.index != 0) largest = std::max(largest, s.q);
       }
       if (largest >= observed) ++exceed;

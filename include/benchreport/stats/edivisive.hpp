@@ -13,11 +13,17 @@
 
 namespace benchreport {
 
+// How the within-segment mean distance is normalised: over the n(n-1)/2
+// distinct pairs (Matteson & James 2014, Otava), or over all n^2 ordered pairs
+// including the zero diagonal (signal-processing-algorithms 2.x).
+enum class WithinMean { pairs, squares };
+
 struct EDivisiveOptions {
   double max_p_value = 0.05;     // a split is kept while its permutation p-value is <= this
   std::size_t permutations = 199;  // p-value resolution 1 / (permutations + 1)
-  std::size_t min_segment = 2;   // fewest points on each side of a split (>= 2: q needs pairs)
+  std::size_t min_segment = 2;   // fewest points on each side of a split (>= 2 with WithinMean::pairs, else >= 1)
   std::uint64_t seed = 0;        // permutation stream; same seed + series => same result
+  WithinMean within = WithinMean::pairs;
 };
 
 struct EDivisiveSplit {
@@ -29,7 +35,9 @@ struct EDivisiveSplit {
 // Best split of x into x[0, tau) and x[tau, n) by the q-statistic
 // q(tau) = m n / (m + n) * (2/(m n) sum|x_i - y_j| - 2/(m(m-1)) sum_{i<k}|x_i - x_k| - 2/(n(n-1)) sum_{j<l}|y_j - y_l|),
 // over min_segment <= tau <= n - min_segment; index 0 (and q 0) when no split is allowed.
-EDivisiveSplit best_q_split(std::span<const double> x, std::size_t min_segment = 2);
+// WithinMean::squares divides the within sums by m^2 and n^2 instead.
+EDivisiveSplit best_q_split(std::span<const double> x, std::size_t min_segment = 2,
+                            WithinMean within = WithinMean::pairs);
 
 // Significant splits in ascending index order. `stream` separates the
 // permutation streams of many series under one seed (e.g. the case index).
