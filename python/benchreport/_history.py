@@ -30,14 +30,16 @@ ARROW_SUFFIXES = (".parquet", ".pq", ".arrow", ".feather")
 
 
 def e_divisive(x: Any, *, max_p_value: float = 0.05, permutations: int = 199, min_segment: int = 2,
-               seed: int = 0, stream: int = 0, within: str = "pairs") -> List[Any]:
+               seed: int = 0, stream: int = 0, within: str = "pairs", search_end: bool = True) -> List[Any]:
     """Significant E-divisive means splits of one series (``EDivisiveSplit``: index, q, p_value), ascending.
 
     ``within="pairs"`` averages within-segment distances over distinct pairs (Matteson & James 2014);
-    ``"squares"`` over all n² ordered pairs, as signal-processing-algorithms 2.x does."""
+    ``"squares"`` over all n² ordered pairs, as signal-processing-algorithms 2.x does.
+    ``search_end=True`` also searches where the second segment ends (Matteson & James, Otava);
+    False lets it run to the end of the segment (signal-processing-algorithms)."""
     return list(_core.e_divisive(np.ascontiguousarray(x, dtype=np.float64), max_p_value=float(max_p_value),
                                  permutations=int(permutations), min_segment=int(min_segment), seed=int(seed),
-                                 stream=int(stream), within=str(within)))
+                                 stream=int(stream), within=str(within), search_end=bool(search_end)))
 
 
 def _pyarrow() -> Any:

@@ -39,9 +39,9 @@ WithinMean parse_within(const std::string& name) {
 }
 
 EDivisiveOptions detect_options(double max_p_value, long long permutations, long long min_segment, std::uint64_t seed,
-                                const std::string& within) {
+                                const std::string& within, bool search_end) {
   return {max_p_value, count(permutations, "permutations"), count(min_segment, "min_segment"), seed,
-          parse_within(within)};
+          parse_within(within), search_end};
 }
 
 std::string direction_name(Direction d) { return d == Direction::higher_is_better ? "higher" : "lower"; }
@@ -98,21 +98,25 @@ void register_history(py::module_& m) {
   m.def(
       "e_divisive",
       [](const DoubleArray& x, double max_p_value, long long permutations, long long min_segment, std::uint64_t seed,
-         std::uint64_t stream, const std::string& within) {
-        const auto o = detect_options(max_p_value, permutations, min_segment, seed, within);
+         std::uint64_t stream, const std::string& within, bool search_end) {
+        const auto o = detect_options(max_p_value, permutations, min_segment, seed, within, search_end);
         const auto values = span_of(x, "x");
         py::gil_scoped_release release;
         return e_divisive(values, o, stream);
       },
       "x"_a, py::kw_only(), "max_p_value"_a = d.max_p_value, "permutations"_a = static_cast<long long>(d.permutations),
       "min_segment"_a = static_cast<long long>(d.min_segment), "seed"_a = d.seed, "stream"_a = 0, "within"_a = "pairs",
-      "Significant E-divisive splits of one series, ascending.");
+      "search_end"_a = d.search_end, "Significant E-divisive splits of one series, ascending.");
   m.def(
       "best_q_split",
-      [](const DoubleArray& x, long long min_segment, const std::string& within) {
-        return best_q_split(span_of(x, "x"), count(min_segment, "min_segment"), parse_within(within));
+      [](const DoubleArray& x, long long min_segment, const std::string& within, bool search_end) {
+        EDivisiveOptions o;
+        o.min_segment = count(min_segment, "min_segment");
+        o.within = parse_within(within);
+        o.search_end = search_end;
+        return best_q_split(span_of(x, "x"), o);
       },
-      "x"_a, "min_segment"_a = 2, "within"_a = "pairs", "The split of x with the largest q-statistic.");
+      "x"_a, "min_segment"_a = 2, "within"_a = "pairs", "search_end"_a = EDivisiveOptions{}.search_end, "The split of x with the largest q-statistic.");
   m.def(
       "dataset_from_csr",
       [](const DoubleArray& values, const IndexArray& offsets, const std::vector<Labels>& labels, const std::string& unit) {
@@ -135,14 +139,14 @@ void register_history(py::module_& m) {
   m.def(
       "analyze_history",
       [](const Dataset& dataset, std::string order, bool sort, std::vector<std::string> by, double max_p_value,
-         long long permutations, long long min_segment, std::uint64_t seed, const std::string& within,
+         long long permutations, long long min_segment, std::uint64_t seed, const std::string& within, bool search_end,
          double min_magnitude, double confidence, double threshold, long long threads) {
         SeriesOptions s;
         s.order = std::move(order);
         s.sort = sort;
         s.by = std::move(by);
         ChangePointOptions c;
-        c.detect = detect_options(max_p_value, permutations, min_segment, seed, within);
+        c.detect = detect_options(max_p_value, permutations, min_segment, seed, within, search_end);
         c.min_magnitude = min_magnitude;
         c.confidence = confidence;
         c.threshold = threshold;
@@ -153,7 +157,7 @@ void register_history(py::module_& m) {
       "dataset"_a, py::kw_only(), "order"_a = so.order, "sort"_a = so.sort, "by"_a = so.by,
       "max_p_value"_a = co.detect.max_p_value, "permutations"_a = static_cast<long long>(co.detect.permutations),
       "min_segment"_a = static_cast<long long>(co.detect.min_segment), "seed"_a = co.detect.seed, "within"_a = "pairs",
-      "min_magnitude"_a = co.min_magnitude, "confidence"_a = co.confidence, "threshold"_a = co.threshold,
+      "search_end"_a = co.detect.search_end, "min_magnitude"_a = co.min_magnitude, "confidence"_a = co.confidence, "threshold"_a = co.threshold,
       "threads"_a = static_cast<long long>(co.threads),
       "Series per case ordered by `order`, and the change points of each.");
   const HistoryReportOptions ro;

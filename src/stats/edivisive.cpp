@@ -71,17 +71,30 @@ Segment make_segment(std::span<const double> x) {
   return s;
 }
 
+// q of X = m points, Y = r points from the distance sums across and within them.
+double q_value(double m, double r, double cross, double within_left, double within_right, WithinMean within) {
+  const double pairs_left = within == WithinMean::pairs ? m * (m - 1) : m * m;
+  const double pairs_right = within == WithinMean::pairs ? r * (r - 1) : r * r;
+  return m * r / (m + r) * (2.0 * cross / (m * r) - 2.0 * within_left / pairs_left - 2.0 * within_right / pairs_right);
+}
+
 // Reusable buffers of the q scans of one series.
 struct Scanner {
   RankSums sums;
   std::vector<double> left, right;  // per point: distance sum to the points before / after it
-  explicit Scanner(std::size_t n) : sums(n), left(n), right(n) {}
+  std::vector<double> tail;         // search_end: per tau, sum of distances within [tau, kappa)
+  explicit Scanner(std::size_t n) : sums(n), left(n), right(n), tail(n + 1) {}
 
   // Best split of the points values[order[k]] (k = 0..n-1) in that order.
-  EDivisiveSplit best(const Segment& s, std::span<const std::size_t> order, std::size_t min_segment, WithinMean within) {
+  EDivisiveSplit best(const Segment& s, std::span<const std::size_t> order, const EDivisiveOptions& o) {
+    if (order.size() < 2 * o.min_segment) return {};
+    return o.search_end ? best_any_end(s, order, o) : best_at_end(s, order, o);
+  }
+
+  // Y runs to the segment's end: O(n log n) with Fenwick sums.
+  EDivisiveSplit best_at_end(const Segment& s, std::span<const std::size_t> order, const EDivisiveOptions& o) {
     const std::size_t n = order.size();
     EDivisiveSplit out;
-    if (n < 2 * min_segment) return out;
     sums.clear();
     for (std::size_t k = 0; k < n; ++k) {
       const std::size_t p = order[k];
@@ -100,14 +113,36 @@ struct Scanner {
     for (std::size_t tau = 1; tau < n; ++tau) {
       within_left += left[tau - 1];
       within_right -= right[tau - 1];
-      if (tau < min_segment || n - tau < min_segment) continue;
-      const double m = static_cast<double>(tau), r = static_cast<double>(n - tau);
-      const double cross = total - within_left - within_right;
-      const double pairs_left = within == WithinMean::pairs ? m * (m - 1) : m * m;
-      const double pairs_right = within == WithinMean::pairs ? r * (r - 1) : r * r;
-      const double q = m * r / (m + r) *
-                       (2.0 * cross / (m * r) - 2.0 * within_left / pairs_left - 2.0 * within_right / pairs_right);
+      if (tau < o.min_segment || n - tau < o.min_segment) continue;
+      const double q = q_value(static_cast<double>(tau), static_cast<double>(n - tau), total - within_left - within_right,
+                               within_left, within_right, o.within);
       if (out.index == 0 || q > out.q) out = {tau, q, 1.0};
+    }
+    return out;
+  }
+
+  // Y = [tau, kappa) for every kappa (Matteson & James 2014): O(n^2) time, O(n) memory.
+  // tail[tau] holds the within sum of [tau, kappa) and grows by one column per kappa.
+  EDivisiveSplit best_any_end(const Segment& s, std::span<const std::size_t> order, const EDivisiveOptions& o) {
+    const std::size_t n = order.size();
+    EDivisiveSplit out;
+    std::fill(tail.begin(), tail.begin() + static_cast<std::ptrdiff_t>(n + 1), 0.0);
+    left[0] = 0;  // left[b] = within sum of [0, b) (prefix), once known
+    for (std::size_t kappa = 1; kappa <= n; ++kappa) {
+      const double xk = s.values[order[kappa - 1]];
+      double column = 0;  // sum of |x_i - x_k| for i in [tau, kappa - 1)
+      for (std::size_t tau = kappa - 1; tau-- > 0;) {
+        column += std::abs(s.values[order[tau]] - xk);
+        tail[tau] += column;
+      }
+      const double prefix = tail[0];
+      if (kappa < n) left[kappa] = prefix;
+      for (std::size_t tau = o.min_segment; tau + o.min_segment <= kappa; ++tau) {
+        const double within_left = left[tau], within_right = tail[tau];
+        const double q = q_value(static_cast<double>(tau), static_cast<double>(kappa - tau),
+                                 prefix - within_left - within_right, within_left, within_right, o.within);
+        if (out.index == 0 || q > out.q) out = {tau, q, 1.0};
+      }
     }
     return out;
   }
@@ -131,13 +166,13 @@ void check_input(std::span<const double> x, const EDivisiveOptions& options) {
 
 }  // namespace
 
-EDivisiveSplit best_q_split(std::span<const double> x, std::size_t min_segment, WithinMean within) {
-  check_min_segment(min_segment, within);
+EDivisiveSplit best_q_split(std::span<const double> x, const EDivisiveOptions& options) {
+  check_min_segment(options.min_segment, options.within);
   const Segment s = make_segment(x);
   std::vector<std::size_t> order(x.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   Scanner scanner(x.size());
-  return scanner.best(s, order, min_segment, within);
+  return scanner.best(s, order, options);
 }
 
 std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiveOptions& options,
@@ -156,7 +191,7 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
     Window w{begin, end, make_segment(x.subspan(begin, end - begin)), {}};
     std::vector<std::size_t> order(end - begin);
     std::iota(order.begin(), order.end(), std::size_t{0});
-    w.best = scanner.best(w.segment, order, options.min_segment, options.within);
+    w.best = scanner.best(w.segment, order, options);
     return w;
   };
   std::vector<Window> windows;
@@ -181,7 +216,7 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
         order.resize(n);
         std::iota(order.begin(), order.end(), std::size_t{0});
         for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);  // Fisher–Yates
-        const EDivisiveSplit s = scanner.best(w.segment, order, options.min_segment, options.within);
+        const EDivisiveSplit s = scanner.best(w.segment, order, options);
         if (s.index != 0) largest = std::max(largest, s.q);
       }
       if (largest >= observed) ++exceed;

@@ -24,9 +24,8 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-// q(tau) straight from the definition (Matteson & James 2014, alpha = 1).
-double direct_q(const std::vector<double>& x, std::size_t tau) {
-  const std::size_t n = x.size();
+// q(tau) of x[0, tau) against x[tau, n) straight from the definition (Matteson & James 2014, alpha = 1).
+double direct_q(const std::vector<double>& x, std::size_t tau, std::size_t n) {
   double cross = 0, left = 0, right = 0;
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = i + 1; j < n; ++j) {
@@ -69,22 +68,28 @@ ChangePointOptions with_threads(unsigned threads) {
 
 }  // namespace
 
-TEST_CASE("best_q_split: the Fenwick scan equals the direct q at its argmax", "[history]") {
-  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    const std::size_t n = 5 + seed * 3;
-    const auto x = noisy_steps(seed, {{n / 3, 1.1}}, n, 0.05);
-    const EDivisiveSplit best = best_q_split(x);
-    double direct_best = -INFINITY;
-    std::size_t direct_tau = 0;
-    for (std::size_t tau = 2; tau + 2 <= n; ++tau) {
-      const double q = direct_q(x, tau);
-      if (q > direct_best) {
-        direct_best = q;
-        direct_tau = tau;
+TEST_CASE("best_q_split: both scans equal the direct q at its argmax", "[history]") {
+  for (const bool search_end : {false, true}) {
+    EDivisiveOptions o;
+    o.search_end = search_end;
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+      const std::size_t n = 5 + seed * 3;
+      const auto x = noisy_steps(seed, {{n / 3, 1.1}, {2 * n / 3, 1 / 1.1}}, n, 0.05);
+      const EDivisiveSplit best = best_q_split(x, o);
+      double direct_best = -INFINITY;
+      std::size_t direct_tau = 0;
+      for (std::size_t kappa = search_end ? 4 : n; kappa <= n; ++kappa) {
+        for (std::size_t tau = 2; tau + 2 <= kappa; ++tau) {
+          const double q = direct_q(x, tau, kappa);
+          if (q > direct_best) {
+            direct_best = q;
+            direct_tau = tau;
+          }
+        }
       }
+      CHECK(best.index == direct_tau);
+      CHECK(best.q == Approx(direct_best).epsilon(1e-12));
     }
-    CHECK(best.index == direct_tau);
-    CHECK(best.q == Approx(direct_best).epsilon(1e-12));
   }
 }
 
@@ -93,7 +98,11 @@ TEST_CASE("best_q_split: no split fits below two points per side; ties keep the 
   const auto flat = best_q_split(std::vector<double>{5, 5, 5, 5, 5, 5});
   CHECK(flat.index == 2);
   CHECK(flat.q == 0);
-  CHECK_THROWS_AS(best_q_split(std::vector<double>{1, 2, 3, 4}, 1), InputError);
+  EDivisiveOptions one;
+  one.min_segment = 1;
+  CHECK_THROWS_AS(best_q_split(std::vector<double>{1, 2, 3, 4}, one), InputError);
+  one.within = WithinMean::squares;
+  CHECK(best_q_split(std::vector<double>{1, 1, 1, 9}, one).index == 3);
 }
 
 TEST_CASE("e_divisive: finds two planted shifts, same result for the same seed", "[history]") {

@@ -4,8 +4,9 @@
 // to performance data: the q-statistic with alpha = 1 for every split of a
 // segment, recursive bisection of the segment holding the largest q, and a
 // permutation test for its significance. The formulas are in
-// docs/statistics-history.md. Each q scan is O(n log n) (Fenwick sums of
-// |x_i - x_j|), not O(n^2).
+// docs/statistics-history.md. A q scan is O(n log n) (Fenwick sums of
+// |x_i - x_j|) with Y running to the segment's end, O(n^2) with incremental
+// column sums when Y's end is searched too.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -24,6 +25,11 @@ struct EDivisiveOptions {
   std::size_t min_segment = 2;   // fewest points on each side of a split (>= 2 with WithinMean::pairs, else >= 1)
   std::uint64_t seed = 0;        // permutation stream; same seed + series => same result
   WithinMean within = WithinMean::pairs;
+  // true: Y = x[tau, kappa) for the best kappa up to the segment's end, as
+  // Matteson & James (2014) and Otava do, O(n^2) per scan (finds a slowdown
+  // later fixed inside one segment); false: Y runs to the segment's end, as
+  // signal-processing-algorithms does, O(n log n) per scan.
+  bool search_end = true;
 };
 
 struct EDivisiveSplit {
@@ -34,10 +40,10 @@ struct EDivisiveSplit {
 
 // Best split of x into x[0, tau) and x[tau, n) by the q-statistic
 // q(tau) = m n / (m + n) * (2/(m n) sum|x_i - y_j| - 2/(m(m-1)) sum_{i<k}|x_i - x_k| - 2/(n(n-1)) sum_{j<l}|y_j - y_l|),
-// over min_segment <= tau <= n - min_segment; index 0 (and q 0) when no split is allowed.
+// over min_segment <= tau <= n - min_segment (with search_end, y = x[tau, kappa)
+// for the best kappa); index 0 (and q 0) when no split is allowed.
 // WithinMean::squares divides the within sums by m^2 and n^2 instead.
-EDivisiveSplit best_q_split(std::span<const double> x, std::size_t min_segment = 2,
-                            WithinMean within = WithinMean::pairs);
+EDivisiveSplit best_q_split(std::span<const double> x, const EDivisiveOptions& options = {});
 
 // Significant splits in ascending index order. `stream` separates the
 // permutation streams of many series under one seed (e.g. the case index).
