@@ -134,6 +134,28 @@ void register_history(py::module_& m) {
       },
       "values"_a, "offsets"_a, "labels"_a, "unit"_a,
       "A Dataset from CSR arrays read in place (e.g. an Arrow float64 column and its group offsets).");
+  const ChangePointOptions cpo;
+  m.def(
+      "series_changes",
+      [](const DoubleArray& x, bool higher_is_better, double max_p_value, long long permutations, long long min_segment,
+         std::uint64_t seed, const std::string& within, bool search_end, double min_magnitude, double confidence,
+         double threshold, std::uint64_t stream) {
+        ChangePointOptions c;
+        c.detect = detect_options(max_p_value, permutations, min_segment, seed, within, search_end);
+        c.min_magnitude = min_magnitude;
+        c.confidence = confidence;
+        c.threshold = threshold;
+        const auto values = span_of(x, "x");
+        py::gil_scoped_release release;
+        return series_changes(values, higher_is_better ? Direction::higher_is_better : Direction::lower_is_better, c,
+                              stream);
+      },
+      "x"_a, py::kw_only(), "higher_is_better"_a = false, "max_p_value"_a = cpo.detect.max_p_value,
+      "permutations"_a = static_cast<long long>(cpo.detect.permutations),
+      "min_segment"_a = static_cast<long long>(cpo.detect.min_segment), "seed"_a = cpo.detect.seed,
+      "within"_a = "pairs", "search_end"_a = cpo.detect.search_end, "min_magnitude"_a = cpo.min_magnitude,
+      "confidence"_a = cpo.confidence, "threshold"_a = cpo.threshold, "stream"_a = 0,
+      "Change points of one series of per-commit summaries (positive values), as analyze_history finds them.");
   const SeriesOptions so;
   const ChangePointOptions co;
   m.def(

@@ -178,28 +178,47 @@ EDivisiveSplit best_q_split(std::span<const double> x, const EDivisiveOptions& o
 std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiveOptions& options,
                                        std::uint64_t stream) {
   check_input(x, options);
-  Xoshiro256 rng = Xoshiro256::for_stream(options.seed, stream);
   Scanner scanner(x.size());
   std::vector<EDivisiveSplit> found;
-  // Segments between the splits found so far, with their best split (computed once each).
+  // A segment between the splits found so far: its best split and the best q of
+  // each of its permutations, both computed once and kept while the segment is.
+  // Each segment draws its permutations from its own stream (seed, series, bounds),
+  // so results do not depend on the order segments are visited in.
   struct Window {
     std::size_t begin, end;
     Segment segment;
     EDivisiveSplit best;
+    Xoshiro256 rng;
+    std::vector<double> permuted;  // best q per permutation drawn so far (-inf: no split fits)
   };
+  std::uint64_t series_key = stream;
+  series_key = splitmix64(series_key);
   auto make_window = [&](std::size_t begin, std::size_t end) {
-    Window w{begin, end, make_segment(x.subspan(begin, end - begin)), {}};
+    const std::uint64_t bounds = (static_cast<std::uint64_t>(begin) << 32) ^ static_cast<std::uint64_t>(end);
+    Window w{begin, end, make_segment(x.subspan(begin, end - begin)), {},
+             Xoshiro256::for_stream(options.seed ^ series_key, bounds), {}};
     std::vector<std::size_t> order(end - begin);
     std::iota(order.begin(), order.end(), std::size_t{0});
     w.best = scanner.best(w.segment, order, options);
     return w;
+  };
+  std::vector<std::size_t> order;
+  auto permuted_q = [&](Window& w, std::size_t p) {
+    while (w.permuted.size() <= p) {
+      const std::size_t n = w.end - w.begin;
+      order.resize(n);
+      std::iota(order.begin(), order.end(), std::size_t{0});
+      for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[w.rng.below(i)]);  // Fisher–Yates
+      const EDivisiveSplit s = scanner.best(w.segment, order, options);
+      w.permuted.push_back(s.index != 0 ? s.q : -INFINITY);
+    }
+    return w.permuted[p];
   };
   std::vector<Window> windows;
   windows.push_back(make_window(0, x.size()));
   // Stop counting once the p-value can no longer reach max_p_value.
   const auto max_exceed = static_cast<std::size_t>(
       std::floor(options.max_p_value * static_cast<double>(options.permutations + 1) + 1e-9));
-  std::vector<std::size_t> order;
   for (;;) {
     std::size_t pick = windows.size();
     for (std::size_t w = 0; w < windows.size(); ++w) {
@@ -208,17 +227,10 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
     }
     if (pick == windows.size()) break;
     const double observed = windows[pick].best.q;
-    std::size_t exceed = 0;  // permutations whose largest q reaches the observed one
+    std::size_t exceed = 0;  // permutations whose largest q (over all segments) reaches the observed one
     for (std::size_t p = 0; p < options.permutations && exceed < max_exceed; ++p) {
       double largest = -INFINITY;
-      for (const Window& w : windows) {
-        const std::size_t n = w.end - w.begin;
-        order.resize(n);
-        std::iota(order.begin(), order.end(), std::size_t{0});
-        for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);  // Fisher–Yates
-        const EDivisiveSplit s = scanner.best(w.segment, order, options);
-        if (s.index != 0) largest = std::max(largest, s.q);
-      }
+      for (Window& w : windows) largest = std::max(largest, permuted_q(w, p));
       if (largest >= observed) ++exceed;
     }
     const double p_value = static_cast<double>(exceed + 1) / static_cast<double>(options.permutations + 1);
