@@ -51,6 +51,14 @@ std::vector<double> logs(std::span<const double> values, std::size_t begin, std:
   return out;
 }
 
+// Permutation stream of a case from its key (FNV-1a 64 of the joined key), so
+// a case's result does not depend on which other cases are analysed with it.
+std::uint64_t key_stream(const std::vector<std::string>& key) {
+  std::uint64_t h = 14695981039346656037ULL;
+  for (const unsigned char c : join_key(key)) h = (h ^ c) * 1099511628211ULL;
+  return h;
+}
+
 }  // namespace
 
 SeriesChanges series_changes(std::span<const double> values, Direction direction, const ChangePointOptions& options,
@@ -107,7 +115,7 @@ HistoryAnalysis analyze_history(History history, const ChangePointOptions& optio
   run_indexed(history.series.size(), options.threads, [&](std::size_t i) {
     const Series& s = history.series[i];
     try {
-      SeriesChanges c = series_changes(s.values, s.direction, options, i);
+      SeriesChanges c = series_changes(s.values, s.direction, options, key_stream(s.key));
       for (auto& cp : c.change_points) cp.commit = s.commits[cp.index];
       if (c.regressed_since) c.regressed_since = s.commits[*c.regressed_since];
       out.changes[i] = std::move(c);

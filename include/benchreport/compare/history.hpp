@@ -55,7 +55,8 @@ struct HistoryAnalysis {
 SeriesChanges series_changes(std::span<const double> values, Direction direction, const ChangePointOptions& options,
                              std::uint64_t stream = 0);
 
-// Every series of `history`; series i uses permutation stream i.
+// Every series of `history`; a series' permutation stream comes from its case key, so its
+// result does not depend on the other cases (or on how cases are split across workers).
 HistoryAnalysis analyze_history(History history, const ChangePointOptions& options = {});
 
 // Change points per commit across cases, for the roll-up.
