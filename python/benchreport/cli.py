@@ -335,6 +335,28 @@ def cmd_summary(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_history(args: argparse.Namespace) -> int:
+    from ._history import ARROW_SUFFIXES, history, label_commits, read_arrow
+
+    sources = expand_inputs(args.inputs)
+    arrow = [s for s in sources if not s.is_stdin and s.name.endswith(ARROW_SUFFIXES)]
+    parts = [read_arrow(s.name) if s in arrow else load_sources([s], args.input_format)[0] for s in sources]
+    if args.order:
+        ds = parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:])
+    else:
+        ds = label_commits(parts, [Path(s.name).name for s in sources])
+    ds = _labelled(ds, args)
+    by = _split_columns(args.by)
+    _check_columns(ds, by + ([args.order] if args.order else []), "--by/--order")
+    result = history(ds, order=args.order, by=by or None, max_p_value=args.max_p_value,
+                     permutations=args.permutations, seed=args.seed, min_magnitude=parse_threshold(args.min_magnitude),
+                     threshold=parse_threshold(args.threshold))
+    _emit(result.report, args)
+    if args.fail_on == "regressed" and any(c.regressed_since is not None for c in result.analysis.changes):
+        return EXIT_GATE
+    return EXIT_OK
+
+
 def _positional_sides(args: argparse.Namespace, baseline: dict):
     """Positional inputs: already labelled with the baseline column, or OLD NEW (base then head), as
     compare.py, benchstat and pyperf compare_to take them."""
@@ -547,6 +569,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--by", action="append", help="pool sets by these label columns (comma-separated)")
     p.add_argument("-k", type=int, default=5, help="drift window: first and last k samples (default 5)")
     p.set_defaults(func=cmd_summary)
+
+    p = sub.add_parser("history", help="change points across commits, per case")
+    _add_input_options(p)
+    _add_output_options(p)
+    _add_github_options(p)
+    p.add_argument("--order", metavar="LABEL",
+                   help="label giving each set's commit or time, sorted (numerically when all are numbers); "
+                        "default: each input is one commit, in the order given, named by its file")
+    p.add_argument("--by", action="append", help="case columns (comma-separated; default: every other label)")
+    p.add_argument("--threshold", default="5%",
+                   help="'still regressed' when the latest segment is worse than the first by more (default 5%%)")
+    p.add_argument("--min-magnitude", default="1%",
+                   help="smallest change point kept, |after/before - 1| of segment medians (default 1%%)")
+    p.add_argument("--max-p-value", type=float, default=0.05, help="permutation test level (default 0.05)")
+    p.add_argument("--permutations", type=int, default=199, help="permutations per test (default 199)")
+    p.add_argument("--seed", type=int, default=0, help="permutation seed (default 0)")
+    p.add_argument("--fail-on", choices=["regressed"], help="exit 1 when a case is still regressed (a CI gate)")
+    p.set_defaults(func=cmd_history)
 
     p = sub.add_parser("runners", help="CI runner comparison report")
     _add_input_options(p)

@@ -13,7 +13,7 @@ from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-__all__ = ["plot_distributions", "plot_samples", "plot_forest", "forest_rows", "drift_windows"]
+__all__ = ["plot_distributions", "plot_samples", "plot_forest", "forest_rows", "drift_windows", "plot_history"]
 
 ArrayLike = Union[np.ndarray, Sequence[float]]
 
@@ -200,4 +200,27 @@ def plot_forest(result: Any, *, ax: Any = None, threshold: Optional[float] = 0.0
     ax.set_xlabel("change of median, % (head vs base) with CI")
     if len(shown) < len(rows):
         ax.set_title(f"{len(shown)} of {len(rows)} cases (largest |change|)")
+    return ax
+
+
+def plot_history(result: Any, *, ax: Any = None, max_cases: int = 12) -> Any:
+    """Each case's per-commit summaries over its first one (``br.history`` result), change points as
+    markers: red where the case got worse, green where it got better. At most ``max_cases`` lines."""
+    ax = _axes(ax)
+    commits = result.commits
+    for series, changes in list(zip(result.analysis.history.series, result.analysis.changes))[:max_cases]:
+        values = np.asarray(series.values, dtype=np.float64)
+        x = np.asarray(series.commits)
+        line, = ax.plot(x, values / values[0], linewidth=1, label=" / ".join(series.key) or "all sets")
+        for cp in changes.change_points:
+            color = VERDICT_COLORS["slower"] if cp.regression else VERDICT_COLORS["faster"]
+            ax.axvline(cp.commit, color=color, alpha=0.35, linewidth=1)
+            ax.plot([cp.commit], [values[cp.index] / values[0]], "o", color=line.get_color(), markersize=4)
+    ticks = np.unique(np.linspace(0, max(len(commits) - 1, 0), num=min(len(commits), 8)).astype(int))
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([commits[t][:12] for t in ticks], rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel("summary / first commit")
+    ax.set_xlabel(result.analysis.history.order)
+    if len(result.analysis.history.series) > 1:
+        ax.legend(fontsize=7, loc="best")
     return ax
