@@ -8,7 +8,8 @@
   half of one, and a failed write leaves no partial file.
 * A symbolic link at an output path is refused, never followed or replaced:
   ``-o report.md`` pointing somewhere else would otherwise write (or clobber)
-  that other file.
+  that other file. A character device or FIFO (``-o /dev/null``) is written
+  in place; any other existing non-file (a folder, a socket) is refused.
 * The GitHub step summary is appended to (opened with ``O_NOFOLLOW``), as the
   runner expects.
 
@@ -53,13 +54,18 @@ def check_output_path(path: str) -> None:
     if info is not None and stat.S_ISLNK(info.st_mode):
         raise OutputError(f"{path}: is a symbolic link; benchreport does not write through one "
                           "(remove it, or give the path it points to)")
-    if info is not None and not stat.S_ISREG(info.st_mode):
+    if info is not None and not (stat.S_ISREG(info.st_mode) or _is_stream(info)):
         raise OutputError(f"{path}: exists and is not a regular file")
     folder = target.parent
     if not folder.is_dir():
         raise OutputError(f"{path}: its folder {folder} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise OutputError(f"{path}: its folder {folder} is not writable")
+
+
+def _is_stream(info) -> bool:
+    """A character device or FIFO (``-o /dev/null``): written in place, never renamed over."""
+    return stat.S_ISCHR(info.st_mode) or stat.S_ISFIFO(info.st_mode)
 
 
 def _new_file_mode(existing) -> int:
@@ -73,8 +79,12 @@ def _new_file_mode(existing) -> int:
 def write_atomic(path: str, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` through a temporary file in its folder and a rename."""
     target = Path(path)
-    mode = _new_file_mode(_lstat(target))
+    existing = _lstat(target)
     data = text.encode("utf-8")
+    if existing is not None and _is_stream(existing):
+        append_text(path, text)
+        return
+    mode = _new_file_mode(existing)
     fd, temporary = tempfile.mkstemp(dir=str(target.parent), prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
