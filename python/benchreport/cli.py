@@ -2,7 +2,8 @@
 
 Exit codes: 0 report produced; 1 gate tripped (only with ``--fail-on``);
 2 usage or input error (one line naming the file and problem; a traceback
-only with ``--debug``).
+only with ``--debug``), or out of memory (``benchreport: error: out of memory
+...``, never an abort or a crash).
 
 Every message that shows input text (file names, benchmark names, labels,
 units, warnings) goes through :func:`terminal_safe`, the one rule the text
@@ -22,6 +23,7 @@ from typing import Any, Iterator, List, Optional, Sequence, TextIO, Tuple
 
 from . import _core
 from ._core import InputError
+from ._output import Output, write_outputs
 from ._dataset import expand_paths, label_sides, natural_key  # noqa: F401  (natural_key: part of the CLI module API)
 from ._version import __version__
 
@@ -38,6 +40,8 @@ PROGRESS_MIN_SETS = 200
 STDIN_NAME = "<stdin>"
 #: stdin is read up to this many bytes (the readers' default ``max_file_size``, 1 GiB).
 MAX_STDIN_BYTES = int(_core.DEFAULT_MAX_FILE_SIZE)
+OUT_OF_MEMORY = ("out of memory: the inputs need more memory than this process may use "
+                 "(ulimit -v, a container limit); give it more, or fewer inputs at once")
 
 
 def terminal_safe(text: Any) -> str:
@@ -280,33 +284,48 @@ def _with_newline(text: str) -> str:
 
 
 def _emit(report: Any, args: argparse.Namespace) -> None:
+    """Render everything asked for (-o, --github) before writing any file; then write them all."""
     color = args.output is None and args.format == "text" and _isatty(sys.stdout)
     text = render(report, args.format, args.budget, color)
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-    else:
+    outputs = [Output(args.output, text)] if args.output else []
+    if getattr(args, "github", False):
+        outputs += github_outputs(report, args.budget, args.comment_file)
+    write_outputs(outputs)
+    if not args.output:
         sys.stdout.write(_with_newline(text))
     if getattr(args, "github", False):
-        write_github(report, args.budget, args.comment_file)
+        _say_github_written(outputs)
+
+
+def github_outputs(report: Any, budget: int = GITHUB_COMMENT_BUDGET,
+                   comment_file: Optional[str] = None) -> List[Output]:
+    """The PR comment body (held to ``budget``, never more than GitHub's 65 536-character comment
+    limit; 0 means that limit) and, when $GITHUB_STEP_SUMMARY is set, the same text appended there."""
+    limit = min(budget, GITHUB_COMMENT_BUDGET) if budget > 0 else GITHUB_COMMENT_BUDGET
+    body = report.to_markdown(budget=limit)
+    outputs = [Output(comment_file or "benchreport-comment.md", body)]
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        outputs.append(Output(summary, _with_newline(body), append=True))
+    return outputs
+
+
+def _say_github_written(outputs: Sequence[Output]) -> str:
+    """One stderr line naming the comment file (the last replaced output) and the step summary."""
+    comment = [o.path for o in outputs if not o.append][-1]
+    summary = [o.path for o in outputs if o.append]
+    where = f" and appended to {summary[0]}" if summary else ""
+    print(terminal_safe(f"benchreport: PR comment body written to {comment}{where}"), file=sys.stderr)
+    return comment
 
 
 def write_github(report: Any, budget: int = GITHUB_COMMENT_BUDGET, comment_file: Optional[str] = None) -> str:
-    """Append the Markdown report to $GITHUB_STEP_SUMMARY (when set) and write a PR comment body.
-
-    The body is held to ``budget`` (never more than GitHub's 65 536-character
-    comment limit; 0 means that limit). Returns the comment file's path.
-    """
-    limit = min(budget, GITHUB_COMMENT_BUDGET) if budget > 0 else GITHUB_COMMENT_BUDGET
-    body = report.to_markdown(budget=limit)
-    summary = os.environ.get("GITHUB_STEP_SUMMARY")
-    if summary:
-        with open(summary, "a", encoding="utf-8") as fh:
-            fh.write(_with_newline(body))
-    comment = comment_file or "benchreport-comment.md"
-    Path(comment).write_text(body, encoding="utf-8")
-    where = f" and appended to {summary}" if summary else ""
-    print(terminal_safe(f"benchreport: PR comment body written to {comment}{where}"), file=sys.stderr)
-    return comment
+    """Append the Markdown report to $GITHUB_STEP_SUMMARY (when set) and write a PR comment body
+    (see :func:`github_outputs`); every path is checked before either is written. Returns the
+    comment file's path."""
+    outputs = github_outputs(report, budget, comment_file)
+    write_outputs(outputs)
+    return _say_github_written(outputs)
 
 
 # ---------------------------------------------------------------- commands
@@ -448,7 +467,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
     for note in caught:  # what CSV cannot carry: said once, plainly, on stderr
         print(f"benchreport: warning: {terminal_safe(note.message)}", file=sys.stderr)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_outputs([Output(args.output, text)])
     else:
         sys.stdout.write(text)
     return EXIT_OK
@@ -492,14 +511,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
         if out_dir:
             out_dir.mkdir(parents=True, exist_ok=True)
             path = out_dir / f"{name}.{EXTENSIONS[args.format]}"
-            path.write_text(text, encoding="utf-8")
+            write_outputs([Output(str(path), text)])
             print(terminal_safe(f"wrote {path}"))
         else:
             pieces.append(text)
     if pieces:
         joined = "\n".join(pieces)
         if args.output:
-            Path(args.output).write_text(joined, encoding="utf-8")
+            write_outputs([Output(args.output, joined)])
         else:
             sys.stdout.write(joined)
     return EXIT_OK
@@ -652,6 +671,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.debug:
             raise
         print(f"benchreport: error: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_INPUT
+    except MemoryError:  # std::bad_alloc from the core arrives as MemoryError too
+        if args.debug:
+            raise
+        print(f"benchreport: error: {OUT_OF_MEMORY}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:
         return 130

@@ -119,7 +119,7 @@ class TextWriter {
     separate();
     if (!t.caption.empty()) out_ += styled(neutralize_text(t.caption), "\x1b[1m") + "\n";
     std::vector<std::string> titles;
-    for (const Column& column : t.columns) titles.push_back(neutralize_text(column.title));
+    for (const Column& column : t.columns) titles.push_back(shown(column.title));
     std::vector<std::vector<std::string>> cells;
     for (const auto& row : t.rows) {
       std::vector<std::string> texts;
@@ -141,8 +141,13 @@ class TextWriter {
     if (!t.footnote.empty()) out_ += fmt::format("\n{}\n", styled(without_bold(neutralize_text(t.footnote)), "\x1b[2m"));
   }
 
+  // Cut to options.max_cell_width: one very long name must not widen every row.
+  std::string shown(std::string_view text) const {
+    return options_.max_cell_width > 0 ? truncate_display(text, options_.max_cell_width) : neutralize_text(text);
+  }
+
   std::string cell_text(const Cell& cell) const {
-    std::string text = neutralize_text(cell.text);
+    std::string text = shown(cell.text);
     if (options_.sparklines && !cell.samples.empty()) {
       const std::string spark = format_sparkline(cell.samples);
       text = text.empty() ? spark : fmt::format("{} {}", text, spark);
