@@ -35,10 +35,14 @@ def planted_series(rng: np.random.Generator, commits: int = 60, processes: int =
         raise ValueError(f"{commits} commits leave no room for a shift {min_gap} commits from either end")
     n_shifts = min(int(rng.integers(1, max_shifts + 1)), room)
     truth: List[int] = []
-    while len(truth) < n_shifts:  # rejection sampling; `room` keeps it finite
+    tries = 0
+    while len(truth) < n_shifts:  # rejection sampling, started afresh when early picks leave no room
         at = int(rng.integers(min_gap, commits - min_gap + 1))
+        tries += 1
         if all(abs(at - t) >= min_gap for t in truth):
             truth.append(at)
+        elif tries % 64 == 0:
+            truth.clear()
     truth.sort()
     factors = [float((1 + rng.uniform(*shift_range)) ** rng.choice([-1, 1])) for _ in truth]
     level = np.ones(commits) * 1e-3 * float(rng.uniform(0.5, 2))
