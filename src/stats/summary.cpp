@@ -347,14 +347,12 @@ void summarize_block(std::span<const std::span<const double>> sets, const Summar
 
 Summary summarize(std::span<const double> x, const SummaryOptions& options) {
   check_options(options);
-  // Reused across calls on this thread: no allocation and a warm median-CI plan
-  // for repeated sizes. Very large buffers are released rather than kept.
-  thread_local SummaryWorkspace ws;
+  // A workspace per call, not thread_local: the TLS block of a dlopen'd module
+  // is allocated lazily on a thread's first access, and glibc aborts the
+  // process (exit 127) when that allocation fails under a memory limit.
+  SummaryWorkspace ws;
   Summary out;
   summarize_into(x, options, SetLabel{}, ws, out);
-  constexpr std::size_t kKeepAtMost = std::size_t{1} << 16;
-  if (ws.values.capacity() > kKeepAtMost) ws.values = {};
-  if (ws.scratch.capacity() > kKeepAtMost) ws.scratch = {};
   return out;
 }
 
