@@ -84,6 +84,7 @@ class TextWriter {
   }
 
   void write(const Heading& h) { heading(h.level, h.text); }
+  void write(const Plot&) {}  // drawn in HTML only; its numbers are in a table
   void write(const Paragraph& p) {
     separate();
     out_ += inline_spans(p.spans) + "\n";
