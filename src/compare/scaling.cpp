@@ -72,7 +72,7 @@ FamilyFit fit_family(const Dataset& dataset, const Family& family, const std::ve
   FamilyFit f;
   f.key = family.key;
   f.name = family.name;
-  f.unit = std::string(base_symbol(dataset.unit(members.front().set).dimension));
+  f.unit = dataset.unit(members.front().set);
   for (const auto& [size, sets] : by_size) f.levels.push_back({size, process_medians(dataset, sets, options.pair_column)});
   f.fit = fit_scaling(f.levels, options.fit);
   f.reported = reported_complexity(dataset, members.front().set);

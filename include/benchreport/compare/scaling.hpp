@@ -35,7 +35,7 @@ struct ReportedComplexity {
 struct FamilyFit {
   std::vector<std::string> key;  // values of ScalingResult::by
   std::string name;
-  std::string unit;  // base unit symbol of the values ("s", "items/s", ...)
+  Unit unit;  // of the family's first set (values are in its base unit)
   std::vector<SizeLevel> levels;  // per size: per-process medians, ascending size
   ScalingFit fit;
   std::optional<ReportedComplexity> reported;
