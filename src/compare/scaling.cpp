@@ -91,6 +91,30 @@ bool same_unit(const Dataset& dataset, const std::vector<FamilyMember>& members)
                      [&](const FamilyMember& m) { return dataset.unit(m.set) == dataset.unit(members.front().set); });
 }
 
+// One family fitted (one side) or compared (two sides) into `out`.
+void add_family(const Dataset& dataset, const Family& family, const ScalingOptions& options, std::size_t need,
+                ScalingResult& out) {
+  if (!out.compared) {
+    out.fits.push_back(fit_family(dataset, family, family.members, options));
+    return;
+  }
+  std::vector<FamilyMember> base, head;
+  for (const FamilyMember& m : family.members) {
+    const std::string_view side = dataset.label(m.set, options.baseline_column);
+    if (side == out.base_value) base.push_back(m);
+    else if (side == out.head_value) head.push_back(m);
+  }
+  if (distinct_sizes(base) < need || distinct_sizes(head) < need) {
+    out.skipped.push_back(fmt::format("{}: {} sizes on {}, {} on {} (need {} on each side)", family.name,
+                                      distinct_sizes(base), out.base_value, distinct_sizes(head), out.head_value, need));
+    return;
+  }
+  FamilyComparison c{family.key, family.name, fit_family(dataset, family, base, options),
+                     fit_family(dataset, family, head, options), {}};
+  c.change = compare_growth(c.base.fit, c.head.fit, options.change);
+  out.comparisons.push_back(std::move(c));
+}
+
 }  // namespace
 
 ScalingResult scaling(const Dataset& dataset, const ScalingOptions& options) {
@@ -119,25 +143,11 @@ ScalingResult scaling(const Dataset& dataset, const ScalingOptions& options) {
       out.skipped.push_back(fmt::format("{}: its sets have different units", family.name));
       continue;
     }
-    if (!out.compared) {
-      out.fits.push_back(fit_family(dataset, family, family.members, options));
-      continue;
+    try {
+      add_family(dataset, family, options, need, out);
+    } catch (const InputError& e) {  // e.g. a zero cost: this family cannot be fitted, the others can
+      out.skipped.push_back(fmt::format("{}: {}", family.name, e.what()));
     }
-    std::vector<FamilyMember> base, head;
-    for (const FamilyMember& m : family.members) {
-      const std::string_view side = dataset.label(m.set, options.baseline_column);
-      if (side == out.base_value) base.push_back(m);
-      else if (side == out.head_value) head.push_back(m);
-    }
-    if (distinct_sizes(base) < need || distinct_sizes(head) < need) {
-      out.skipped.push_back(fmt::format("{}: {} sizes on {}, {} on {} (need {} on each side)", family.name,
-                                        distinct_sizes(base), out.base_value, distinct_sizes(head), out.head_value, need));
-      continue;
-    }
-    FamilyComparison c{family.key, family.name, fit_family(dataset, family, base, options),
-                       fit_family(dataset, family, head, options), {}};
-    c.change = compare_growth(c.base.fit, c.head.fit, options.change);
-    out.comparisons.push_back(std::move(c));
   }
   return out;
 }
