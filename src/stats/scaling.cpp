@@ -161,6 +161,26 @@ ModelFit power_model(const ScalingFit& out, double t) {
   return fit;
 }
 
+// The weighted log–log slope of g(n) over the fit's sizes (exactly k for n^k);
+// NaN when g is not positive at every size.
+double effective_exponent(const ScalingFit& out, GrowthModel model) {
+  double sw = 0, sx = 0, sy = 0;
+  for (std::size_t i = 0; i < out.sizes.size(); ++i) {
+    const double g = growth_term(model, out.sizes[i]);
+    if (!(g > 0)) return std::numeric_limits<double>::quiet_NaN();
+    sw += out.processes[i];
+    sx += out.processes[i] * std::log(out.sizes[i]);
+    sy += out.processes[i] * std::log(g);
+  }
+  double sxy = 0, sxx = 0;
+  for (std::size_t i = 0; i < out.sizes.size(); ++i) {
+    const double dx = std::log(out.sizes[i]) - sx / sw;
+    sxy += out.processes[i] * dx * (std::log(growth_term(model, out.sizes[i])) - sy / sw);
+    sxx += out.processes[i] * dx * dx;
+  }
+  return sxy / sxx;
+}
+
 double geometric_mean(std::span<const double> values) {
   double sum = 0;
   for (const double v : values) sum += std::log(v);
@@ -236,10 +256,16 @@ ScalingFit fit_scaling(std::span<const SizeLevel> levels, const ScalingFitOption
   out.power = fit_power(out, reference, pure_ss, pure_df);
   const double t = t_quantile(out.power.df, out.confidence);
   for (const GrowthModel m : kGrowthModels) out.models.push_back(m == GrowthModel::power ? power_model(out, t) : fit_fixed(m, out, t));
-  // Least AICc; ties go to the simpler model (earlier in kGrowthModels).
-  out.best = std::min_element(out.models.begin(), out.models.end(), [](const ModelFit& a, const ModelFit& b) {
-               return a.aicc < b.aicc;
-             })->model;
+  // Least AICc among the fixed models (ties go to the simpler, earlier one); the
+  // power law replaces it only when it also has less AICc and its exponent
+  // interval excludes the fixed model's own log–log slope over these sizes.
+  const auto fixed_end = out.models.end() - 1;
+  const ModelFit& fixed = *std::min_element(out.models.begin(), fixed_end, [](const ModelFit& a, const ModelFit& b) {
+    return a.aicc < b.aicc;
+  });
+  const double slope = effective_exponent(out, fixed.model);
+  const bool power_differs = !(out.power.exponent_lower <= slope && slope <= out.power.exponent_upper);
+  out.best = out.models.back().aicc < fixed.aicc && power_differs ? GrowthModel::power : fixed.model;
   for (std::size_t i = 0; i < out.sizes.size(); ++i) out.residuals.push_back(out.summaries[i] / out.predict(out.sizes[i]) - 1);
   return out;
 }
