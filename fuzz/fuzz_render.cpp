@@ -150,6 +150,7 @@ void check_text_safety(const char* format, std::string_view out, std::string_vie
     const CodePoint cp = decode_utf8(out, pos);
     if (cp.value == 0xFFFD && out.substr(pos, 3) != "\xEF\xBF\xBD") broken(format, "invalid UTF-8", out);
     if (is_bidi_control(cp.value)) broken(format, "a bidi control character", out);
+    if (cp.value == 0x2028 || cp.value == 0x2029) broken(format, "a raw line or paragraph separator", out);
     const bool control = cp.value < 0x20 || (cp.value >= 0x7F && cp.value <= 0x9F);
     if (control && allowed_controls.find(static_cast<char>(cp.value)) == std::string_view::npos) {
       broken(format, "a control character", out);
@@ -389,18 +390,46 @@ std::size_t columns_of_table(const Blocks& blocks, std::string_view id) {
   return 0;
 }
 
+std::size_t count_tables(const Blocks& blocks) {
+  std::size_t n = 0;
+  for (const Block& block : blocks.items()) {
+    if (std::holds_alternative<Table>(block.content)) ++n;
+    if (const auto* details = std::get_if<Details>(&block.content)) n += count_tables(details->blocks);
+  }
+  return n;
+}
+
+// A spreadsheet reads = + - @ as a formula also after leading blanks; the
+// guard is a leading '. Numbers ("-5.01%", "+60.03% slower") need none.
+bool unguarded_formula(std::string_view field) {
+  const std::size_t first = field.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos || field.front() == '\'') return false;
+  const std::string_view rest = field.substr(first);
+  return std::string_view("=+-@").find(rest.front()) != std::string_view::npos && !is_numeric_looking(rest);
+}
+
+// Lines starting with # are the "# caption" comments, one per table, and
+// nothing else (a data field starting with # is quoted).
+void check_csv_comments(std::string_view out, const Report& report, const RenderOptions& options) {
+  std::size_t comments = 0;
+  for (const auto line : split_lines(out)) comments += line.starts_with("#") ? 1 : 0;
+  const std::size_t expected = options.csv_table.empty() ? count_tables(report.blocks) : 0;
+  if (!out.empty() && comments != expected) broken("csv", "a line starting with # that is no caption comment", out);
+}
+
 void check_csv(std::string_view out, const Report& report, const RenderOptions& options) {
   check_text_safety("csv", out, "\r\n");
-  if (options.csv_table.empty()) return;
-  const auto records = parse_csv(out);
-  const std::size_t expected = columns_of_table(report.blocks, options.csv_table);
+  check_csv_comments(out, report, options);
+  std::string data;  // the records without the caption comments (free text, not CSV)
+  for (const auto line : split_lines(out)) {
+    if (!line.empty() && !line.starts_with("#")) data.append(line).append("\n");
+  }
+  const auto records = parse_csv(data);
+  const std::size_t expected = options.csv_table.empty() ? 0 : columns_of_table(report.blocks, options.csv_table);
   for (const auto& record : records) {
     if (expected != 0 && record.size() != expected) broken("csv", "a record's field count differs from the table's", out);
     for (const auto& field : record) {
-      if (!field.empty() && std::string_view("=+-@").find(field.front()) != std::string_view::npos &&
-          !is_numeric_looking(field)) {
-        broken("csv", "a formula-like field without the ' guard", out);
-      }
+      if (unguarded_formula(field)) broken("csv", "a formula-like field without the ' guard", out);
     }
   }
 }

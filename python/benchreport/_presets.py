@@ -11,6 +11,7 @@ src/compare/matrix.cpp, src/presets/*.cpp). docs/presets.md describes the layout
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -103,6 +104,22 @@ class CaseResult:
         return f"<CaseResult {self.name!r}: {self.change:+.2%} {self.verdict}>"
 
 
+# Time units the reports scale to, smallest first (format_time; minutes and hours stay seconds here).
+_TIME_UNITS = (("ns", 1e-9), ("\u00b5s", 1e-6), ("ms", 1e-3), ("s", 1.0))
+
+
+def display_unit(base_value: float, unit: Mapping[str, Any]) -> tuple[str, float]:
+    """``(symbol, base units per display unit)`` a value given in base units is shown in: times by
+    magnitude (below 1 µs ns, below 1 ms µs, below 1 s ms, else s), anything else in its own unit."""
+    if unit["dimension"] != "time":
+        return str(unit["symbol"]), float(unit["to_base"])
+    magnitude = abs(base_value) if math.isfinite(base_value) else 1.0
+    for symbol, scale in _TIME_UNITS:
+        if magnitude < 1000 * scale:
+            return symbol, scale
+    return _TIME_UNITS[-1]
+
+
 @dataclass
 class ComparisonResult(_RendersReport):
     """Result of :func:`compare`: matched cases, new/removed cases and the rendered report."""
@@ -166,10 +183,22 @@ class ComparisonResult(_RendersReport):
         return (f"<ComparisonResult {self.head_value} vs {self.base_value}: {len(self.cases)} cases ({counts}); "
                 f"{len(self.new_cases)} new, {len(self.removed_cases)} removed>")
 
-    def to_pandas(self):
-        """One row per case: key columns, name, section, medians (base units), change, interval, verdict,
-        spread, Mann–Whitney p, and the robust estimators (Hodges–Lehmann shift in base units, ratio,
-        disparity) with their distribution-free bounds and P(head better)."""
+    def _case_unit(self, case: CaseResult) -> dict[str, Any]:
+        """parse_unit of the case's first base set (every set of a case shares a dimension)."""
+        if self._dataset is None:
+            return _core.parse_unit("1")
+        base = self._dataset.select(**case.key, **{self._baseline_column: self.base_value})
+        return base._ds.unit(0) if len(base) else _core.parse_unit("1")
+
+    def to_pandas(self, base_units: bool = False):
+        """One row per case: key columns, name, section, ``unit``, medians, change, interval, verdict,
+        spread, Mann–Whitney p, and the robust estimators (Hodges–Lehmann shift, ratio, disparity) with
+        their distribution-free bounds and P(head better).
+
+        Medians and the shift are in the row's ``unit``: the unit the report shows them in (times scaled
+        by the base median to ns, µs, ms or s, as the report does; other quantities in their input
+        unit), so 2.1e-06 s reads as 2.1 µs. ``base_units=True`` gives them in base units (seconds,
+        bytes, ...) with the base unit's symbol instead. Changes, ratios and percentages have no unit."""
         import pandas as pd
 
         def bounded(s: Any, name: str) -> dict[str, float]:
@@ -179,12 +208,16 @@ class ComparisonResult(_RendersReport):
         rows = []
         for case in self.cases:
             s = case.stats
+            unit = self._case_unit(case)
+            symbol, scale = (unit["base_symbol"], 1.0) if base_units else display_unit(s.base_median, unit)
+            shift = {k: v / scale for k, v in bounded(s, "shift").items()}
             rows.append({
                 **case.key,
                 "name": case.name,
                 "section": case.section,
-                "base_median": s.base_median,
-                "head_median": s.head_median,
+                "unit": symbol,
+                "base_median": s.base_median / scale,
+                "head_median": s.head_median / scale,
                 "change": s.change,
                 "change_lower": s.change_ci[0],
                 "change_upper": s.change_ci[1],
@@ -196,7 +229,7 @@ class ComparisonResult(_RendersReport):
                 "head_mad_pct": s.head_mad_pct,
                 "processes_disagree": s.processes_disagree,
                 "mann_whitney_p": s.mann_whitney.pvalue,
-                **bounded(s, "shift"),
+                **shift,
                 **bounded(s, "ratio"),
                 **bounded(s, "disparity"),
                 "prob_head_better": s.prob_head_better,

@@ -2,7 +2,8 @@
 
 Exit codes: 0 report produced; 1 gate tripped (only with ``--fail-on``);
 2 usage or input error (one line naming the file and problem; a traceback
-only with ``--debug``).
+only with ``--debug``), or out of memory (``benchreport: error: out of memory
+...``, never an abort or a crash).
 
 Every message that shows input text (file names, benchmark names, labels,
 units, warnings) goes through :func:`terminal_safe`, the one rule the text
@@ -15,12 +16,14 @@ import argparse
 import os
 import sys
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, List, Optional, Sequence, TextIO, Tuple
 
 from . import _core
 from ._core import InputError
+from ._output import Output, write_outputs
 from ._dataset import expand_paths, label_sides, natural_key  # noqa: F401  (natural_key: part of the CLI module API)
 from ._version import __version__
 
@@ -28,11 +31,17 @@ FORMATS = _core.FORMATS
 EXTENSIONS = {"markdown": "md", "html": "html", "text": "txt", "csv": "csv", "json": "json"}
 EXIT_OK, EXIT_GATE, EXIT_INPUT = 0, 1, 2
 GITHUB_COMMENT_BUDGET = _core.DEFAULT_MARKDOWN_BUDGET
-#: A progress bar appears (on a TTY only) from this many inputs on.
+#: A progress bar appears (on a TTY only, never with --quiet) from this many inputs on,
 PROGRESS_MIN_INPUTS = 8
+#: or when the inputs hold this many bytes in all (a few large files);
+PROGRESS_MIN_BYTES = 64 << 20
+#: a status line says the comparison is running from this many sample sets on.
+PROGRESS_MIN_SETS = 200
 STDIN_NAME = "<stdin>"
 #: stdin is read up to this many bytes (the readers' default ``max_file_size``, 1 GiB).
 MAX_STDIN_BYTES = int(_core.DEFAULT_MAX_FILE_SIZE)
+OUT_OF_MEMORY = ("out of memory: the inputs need more memory than this process may use "
+                 "(ulimit -v, a container limit); give it more, or fewer inputs at once")
 
 
 def terminal_safe(text: Any) -> str:
@@ -96,11 +105,13 @@ def _read_stream(stream: Any, max_bytes: int = MAX_STDIN_BYTES) -> bytes:
 class Progress:
     """A one-line progress bar on ``stream``, drawn only when it is a terminal."""
 
-    def __init__(self, total: int, stream: Optional[TextIO] = None, label: str = "reading") -> None:
+    def __init__(self, total: int, stream: Optional[TextIO] = None, label: str = "reading", *,
+                 size: int = 0, quiet: bool = False) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.total = total
         self.label = label
-        self.enabled = total >= PROGRESS_MIN_INPUTS and _isatty(self.stream)
+        large = total >= PROGRESS_MIN_INPUTS or size >= PROGRESS_MIN_BYTES
+        self.enabled = large and not quiet and total > 0 and _isatty(self.stream)
 
     def update(self, done: int, name: str = "") -> None:
         if not self.enabled:
@@ -119,6 +130,38 @@ class Progress:
             self.stream.flush()
 
 
+@contextmanager
+def status_line(text: str, enabled: bool, stream: Optional[TextIO] = None) -> Iterator[None]:
+    """``text`` on one stderr line while the block runs (a TTY only, when ``enabled``), erased after."""
+    stream = stream if stream is not None else sys.stderr
+    shown = enabled and _isatty(stream)
+    if shown:
+        stream.write(f"\r\x1b[K{terminal_safe(text)}")
+        stream.flush()
+    try:
+        yield
+    finally:
+        if shown:
+            stream.write("\r\x1b[K")
+            stream.flush()
+
+
+def _input_bytes(sources: Sequence[Source]) -> int:
+    """Bytes of the inputs (files; folders summed over their files; stdin as read)."""
+    total = 0
+    for source in sources:
+        if source.is_stdin:
+            total += len(source.data or b"")
+            continue
+        path = Path(source.name)
+        try:
+            files = path.rglob("*") if path.is_dir() else [path]
+            total += sum(f.stat().st_size for f in files if f.is_file())
+        except OSError:
+            pass  # reading it reports the problem
+    return total
+
+
 def _isatty(stream: Any) -> bool:
     try:
         return bool(stream.isatty())
@@ -134,9 +177,13 @@ def _read_source(source: Source, fmt: str):
     return load(source.name, format=fmt)
 
 
-def load_sources(sources: Sequence[Source], fmt: str = "auto", progress_stream: Optional[TextIO] = None) -> list:
-    """Read every source (in the order given), with a progress bar on a TTY; one Dataset per source."""
-    progress = Progress(len(sources), progress_stream)
+def load_sources(sources: Sequence[Source], fmt: str = "auto", progress_stream: Optional[TextIO] = None,
+                 quiet: bool = False) -> list:
+    """Read every source (in the order given), with a progress bar on a TTY for many or large inputs
+    (none with ``quiet``); one Dataset per source."""
+    stream = progress_stream if progress_stream is not None else sys.stderr
+    size = _input_bytes(sources) if not quiet and _isatty(stream) else 0
+    progress = Progress(len(sources), stream, size=size, quiet=quiet)
     parts = []
     try:
         for i, source in enumerate(sources):
@@ -165,18 +212,18 @@ def _labelled(dataset: Any, args: argparse.Namespace):
 
 
 def _load(args: argparse.Namespace):
-    parts = load_sources(expand_inputs(args.inputs), args.input_format)
+    parts = load_sources(expand_inputs(args.inputs), args.input_format, quiet=args.quiet)
     return _labelled(parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:]), args)
 
 
 def load_sides(base: Sequence[str], head: Sequence[str], column: str, base_value: str, head_value: str,
-               fmt: str = "auto"):
+               fmt: str = "auto", quiet: bool = False):
     """Label each --base/--head input as a process of its side (``_dataset.label_sides``).
 
     Inputs pair in the order given (globs in natural order): base-1 with head-1, and so on.
     """
     base_sources, head_sources = expand_inputs(base), expand_inputs(head)
-    parts = load_sources([*base_sources, *head_sources], fmt)
+    parts = load_sources([*base_sources, *head_sources], fmt, quiet=quiet)
     return label_sides(parts[:len(base_sources)], parts[len(base_sources):], column, base_value, head_value)
 
 
@@ -237,33 +284,48 @@ def _with_newline(text: str) -> str:
 
 
 def _emit(report: Any, args: argparse.Namespace) -> None:
+    """Render everything asked for (-o, --github) before writing any file; then write them all."""
     color = args.output is None and args.format == "text" and _isatty(sys.stdout)
     text = render(report, args.format, args.budget, color)
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-    else:
+    outputs = [Output(args.output, text)] if args.output else []
+    if getattr(args, "github", False):
+        outputs += github_outputs(report, args.budget, args.comment_file)
+    write_outputs(outputs)
+    if not args.output:
         sys.stdout.write(_with_newline(text))
     if getattr(args, "github", False):
-        write_github(report, args.budget, args.comment_file)
+        _say_github_written(outputs)
+
+
+def github_outputs(report: Any, budget: int = GITHUB_COMMENT_BUDGET,
+                   comment_file: Optional[str] = None) -> List[Output]:
+    """The PR comment body (held to ``budget``, never more than GitHub's 65 536-character comment
+    limit; 0 means that limit) and, when $GITHUB_STEP_SUMMARY is set, the same text appended there."""
+    limit = min(budget, GITHUB_COMMENT_BUDGET) if budget > 0 else GITHUB_COMMENT_BUDGET
+    body = report.to_markdown(budget=limit)
+    outputs = [Output(comment_file or "benchreport-comment.md", body)]
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        outputs.append(Output(summary, _with_newline(body), append=True))
+    return outputs
+
+
+def _say_github_written(outputs: Sequence[Output]) -> str:
+    """One stderr line naming the comment file (the last replaced output) and the step summary."""
+    comment = [o.path for o in outputs if not o.append][-1]
+    summary = [o.path for o in outputs if o.append]
+    where = f" and appended to {summary[0]}" if summary else ""
+    print(terminal_safe(f"benchreport: PR comment body written to {comment}{where}"), file=sys.stderr)
+    return comment
 
 
 def write_github(report: Any, budget: int = GITHUB_COMMENT_BUDGET, comment_file: Optional[str] = None) -> str:
-    """Append the Markdown report to $GITHUB_STEP_SUMMARY (when set) and write a PR comment body.
-
-    The body is held to ``budget`` (never more than GitHub's 65 536-character
-    comment limit; 0 means that limit). Returns the comment file's path.
-    """
-    limit = min(budget, GITHUB_COMMENT_BUDGET) if budget > 0 else GITHUB_COMMENT_BUDGET
-    body = report.to_markdown(budget=limit)
-    summary = os.environ.get("GITHUB_STEP_SUMMARY")
-    if summary:
-        with open(summary, "a", encoding="utf-8") as fh:
-            fh.write(_with_newline(body))
-    comment = comment_file or "benchreport-comment.md"
-    Path(comment).write_text(body, encoding="utf-8")
-    where = f" and appended to {summary}" if summary else ""
-    print(terminal_safe(f"benchreport: PR comment body written to {comment}{where}"), file=sys.stderr)
-    return comment
+    """Append the Markdown report to $GITHUB_STEP_SUMMARY (when set) and write a PR comment body
+    (see :func:`github_outputs`); every path is checked before either is written. Returns the
+    comment file's path."""
+    outputs = github_outputs(report, budget, comment_file)
+    write_outputs(outputs)
+    return _say_github_written(outputs)
 
 
 # ---------------------------------------------------------------- commands
@@ -285,10 +347,32 @@ def cmd_summary(args: argparse.Namespace) -> int:
     from ._presets import summary_report
 
     sources = expand_inputs(args.inputs)
-    ds = _labelled(_with_file_column(sources, load_sources(sources, args.input_format)), args)
+    ds = _labelled(_with_file_column(sources, load_sources(sources, args.input_format, quiet=args.quiet)), args)
     by = _split_columns(args.by)
     _check_columns(ds, by, "--by")
     _emit(summary_report(ds, by=by or None, k=args.k), args)
+    return EXIT_OK
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from ._history import ARROW_SUFFIXES, history, label_commits, read_arrow
+
+    sources = expand_inputs(args.inputs)
+    arrow = [s for s in sources if not s.is_stdin and s.name.endswith(ARROW_SUFFIXES)]
+    parts = [read_arrow(s.name) if s in arrow else load_sources([s], args.input_format)[0] for s in sources]
+    if args.order:
+        ds = parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:])
+    else:
+        ds = label_commits(parts, [Path(s.name).name for s in sources])
+    ds = _labelled(ds, args)
+    by = _split_columns(args.by)
+    _check_columns(ds, by + ([args.order] if args.order else []), "--by/--order")
+    result = history(ds, order=args.order, by=by or None, max_p_value=args.max_p_value,
+                     permutations=args.permutations, seed=args.seed, min_magnitude=parse_threshold(args.min_magnitude),
+                     threshold=parse_threshold(args.threshold))
+    _emit(result.report, args)
+    if args.fail_on == "regressed" and any(c.regressed_since is not None for c in result.analysis.changes):
+        return EXIT_GATE
     return EXIT_OK
 
 
@@ -297,7 +381,7 @@ def _positional_sides(args: argparse.Namespace, baseline: dict):
     compare.py, benchstat and pyperf compare_to take them."""
     (column, base_value), = baseline.items()
     per_item = [expand_inputs([item]) for item in args.inputs]
-    parts = load_sources([s for sources in per_item for s in sources], args.input_format)
+    parts = load_sources([s for sources in per_item for s in sources], args.input_format, quiet=args.quiet)
     if any(column in part.columns for part in parts):
         return parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:])
     if len(per_item) != 2:
@@ -320,7 +404,8 @@ def _compare_inputs(args: argparse.Namespace, baseline: dict):
     if args.inputs:
         raise UsageError(f"{args.inputs[0]}: give inputs either positionally or with --base/--head, not both")
     (column, base_value), = baseline.items()
-    return _labelled(load_sides(args.base, args.head, column, base_value, args.head_value or "head", args.input_format), args)
+    return _labelled(load_sides(args.base, args.head, column, base_value, args.head_value or "head", args.input_format,
+                                 quiet=args.quiet), args)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -334,9 +419,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     ds = _compare_inputs(args, baseline)
     by = _split_columns(args.by)
     _check_columns(ds, [*baseline, *by], "--baseline/--by")
-    result = compare(ds, baseline=baseline, by=by or None, threshold=threshold, alpha=alpha, seed=args.seed,
-                     resamples=args.resamples, gate=args.fail_on is not None, head=args.head_value,
-                     check=not args.no_check)
+    with status_line(f"comparing {len(ds)} sample sets ({args.resamples} resamples)…",
+                     len(ds) >= PROGRESS_MIN_SETS and not args.quiet):
+        result = compare(ds, baseline=baseline, by=by or None, threshold=threshold, alpha=alpha, seed=args.seed,
+                         resamples=args.resamples, gate=args.fail_on is not None, head=args.head_value,
+                         check=not args.no_check)
     _emit(result.report, args)
     if args.bmf_dir:
         result.write_bmf_dir(args.bmf_dir)
@@ -422,7 +509,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
     for note in caught:  # what CSV cannot carry: said once, plainly, on stderr
         print(f"benchreport: warning: {terminal_safe(note.message)}", file=sys.stderr)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_outputs([Output(args.output, text)])
     else:
         sys.stdout.write(text)
     return EXIT_OK
@@ -466,14 +553,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
         if out_dir:
             out_dir.mkdir(parents=True, exist_ok=True)
             path = out_dir / f"{name}.{EXTENSIONS[args.format]}"
-            path.write_text(text, encoding="utf-8")
+            write_outputs([Output(str(path), text)])
             print(terminal_safe(f"wrote {path}"))
         else:
             pieces.append(text)
     if pieces:
         joined = "\n".join(pieces)
         if args.output:
-            Path(args.output).write_text(joined, encoding="utf-8")
+            write_outputs([Output(args.output, joined)])
         else:
             sys.stdout.write(joined)
     return EXIT_OK
@@ -502,6 +589,8 @@ def _add_input_options(p: argparse.ArgumentParser, required: bool = True) -> Non
                    help=f"reader name (auto, {', '.join(_core.reader_names())})")
     p.add_argument("--label", action="append", default=[], metavar="KEY=VALUE",
                    help="set a label on every set read (repeatable), e.g. --label runner=ubuntu-24")
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress on stderr (shown only on a terminal, for many or large inputs)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -559,6 +648,24 @@ def build_parser() -> argparse.ArgumentParser:
     _add_output_options(p)
     _add_github_options(p)
     p.set_defaults(func=cmd_scaling)
+
+    p = sub.add_parser("history", help="change points across commits, per case")
+    _add_input_options(p)
+    _add_output_options(p)
+    _add_github_options(p)
+    p.add_argument("--order", metavar="LABEL",
+                   help="label giving each set's commit or time, sorted (numerically when all are numbers); "
+                        "default: each input is one commit, in the order given, named by its file")
+    p.add_argument("--by", action="append", help="case columns (comma-separated; default: every other label)")
+    p.add_argument("--threshold", default="5%",
+                   help="'still regressed' when the latest segment is worse than the first by more (default 5%%)")
+    p.add_argument("--min-magnitude", default="1%",
+                   help="smallest change point kept, |after/before - 1| of segment medians (default 1%%)")
+    p.add_argument("--max-p-value", type=float, default=0.05, help="permutation test level (default 0.05)")
+    p.add_argument("--permutations", type=int, default=199, help="permutations per test (default 199)")
+    p.add_argument("--seed", type=int, default=0, help="permutation seed (default 0)")
+    p.add_argument("--fail-on", choices=["regressed"], help="exit 1 when a case is still regressed (a CI gate)")
+    p.set_defaults(func=cmd_history)
 
     p = sub.add_parser("runners", help="CI runner comparison report")
     _add_input_options(p)
@@ -624,6 +731,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.debug:
             raise
         print(f"benchreport: error: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_INPUT
+    except MemoryError:  # std::bad_alloc from the core arrives as MemoryError too
+        if args.debug:
+            raise
+        print(f"benchreport: error: {OUT_OF_MEMORY}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:
         return 130

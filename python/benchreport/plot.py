@@ -13,7 +13,8 @@ from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-__all__ = ["plot_distributions", "plot_samples", "plot_forest", "forest_rows", "drift_windows", "plot_scaling"]
+__all__ = ["plot_distributions", "plot_samples", "plot_forest", "forest_rows", "drift_windows", "plot_scaling",
+           "plot_history"]
 
 ArrayLike = Union[np.ndarray, Sequence[float]]
 
@@ -62,6 +63,11 @@ def _pooled(side: Union[ArrayLike, Sequence[ArrayLike]], name: str) -> np.ndarra
     return values
 
 
+def _with_unit(value: float, unit: str) -> str:
+    """A legend number with its unit ("2.1e-06 s"), as the axis it belongs to is labelled."""
+    return f"{value:.4g} {unit}" if unit else f"{value:.4g}"
+
+
 def plot_distributions(base: Union[ArrayLike, Sequence[ArrayLike]], head: Union[ArrayLike, Sequence[ArrayLike]],
                        *, ax: Any = None, bins: int = 30, unit: str = "", labels: Tuple[str, str] = ("base", "head"),
                        ) -> Any:
@@ -77,7 +83,8 @@ def plot_distributions(base: Union[ArrayLike, Sequence[ArrayLike]], head: Union[
     edges = np.histogram_bin_edges(both, bins=bins)
     for values, color, label in ((base_values, BASE_COLOR, labels[0]), (head_values, HEAD_COLOR, labels[1])):
         median = float(np.median(values))
-        ax.hist(values, bins=edges, alpha=0.5, color=color, label=f"{label} (n={values.size}, median {median:.4g})")
+        ax.hist(values, bins=edges, alpha=0.5, color=color,
+                label=f"{label} (n={values.size}, median {_with_unit(median, unit)})")
         ax.axvline(median, color=color, linestyle="--", linewidth=1.5)
     ax.set_xlabel(f"value ({unit})" if unit else "value")
     ax.set_ylabel("samples")
@@ -116,7 +123,7 @@ def plot_samples(values: ArrayLike, k: int = 5, *, ax: Any = None, unit: str = "
             medians.append(median)
             ax.axvspan(lo - 0.5, hi - 0.5, color="#999999", alpha=0.2)
             ax.hlines(median, lo - 0.5, hi - 0.5, colors=HEAD_COLOR, linewidth=2,
-                      label=f"median of {name} {k}: {median:.4g}")
+                      label=f"median of {name} {k}: {_with_unit(median, unit)}")
         ax.set_title(f"drift {medians[1] / medians[0] - 1:+.2%} (median of last {k} / first {k} − 1)")
     ax.set_xlabel("sample (measurement order)")
     ax.set_ylabel(f"value ({unit})" if unit else "value")
@@ -165,7 +172,8 @@ def plot_forest(result: Any, *, ax: Any = None, threshold: Optional[float] = 0.0
 
     Points are coloured by verdict; dotted lines mark ±``threshold`` (None to
     omit). Cases are sorted by change; past ``max_cases`` only the largest
-    |change| are kept (and the title says so). Returns the Axes.
+    |change| are kept (and the title says so). The legend names the verdict
+    of each colour and the threshold lines; the x axis is in percent. Returns the Axes.
     """
     rows = forest_rows(result)
     if not rows:
@@ -182,8 +190,12 @@ def plot_forest(result: Any, *, ax: Any = None, threshold: Optional[float] = 0.0
         ax.plot(100 * change, y, "o", color=color, markersize=5)
     ax.axvline(0, color="black", linewidth=0.8)
     if threshold:
-        for edge in (-threshold, threshold):
-            ax.axvline(100 * edge, color="#888888", linewidth=0.8, linestyle=":")
+        for i, edge in enumerate((-threshold, threshold)):
+            ax.axvline(100 * edge, color="#888888", linewidth=0.8, linestyle=":",
+                       label=f"\u00b1{100 * threshold:g}% threshold" if i == 0 else None)
+    for verdict in dict.fromkeys(r[4] for r in shown):  # one legend entry per verdict shown, first-seen order
+        ax.plot([], [], "o-", color=VERDICT_COLORS.get(verdict, BASE_COLOR), label=f"{verdict} (change, CI)")
+    ax.legend(loc="best", fontsize="small")
     ax.set_yticks(positions)
     ax.set_yticklabels([r[0] for r in shown], fontsize="small")
     ax.set_xlabel("change of median, % (head vs base) with CI")
@@ -219,4 +231,27 @@ def plot_scaling(result: Any, family: Optional[str] = None, ax: Any = None) -> A
     ax.set_ylabel(f"cost ({chosen[0][1].unit})")
     ax.set_title(family or next(name for name, _ in items))
     ax.legend(fontsize="small")
+    return ax
+
+
+def plot_history(result: Any, *, ax: Any = None, max_cases: int = 12) -> Any:
+    """Each case's per-commit summaries over its first one (``br.history`` result), change points as
+    markers: red where the case got worse, green where it got better. At most ``max_cases`` lines."""
+    ax = _axes(ax)
+    commits = result.commits
+    for series, changes in list(zip(result.analysis.history.series, result.analysis.changes))[:max_cases]:
+        values = np.asarray(series.values, dtype=np.float64)
+        x = np.asarray(series.commits)
+        line, = ax.plot(x, values / values[0], linewidth=1, label=" / ".join(series.key) or "all sets")
+        for cp in changes.change_points:
+            color = VERDICT_COLORS["slower"] if cp.regression else VERDICT_COLORS["faster"]
+            ax.axvline(cp.commit, color=color, alpha=0.35, linewidth=1)
+            ax.plot([cp.commit], [values[cp.index] / values[0]], "o", color=line.get_color(), markersize=4)
+    ticks = np.unique(np.linspace(0, max(len(commits) - 1, 0), num=min(len(commits), 8)).astype(int))
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([commits[t][:12] for t in ticks], rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel("summary / first commit")
+    ax.set_xlabel(result.analysis.history.order)
+    if len(result.analysis.history.series) > 1:
+        ax.legend(fontsize=7, loc="best")
     return ax

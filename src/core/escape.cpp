@@ -37,6 +37,11 @@ std::pair<unsigned char, unsigned char> second_byte_range(unsigned char lead) {
 
 bool is_control(char32_t cp) { return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F); }
 
+// U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR end a line in
+// JavaScript, some Markdown and CSV readers and editors (NEL, VT and FF are
+// C0/C1 controls already).
+bool is_line_separator(char32_t cp) { return cp == 0x2028 || cp == 0x2029; }
+
 bool is_ascii_digit(char c) { return c >= '0' && c <= '9'; }
 
 bool is_ascii_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -48,7 +53,7 @@ void for_each_neutral(std::string_view text, Fn&& fn) {
   for (std::size_t pos = 0; pos < text.size();) {
     const CodePoint cp = decode_utf8(text, pos);
     char32_t value = cp.value;
-    if (is_control(value)) value = U' ';
+    if (is_control(value) || is_line_separator(value)) value = U' ';
     if (is_bidi_control(value)) value = kReplacement;
     buffer.clear();
     if (value == cp.value && value != kReplacement) {
@@ -307,14 +312,26 @@ bool is_numeric_looking(std::string_view text) {
   return true;
 }
 
+namespace {
+
+// A spreadsheet evaluates = + - @ as a formula also after leading blanks (a
+// tab or CR in the input is a space once neutralised).
+bool is_formula_like(std::string_view cell) {
+  const std::size_t first = cell.find_first_not_of(' ');
+  if (first == std::string_view::npos) return false;
+  const std::string_view rest = cell.substr(first);
+  return std::string_view("=+-@").find(rest.front()) != std::string_view::npos && !is_numeric_looking(rest);
+}
+
+}  // namespace
+
 std::string escape_csv_field(std::string_view text) {
   std::string cell = neutralize_text(text);
-  if (!cell.empty() && std::string_view("=+-@").find(cell.front()) != std::string_view::npos &&
-      !is_numeric_looking(cell)) {
-    cell.insert(0, 1, '\'');
-  }
+  if (is_formula_like(cell)) cell.insert(0, 1, '\'');
+  // A field starting with # is quoted: a reader skipping "# caption" comment
+  // lines (pandas comment="#") must not skip a data row.
   const bool needs_quotes = cell.find_first_of(",\"") != std::string::npos ||
-                            (!cell.empty() && (cell.front() == ' ' || cell.back() == ' '));
+                            (!cell.empty() && (cell.front() == ' ' || cell.back() == ' ' || cell.front() == '#'));
   if (!needs_quotes) return cell;
   std::string out = "\"";
   for (const char c : cell) {
@@ -332,6 +349,25 @@ std::size_t display_width(std::string_view text) {
     width += is_wide(cp) ? 2 : 1;
   });
   return width;
+}
+
+std::string truncate_display(std::string_view text, std::size_t max_columns) {
+  std::string out = neutralize_text(text);
+  if (display_width(out) <= max_columns) return out;
+  // Keep whole code points within max_columns - 1 columns, then the ellipsis.
+  const std::size_t room = max_columns > 0 ? max_columns - 1 : 0;
+  std::size_t width = 0;
+  std::size_t keep = 0;
+  for (std::size_t pos = 0; pos < out.size();) {
+    const CodePoint cp = decode_utf8(out, pos);
+    width += is_zero_width(cp.value) ? 0 : is_wide(cp.value) ? 2 : 1;
+    if (width > room) break;
+    pos += cp.length;
+    keep = pos;
+  }
+  out.resize(keep);
+  if (max_columns > 0) out += "\u2026";
+  return out;
 }
 
 }  // namespace benchreport

@@ -76,6 +76,29 @@ bool needs_unicode_escape(char32_t cp) {
 
 }  // namespace
 
+Json::Json(const Json& other) {
+  if (const auto* text = std::get_if<std::string>(&other.value_)) {
+    std::string copy = *text;
+    value_ = std::move(copy);
+  } else if (const auto* items = std::get_if<Array>(&other.value_)) {
+    Array copy = *items;
+    value_ = std::move(copy);
+  } else if (const auto* members = std::get_if<Object>(&other.value_)) {
+    Object copy = *members;
+    value_ = std::move(copy);
+  } else {
+    value_ = other.value_;  // null, bool or a number: nothing to allocate
+  }
+}
+
+Json& Json::operator=(const Json& other) {
+  if (this != &other) {
+    Json copy(other);
+    value_ = std::move(copy.value_);
+  }
+  return *this;
+}
+
 Json& Json::set(std::string key, Json value) {
   if (is_null()) value_ = Object{};
   auto* members = std::get_if<Object>(&value_);

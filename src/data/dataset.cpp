@@ -184,7 +184,7 @@ void Dataset::add_run(std::string id, std::string metadata_json) {
   if (!is_valid_utf8(id)) throw InputError(fmt::format("run id \"{}\" is not valid UTF-8", sanitize_utf8(id)));
   if (!is_valid_utf8(metadata_json)) throw InputError(fmt::format("run \"{}\": metadata is not valid UTF-8", id));
   run_index_.emplace(id, runs_.size());
-  runs_.push_back(Run{std::move(id), std::move(metadata_json)});
+  runs_.push_back(Run{std::move(id), std::move(metadata_json), {}});
 }
 
 void Dataset::set_run_metadata(std::string_view id, std::string metadata_json) {
@@ -192,6 +192,18 @@ void Dataset::set_run_metadata(std::string_view id, std::string metadata_json) {
   if (it == run_index_.end()) throw InputError(fmt::format("unknown run id \"{}\"", sanitize_utf8(id)));
   if (!is_valid_utf8(metadata_json)) throw InputError(fmt::format("run \"{}\": metadata is not valid UTF-8", id));
   runs_[it->second].metadata_json = std::move(metadata_json);
+}
+
+void Dataset::set_run_format(std::string_view id, std::string format) {
+  const auto it = run_index_.find(id);
+  if (it == run_index_.end()) throw InputError(fmt::format("unknown run id \"{}\"", sanitize_utf8(id)));
+  runs_[it->second].format = std::move(format);
+}
+
+void Dataset::copy_run(const Run& run) {
+  add_run(run.id, run.metadata_json);
+  Run& copy = runs_[run_index_.find(run.id)->second];
+  if (copy.format.empty()) copy.format = run.format;
 }
 
 // Warnings quote file names and labels: keep them valid UTF-8 for Python and reports.
@@ -320,7 +332,7 @@ Dataset Dataset::subset(std::span<const std::size_t> sets) const {
 }
 
 void Dataset::copy_set_from(const Dataset& other, std::size_t set) {
-  if (const auto run = other.run_id(set); !run.empty()) add_run(std::string(run), other.find_run(run)->metadata_json);
+  if (const auto run = other.run_id(set); !run.empty()) copy_run(*other.find_run(run));
   SetOptions options{other.directions_[set], std::string(other.run_id(set)), other.set_metadata_[set],
                      other.sample_weights(set)};
   // Samples are already in base units: copy them unscaled.
@@ -359,7 +371,7 @@ void Dataset::append(const Dataset& other) {
     append(copy);
     return;
   }
-  for (const auto& run : other.runs_) add_run(run.id, run.metadata_json);
+  for (const auto& run : other.runs_) copy_run(run);
   for (std::size_t set = 0; set < other.n_sets(); ++set) copy_set_from(other, set);
   warnings_.insert(warnings_.end(), other.warnings_.begin(), other.warnings_.end());
 }

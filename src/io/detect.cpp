@@ -1,6 +1,8 @@
 // Format detection from the file name and the first bytes.
 #include <fmt/format.h>
 
+#include <utility>
+
 #include "benchreport/core/error.hpp"
 #include "benchreport/io/read.hpp"
 #include "reader.hpp"
@@ -82,7 +84,28 @@ bool looks_like_go(std::string_view head) {
   return false;
 }
 
+// The first line of `text` and what follows it.
+std::pair<std::string_view, std::string_view> first_line(std::string_view text) {
+  const auto end = text.find('\n');
+  if (end == std::string_view::npos) return {text, {}};
+  return {text.substr(0, end), text.substr(end + 1)};
+}
+
 }  // namespace
+
+std::string_view own_report_kind(std::string_view first_bytes) {
+  const std::string_view head = skip_space(first_bytes);
+  if (head.starts_with("{") && has(head.substr(0, 256), "\"benchreport-report/")) return "a JSON report";
+  if ((head.starts_with("<!doctype html") || head.starts_with("<!DOCTYPE html")) && has(head, "class=\"benchreport\"")) {
+    return "an HTML report";
+  }
+  if (head.starts_with("# ")) {
+    const auto [comment, rest] = first_line(head);
+    const std::string_view header = first_line(rest).first;
+    if (!comment.empty() && has(header, ",")) return "a CSV report";
+  }
+  return {};
+}
 
 std::vector<std::string> reader_names() {
   return {"google-benchmark", "hyperfine", "pyperf", "pytest-benchmark", "go", "nitro", "criterion", "zfh", "bmf", "json", "csv"};
@@ -96,6 +119,10 @@ std::string detect_format(std::string_view name, std::string_view first_bytes) {
   if (first_bytes.empty()) throw InputError(fmt::format("{}: empty file (0 bytes)", name));
   if (head.empty() && first_bytes.size() < kDetectBytes) {
     throw InputError(fmt::format("{}: empty file (only {} bytes of white space)", name, first_bytes.size()));
+  }
+  if (const std::string_view kind = own_report_kind(head); !kind.empty()) {
+    throw InputError(fmt::format("{}: {} written by benchreport, not benchmark results: read the result files it was "
+                                 "made from (a folder read skips such reports)", name, kind));
   }
   if (has(head, "ZFH_BENCHMARK_RESULT")) return "zfh";
   if (head.starts_with("{") || head.starts_with("[")) {

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iterator>
 
 #include "benchreport/core/error.hpp"
@@ -82,13 +83,13 @@ bool GoogleBenchmarkRows::append(GoogleBenchmarkRows&& later) {
 }
 
 void GoogleBenchmarkRows::emit(Dataset& dataset, const std::string& name) const {
-  std::size_t orphan_aggregates = 0;
+  std::vector<std::string> aggregates_only;
   for (const auto& s : series_) {
     // A family's BigO/RMS series has no iteration rows by nature: not an orphan.
-    if (s.real_time.empty()) orphan_aggregates += s.aggregates.empty() ? 0 : 1;
-    else emit_series(s, dataset, name, family_complexity(s));
+    if (!s.real_time.empty()) emit_series(s, dataset, name, family_complexity(s));
+    else if (!s.aggregates.empty()) aggregates_only.push_back(s.run_name);
   }
-  report(dataset, name, orphan_aggregates);
+  report(dataset, name, aggregates_only);
 }
 
 void GoogleBenchmarkRows::parse_entry(JsonInput& json, od::value& value, const JsonPath& path, Entry& e) {
@@ -251,15 +252,23 @@ void GoogleBenchmarkRows::emit_series(const Series& s, Dataset& dataset, const s
   }
 }
 
-void GoogleBenchmarkRows::report(Dataset& dataset, const std::string& file, std::size_t orphan_aggregates) const {
-  if (aggregate_rows_ > 0) {
+void GoogleBenchmarkRows::report(Dataset& dataset, const std::string& file,
+                                 const std::vector<std::string>& aggregates_only) const {
+  if (aggregate_rows_ > 0 && aggregates_only.size() < series_.size()) {
     dataset.warn(fmt::format("{}: kept {} aggregate rows apart from the samples (set metadata \"aggregates\")", file,
                              aggregate_rows_));
   }
-  if (orphan_aggregates > 0) {
-    dataset.warn(fmt::format("{}: {} benchmarks have aggregate rows but no iteration rows (run with "
-                             "--benchmark_report_aggregates_only=false to get samples); their aggregates are not read",
-                             file, orphan_aggregates));
+  if (!aggregates_only.empty()) {
+    constexpr std::size_t kNamed = 5;
+    const std::size_t named = std::min(aggregates_only.size(), kNamed);
+    const std::string more = aggregates_only.size() > kNamed ? fmt::format(" and {} more", aggregates_only.size() - kNamed) : "";
+    dataset.warn(fmt::format(
+        "{}: {} benchmarks have only aggregate rows (mean, median, stddev: no per-repetition samples), so they are not "
+        "read: {}{}. Re-run with --benchmark_repetitions=N --benchmark_report_aggregates_only=false (add "
+        "--benchmark_display_aggregates_only=true to keep the console short), or drop ReportAggregatesOnly(true) from "
+        "their registration, to write one sample per repetition",
+        file, aggregates_only.size(),
+        fmt::join(aggregates_only.begin(), aggregates_only.begin() + static_cast<std::ptrdiff_t>(named), ", "), more));
   }
   if (!errors_.empty()) {
     dataset.warn(fmt::format("{}: {} benchmarks reported an error and have no samples: {}", file, errors_.size(),

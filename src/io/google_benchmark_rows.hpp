@@ -115,7 +115,7 @@ class GoogleBenchmarkRows {
   // The complexity rows of the family `s` belongs to (run_name up to its first '/'), or null.
   const Metadata* family_complexity(const Series& s) const;
 
-  void report(Dataset& dataset, const std::string& file, std::size_t orphan_aggregates) const;
+  void report(Dataset& dataset, const std::string& file, const std::vector<std::string>& aggregates_only) const;
 
   std::vector<Series> series_;
   std::unordered_map<std::string, std::size_t> series_index_;

@@ -1,6 +1,8 @@
 // pyperf JSON ("version": "1.0"): one set per (benchmark, worker process);
 // warmups are excluded from the samples (kept in metadata), calibration runs
-// (warmups only) are counted in the warnings. The unit comes from metadata.
+// (warmups only) are counted in the warnings. The name and unit come from the
+// benchmark's metadata, else the file's (`pyperf timeit -o` keeps the name
+// there), whatever the order of the members.
 #include <fmt/format.h>
 
 #include "benchreport/core/error.hpp"
@@ -28,6 +30,9 @@ class PyperfReader {
  public:
   explicit PyperfReader(const Source& source) : json_(source) {}
 
+  // Members may come in any order (pyperf writes them sorted, so a
+  // `timeit -o` file's benchmark name, in the file-level "metadata", comes
+  // after "benchmarks"): the runs wait until the whole file is read.
   Dataset read() {
     const JsonPath top;
     Metadata file_metadata;
@@ -41,7 +46,7 @@ class PyperfReader {
         json_.elements(json_.array(value, path), path, [&](std::size_t, od::value b, const JsonPath& p) { read_benchmark(b, p); });
       } else if (key == "runs") {  // a single benchmark at top level
         found = true;
-        read_runs(value, path, common_);
+        read_runs(value, path, benchmarks_.emplace_back(PendingBenchmark{path.str(), {}, {}}));
       } else {
         file_metadata.emplace_back(std::string(key), json_.raw(value, path));
       }
@@ -50,7 +55,7 @@ class PyperfReader {
     if (!found) json_.fail(top, "missing \"benchmarks\" (expected pyperf JSON)");
     file_metadata.emplace_back("metadata", json_object(common_));
     dataset_.set_run_metadata(json_.name(), json_object(file_metadata));
-    for (auto& pending : pending_) add(pending);
+    for (auto& benchmark : benchmarks_) add(benchmark);
     if (calibration_runs_ > 0) {
       dataset_.warn(fmt::format("{}: {} calibration runs (warmups only, no values) are not samples", json_.name(), calibration_runs_));
     }
@@ -58,6 +63,18 @@ class PyperfReader {
   }
 
  private:
+  // One worker process's values (a run with values).
+  struct PendingRun {
+    std::string path;
+    std::vector<double> values;
+    Metadata metadata;
+  };
+  struct PendingBenchmark {
+    std::string path;
+    Metadata metadata;  // the benchmark's own; the file's common metadata fills in the rest
+    std::vector<PendingRun> runs;
+  };
+
   void read_metadata(od::value value, const JsonPath& path, Metadata& out) {
     json_.fields(json_.object(value, path), path, [&](std::string_view key, od::value v, const JsonPath& p) {
       out.emplace_back(std::string(key), json_.raw(v, p));
@@ -65,14 +82,14 @@ class PyperfReader {
   }
 
   void read_benchmark(od::value value, const JsonPath& path) {
-    Metadata metadata = common_;
+    PendingBenchmark& benchmark = benchmarks_.emplace_back(PendingBenchmark{path.str(), {}, {}});
     bool has_runs = false;
     json_.fields(json_.object(value, path), path, [&](std::string_view key, od::value v, const JsonPath& p) {
       if (key == "metadata") {
-        read_metadata(v, p, metadata);
+        read_metadata(v, p, benchmark.metadata);
       } else if (key == "runs") {
         has_runs = true;
-        read_runs(v, p, metadata);
+        read_runs(v, p, benchmark);
       } else {
         json_.fail(p, "unknown member (expected metadata, runs)");
       }
@@ -80,62 +97,67 @@ class PyperfReader {
     if (!has_runs) json_.fail(path, "missing \"runs\"");
   }
 
-  // A run's samples wait here until the file's common metadata (which may
-  // come after "benchmarks") tells the unit.
-  struct PendingSet {
-    std::string name, unit, path;
-    std::size_t process;
-    std::vector<double> values;
-    Metadata metadata;
-  };
-
-  void read_runs(od::value value, const JsonPath& path, const Metadata& metadata) {
-    const std::string name = find_string(metadata, "name");
-    if (name.empty()) json_.fail(path, "no benchmark \"name\" in the metadata before \"runs\"");
-    const std::string unit = find_string(metadata, "unit");
-    std::size_t process = 0;
-    json_.elements(json_.array(value, path), path, [&](std::size_t, od::value run, const JsonPath& p) {
-      if (read_run(run, p, name, unit, process + 1)) ++process;
-    });
+  void read_runs(od::value value, const JsonPath& path, PendingBenchmark& benchmark) {
+    json_.elements(json_.array(value, path), path, [&](std::size_t, od::value run, const JsonPath& p) { read_run(run, p, benchmark); });
   }
 
-  bool read_run(od::value value, const JsonPath& path, const std::string& name, const std::string& unit, std::size_t process) {
-    PendingSet pending{name, unit, path.str(), process, {}, {}};
+  void read_run(od::value value, const JsonPath& path, PendingBenchmark& benchmark) {
+    PendingRun run{path.str(), {}, {}};
     bool has_values = false;
     json_.fields(json_.object(value, path), path, [&](std::string_view key, od::value v, const JsonPath& p) {
       if (key == "values") {
-        json_.numbers(v, p, pending.values);
+        json_.numbers(v, p, run.values);
         has_values = true;
       } else {
-        pending.metadata.emplace_back(std::string(key), json_.raw(v, p));  // metadata, warmups
+        run.metadata.emplace_back(std::string(key), json_.raw(v, p));  // metadata, warmups
       }
     });
-    if (!has_values || pending.values.empty()) {
+    if (!has_values || run.values.empty()) {
       ++calibration_runs_;
-      return false;
+      return;
     }
-    pending_.push_back(std::move(pending));
-    return true;
+    benchmark.runs.push_back(std::move(run));
   }
 
-  void add(PendingSet& pending) {
-    const std::string common_unit = find_string(common_, "unit");
-    const std::string unit_name = !pending.unit.empty() ? pending.unit : !common_unit.empty() ? common_unit : "second";
-    SetOptions options;
-    options.run = json_.name();
-    options.metadata = std::move(pending.metadata);
+  // A metadata string of the benchmark, else of the file, else "".
+  std::string lookup(const PendingBenchmark& benchmark, std::string_view key) const {
+    std::string value = find_string(benchmark.metadata, key);
+    return value.empty() ? find_string(common_, key) : value;
+  }
+
+  void add(PendingBenchmark& benchmark) {
+    const std::string name = lookup(benchmark, "name");
+    if (name.empty()) {
+      throw InputError(fmt::format("{}: {}: no benchmark \"name\" in the benchmark's metadata or the file's", json_.name(),
+                                   benchmark.path));
+    }
+    const std::string unit = lookup(benchmark, "unit");
+    const Unit parsed_unit = read_unit(benchmark, unit.empty() ? "second" : unit);
+    std::size_t process = 0;
+    for (auto& run : benchmark.runs) {
+      SetOptions options;
+      options.run = json_.name();
+      options.metadata = std::move(run.metadata);
+      try {
+        dataset_.add_set({{"benchmark", name}, {"process", std::to_string(++process)}}, run.values, parsed_unit, options);
+      } catch (const InputError& e) {
+        throw InputError(fmt::format("{}: {}: {}", json_.name(), run.path, e.what()));
+      }
+    }
+  }
+
+  Unit read_unit(const PendingBenchmark& benchmark, const std::string& unit) const {
     try {
-      dataset_.add_set({{"benchmark", pending.name}, {"process", std::to_string(pending.process)}}, pending.values,
-                       pyperf_unit(unit_name), options);
+      return pyperf_unit(unit);
     } catch (const InputError& e) {
-      throw InputError(fmt::format("{}: {}: {}", json_.name(), pending.path, e.what()));
+      throw InputError(fmt::format("{}: {}: metadata \"unit\": {}", json_.name(), benchmark.path, e.what()));
     }
   }
 
   JsonInput json_;
   Dataset dataset_;
   Metadata common_;
-  std::vector<PendingSet> pending_;
+  std::vector<PendingBenchmark> benchmarks_;
   std::size_t calibration_runs_ = 0;
 };
 

@@ -262,7 +262,12 @@ Dataset read_plain(std::string_view bytes, const std::string& name, std::string_
       return start == nullptr ? nullptr : start + skipped;
     };
   }
-  return run_reader(reader_for(chosen, name), io::Source{name, text, options, companion, padded, shifted}, chosen);
+  Dataset dataset = run_reader(reader_for(chosen, name), io::Source{name, text, options, companion, padded, shifted}, chosen);
+  // The canonical formats keep no tool: their runs say nothing about what one sample is.
+  if (chosen != "json" && chosen != "csv") {
+    for (const auto& run : dataset.runs()) dataset.set_run_format(run.id, chosen);
+  }
+  return dataset;
 }
 
 bool is_hidden(const fs::path& path) {
@@ -338,23 +343,39 @@ FolderFiles files_under(const fs::path& dir) {
 Dataset read_directory(const fs::path& dir, std::string_view format, const ReadOptions& options) {
   Dataset out;
   std::vector<std::string> skipped;
+  std::vector<std::string> reports;  // benchreport's own outputs ("report.csv (a CSV report)")
   const FolderFiles entries = files_under(dir);
   for (const auto& file : entries.files) {
     // criterion's benchmark.json is read together with the sample.json beside it.
     if (file.filename() == "benchmark.json" && fs::exists(file.parent_path() / "sample.json")) continue;
-    if (format == "auto") {
-      const std::string first = read_file_prefix(file);
-      try {
-        const std::string head = detection_prefix(first, file.string(), options);
-        detect_format(file.string(), without_bom(head, file.string()));
-      } catch (const InputError&) {
-        skipped.push_back(file.lexically_relative(dir).string());
-        continue;
-      }
+    const std::string relative = file.lexically_relative(dir).string();
+    const std::string first = read_file_prefix(file);
+    std::string head;
+    std::string_view report_kind;
+    bool recognised = true;
+    try {
+      head = detection_prefix(first, file.string(), options);
+      const std::string_view text = without_bom(head, file.string());
+      report_kind = own_report_kind(text);
+      if (report_kind.empty() && format == "auto") detect_format(file.string(), text);
+    } catch (const InputError&) {
+      recognised = false;  // with a format named, reading it says why
+    }
+    if (!report_kind.empty()) {
+      reports.push_back(fmt::format("{} ({})", relative, report_kind));
+      continue;
+    }
+    if (!recognised && format == "auto") {
+      skipped.push_back(relative);
+      continue;
     }
     out.append(read(file, format, options));
   }
   std::vector<std::string> notes;
+  if (!reports.empty()) {
+    notes.push_back(fmt::format("{}: skipped {} reports benchreport wrote (not benchmark results): {}", dir.string(),
+                                reports.size(), fmt::join(reports, ", ")));
+  }
   if (!skipped.empty()) {
     notes.push_back(fmt::format("{}: skipped {} files no reader recognises: {}", dir.string(), skipped.size(), fmt::join(skipped, ", ")));
   }

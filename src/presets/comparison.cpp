@@ -17,6 +17,7 @@
 #include "benchreport/compare/rollup.hpp"
 #include "benchreport/data/metadata.hpp"
 #include "benchreport/presets/scaling.hpp"
+#include "sample_notes.hpp"
 
 namespace benchreport {
 namespace {
@@ -146,6 +147,7 @@ class ComparisonBuilder {
     for (std::size_t s = 0; s < sections_.size(); ++s) sections.push_back(add_section(report, s));
     add_new_and_removed(report);
     add_revisions(report);
+    if (const std::string samples = sample_footnote(ds_); !samples.empty()) report.add_footnote(samples);
     report.data = Json::object();
     report.data.set("preset", "comparison");
     report.data.set("method", method_json());
@@ -421,8 +423,7 @@ class ComparisonBuilder {
                                                 {}, fmt::format("processes-{}", section));
     for (const auto i : f.cases) processes.add_row(process_row(i));
     report.add_footnote(
-        "p50 is the median of timed batch averages (e.g. ns/op), not individual-call latency. MAD describes sample "
-        "spread; ordered raw samples retain within-process drift (the sparklines after the process p50s draw each "
+        "p50 is the median of the samples. MAD describes sample spread; ordered raw samples retain within-process drift (the sparklines after the process p50s draw each "
         "side's samples in measurement order, processes one after another). Paired change i = head process i vs base "
         "process i of the same interleaving block.");
     return section_json(section, f);
@@ -442,6 +443,29 @@ class ComparisonBuilder {
       report.add_heading(2, fmt::format("Removed cases ({}, base only)", cmp_.removed_cases.size()));
       report.add_list(list(cmp_.removed_cases));
     }
+    add_one_side_reasons(report);
+  }
+
+  // The reader warnings that name a case with one side only: the reason a side
+  // has no samples (e.g. Google Benchmark aggregate rows only) and what to re-run.
+  void add_one_side_reasons(Report& report) const {
+    const auto names_a_case = [&](const std::string& warning) {
+      for (const auto* cases : {&cmp_.new_cases, &cmp_.removed_cases}) {
+        for (const auto& key : *cases) {
+          for (const auto& part : key) {
+            if (!part.empty() && warning.find(part) != std::string::npos) return true;
+          }
+        }
+      }
+      return false;
+    };
+    std::vector<std::string> reasons;
+    for (const auto& warning : ds_.warnings()) {
+      if (names_a_case(warning)) reasons.push_back(warning);
+    }
+    if (reasons.empty()) return;
+    report.add_note("Why some cases have one side only \u2014 the readers said:", NoteKind::warning);
+    report.add_list(reasons);
   }
 
   void add_revisions(Report& report) const {

@@ -14,6 +14,7 @@
 #include "benchreport/core/error.hpp"
 #include "benchreport/report/format.hpp"
 #include "benchreport/stats/grouped.hpp"
+#include "sample_notes.hpp"
 
 namespace benchreport {
 namespace {
@@ -96,7 +97,7 @@ std::vector<Cell> row(const SummaryGroups& groups, const GroupedSummary& s, std:
   cells.emplace_back(std::to_string(s.n[i]), static_cast<double>(s.n[i]));
   cells.emplace_back(format_value(s.median[i], unit, kSummaryValue), s.median[i]);
   cells.emplace_back(format_percent(s.mad_over_median_pct[i] / 100.0), s.mad_over_median_pct[i]);
-  cells.emplace_back(format_percent(s.cv[i], 2), s.cv[i]);
+  cells.emplace_back(format_percent(s.cv[i]), s.cv[i]);
   cells.emplace_back(fmt::format("{} \u2013 {}", format_value(s.min[i], unit, kSummaryValue),
                                  format_value(s.max[i], unit, kSummaryValue)));
   cells.push_back(drift_cell(s, i, limit));
@@ -188,6 +189,7 @@ Report summary_report(const Dataset& dataset, const SummaryReportOptions& option
       "p50 = median; MAD / p50 = median absolute deviation over the median; CV = population standard deviation over "
       "the mean; drift = median of the last {} samples over the first {} \u2212 1 (n/a below {} samples).",
       k, k, 2 * k);
+  if (const std::string samples = sample_footnote(dataset); !samples.empty()) report.add_footnote(samples);
   report.data = payload(groups, s, k);
   return report;
 }

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_set>
 
 #include "benchreport/core/escape.hpp"
+#include "benchreport/core/sha256.hpp"
 #include "benchreport/report/format.hpp"
 #include "benchreport/render/render.hpp"
 #include "plot_svg.hpp"
@@ -83,16 +85,38 @@ std::string sparkline_svg(const std::vector<double>& samples) {
       kSparkWidth, kSparkHeight, samples.size(), coordinates);
 }
 
-// Ids come from input: keep [A-Za-z0-9_-] so they can never leave the attribute.
+constexpr std::size_t kMaxIdChars = 64;
+
+// Ids come from input: keep [A-Za-z0-9_-] so they can never leave the
+// attribute, at most kMaxIdChars of them. When that loses anything (`a|b`,
+// `a b` and `a-b` all read `a-b`), 8 hex digits of the SHA-256 of the whole
+// id follow, so distinct ids stay distinct whatever else the report holds.
 std::string safe_id(std::string_view id) {
   std::string out = "table-";
-  for (const char c : id) {
+  bool lossy = id.size() > kMaxIdChars;
+  for (const char c : id.substr(0, kMaxIdChars)) {
     const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
                       c == '-';
     out += keep ? c : '-';
+    lossy = lossy || !keep;
   }
+  if (lossy) out += fmt::format("-{}", sha256_hex(id).substr(0, 8));
   return out;
 }
+
+// Element ids of one document: safe_id, then -2, -3, ... for a repeat.
+class IdRegistry {
+ public:
+  std::string claim(std::string_view id) {
+    const std::string base = safe_id(id);
+    std::string candidate = base;
+    for (std::size_t n = 2; !used_.insert(candidate).second; ++n) candidate = fmt::format("{}-{}", base, n);
+    return candidate;
+  }
+
+ private:
+  std::unordered_set<std::string> used_;
+};
 
 std::string cell_classes(Align align, CellRole role) {
   std::string classes = fmt::format("al-{}", align_name(align));
@@ -134,7 +158,7 @@ class HtmlWriter {
   }
   void write(const Table& t) {
     t.validate();
-    out_ += t.id.empty() ? "<table>\n" : fmt::format("<table id=\"{}\">\n", safe_id(t.id));
+    out_ += t.id.empty() ? "<table>\n" : fmt::format("<table id=\"{}\">\n", ids_.claim(t.id));
     if (!t.caption.empty()) out_ += fmt::format("<caption>{}</caption>\n", escape_html(t.caption));
     out_ += "<thead><tr>";
     for (const Column& column : t.columns) {
@@ -160,6 +184,7 @@ class HtmlWriter {
   }
 
   const RenderOptions& options_;
+  IdRegistry ids_;
   std::string out_;
 };
 

@@ -41,8 +41,15 @@ std::string inline_spans(const Spans& spans) {
   return out;
 }
 
+// A cell's text, cut to options.max_cell_width so that one very long name
+// cannot take the budget from every other row.
+std::string shown_text(std::string_view text, const RenderOptions& options) {
+  return options.max_cell_width > 0 ? truncate_display(text, options.max_cell_width) : std::string(text);
+}
+
 std::string cell_text(const Cell& cell, const RenderOptions& options) {
-  std::string body = cell.role == CellRole::code ? markdown_code_span(cell.text, true) : escape_markdown(cell.text);
+  const std::string text = shown_text(cell.text, options);
+  std::string body = cell.role == CellRole::code ? markdown_code_span(text, true) : escape_markdown(text);
   if (cell.role == CellRole::best && !body.empty()) body = fmt::format("**{}**", body);
   if (options.sparklines && !cell.samples.empty()) {
     const std::string spark = format_sparkline(cell.samples);
@@ -76,7 +83,7 @@ TableParts table_parts(const Table& table, const RenderOptions& options) {
   std::string header = "|";
   std::string rule = "|";
   for (const Column& column : table.columns) {
-    header += fmt::format(" {} |", escape_markdown(column.title));
+    header += fmt::format(" {} |", escape_markdown(shown_text(column.title, options)));
     rule += fmt::format(" {} |", align_marker(column.align));
   }
   parts.head += header + "\n" + rule;

@@ -78,6 +78,15 @@ class TextWriter {
   void separate() {
     if (!out_.empty()) out_ += '\n';
   }
+  // Without colour nothing is bold: best cells carry a trailing "*" (cell_text)
+  // and prose that points at bold says "marked *" instead.
+  std::string without_bold(std::string text) const {
+    if (options_.color) return text;
+    for (std::size_t at = text.find(" in bold"); at != std::string::npos; at = text.find(" in bold", at)) {
+      text.replace(at, 8, " marked *");
+    }
+    return text;
+  }
   std::string styled(const std::string& text, std::string_view code) const {
     if (!options_.color || code.empty() || text.empty()) return text;
     return fmt::format("{}{}{}", code, text, kReset);
@@ -87,7 +96,7 @@ class TextWriter {
   void write(const Plot&) {}  // drawn in HTML only; its numbers are in a table
   void write(const Paragraph& p) {
     separate();
-    out_ += inline_spans(p.spans) + "\n";
+    out_ += without_bold(inline_spans(p.spans)) + "\n";
   }
   void write(const Note& n) {
     separate();
@@ -100,7 +109,7 @@ class TextWriter {
   }
   void write(const Footnote& f) {
     separate();
-    out_ += styled(neutralize_text(f.text), "\x1b[2m") + "\n";
+    out_ += styled(without_bold(neutralize_text(f.text)), "\x1b[2m") + "\n";
   }
   void write(const Details& d) {
     heading(3, d.summary);
@@ -111,7 +120,7 @@ class TextWriter {
     separate();
     if (!t.caption.empty()) out_ += styled(neutralize_text(t.caption), "\x1b[1m") + "\n";
     std::vector<std::string> titles;
-    for (const Column& column : t.columns) titles.push_back(neutralize_text(column.title));
+    for (const Column& column : t.columns) titles.push_back(shown(column.title));
     std::vector<std::vector<std::string>> cells;
     for (const auto& row : t.rows) {
       std::vector<std::string> texts;
@@ -130,15 +139,21 @@ class TextWriter {
     }
     out_ += '\n';
     for (std::size_t r = 0; r < cells.size(); ++r) line(cells[r], widths, t.columns, &t.rows[r]);
-    if (!t.footnote.empty()) out_ += fmt::format("\n{}\n", styled(neutralize_text(t.footnote), "\x1b[2m"));
+    if (!t.footnote.empty()) out_ += fmt::format("\n{}\n", styled(without_bold(neutralize_text(t.footnote)), "\x1b[2m"));
+  }
+
+  // Cut to options.max_cell_width: one very long name must not widen every row.
+  std::string shown(std::string_view text) const {
+    return options_.max_cell_width > 0 ? truncate_display(text, options_.max_cell_width) : neutralize_text(text);
   }
 
   std::string cell_text(const Cell& cell) const {
-    std::string text = neutralize_text(cell.text);
+    std::string text = shown(cell.text);
     if (options_.sparklines && !cell.samples.empty()) {
       const std::string spark = format_sparkline(cell.samples);
       text = text.empty() ? spark : fmt::format("{} {}", text, spark);
     }
+    if (!options_.color && cell.role == CellRole::best) text += " *";
     return text;
   }
 

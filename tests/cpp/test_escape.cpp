@@ -100,6 +100,14 @@ TEST_CASE("CSV fields: RFC 4180 quoting and the formula guard", "[escape]") {
   CHECK(escape_csv_field("-1.5e-3") == "-1.5e-3");
   CHECK(escape_csv_field("line\nbreak") == "line break");
   CHECK(escape_csv_field(" padded") == "\" padded\"");
+  // Blanks before = + - @ (a tab or CR is a space once neutralised) do not hide a formula.
+  CHECK(escape_csv_field("\t=cmd|' /C calc'!A0") == "' =cmd|' /C calc'!A0");
+  CHECK(escape_csv_field("\r@SUM(A1)") == "' @SUM(A1)");
+  CHECK(escape_csv_field("  +cmd") == "'  +cmd");
+  CHECK(escape_csv_field(" -5.01%") == "\" -5.01%\"");  // numeric-looking: no guard, quoted for the space
+  // A field starting with # is quoted, so no data row reads as a "# caption" comment.
+  CHECK(escape_csv_field("#1 fastest") == "\"#1 fastest\"");
+  CHECK(escape_csv_field("a#b") == "a#b");
   CHECK(is_numeric_looking("1,024"));
   CHECK(is_numeric_looking("2.25 \u00b5s"));
   CHECK_FALSE(is_numeric_looking("-"));
@@ -116,4 +124,21 @@ TEST_CASE("display width counts terminal columns", "[escape]") {
   CHECK(display_width("e\u0301") == 1);             // combining accent
   CHECK(display_width("\xf0\x9f\x98\x80") == 2);    // emoji
   CHECK(display_width("a\xff") == 2);               // U+FFFD is one column
+}
+
+TEST_CASE("line and paragraph separators are neutralised like newlines", "[escape]") {
+  CHECK(neutralize_text("a\u2028b\u2029c\u0085d") == "a b c d");
+  CHECK(escape_markdown("x\u2028| y") == "x \\| y");
+  CHECK(escape_csv_field("x\u2029y") == "x y");
+  CHECK(escape_html("x\u2028y") == "x y");
+}
+
+TEST_CASE("truncate_display cuts at a code point and shows the cut", "[escape]") {
+  CHECK(truncate_display("short", 10) == "short");
+  CHECK(truncate_display("exactly10!", 10) == "exactly10!");
+  CHECK(truncate_display("abcdefghijk", 10) == "abcdefghi\u2026");
+  CHECK(display_width(truncate_display(std::string(10000, 'x'), 100)) == 100);
+  CHECK(truncate_display("\u65e5\u672c\u8a9e\u65e5\u672c", 6) == "\u65e5\u672c\u2026");  // wide: 2 columns each
+  CHECK(truncate_display("\u00b5\u00b5\u00b5\u00b5", 3) == "\u00b5\u00b5\u2026");    // never half a code point
+  CHECK(truncate_display("a\x1b[31mbcdef", 4) == "a [\u2026");                          // neutralised first
 }

@@ -36,8 +36,34 @@ TEST_CASE("pyperf: one set per worker process; calibration runs counted", "[io][
   CHECK(ds.runs()[0].metadata_json.find("\"cpu_count\"") != std::string::npos);
 }
 
+TEST_CASE("pyperf: member order is free; the name may be in the file's metadata", "[io][pyperf]") {
+  // `pyperf timeit -o` writes the name in the file-level metadata, after "benchmarks" (keys sorted).
+  const Dataset timeit = read_buffer(
+      R"({"benchmarks":[{"runs":[{"values":[1,2]},{"values":[3]}]}],"metadata":{"name":"timeit","unit":"second"},"version":"1.0"})",
+      "t.json", "pyperf");
+  REQUIRE(timeit.n_sets() == 2);
+  CHECK(timeit.label(1, "benchmark") == "timeit");
+  CHECK(timeit.label(1, "process") == "2");
+  // A benchmark's own metadata after its runs, and its name over the file's.
+  const Dataset reordered = read_buffer(
+      R"({"metadata":{"name":"file","unit":"byte"},"benchmarks":[{"runs":[{"values":[4]}],"metadata":{"name":"own"}}]})",
+      "r.json", "pyperf");
+  REQUIRE(reordered.n_sets() == 1);
+  CHECK(reordered.label(0, "benchmark") == "own");
+  CHECK(reordered.unit(0).symbol == "B");
+  // The same real suite, members reversed by make_pyperf.sh, reads the same sets.
+  const Dataset sorted = read(kData + "/pyperf/two_benchmarks.json");
+  const Dataset reversed = read(kData + "/pyperf/reordered.json");
+  REQUIRE(reversed.n_sets() == sorted.n_sets());
+  for (std::size_t i = 0; i < sorted.n_sets(); ++i) {
+    CHECK(reversed.labels(i) == sorted.labels(i));
+    CHECK(std::vector<double>(reversed.samples(i).begin(), reversed.samples(i).end()) ==
+          std::vector<double>(sorted.samples(i).begin(), sorted.samples(i).end()));
+  }
+}
+
 TEST_CASE("pyperf: errors", "[io][pyperf][errors]") {
-  fails_with(R"({"version":"1.0","benchmarks":[{"runs":[{"values":[1]}]}]})", "pyperf", "no benchmark \"name\"");
+  fails_with(R"({"version":"1.0","benchmarks":[{"runs":[{"values":[1]}]}]})", "pyperf", "benchmarks[0]: no benchmark \"name\"");
   fails_with(R"({"version":"1.0","benchmarks":[{"metadata":{"name":"a","unit":"parsec"},"runs":[{"values":[1]}]}]})", "pyperf", "parsec");
   fails_with(R"({"version":"1.0","benchmarks":[{"metadata":{"name":"a"},"runs":[{"values":[1,"x"]}]}]})", "pyperf", "runs[0].values[1]");
   fails_with(R"({"version":"1.0"})", "pyperf", "missing \"benchmarks\"");

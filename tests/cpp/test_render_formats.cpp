@@ -35,7 +35,7 @@ TEST_CASE("HTML is one standalone, escaped document", "[render][html]") {
   CHECK(html.find("javascript:") != std::string::npos);  // shown as text only...
   CHECK(html.find("href=\"javascript") == std::string::npos);  // ...never as a link
   CHECK(html.find("<a href=\"https://x.test/?a=1&amp;b=%222%22\">ok</a>") != std::string::npos);
-  CHECK(html.find("<table id=\"table-pinned----script-\">") != std::string::npos);
+  CHECK(html.find("<table id=\"table-pinned----script--20496f26\">") != std::string::npos);  // lossy: hash of the id
   CHECK(html.find("<caption>Pinned, &quot;x&quot;</caption>") != std::string::npos);
   CHECK(html.find("<td class=\"al-right role-best\" data-value=\"45851.1\">45851.10</td>") != std::string::npos);
   CHECK(html.find("<td class=\"al-center\"><code>866df6f892c3</code></td>") != std::string::npos);

@@ -646,3 +646,46 @@ def test_packaged_examples_match_the_repository():
     assert files, "no example data inside the package"
     for relative in files:
         assert (REPO / "examples" / relative).read_bytes() == (packaged / relative).read_bytes(), relative
+
+
+def test_progress_bar_off_with_quiet(monkeypatch, tmp_path):
+    paths = []
+    for i in range(cli.PROGRESS_MIN_INPUTS):
+        path = tmp_path / f"run-{i}.json"
+        path.write_text(canonical([({"benchmark": f"b{i}"}, "ns", [1.0, 2.0, 3.0])]))
+        paths.append(path)
+    tty = FakeTTY()
+    monkeypatch.setattr(sys, "stderr", tty)
+    assert cli.main(["summary", *map(str, paths), "--format", "csv", "--quiet"]) == 0
+    assert tty.getvalue() == ""
+
+
+def test_progress_bar_for_a_few_large_inputs(monkeypatch, tmp_path):
+    path = tmp_path / "one.json"
+    path.write_text(canonical([({"benchmark": "b"}, "ns", [1.0, 2.0, 3.0])]))
+    monkeypatch.setattr(cli, "PROGRESS_MIN_BYTES", path.stat().st_size)  # "large" = this file's size
+    tty = FakeTTY()
+    monkeypatch.setattr(sys, "stderr", tty)
+    assert cli.main(["summary", str(path), "--format", "csv"]) == 0
+    assert "reading [" in tty.getvalue() and "1/1" in tty.getvalue()
+    monkeypatch.setattr(cli, "PROGRESS_MIN_BYTES", path.stat().st_size + 1)
+    tty.truncate(0)
+    tty.seek(0)
+    assert cli.main(["summary", str(path), "--format", "csv"]) == 0
+    assert tty.getvalue() == ""  # one small input: nothing drawn
+
+
+def test_comparison_status_line_on_a_tty_for_large_comparisons(monkeypatch, capsys):
+    monkeypatch.setattr(cli, "PROGRESS_MIN_SETS", 1)
+    tty = FakeTTY()
+    monkeypatch.setattr(sys, "stderr", tty)
+    assert cli.main(["compare", str(GBENCH), str(GBENCH), "--format", "json", "--resamples", "100"]) == 0
+    drawn = tty.getvalue()
+    assert drawn.startswith("\r\x1b[Kcomparing 22 sample sets (100 resamples)") and drawn.endswith("\r\x1b[K")
+    tty.truncate(0)
+    tty.seek(0)
+    assert cli.main(["compare", str(GBENCH), str(GBENCH), "--format", "json", "--resamples", "100", "-q"]) == 0
+    assert tty.getvalue() == ""
+    capsys.readouterr()
+    code = cli.main(["compare", str(GBENCH), str(GBENCH), "--format", "json", "--resamples", "100"])
+    assert code == 0 and "comparing" not in capsys.readouterr().err  # real stderr here is not a TTY

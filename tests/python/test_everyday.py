@@ -147,3 +147,155 @@ def test_a_label_named_like_a_statistic_column_is_marked(capsys):
     assert code == 0, err
     header = out.splitlines()[1].split(",")
     assert "n (label)" in header and header.count("n") == 1
+
+
+def test_pyperf_timeit_files_compare_as_the_first_command(capsys):
+    timeit = DATA / "pyperf" / "timeit.json"  # `pyperf timeit -o` (name in the file's metadata)
+    code, out, err = run(capsys, "compare", timeit, timeit, "--format", "text")
+    assert code == 0, err
+    assert "timeit" in out and "no benchmark" not in err
+
+
+SAMPLE_WORDS = {
+    "hyperfine": "hyperfine: one whole run of the command",
+    "pyperf": "pyperf: one value of a worker process",
+    "google-benchmark": "Google Benchmark: one repetition's mean time per iteration",
+    "pytest-benchmark": "pytest-benchmark: one round",
+    "go": "Go: one result line of go test -bench -count=N",
+}
+TOOL_FILES = {
+    "hyperfine": DATA / "hyperfine" / "commands.json",
+    "pyperf": PYPERF,
+    "google-benchmark": GBENCH,
+    "pytest-benchmark": DATA / "pytest_benchmark" / "with_data.json",
+    "go": DATA / "go" / "bench.txt",
+}
+
+
+@pytest.mark.parametrize("tools", [["hyperfine"], ["pyperf", "google-benchmark"], list(TOOL_FILES)])
+@pytest.mark.parametrize("command", ["summary", "compare"])
+def test_reports_say_once_what_one_sample_is_for_the_tools_present(capsys, tools, command):
+    files = [TOOL_FILES[t] for t in tools]
+    argv = [command, *files, "--format", "markdown"] if command == "summary" else \
+        [command, "--base", *files, "--head", *files, "--format", "markdown"]
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    assert out.count("What one sample is") == 1
+    for tool, words in SAMPLE_WORDS.items():
+        assert out.count(words) == (1 if tool in tools else 0), tool
+
+
+def test_canonical_inputs_claim_no_tool_sample(capsys, tmp_path):
+    out_file = tmp_path / "canonical.json"
+    assert run(capsys, "convert", GBENCH, "-o", out_file)[0] == 0
+    code, out, err = run(capsys, "summary", out_file, "--format", "markdown")
+    assert code == 0, err
+    assert "What one sample is" not in out
+
+
+def test_docs_table_of_samples_says_what_the_reports_say(capsys):
+    import re
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "presets.md").read_text()
+    rows = dict(re.findall(r"^\| ([^|]+?) \| ([^|]+?) \|$", text.split("## What one sample is")[1], re.M)[1:])
+    for tool, path in TOOL_FILES.items():
+        code, out, err = run(capsys, "summary", path, "--format", "text")
+        assert code == 0, err
+        name, sample = SAMPLE_WORDS[tool].split(": ", 1)
+        assert f"{name}: {rows[name].replace('`', '')}" in out
+
+
+def test_a_results_folder_skips_the_reports_benchreport_wrote_into_it(capsys, tmp_path):
+    import shutil
+
+    shutil.copy(GBENCH, tmp_path / "bench.json")
+    for fmt, name in [("json", "report.json"), ("csv", "report.csv"), ("html", "report.html"), ("markdown", "report.md")]:
+        assert run(capsys, "summary", tmp_path / "bench.json", "--format", fmt, "-o", tmp_path / name)[0] == 0
+    shutil.copy(tmp_path / "report.json", tmp_path / "renamed.txt")  # told by content, not by name
+    ds = br.load(tmp_path)
+    direct = br.load(GBENCH)
+    assert len(ds) == len(direct) and (ds.values == direct.values).all()
+    note = next(w for w in ds.warnings if "reports benchreport wrote" in w)
+    for name, kind in [("report.csv", "a CSV report"), ("report.html", "an HTML report"),
+                       ("report.json", "a JSON report"), ("renamed.txt", "a JSON report")]:
+        assert f"{name} ({kind})" in note
+    code, out, err = run(capsys, "summary", tmp_path, "--format", "text")
+    assert code == 0, err
+    # Named directly, a report is refused with the reason.
+    code, _, err = run(capsys, "summary", tmp_path / "report.csv")
+    assert code == 2 and "a CSV report written by benchreport" in err
+
+
+def test_canonical_files_in_a_folder_are_still_read(capsys, tmp_path):
+    assert run(capsys, "convert", GBENCH, "-o", tmp_path / "canonical.json")[0] == 0
+    assert run(capsys, "convert", GBENCH, "--to", "csv", "-o", tmp_path / "canonical.csv")[0] == 0
+    ds = br.load(tmp_path)
+    assert len(ds) == 2 * len(br.load(GBENCH))
+    assert not any("benchreport wrote" in w for w in ds.warnings)
+
+
+GB_DIR = DATA / "google_benchmark"
+
+
+def test_a_base_of_aggregates_only_says_what_to_re_run(capsys):
+    # Real Google Benchmark output of --benchmark_report_aggregates_only=true (make_google_benchmark.sh).
+    code, _, err = run(capsys, "compare", GB_DIR / "aggregates_only.json", GB_DIR / "repetitions.json")
+    assert code == 2
+    assert "only aggregate rows" in err and "BM_Counter" in err
+    assert "--benchmark_repetitions=N --benchmark_report_aggregates_only=false" in err
+    assert "--benchmark_display_aggregates_only=true" in err
+
+
+def test_cases_with_aggregates_only_on_the_base_side_carry_the_readers_reason(capsys):
+    # Base: one benchmark registered with ReportAggregatesOnly(true); head: the same program reporting every repetition.
+    code, out, err = run(capsys, "compare", GB_DIR / "some_aggregates_only.json", GB_DIR / "all_samples.json",
+                         "--format", "text")
+    assert code == 0, err
+    new_cases = out.split("New cases (2, head only)")[1]
+    assert "BM_SumAggregatesOnly / real_time" in new_cases.split("Compared")[0]
+    reason = new_cases.split("the readers said:")[1].split("Compared")[0]
+    assert "only aggregate rows" in reason and "--benchmark_report_aggregates_only=false" in reason
+    assert "kept" not in reason  # only the warnings that name a one-sided case
+
+
+def test_plain_text_marks_best_cells_instead_of_promising_bold():
+    from benchreport._presets import example_reports
+
+    report = example_reports(resamples=200)["runners"]
+    plain = report.to_text()
+    assert "in bold" not in plain and "best per column marked *" in plain
+    best = sum(1 for b in report.to_dict()["blocks"] if b["type"] == "table"
+               for row in b["rows"] for cell in row if cell.get("role") == "best")
+    assert best > 0 and plain.count(" *") >= best  # every best cell carries the mark
+    colored = report.to_text(color=True)
+    assert "best per column in bold" in colored and "\x1b[1;32m" in colored  # with colour, bold is real
+    assert "in bold" in report.to_markdown()
+
+
+def test_comparison_to_pandas_is_in_display_units_with_a_unit_column():
+    import json
+
+    import numpy as np
+
+    doc = json.loads(PYPERF.read_text())  # pyperf values are in seconds
+    result = br.compare(PYPERF, PYPERF)
+    frame = result.to_pandas().set_index("benchmark")
+    raw = result.to_pandas(base_units=True).set_index("benchmark")
+    for bench in doc["benchmarks"]:
+        name = bench["metadata"]["name"]
+        values = np.concatenate([r["values"] for r in bench["runs"] if r.get("values")])
+        median = float(np.median(values))
+        assert 1e-9 <= median < 1e-6  # so the report and the frame show it in ns
+        assert frame.loc[name, "unit"] == "ns" and raw.loc[name, "unit"] == "s"
+        assert frame.loc[name, "base_median"] == pytest.approx(median * 1e9, rel=1e-12)
+        assert raw.loc[name, "base_median"] == pytest.approx(median, rel=1e-12)
+        assert frame.loc[name, "change"] == raw.loc[name, "change"]  # unitless columns unchanged
+
+
+@pytest.mark.parametrize("seconds,symbol,scale", [(2.1e-6, "\u00b5s", 1e-6), (999e-9, "ns", 1e-9), (0.5, "ms", 1e-3),
+                                                  (12.0, "s", 1.0), (0.0, "ns", 1e-9)])
+def test_display_unit_scales_times_like_the_reports(seconds, symbol, scale):
+    from benchreport._presets import display_unit
+
+    assert display_unit(seconds, br.parse_unit("s")) == (symbol, scale)
+    assert display_unit(3.0, br.parse_unit("B/s")) == ("B/s", 1.0)

@@ -141,3 +141,19 @@ def test_missing_matplotlib_says_how_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     with pytest.raises(ImportError, match=r"pip install 'benchreport\[plot\]'"):
         plot.plot_samples([1.0, 2.0])
+
+
+def test_legends_carry_units_and_name_every_colour():
+    rng = np.random.default_rng(4)
+    base, head = rng.lognormal(0, 0.1, 30), rng.lognormal(0.1, 0.1, 30)
+    texts = [t.get_text() for t in plot.plot_distributions(base, head, unit="µs").get_legend().get_texts()]
+    assert texts[0] == f"base (n=30, median {np.median(base):.4g} µs)"
+    assert texts[1] == f"head (n=30, median {np.median(head):.4g} µs)"
+    texts = [t.get_text() for t in plot.plot_samples(base, k=5, unit="ms").get_legend().get_texts()]
+    assert f"median of first 5: {np.median(base[:5]):.4g} ms" in texts
+    assert f"median of last 5: {np.median(base[-5:]):.4g} ms" in texts
+    ax = plot.plot_forest(_frame_rows(), threshold=0.05)
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    verdicts = list(dict.fromkeys(r[4] for r in sorted(plot.forest_rows(_frame_rows()), key=lambda r: r[1])))
+    assert legend == ["\u00b15% threshold"] + [f"{v} (change, CI)" for v in verdicts]
+    assert "%" in ax.get_xlabel()

@@ -27,6 +27,39 @@ def test_pyperf_json_and_gzip_match_json_module():
         assert all(m["warmups"] for m in ds.metadata)  # warmups kept in metadata, not samples
 
 
+def pyperf_expected(doc):
+    """(name, values) per worker run with values, names from each benchmark's metadata else the file's."""
+    out = []
+    for bench in doc["benchmarks"]:
+        name = bench.get("metadata", {}).get("name") or doc["metadata"]["name"]
+        out += [(name, run["values"]) for run in bench["runs"] if run.get("values")]
+    return out
+
+
+@pytest.mark.parametrize("file", ["timeit.json", "appended.json", "reordered.json"])
+def test_pyperf_timeit_appended_and_reordered_files_match_json_module(file):
+    # Written by the real pyperf (tests/data/make_fixtures/make_pyperf.sh): `timeit -o` keeps the
+    # name in the file's metadata; `--append` merges runs of one name; reordered.json has every
+    # object's members reversed (metadata after runs), which `pyperf show` reads.
+    path = DATA / "pyperf" / file
+    doc = json.loads(path.read_text())
+    expected = pyperf_expected(doc)
+    ds = br.load(path)
+    assert ds.labels["benchmark"] == [name for name, _ in expected]
+    np.testing.assert_array_equal(ds.values, np.concatenate([v for _, v in expected]))
+    per_name = {}
+    for name in ds.labels["benchmark"]:
+        per_name[name] = per_name.get(name, 0) + 1
+    # One process per worker run, numbered 1..k within each benchmark.
+    assert ds.labels["process"] == [str(i) for n in per_name.values() for i in range(1, n + 1)]
+
+
+def test_pyperf_timeit_file_is_named_like_pyperf_names_it():
+    ds = br.load(DATA / "pyperf" / "timeit.json")
+    assert set(ds.labels["benchmark"]) == {"timeit"}
+    assert len(ds) == 3  # -p 3: three workers
+
+
 def test_pytest_benchmark_matches_json_module():
     path = DATA / "pytest_benchmark" / "with_data.json"
     doc = json.loads(path.read_text())

@@ -27,7 +27,8 @@ std::string sanitize_utf8(std::string_view text);
 bool is_bidi_control(char32_t cp);
 
 // Display-safe text: invalid UTF-8 -> U+FFFD; C0/C1 controls and DEL
-// (newline, CR, tab, ESC ...) -> one space each; bidi controls -> U+FFFD.
+// (newline, CR, tab, ESC, NEL ...) and the line/paragraph separators U+2028,
+// U+2029 -> one space each; bidi controls -> U+FFFD.
 std::string neutralize_text(std::string_view text);
 
 // GitHub-flavoured Markdown inline text (table cells, paragraphs, headings):
@@ -62,13 +63,19 @@ std::string encode_url(std::string_view url);
 // ("-5.01%", "+60.03% slower", "1,024"): safe from formula injection.
 bool is_numeric_looking(std::string_view text);
 
-// One RFC 4180 field: neutralised; a cell starting with = + - @ that is not
-// numeric-looking gets a leading ' (formula-injection guard); quoted when it
-// holds , " or leading/trailing space.
+// One RFC 4180 field: neutralised; a cell whose first non-blank character is
+// = + - @ and that is not numeric-looking gets a leading ' (formula-injection
+// guard, also for " =cmd" from a tab or CR before the =); quoted when it holds
+// , " or leading/trailing space, or starts with # (never read as a comment line).
 std::string escape_csv_field(std::string_view text);
 
 // Terminal columns taken by text: East Asian wide and emoji 2, combining marks
 // and zero-width characters 0, everything else 1 (µ and – are 1 column).
 std::size_t display_width(std::string_view text);
+
+// Neutralised text of at most max_columns display columns: when it is wider,
+// cut at a code point and ended with U+2026 (…) so the cut shows. Renderers
+// use it for table cells (a 10 000-character name must not set a column's width).
+std::string truncate_display(std::string_view text, std::size_t max_columns);
 
 }  // namespace benchreport

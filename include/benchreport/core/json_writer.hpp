@@ -30,6 +30,15 @@ class Json {
   Json(Array a) : value_(std::move(a)) {}  // NOLINT
   Json(Object o) : value_(std::move(o)) {}  // NOLINT
 
+  // Copies build the new value aside and then move it in, so a copy that runs
+  // out of memory throws std::bad_alloc and leaves nothing half-built (the
+  // defaulted variant copy crashed under ulimit -v with g++ 12: F6 of issue 17).
+  Json(const Json& other);
+  Json& operator=(const Json& other);
+  Json(Json&&) noexcept = default;
+  Json& operator=(Json&&) noexcept = default;
+  ~Json() = default;
+
   static Json array() { return Json(Array{}); }
   static Json object() { return Json(Object{}); }
 

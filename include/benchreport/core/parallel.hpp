@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstddef>
 #include <exception>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -51,7 +52,13 @@ void parallel_for_chunks(std::size_t n_items, std::size_t chunk, unsigned thread
   };
   std::vector<std::thread> pool;
   pool.reserve(workers - 1);
-  for (unsigned w = 1; w < workers; ++w) pool.emplace_back(work, w);
+  // A thread that cannot be started (no memory for its stack under ulimit -v)
+  // is not an error: the workers already running, and this one, share the
+  // chunks. Throwing here would destroy joinable threads (std::terminate).
+  try {
+    for (unsigned w = 1; w < workers; ++w) pool.emplace_back(work, w);
+  } catch (const std::system_error&) {
+  }
   work(0);
   for (auto& t : pool) t.join();
   const std::size_t failed = first_failed.load();

@@ -39,6 +39,7 @@ struct LabelColumn {
 struct Run {
   std::string id;
   std::string metadata_json = "{}";
+  std::string format;  // the reader that made it ("hyperfine", "pyperf", ...; "" = not recorded)
   friend bool operator==(const Run&, const Run&) = default;
 };
 
@@ -76,6 +77,8 @@ class Dataset {
   void add_run(std::string id, std::string metadata_json = "{}");
   // Replaces the metadata of an existing run (readers that meet it late).
   void set_run_metadata(std::string_view id, std::string metadata_json);
+  // Records which reader made an existing run (read() does, for every run of a file).
+  void set_run_format(std::string_view id, std::string format);
   void warn(std::string message);
 
   std::size_t n_sets() const noexcept { return offsets_.size() - 1; }
@@ -133,6 +136,7 @@ class Dataset {
   std::size_t push_set(const Labels& labels, std::span<const double> samples, double scale, const Unit& unit,
                        const SetOptions& options);
   void copy_set_from(const Dataset& other, std::size_t set);
+  void copy_run(const Run& run);
   LabelColumn& column_for(std::string_view name);
   std::int32_t encode(LabelColumn& column, std::string_view value);
   std::int32_t unit_code(const Unit& unit);

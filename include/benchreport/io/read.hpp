@@ -33,6 +33,13 @@ Dataset read_buffer(std::string_view bytes, std::string_view name, std::string_v
 // InputError when no reader recognises it.
 std::string detect_format(std::string_view name, std::string_view first_bytes);
 
+// Which of benchreport's own reports the first bytes are: "a JSON report"
+// ("schema": "benchreport-report/…"), "a CSV report" (a "# <table>" line, then
+// a CSV header) or "an HTML report" (class="benchreport"); "" for anything
+// else (benchmark results, canonical JSON/CSV). A folder read skips them with a
+// warning; detect_format refuses them with a message saying so.
+std::string_view own_report_kind(std::string_view first_bytes);
+
 // "google-benchmark", "hyperfine", "pyperf", "pytest-benchmark", "go",
 // "nitro", "criterion", "zfh", "bmf" (Bencher Metric Format), "json", "csv".
 std::vector<std::string> reader_names();

@@ -26,6 +26,9 @@ struct RenderOptions {
   bool sparklines = true;   // draw cells' samples (SVG in HTML, block characters elsewhere)
   int json_indent = 2;      // 0 = compact JSON
   std::string csv_table;    // CSV: only the table with this id, as a plain RFC 4180 file
+  // Markdown and text: a table cell wider than this many display columns is
+  // cut and ends with … (0 = no cap). The full text stays in JSON and CSV.
+  std::size_t max_cell_width = 100;
 };
 
 std::string render(const Report& report, Format format, const RenderOptions& options = {});

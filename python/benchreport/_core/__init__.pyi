@@ -9,7 +9,7 @@ import numpy.typing
 import os
 import typing
 from . import compare
-__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'InputError', 'JsonValue', 'Matrix', 'MedianCI', 'ModelFit', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Span', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'VERDICT_ROLES', 'bmf_string', 'canonical_json', 'compare', 'compare_growth', 'concat', 'detect_format', 'drift', 'fingerprint', 'fit_scaling', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'neutralize_text', 'nitro_case_name', 'parse_unit', 'presets_comparison', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'sha256_hex', 'split_size', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'JsonValue', 'Matrix', 'MedianCI', 'ModelFit', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'VERDICT_ROLES', 'analyze_history', 'best_q_split', 'bmf_string', 'canonical_json', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'drift', 'e_divisive', 'fingerprint', 'fit_scaling', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'neutralize_text', 'nitro_case_name', 'parse_unit', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -736,6 +736,132 @@ class ScalingResult:
     @property
     def skipped(self) -> list[str]:
         ...
+class EDivisiveSplit:
+    """
+    One significant split of an E-divisive run.
+    """
+    @property
+    def index(self) -> int:
+        ...
+    @property
+    def p_value(self) -> float:
+        ...
+    @property
+    def q(self) -> float:
+        ...
+class Series:
+    """
+    One case over its commits: per-commit summaries (base unit).
+    """
+    @property
+    def base_unit(self) -> str:
+        ...
+    @property
+    def commits(self) -> list[int]:
+        ...
+    @property
+    def direction(self) -> str:
+        ...
+    @property
+    def key(self) -> list[str]:
+        ...
+    @property
+    def processes(self) -> list[int]:
+        ...
+    @property
+    def samples(self) -> list[int]:
+        ...
+    @property
+    def unit(self) -> str:
+        ...
+    @property
+    def values(self) -> list[float]:
+        ...
+class History:
+    """
+    Cases as series over commits.
+    """
+    @property
+    def by(self) -> list[str]:
+        ...
+    @property
+    def commits(self) -> list[str]:
+        ...
+    @property
+    def order(self) -> str:
+        ...
+    @property
+    def series(self) -> list[Series]:
+        ...
+class ChangePoint:
+    """
+    A change point of one series.
+    """
+    @property
+    def after(self) -> float:
+        ...
+    @property
+    def before(self) -> float:
+        ...
+    @property
+    def change(self) -> float:
+        ...
+    @property
+    def commit(self) -> int:
+        ...
+    @property
+    def index(self) -> int:
+        ...
+    @property
+    def lower(self) -> float:
+        ...
+    @property
+    def p_value(self) -> float:
+        ...
+    @property
+    def q(self) -> float:
+        ...
+    @property
+    def regression(self) -> bool:
+        ...
+    @property
+    def upper(self) -> float:
+        ...
+class SeriesChanges:
+    """
+    Change points of one series and whether it is still regressed.
+    """
+    @property
+    def change_points(self) -> list[ChangePoint]:
+        ...
+    @property
+    def latest_change(self) -> float:
+        ...
+    @property
+    def regressed_since(self) -> int | None:
+        ...
+class HistoryAnalysis:
+    """
+    A History and the change points of each series.
+    """
+    def commits_moving_cases(self) -> list:
+        """
+        (commit index, regressions, improvements) for each commit with change points, most cases moved first.
+        """
+    @property
+    def changes(self) -> list[SeriesChanges]:
+        ...
+    @property
+    def history(self) -> History:
+        ...
+def analyze_history(dataset: Dataset, *, order: str = 'commit', sort: bool = False, by: collections.abc.Sequence[str] = [], max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.05, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, threads: typing.SupportsInt | typing.SupportsIndex = 0) -> HistoryAnalysis:
+    """
+    Series per case ordered by `order`, and the change points of each.
+    """
+def best_q_split(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], min_segment: typing.SupportsInt | typing.SupportsIndex = 2, within: str = 'pairs', search_end: bool = True) -> EDivisiveSplit:
+    """
+    The split of x with the largest q-statistic.
+    """
 def bmf_string(dataset: Dataset, *, by: collections.abc.Sequence[str] = [], exclude: collections.abc.Sequence[str] = ['revision', 'process', 'pair', 'order', 'run', 'repetition'], confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95) -> str:
     """
     Bencher Metric Format JSON: per benchmark, latency (ns) / throughput (ops/s) / other measures, value = median, lower_value / upper_value = its distribution-free CI.
@@ -752,10 +878,18 @@ def concat(parts: collections.abc.Sequence[Dataset]) -> Dataset:
     """
     A new Dataset with every set, run and warning of the parts, in order.
     """
+def dataset_from_csr(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], labels: collections.abc.Sequence[collections.abc.Sequence[tuple[str, str]]], unit: str) -> Dataset:
+    """
+    A Dataset from CSR arrays read in place (e.g. an Arrow float64 column and its group offsets).
+    """
 def detect_format(name: str, first_bytes: bytes) -> str:
     ...
 def drift(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], k: typing.SupportsInt | typing.SupportsIndex, theil_sen_max_n: typing.SupportsInt | typing.SupportsIndex) -> Drift:
     ...
+def e_divisive(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.05, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, stream: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True) -> list[EDivisiveSplit]:
+    """
+    Significant E-divisive splits of one series, ascending.
+    """
 def fingerprint(json_text: str, hex_digits: typing.SupportsInt | typing.SupportsIndex = 12) -> str:
     """
     First hex digits of the SHA-256 of the canonical JSON.
@@ -806,6 +940,10 @@ def presets_comparison(dataset: Dataset, **kwargs) -> tuple[ComparisonView, Repo
     """
     Compare base and head over a Dataset; returns (ComparisonView, Report). Keyword options as ComparisonReportOptions and DatasetCompareOptions. See benchreport.compare.
     """
+def presets_history_report(analysis: HistoryAnalysis, *, title: str = 'History') -> Report:
+    """
+    The history preset of an analysis.
+    """
 def presets_matrix(dataset: Dataset, rows: collections.abc.Sequence[str], cols: collections.abc.Sequence[str], stat: str = 'median') -> Matrix:
     """
     Rows × columns of one statistic (values in base units, NaN = no data).
@@ -834,6 +972,10 @@ def scaling(dataset: Dataset, **kwargs) -> tuple[ScalingResult, Report]:
     """
     Scaling of every size family: (ScalingResult, Report). Keyword options as ScalingOptions.
     """
+def series_changes(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, higher_is_better: bool = False, max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.05, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, stream: typing.SupportsInt | typing.SupportsIndex = 0) -> SeriesChanges:
+    """
+    Change points of one series of per-commit summaries (positive values), as analyze_history finds them.
+    """
 def sha256_hex(data: bytes) -> str:
     """
     Lower-case hex SHA-256 of bytes.
@@ -854,6 +996,7 @@ DEFAULT_MAX_FILE_SIZE: int = 1073741824
 DEFAULT_QUANTILES: tuple = (0.05, 0.25, 0.75, 0.95)
 FORMATS: list = ['markdown', 'html', 'text', 'csv', 'json']
 GROWTH_MODELS: list = ['1', 'log n', 'n', 'n log n', 'n^2', 'n^3', 'n^b']
+HISTORY_SCHEMA: str = 'benchreport-history/1'
 QUANTILE_METHODS: tuple = ('inverted_cdf', 'averaged_inverted_cdf', 'closest_observation', 'interpolated_inverted_cdf', 'hazen', 'weibull', 'linear', 'median_unbiased', 'normal_unbiased', 'harrell-davis')
 REPORT_SCHEMA: str = 'benchreport-report/1'
 SCALING_SCHEMA: str = 'benchreport-scaling/1'

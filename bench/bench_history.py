@@ -1,0 +1,137 @@
+"""Change points: benchreport vs Apache Otava vs signal-processing-algorithms, side by side.
+
+    PYTHONPATH=build/dev/python python3 bench/bench_history.py --series 100 \\
+        | python3 bench/collect_results.py --record history
+
+Every detector gets the same series of per-commit summaries (median of the
+per-process medians; bench/history_sim.py plants 1-3 shifts of 2-20 % under
+process-level noise), plus otava-test-data's generated patterns when installed.
+A detection is a true positive within +-1 commit of a planted shift (each
+shift matched once); precision and recall are pooled over the series. Time is
+wall time per series in this process, one series after another, one thread.
+
+- benchreport: E-divisive means (Matteson & James q, searched end), 199
+  permutations, p <= 0.05, min magnitude 1 % (the `history` defaults);
+- Otava: `otava.analysis.compute_change_points` with its defaults (windows of
+  50, t-test significance p <= 0.001, merge step);
+- signal-processing-algorithms: `e_divisive(series, pvalue=0.05, permutations=100)`.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Dict, List, Sequence, Tuple
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from history_sim import planted_series, precision_recall  # noqa: E402
+
+from benchreport import _core  # noqa: E402
+
+Detector = Callable[[np.ndarray], List[int]]
+
+
+def ours(x: np.ndarray) -> List[int]:
+    return [cp.index for cp in _core.series_changes(x).change_points]
+
+
+def detectors() -> Dict[str, Detector]:
+    out: Dict[str, Detector] = {"benchreport": ours}
+    try:
+        from otava.analysis import compute_change_points
+
+        out["otava"] = lambda x: [int(c.index) for c in compute_change_points(list(map(float, x)))[0]]
+    except ImportError:
+        print("# otava (apache-otava) not installed: skipped")
+    try:
+        from signal_processing_algorithms.energy_statistics.energy_statistics import e_divisive
+
+        def spa(x: np.ndarray) -> List[int]:
+            np.random.seed(0)
+            return sorted(int(i) for i in e_divisive(x, pvalue=0.05, permutations=100))
+
+        out["signal-processing-algorithms"] = spa
+    except ImportError:
+        print("# signal-processing-algorithms not installed: skipped")
+    return out
+
+
+def planted_workload(n: int, commits: int, seed: int) -> List[Tuple[np.ndarray, List[int]]]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        s = planted_series(rng, commits=commits)
+        out.append((s.summaries(), s.truth))
+    return out
+
+
+def otava_workload(n: int, length: int, seed: int) -> List[Tuple[np.ndarray, List[int]]]:
+    try:
+        from otava_test_data.generators.advanced import multiple_changes
+        from otava_test_data.generators.basic import noise_normal, regression_fix, step_function
+    except ImportError:
+        print("# otava-test-data not installed: its workload skipped")
+        return []
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        kind = i % 4
+        s = int(rng.integers(1 << 30))
+        if kind == 0:
+            ts = step_function(length, 100.0, float(rng.uniform(103, 120)), int(rng.integers(10, length - 10)),
+                               sigma=1.0, seed=s)
+        elif kind == 1:
+            ts = regression_fix(length, 100.0, float(rng.uniform(105, 130)), regression_start=int(rng.integers(10, length - 25)),
+                                regression_duration=10, sigma=1.0, seed=s)
+        elif kind == 2:
+            ts = multiple_changes(length, [100.0, 106.0, 112.0, 104.0], sigma=1.0, seed=s)
+        else:
+            ts = noise_normal(length, 100.0, sigma=1.0, seed=s)
+        out.append((np.asarray(ts.data, dtype=np.float64), ts.get_change_point_indices()))
+    return out
+
+
+def run(name: str, workload: Sequence[Tuple[np.ndarray, List[int]]], found: Dict[str, Detector]) -> None:
+    if not workload:
+        return
+    rows = []
+    for tool, detect in found.items():
+        detect(workload[0][0])  # warm-up (imports, first-call costs)
+        results = []
+        start = time.perf_counter()
+        for x, truth in workload:
+            results.append((detect(x), truth))
+        per_series = (time.perf_counter() - start) / len(workload)
+        precision, recall = precision_recall(results)
+        rows.append((tool, precision, recall, per_series))
+    fastest_peer = min((r[3] for r in rows if r[0] != "benchreport"), default=float("nan"))
+    print(f"\n## {name}\n")
+    print("| tool | precision | recall | time / series | time vs benchreport |")
+    print("|---|---:|---:|---:|---:|")
+    ours_time = rows[0][3]
+    for tool, precision, recall, t in rows:
+        print(f"| {tool} | {precision:.3f} | {recall:.3f} | {t * 1e3:.2f} ms | {t / ours_time:.1f}x |")
+    if fastest_peer == fastest_peer:
+        print(f"\nbenchreport is {fastest_peer / ours_time:.1f}x the speed of the faster peer.")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--series", type=int, default=100, help="series per workload (default 100)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    found = detectors()
+    print(f"# {args.series} series per workload, seed {args.seed}; +-1 commit tolerance")
+    for commits in (60, 200):
+        run(f"planted shifts, {commits} commits, 3 processes x 10 samples per commit", planted_workload(args.series, commits, args.seed), found)
+    for length in (50, 200):
+        run(f"otava-test-data patterns, length {length} (step, regression+fix, multiple, noise; sigma 1 %)",
+            otava_workload(args.series, length, args.seed), found)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

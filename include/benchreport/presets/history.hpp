@@ -1,0 +1,32 @@
+#pragma once
+// The history preset (`benchreport history`): per case a trend of the
+// per-commit summaries (a sparkline cell: SVG in HTML, block characters
+// elsewhere), its change points (commit, before → after, change with
+// interval) and "still regressed since commit X"; a roll-up of the commits
+// that moved most cases. docs/presets.md describes it; the statistics are in
+// docs/statistics-history.md.
+#include <string>
+#include <string_view>
+
+#include "benchreport/compare/history.hpp"
+#include "benchreport/data/dataset.hpp"
+#include "benchreport/report/report.hpp"
+
+namespace benchreport {
+
+inline constexpr std::string_view kHistorySchema = "benchreport-history/1";
+
+struct HistoryReportOptions {
+  std::string title = "History";
+  SeriesOptions series;
+  ChangePointOptions changes;
+  std::size_t max_commits_listed = 10;  // roll-up rows
+};
+
+// The report of an analysis already made (analyze_history).
+Report history_report(const HistoryAnalysis& analysis, const HistoryReportOptions& options = {});
+
+// build_history + analyze_history + the report. Throws InputError as they do.
+Report history_report(const Dataset& dataset, const HistoryReportOptions& options = {});
+
+}  // namespace benchreport

@@ -1,0 +1,129 @@
+"""Writing the command line's output files: all checked first, each written atomically.
+
+* Every path is checked before any file is written (its folder exists and is a
+  folder, the path is no folder, no symbolic link), so a bad ``--comment-file``
+  leaves ``-o`` and the step summary untouched.
+* A file is written to a temporary file in the same folder and renamed over
+  the path (``os.replace``): a reader sees the old file or the new one, never
+  half of one, and a failed write leaves no partial file.
+* A symbolic link at an output path is refused, never followed or replaced:
+  ``-o report.md`` pointing somewhere else would otherwise write (or clobber)
+  that other file. A character device or FIFO (``-o /dev/null``) is written
+  in place; any other existing non-file (a folder, a socket) is refused.
+* The GitHub step summary is appended to (opened with ``O_NOFOLLOW``), as the
+  runner expects.
+
+Errors are :class:`OutputError` (an ``OSError``), one line naming the path.
+"""
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+
+class OutputError(OSError):
+    """An output path that cannot be written; the message names the path."""
+
+
+@dataclass(frozen=True)
+class Output:
+    """Text for one path: replaced atomically, or appended to (``append=True``)."""
+
+    path: str
+    text: str
+    append: bool = False
+
+
+def _lstat(path: Path):
+    try:
+        return path.lstat()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot be written ({exc.strerror})") from None
+
+
+def check_output_path(path: str) -> None:
+    """Raise OutputError unless ``path`` can be written as a regular file without following a link."""
+    target = Path(path)
+    info = _lstat(target)
+    if info is not None and stat.S_ISLNK(info.st_mode):
+        raise OutputError(f"{path}: is a symbolic link; benchreport does not write through one "
+                          "(remove it, or give the path it points to)")
+    if info is not None and not (stat.S_ISREG(info.st_mode) or _is_stream(info)):
+        raise OutputError(f"{path}: exists and is not a regular file")
+    folder = target.parent
+    if not folder.is_dir():
+        raise OutputError(f"{path}: its folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"{path}: its folder {folder} is not writable")
+
+
+def _is_stream(info) -> bool:
+    """A character device or FIFO (``-o /dev/null``): written in place, never renamed over."""
+    return stat.S_ISCHR(info.st_mode) or stat.S_ISFIFO(info.st_mode)
+
+
+def _new_file_mode(existing) -> int:
+    if existing is not None:
+        return stat.S_IMODE(existing.st_mode)
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` through a temporary file in its folder and a rename."""
+    target = Path(path)
+    existing = _lstat(target)
+    data = text.encode("utf-8")
+    if existing is not None and _is_stream(existing):
+        append_text(path, text)
+        return
+    mode = _new_file_mode(existing)
+    fd, temporary = tempfile.mkstemp(dir=str(target.parent), prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException as exc:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise OutputError(f"{path}: cannot be written ({exc.strerror or exc})") from None
+        raise
+
+
+def append_text(path: str, text: str) -> None:
+    """Append ``text`` to ``path`` (created when missing), never through a symbolic link."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags, 0o666)
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot be appended to ({exc.strerror})") from None
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(text.encode("utf-8"))
+
+
+def write_outputs(outputs: Sequence[Output]) -> None:
+    """Check every path, then write each output (replacements first, appends last)."""
+    for output in outputs:
+        check_output_path(output.path)
+    paths = [os.path.abspath(output.path) for output in outputs]
+    if len(set(paths)) != len(paths):
+        duplicate = next(p for p in paths if paths.count(p) > 1)
+        raise OutputError(f"{duplicate}: named as two different outputs")
+    for output in sorted(outputs, key=lambda o: o.append):
+        if output.append:
+            append_text(output.path, output.text)
+        else:
+            write_atomic(output.path, output.text)

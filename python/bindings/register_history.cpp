@@ -1,0 +1,198 @@
+// Bindings for stats/edivisive.hpp, compare/series.hpp, compare/history.hpp
+// and presets/history.hpp. The Python skin is python/benchreport/_history.py.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <fmt/format.h>
+
+#include "benchreport/compare/history.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/data/csr.hpp"
+#include "benchreport/presets/history.hpp"
+#include "benchreport/stats/edivisive.hpp"
+#include "register.hpp"
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+
+namespace benchreport::python {
+namespace {
+
+using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
+using IndexArray = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
+
+std::span<const double> span_of(const DoubleArray& a, const char* what) {
+  if (a.ndim() != 1) throw InputError(fmt::format("{} must be 1-dimensional, got {} dimensions", what, a.ndim()));
+  return {a.data(), static_cast<std::size_t>(a.size())};
+}
+
+std::size_t count(long long v, const char* what) {
+  if (v < 0) throw InputError(fmt::format("{} is {}: expected a non-negative integer", what, v));
+  return static_cast<std::size_t>(v);
+}
+
+WithinMean parse_within(const std::string& name) {
+  if (name == "pairs") return WithinMean::pairs;
+  if (name == "squares") return WithinMean::squares;
+  throw InputError(fmt::format("within is '{}': expected 'pairs' or 'squares'", name));
+}
+
+EDivisiveOptions detect_options(double max_p_value, long long permutations, long long min_segment, std::uint64_t seed,
+                                const std::string& within, bool search_end) {
+  return {max_p_value, count(permutations, "permutations"), count(min_segment, "min_segment"), seed,
+          parse_within(within), search_end};
+}
+
+std::string direction_name(Direction d) { return d == Direction::higher_is_better ? "higher" : "lower"; }
+
+void bind_results(py::module_& m) {
+  py::class_<EDivisiveSplit>(m, "EDivisiveSplit", "One significant split of an E-divisive run.")
+      .def_readonly("index", &EDivisiveSplit::index)
+      .def_readonly("q", &EDivisiveSplit::q)
+      .def_readonly("p_value", &EDivisiveSplit::p_value);
+  py::class_<Series>(m, "Series", "One case over its commits: per-commit summaries (base unit).")
+      .def_readonly("key", &Series::key)
+      .def_property_readonly("unit", [](const Series& s) { return s.unit.symbol; })
+      .def_property_readonly("base_unit", [](const Series& s) { return std::string(base_symbol(s.unit.dimension)); })
+      .def_property_readonly("direction", [](const Series& s) { return direction_name(s.direction); })
+      .def_readonly("commits", &Series::commits)
+      .def_readonly("values", &Series::values)
+      .def_readonly("processes", &Series::processes)
+      .def_readonly("samples", &Series::samples);
+  py::class_<History>(m, "History", "Cases as series over commits.")
+      .def_readonly("order", &History::order)
+      .def_readonly("by", &History::by)
+      .def_readonly("commits", &History::commits)
+      .def_readonly("series", &History::series);
+  py::class_<ChangePoint>(m, "ChangePoint", "A change point of one series.")
+      .def_readonly("index", &ChangePoint::index)
+      .def_readonly("commit", &ChangePoint::commit)
+      .def_readonly("before", &ChangePoint::before)
+      .def_readonly("after", &ChangePoint::after)
+      .def_readonly("change", &ChangePoint::change)
+      .def_readonly("lower", &ChangePoint::lower)
+      .def_readonly("upper", &ChangePoint::upper)
+      .def_readonly("p_value", &ChangePoint::p_value)
+      .def_readonly("q", &ChangePoint::q)
+      .def_readonly("regression", &ChangePoint::regression);
+  py::class_<SeriesChanges>(m, "SeriesChanges", "Change points of one series and whether it is still regressed.")
+      .def_readonly("change_points", &SeriesChanges::change_points)
+      .def_readonly("regressed_since", &SeriesChanges::regressed_since)
+      .def_readonly("latest_change", &SeriesChanges::latest_change);
+  py::class_<HistoryAnalysis>(m, "HistoryAnalysis", "A History and the change points of each series.")
+      .def_readonly("history", &HistoryAnalysis::history)
+      .def_readonly("changes", &HistoryAnalysis::changes)
+      .def("commits_moving_cases", [](const HistoryAnalysis& a) {
+        py::list out;
+        for (const auto& c : commits_moving_cases(a)) out.append(py::make_tuple(c.commit, c.regressions, c.improvements));
+        return out;
+      }, "(commit index, regressions, improvements) for each commit with change points, most cases moved first.");
+}
+
+}  // namespace
+
+void register_history(py::module_& m) {
+  bind_results(m);
+  const EDivisiveOptions d;
+  m.def(
+      "e_divisive",
+      [](const DoubleArray& x, double max_p_value, long long permutations, long long min_segment, std::uint64_t seed,
+         std::uint64_t stream, const std::string& within, bool search_end) {
+        const auto o = detect_options(max_p_value, permutations, min_segment, seed, within, search_end);
+        const auto values = span_of(x, "x");
+        py::gil_scoped_release release;
+        return e_divisive(values, o, stream);
+      },
+      "x"_a, py::kw_only(), "max_p_value"_a = d.max_p_value, "permutations"_a = static_cast<long long>(d.permutations),
+      "min_segment"_a = static_cast<long long>(d.min_segment), "seed"_a = d.seed, "stream"_a = 0, "within"_a = "pairs",
+      "search_end"_a = d.search_end, "Significant E-divisive splits of one series, ascending.");
+  m.def(
+      "best_q_split",
+      [](const DoubleArray& x, long long min_segment, const std::string& within, bool search_end) {
+        EDivisiveOptions o;
+        o.min_segment = count(min_segment, "min_segment");
+        o.within = parse_within(within);
+        o.search_end = search_end;
+        return best_q_split(span_of(x, "x"), o);
+      },
+      "x"_a, "min_segment"_a = 2, "within"_a = "pairs", "search_end"_a = EDivisiveOptions{}.search_end, "The split of x with the largest q-statistic.");
+  m.def(
+      "dataset_from_csr",
+      [](const DoubleArray& values, const IndexArray& offsets, const std::vector<Labels>& labels, const std::string& unit) {
+        if (offsets.ndim() != 1) throw InputError("offsets must be 1-dimensional");
+        const auto v = span_of(values, "values");
+        const std::span<const std::int64_t> o(offsets.data(), static_cast<std::size_t>(offsets.size()));
+        const std::size_t n = csr_cases(v, o);
+        if (labels.size() != n) throw InputError(fmt::format("{} label sets for {} sample sets", labels.size(), n));
+        const Unit parsed = parse_unit_or_custom(unit);
+        py::gil_scoped_release release;
+        Dataset ds;
+        ds.reserve_values(v.size());
+        for (std::size_t i = 0; i < n; ++i) ds.add_set(labels[i], csr_case(v, o, i), parsed);
+        return ds;
+      },
+      "values"_a, "offsets"_a, "labels"_a, "unit"_a,
+      "A Dataset from CSR arrays read in place (e.g. an Arrow float64 column and its group offsets).");
+  const ChangePointOptions cpo;
+  m.def(
+      "series_changes",
+      [](const DoubleArray& x, bool higher_is_better, double max_p_value, long long permutations, long long min_segment,
+         std::uint64_t seed, const std::string& within, bool search_end, double min_magnitude, double confidence,
+         double threshold, std::uint64_t stream) {
+        ChangePointOptions c;
+        c.detect = detect_options(max_p_value, permutations, min_segment, seed, within, search_end);
+        c.min_magnitude = min_magnitude;
+        c.confidence = confidence;
+        c.threshold = threshold;
+        const auto values = span_of(x, "x");
+        py::gil_scoped_release release;
+        return series_changes(values, higher_is_better ? Direction::higher_is_better : Direction::lower_is_better, c,
+                              stream);
+      },
+      "x"_a, py::kw_only(), "higher_is_better"_a = false, "max_p_value"_a = cpo.detect.max_p_value,
+      "permutations"_a = static_cast<long long>(cpo.detect.permutations),
+      "min_segment"_a = static_cast<long long>(cpo.detect.min_segment), "seed"_a = cpo.detect.seed,
+      "within"_a = "pairs", "search_end"_a = cpo.detect.search_end, "min_magnitude"_a = cpo.min_magnitude,
+      "confidence"_a = cpo.confidence, "threshold"_a = cpo.threshold, "stream"_a = 0,
+      "Change points of one series of per-commit summaries (positive values), as analyze_history finds them.");
+  const SeriesOptions so;
+  const ChangePointOptions co;
+  m.def(
+      "analyze_history",
+      [](const Dataset& dataset, std::string order, bool sort, std::vector<std::string> by, double max_p_value,
+         long long permutations, long long min_segment, std::uint64_t seed, const std::string& within, bool search_end,
+         double min_magnitude, double confidence, double threshold, long long threads) {
+        SeriesOptions s;
+        s.order = std::move(order);
+        s.sort = sort;
+        s.by = std::move(by);
+        ChangePointOptions c;
+        c.detect = detect_options(max_p_value, permutations, min_segment, seed, within, search_end);
+        c.min_magnitude = min_magnitude;
+        c.confidence = confidence;
+        c.threshold = threshold;
+        c.threads = static_cast<unsigned>(count(threads, "threads"));
+        py::gil_scoped_release release;
+        return analyze_history(build_history(dataset, s, c.threads), c);
+      },
+      "dataset"_a, py::kw_only(), "order"_a = so.order, "sort"_a = so.sort, "by"_a = so.by,
+      "max_p_value"_a = co.detect.max_p_value, "permutations"_a = static_cast<long long>(co.detect.permutations),
+      "min_segment"_a = static_cast<long long>(co.detect.min_segment), "seed"_a = co.detect.seed, "within"_a = "pairs",
+      "search_end"_a = co.detect.search_end, "min_magnitude"_a = co.min_magnitude, "confidence"_a = co.confidence, "threshold"_a = co.threshold,
+      "threads"_a = static_cast<long long>(co.threads),
+      "Series per case ordered by `order`, and the change points of each.");
+  const HistoryReportOptions ro;
+  m.def(
+      "presets_history_report",
+      [](const HistoryAnalysis& analysis, std::string title) {
+        HistoryReportOptions o;
+        o.title = std::move(title);
+        py::gil_scoped_release release;
+        return history_report(analysis, o);
+      },
+      "analysis"_a, py::kw_only(), "title"_a = ro.title, "The history preset of an analysis.");
+  m.attr("HISTORY_SCHEMA") = std::string(kHistorySchema);
+}
+
+}  // namespace benchreport::python

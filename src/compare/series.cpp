@@ -1,0 +1,130 @@
+// Grouping a Dataset into per-case series of per-commit summaries.
+#include "benchreport/compare/series.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "benchreport/core/error.hpp"
+#include "benchreport/core/parallel.hpp"
+#include "benchreport/stats/order_stats.hpp"
+
+namespace benchreport {
+namespace {
+
+std::vector<std::string> series_columns(const Dataset& dataset, const SeriesOptions& o) {
+  for (const auto& column : o.by) {
+    if (dataset.column(column) == nullptr) {
+      throw InputError(fmt::format("history: `by` column \"{}\" is not a label of the dataset (labels: {})", column,
+                                   fmt::join(dataset.columns(), ", ")));
+    }
+  }
+  if (!o.by.empty()) return o.by;
+  std::vector<std::string> by;
+  for (const auto& column : dataset.columns()) {
+    const auto& skip = o.process_columns;
+    if (column != o.order && std::find(skip.begin(), skip.end(), column) == skip.end()) by.push_back(column);
+  }
+  return by;
+}
+
+bool parse_number(const std::string& s, double& out) {
+  return !s.empty() && std::from_chars(s.data(), s.data() + s.size(), out).ptr == s.data() + s.size();
+}
+
+// Position of each dictionary code of the order column in the series.
+std::vector<std::size_t> commit_positions(const LabelColumn& column, bool sort) {
+  const std::size_t n = column.dictionary.size();
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});  // dictionary order = first appearance
+  if (sort) {
+    std::vector<double> numbers(n);
+    bool numeric = true;
+    for (std::size_t i = 0; i < n && numeric; ++i) numeric = parse_number(column.dictionary[i], numbers[i]);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return numeric ? numbers[a] < numbers[b] : column.dictionary[a] < column.dictionary[b];
+    });
+  }
+  std::vector<std::size_t> position(n);
+  for (std::size_t p = 0; p < n; ++p) position[order[p]] = p;
+  return position;
+}
+
+// Median of per-process medians of the sets of one (case, commit).
+void summarize_commit(const Dataset& dataset, const std::vector<std::size_t>& sets, const LabelColumn* process,
+                      double& value, std::size_t& processes, std::size_t& samples) {
+  std::map<std::int32_t, std::vector<double>> pooled;  // process label code -> samples
+  std::vector<double> medians;
+  samples = 0;
+  for (const std::size_t set : sets) {
+    const auto x = dataset.samples(set);
+    samples += x.size();
+    const std::int32_t code = process == nullptr ? -1 : process->codes[set];
+    if (code < 0) {
+      medians.push_back(median(x));
+    } else {
+      auto& into = pooled[code];
+      into.insert(into.end(), x.begin(), x.end());
+    }
+  }
+  for (auto& [code, x] : pooled) medians.push_back(median_inplace(x));
+  processes = medians.size();
+  value = median_inplace(medians);
+}
+
+}  // namespace
+
+History build_history(const Dataset& dataset, const SeriesOptions& options, unsigned threads) {
+  const LabelColumn* order = dataset.column(options.order);
+  if (order == nullptr) {
+    throw InputError(fmt::format("history: no label \"{}\" orders the sets (labels: {}); label each input with its "
+                                 "commit or choose another --order",
+                                 options.order, fmt::join(dataset.columns(), ", ")));
+  }
+  for (std::size_t set = 0; set < dataset.n_sets(); ++set) {
+    if (order->codes[set] < 0) {
+      throw InputError(fmt::format("history: set {} ({}) has no \"{}\" label", set,
+                                   format_labels(dataset.labels(set)), options.order));
+    }
+  }
+  History out;
+  out.order = options.order;
+  out.by = series_columns(dataset, options);
+  const std::vector<std::size_t> position = commit_positions(*order, options.sort);
+  out.commits.resize(position.size());
+  for (std::size_t code = 0; code < position.size(); ++code) out.commits[position[code]] = order->dictionary[code];
+  const LabelColumn* process = dataset.column(options.process_column);
+  const std::vector<Group> cases = dataset.group_by(out.by);
+  out.series.resize(cases.size());
+  run_indexed(cases.size(), threads, [&](std::size_t c) {
+    const Group& group = cases[c];
+    Series& s = out.series[c];
+    s.key = group.key;
+    const std::size_t first = group.sets.front();
+    s.unit = dataset.unit(first);
+    s.direction = dataset.direction(first);
+    std::map<std::size_t, std::vector<std::size_t>> by_commit;  // series position -> sets
+    for (const std::size_t set : group.sets) {
+      if (dataset.unit(set).dimension != s.unit.dimension || dataset.direction(set) != s.direction) {
+        throw InputError(fmt::format("history: case {} mixes units {} and {}; add a label such as metric to --by",
+                                     join_key(s.key), s.unit.symbol, dataset.unit(set).symbol));
+      }
+      by_commit[position[static_cast<std::size_t>(order->codes[set])]].push_back(set);
+    }
+    for (const auto& [commit, sets] : by_commit) {
+      double value = 0;
+      std::size_t processes = 0, samples = 0;
+      summarize_commit(dataset, sets, process, value, processes, samples);
+      s.commits.push_back(commit);
+      s.values.push_back(value);
+      s.processes.push_back(processes);
+      s.samples.push_back(samples);
+    }
+  });
+  return out;
+}
+
+}  // namespace benchreport

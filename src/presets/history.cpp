@@ -1,0 +1,196 @@
+// The `history` preset: trends, change points and the per-commit roll-up,
+// laid out in the report model from an analyze_history result.
+#include "benchreport/presets/history.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "benchreport/core/error.hpp"
+#include "benchreport/report/format.hpp"
+
+namespace benchreport {
+namespace {
+
+constexpr ValueStyle kHistoryValue{.scale = true, .significant = 4, .symbol = ValueStyle::Symbol::shown_unless_one};
+
+Json finite_or_null(double x) { return std::isfinite(x) ? Json(x) : Json(); }
+
+std::string interval_text(const ChangePoint& cp) {
+  if (!std::isfinite(cp.lower)) return std::string(kUnavailable);
+  return fmt::format("[{}, {}]", format_change_percent(cp.lower), format_change_percent(cp.upper));
+}
+
+CellRole change_role(const ChangePoint& cp) { return cp.regression ? CellRole::slower : CellRole::faster; }
+
+std::vector<Column> key_columns(const History& h) {
+  std::vector<Column> columns;
+  for (const auto& c : h.by) columns.emplace_back(c);
+  if (columns.empty()) columns.emplace_back("case");
+  return columns;
+}
+
+std::vector<Cell> key_cells(const Series& s) {
+  if (s.key.empty()) return {Cell("all sets")};
+  return {s.key.begin(), s.key.end()};
+}
+
+std::string status_text(const HistoryAnalysis& a, std::size_t i) {
+  const SeriesChanges& c = a.changes[i];
+  if (c.regressed_since) {
+    return fmt::format("still regressed since {} ({})", a.history.commits[*c.regressed_since],
+                       format_change(c.latest_change, a.history.series[i].direction));
+  }
+  return c.change_points.empty() ? "stable" : "not regressed";
+}
+
+void add_rollup(Report& report, const HistoryAnalysis& a, std::size_t max_rows) {
+  const auto moves = commits_moving_cases(a);
+  if (moves.empty()) return;
+  Table& t = report.add_table({Column("commit"), Column("regressions", Align::right), Column("improvements", Align::right)},
+                              "Commits that moved most cases", "rollup");
+  for (std::size_t i = 0; i < moves.size() && i < max_rows; ++i) {
+    const auto& m = moves[i];
+    t.add_row({Cell(a.history.commits[m.commit], CellRole::code),
+               Cell(std::to_string(m.regressions), static_cast<double>(m.regressions),
+                    m.regressions > 0 ? CellRole::slower : CellRole::none),
+               Cell(std::to_string(m.improvements), static_cast<double>(m.improvements))});
+  }
+  if (moves.size() > max_rows) t.footnote = fmt::format("{} more commits moved cases.", moves.size() - max_rows);
+}
+
+void add_cases(Report& report, const HistoryAnalysis& a) {
+  std::vector<Column> columns = key_columns(a.history);
+  for (const char* c : {"commits", "latest", "change points"}) columns.emplace_back(c, Align::right);
+  columns.emplace_back("status");
+  columns.emplace_back("trend");
+  Table& t = report.add_table(std::move(columns), "Cases", "cases");
+  for (std::size_t i = 0; i < a.history.series.size(); ++i) {
+    const Series& s = a.history.series[i];
+    std::vector<Cell> row = key_cells(s);
+    row.emplace_back(std::to_string(s.values.size()), static_cast<double>(s.values.size()));
+    row.emplace_back(format_value(s.values.back(), s.unit, kHistoryValue), s.values.back());
+    const std::size_t n = a.changes[i].change_points.size();
+    row.emplace_back(std::to_string(n), static_cast<double>(n));
+    row.emplace_back(status_text(a, i), a.changes[i].regressed_since ? CellRole::slower : CellRole::none);
+    row.push_back(Cell("").with_samples(s.values));
+    t.add_row(std::move(row));
+  }
+  t.footnote = fmt::format("latest = summary of the last commit; a commit's summary is the median of its processes' "
+                           "medians; trend = the summaries in {} order.", a.history.order);
+}
+
+void add_change_points(Report& report, const HistoryAnalysis& a) {
+  std::vector<Column> columns = key_columns(a.history);
+  columns.emplace_back("commit");
+  columns.emplace_back("before \u2192 after", Align::right);
+  columns.emplace_back("change", Align::right);
+  columns.emplace_back(fmt::format("{:g}% interval", a.options.confidence * 100), Align::right);
+  columns.emplace_back("p", Align::right);
+  Table& t = report.add_table(std::move(columns), "Change points", "change_points");
+  for (std::size_t i = 0; i < a.history.series.size(); ++i) {
+    const Series& s = a.history.series[i];
+    for (const auto& cp : a.changes[i].change_points) {
+      std::vector<Cell> row = key_cells(s);
+      row.emplace_back(a.history.commits[cp.commit], CellRole::code);
+      row.emplace_back(fmt::format("{} \u2192 {}", format_value(cp.before, s.unit, kHistoryValue),
+                                   format_value(cp.after, s.unit, kHistoryValue)));
+      row.emplace_back(format_change(cp.change, s.direction), cp.change, change_role(cp));
+      row.emplace_back(interval_text(cp));
+      row.emplace_back(fmt::format("{:.3f}", cp.p_value), cp.p_value);
+      t.add_row(std::move(row));
+    }
+  }
+  const auto& o = a.options;
+  t.footnote = fmt::format(
+      "E-divisive means (alpha = 1) on the per-commit summaries; a split is kept when its permutation p-value "
+      "({} permutations, seed {}) is at most {:g} and |after / before - 1| of the segment medians is at least {}; "
+      "the interval is a Welch t interval on the log commit summaries of the two adjacent segments.",
+      o.detect.permutations, o.detect.seed, o.detect.max_p_value, format_percent(o.min_magnitude, 1));
+}
+
+Json payload(const HistoryAnalysis& a) {
+  Json series = Json::array();
+  for (std::size_t i = 0; i < a.history.series.size(); ++i) {
+    const Series& s = a.history.series[i];
+    Json labels = Json::object();
+    for (std::size_t c = 0; c < a.history.by.size() && c < s.key.size(); ++c) labels.set(a.history.by[c], s.key[c]);
+    Json commits = Json::array(), values = Json::array(), cps = Json::array();
+    for (std::size_t k = 0; k < s.values.size(); ++k) {
+      commits.push_back(a.history.commits[s.commits[k]]);
+      values.push_back(s.values[k]);
+    }
+    for (const auto& cp : a.changes[i].change_points) {
+      Json j = Json::object();
+      j.set("commit", a.history.commits[cp.commit]);
+      j.set("index", cp.index);
+      j.set("before", cp.before);
+      j.set("after", cp.after);
+      j.set("change", cp.change);
+      j.set("lower", finite_or_null(cp.lower));
+      j.set("upper", finite_or_null(cp.upper));
+      j.set("p_value", cp.p_value);
+      j.set("regression", cp.regression);
+      cps.push_back(std::move(j));
+    }
+    Json item = Json::object();
+    item.set("labels", std::move(labels));
+    item.set("unit", std::string(base_symbol(s.unit.dimension)));
+    item.set("commits", std::move(commits));
+    item.set("values", std::move(values));
+    item.set("change_points", std::move(cps));
+    const auto& since = a.changes[i].regressed_since;
+    item.set("regressed_since", since ? Json(a.history.commits[*since]) : Json());
+    item.set("latest_change", finite_or_null(a.changes[i].latest_change));
+    series.push_back(std::move(item));
+  }
+  Json by = Json::array();
+  for (const auto& c : a.history.by) by.push_back(c);
+  Json out = Json::object();
+  out.set("schema", std::string(kHistorySchema));
+  out.set("order", a.history.order);
+  out.set("by", std::move(by));
+  out.set("max_p_value", a.options.detect.max_p_value);
+  out.set("permutations", a.options.detect.permutations);
+  out.set("seed", a.options.detect.seed);
+  out.set("min_magnitude", a.options.min_magnitude);
+  out.set("threshold", a.options.threshold);
+  out.set("series", std::move(series));
+  return out;
+}
+
+}  // namespace
+
+Report history_report(const HistoryAnalysis& a, const HistoryReportOptions& options) {
+  std::size_t points = 0, regressions = 0, still = 0;
+  for (const auto& c : a.changes) {
+    points += c.change_points.size();
+    for (const auto& cp : c.change_points) regressions += cp.regression ? 1 : 0;
+    still += c.regressed_since ? 1 : 0;
+  }
+  Report report(options.title);
+  report.add_paragraph(fmt::format("{} cases over {} commits (ordered by {}): {} change points, {} regressions and {} "
+                                   "improvements.",
+                                   a.history.series.size(), a.history.commits.size(), a.history.order, points,
+                                   regressions, points - regressions));
+  if (still > 0) {
+    report.add_note(fmt::format("{} of {} cases are still regressed: their latest segment is worse than their first by "
+                                "more than {}.",
+                                still, a.history.series.size(), format_percent(a.options.threshold, 0)),
+                    NoteKind::warning);
+  }
+  add_rollup(report, a, options.max_commits_listed);
+  add_cases(report, a);
+  if (points > 0) add_change_points(report, a);
+  report.data = payload(a);
+  return report;
+}
+
+Report history_report(const Dataset& dataset, const HistoryReportOptions& options) {
+  if (dataset.empty()) throw InputError("history: no sample sets");
+  const HistoryAnalysis analysis =
+      analyze_history(build_history(dataset, options.series, options.changes.threads), options.changes);
+  return history_report(analysis, options);
+}
+
+}  // namespace benchreport

@@ -1,0 +1,227 @@
+"""History: the q-statistic against numpy, E-divisive against signal-processing-algorithms,
+per-commit summaries and intervals against numpy/scipy, a seeded planted-shift simulation
+(precision and recall within ±1 commit), Parquet input, the CLI and the report."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import benchreport as br
+from benchreport import _core, cli
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from history_sim import PlantedSeries, measure, planted_series, precision_recall  # noqa: E402
+
+
+def direct_q(x: np.ndarray, tau: int, within: str = "pairs") -> float:
+    """q of x[:tau] against x[tau:] from the distance matrix, as Matteson & James (2014) write it (alpha = 1)."""
+    d = np.abs(x[:, None] - x[None, :])
+    m, n = tau, len(x) - tau
+    cross = d[:tau, tau:].mean()
+    left, right = d[:tau, :tau].sum(), d[tau:, tau:].sum()
+    lw, rw = (m * (m - 1), n * (n - 1)) if within == "pairs" else (m * m, n * n)
+    return m * n / (m + n) * (2 * cross - left / lw - right / rw)
+
+
+@pytest.mark.parametrize("search_end", [False, True])
+@pytest.mark.parametrize("within", ["pairs", "squares"])
+@pytest.mark.parametrize("seed", range(8))
+def test_best_q_split_matches_numpy(within, search_end, seed):
+    rng = np.random.default_rng(seed)
+    x = np.concatenate([rng.lognormal(0, 0.2, 7 + seed), rng.lognormal(0.1, 0.2, 11 + 2 * seed),
+                        rng.lognormal(0, 0.2, 5)])
+    if seed % 3 == 0:
+        x = np.round(x, 1)  # ties
+    n = len(x)
+    # (q, tau) over every allowed split, kappa outer as the scan visits them (first maximum wins).
+    candidates = [(direct_q(x[:kappa], tau, within), tau) for kappa in (range(4, n + 1) if search_end else [n])
+                  for tau in range(2, kappa - 1)]
+    q = np.array([c[0] for c in candidates])
+    best = _core.best_q_split(x, 2, within, search_end)
+    assert best.index == candidates[int(np.argmax(q))][1]
+    assert best.q == pytest.approx(q.max(), rel=1e-12)
+
+
+def test_best_q_split_edge_cases():
+    assert _core.best_q_split(np.array([1.0, 2.0, 3.0])).index == 0  # too short for two pairs
+    flat = _core.best_q_split(np.full(10, 3.5))
+    assert (flat.index, flat.q) == (2, 0.0)
+    huge = np.array([1e300, 1e300, 1e300, 2e300, 2e300, 2e300])
+    assert _core.best_q_split(huge).index == 3
+    with pytest.raises(br.InputError, match="min_segment"):
+        _core.best_q_split(np.arange(5.0), 1)
+    with pytest.raises(br.InputError, match="position 2"):
+        br.e_divisive([1.0, 2.0, np.inf, 4.0])
+
+
+def test_e_divisive_matches_signal_processing_algorithms():
+    es = pytest.importorskip("signal_processing_algorithms.energy_statistics.energy_statistics")
+    rng = np.random.default_rng(5)
+    for i in range(6):
+        x = np.concatenate([rng.normal(100, 1, 30 + i), rng.normal(106, 1, 25), rng.normal(97, 1.5, 40)])
+        np.random.seed(i)
+        theirs = sorted(es.e_divisive(x, pvalue=0.01, permutations=100))
+        ours = [s.index for s in br.e_divisive(x, max_p_value=0.01, permutations=100, min_segment=1, within="squares",
+                                               search_end=False)]
+        assert ours == theirs
+        # Their q of the first split, from their own code.
+        t = es._calculate_t_stats(np.abs(x[:, None] - x[None, :]))
+        assert _core.best_q_split(x, 1, "squares", False).q == pytest.approx(t.max(), rel=1e-12)
+
+
+def test_e_divisive_is_deterministic_per_seed_and_stream():
+    rng = np.random.default_rng(1)
+    x = np.concatenate([rng.normal(10, 1, 20), rng.normal(11, 1, 20)])
+    a = br.e_divisive(x, seed=7)
+    b = br.e_divisive(x, seed=7)
+    assert [(s.index, s.p_value, s.q) for s in a] == [(s.index, s.p_value, s.q) for s in b]
+    assert all(s.p_value >= 1 / 200 for s in a)
+
+
+def _dataset(series_by_case, commit_names=None):
+    """CSR Dataset from {case: PlantedSeries}: one set per (commit, process)."""
+    values, offsets, labels = [], [0], {"benchmark": [], "commit": [], "process": []}
+    for case, series in series_by_case.items():
+        for c, commit in enumerate(series.samples):
+            for p, x in enumerate(commit):
+                values.extend(x)
+                offsets.append(len(values))
+                labels["benchmark"].append(case)
+                labels["commit"].append(commit_names[c] if commit_names else f"{c:04d}")
+                labels["process"].append(str(p))
+    return br.Dataset.from_arrays(np.array(values), np.array(offsets), labels, unit="s")
+
+
+def test_commit_summary_is_median_of_process_medians_and_interval_matches_scipy():
+    rng = np.random.default_rng(11)
+    series = planted_series(rng, commits=40, max_shifts=1)
+    result = br.history(_dataset({"a": series}), order="commit")
+    frame = result.series_frame()
+    np.testing.assert_allclose(frame["value"].to_numpy(), series.summaries(), rtol=1e-15)
+    assert (frame["processes"] == 3).all()
+    cps = result.to_pandas()
+    assert len(cps) >= 1
+    bounds = [0, *cps["index"].tolist(), 40]
+    s = series.summaries()
+    for k, row in enumerate(cps.itertuples()):
+        before, after = s[bounds[k]:bounds[k + 1]], s[bounds[k + 1]:bounds[k + 2]]
+        assert row.before == pytest.approx(np.median(before), rel=1e-15)
+        assert row.after == pytest.approx(np.median(after), rel=1e-15)
+        ci = stats.ttest_ind(np.log(after), np.log(before), equal_var=False).confidence_interval(0.95)
+        assert row.lower == pytest.approx(np.expm1(ci.low), rel=1e-9)
+        assert row.upper == pytest.approx(np.expm1(ci.high), rel=1e-9)
+
+
+def test_planted_shifts_precision_and_recall_within_one_commit():
+    """Small seeded simulation (bench/bench_history.py runs the large one and the peers)."""
+    rng = np.random.default_rng(2024)
+    cases = {f"case{i:02d}": planted_series(rng, commits=60) for i in range(20)}
+    result = br.history(_dataset(cases), order="commit")
+    found = {s.key[0]: [cp.index for cp in c.change_points]
+             for s, c in zip(result.analysis.history.series, result.analysis.changes)}
+    precision, recall = precision_recall((found[k], v.truth) for k, v in cases.items())
+    assert recall >= 0.85
+    assert precision >= 0.85
+
+
+def test_still_regressed_and_rollup():
+    rng = np.random.default_rng(3)
+    level = np.full(30, 1e-3)
+    level[12:] *= 1.15  # both cases slow down at commit 12; one is fixed at 20
+    slow = PlantedSeries(measure(rng, level), [12], [1.15])
+    level[20:] /= 1.15
+    fixed = PlantedSeries(measure(rng, level), [12, 20], [1.15, 1 / 1.15])
+    names = [f"sha{c:02d}" for c in range(30)]
+    result = br.history(_dataset({"slow": slow, "fixed": fixed}, names), order="commit")
+    changes = dict(zip([s.key[0] for s in result.analysis.history.series], result.analysis.changes))
+    assert result.commits[changes["slow"].regressed_since] == "sha12"
+    assert changes["fixed"].regressed_since is None
+    moved = result.analysis.commits_moving_cases()
+    assert moved[0][:2] == (12, 2)  # commit sha12: two regressions
+    md = result.to_markdown()
+    assert "still regressed since sha12" in md
+    assert json.loads(result.to_json())["data"]["schema"] == br.HISTORY_SCHEMA
+
+
+def test_same_seed_same_bytes_and_thread_count_independent():
+    rng = np.random.default_rng(8)
+    ds = _dataset({f"c{i}": planted_series(rng, commits=40) for i in range(5)})
+    one = br.history(ds, order="commit", threads=1, seed=3).to_json()
+    many = br.history(ds, order="commit", threads=4, seed=3).to_json()
+    assert one == many
+
+
+def test_inputs_in_order_are_commits_named_by_file(tmp_path):
+    rng = np.random.default_rng(4)
+    series = planted_series(rng, commits=12, max_shifts=1, min_gap=4)
+    paths = []
+    for c, commit in enumerate(series.samples):
+        part = br.Dataset.from_arrays(np.concatenate(commit), np.cumsum([0] + [len(p) for p in commit]),
+                                      {"benchmark": ["a"] * len(commit), "process": [str(p) for p in range(len(commit))]},
+                                      unit="s")
+        path = tmp_path / f"run-{c:02d}.json"
+        br.save(part, path)
+        paths.append(path)
+    result = br.history(paths)
+    assert result.commits == [p.name for p in paths]
+    np.testing.assert_allclose(result.analysis.history.series[0].values, series.summaries(), rtol=1e-12)
+    out = tmp_path / "h.md"
+    assert cli.main(["history", *map(str, paths), "-o", str(out)]) == 0
+    assert "# History" in out.read_text()
+    for fmt in ("html", "text", "csv", "json"):
+        assert cli.main(["history", *map(str, paths), "-f", fmt, "-o", str(tmp_path / f"h.{fmt}")]) == 0
+    assert "<svg" in (tmp_path / "h.html").read_text()  # the trend
+
+
+def test_cli_errors_name_the_problem(tmp_path, capsys):
+    ds = br.Dataset.from_arrays(np.array([1.0, 2.0]), np.array([0, 1, 2]), {"benchmark": ["a", "b"]}, unit="s")
+    path = tmp_path / "x.json"
+    br.save(ds, path)
+    assert cli.main(["history", str(path), "--order", "commit_time"]) == 2
+    assert "--by/--order commit_time: no such label" in capsys.readouterr().err
+
+
+def test_read_arrow_parquet_round_trip(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    rng = np.random.default_rng(6)
+    ds = _dataset({"a": planted_series(rng, commits=20), "b": planted_series(rng, commits=20)})
+    labels = ds.labels
+    lengths = np.diff(ds.offsets)
+    table = pa.table({k: np.repeat(np.array(v, dtype=object), lengths) for k, v in labels.items()} |
+                     {"value": np.asarray(ds.values), "unit": ["s"] * len(ds.values)})
+    path = tmp_path / "h.parquet"
+    pq.write_table(table, path)
+    back = br.read_arrow(path)
+    assert len(back) == len(ds)
+    np.testing.assert_allclose(back.values, ds.values, rtol=1e-15)
+    assert back.labels == labels
+    assert br.history(path, order="commit").to_json() == br.history(ds, order="commit").to_json()
+
+
+def test_plot_draws_each_case():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+    matplotlib.use("Agg")
+    rng = np.random.default_rng(9)
+    result = br.history(_dataset({"a": planted_series(rng, commits=30), "b": planted_series(rng, commits=30)}),
+                        order="commit")
+    ax = result.plot()
+    assert len(ax.get_lines()) >= 2
+    assert ax.get_xlabel() == "commit"
+
+
+def test_a_case_does_not_depend_on_the_other_cases():
+    """Permutation streams come from the case key, so splitting cases across workers changes nothing."""
+    rng = np.random.default_rng(12)
+    cases = {f"c{i}": planted_series(rng, commits=40) for i in range(4)}
+    together = br.history(_dataset(cases), order="commit").to_pandas()
+    alone = br.history(_dataset({"c2": cases["c2"]}), order="commit").to_pandas()
+    mine = together[together["benchmark"] == "c2"].reset_index(drop=True)
+    assert len(mine) >= 1
+    assert mine.equals(alone)
