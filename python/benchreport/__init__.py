@@ -15,10 +15,13 @@ from ._reports import *  # noqa: F401,F403
 from ._reports import __all__ as _reports_all
 from ._presets import *  # noqa: F401,F403
 from ._presets import __all__ as _presets_all
+from ._scaling import *  # noqa: F401,F403
+from ._scaling import __all__ as _scaling_all
 from ._history import *  # noqa: F401,F403
 from ._history import __all__ as _history_all
 
-__all__ = ["__version__", "InputError", *_stats_all, *_compare_all, *_dataset_all, *_reports_all, *_presets_all, *_history_all]
+__all__ = ["__version__", "InputError", *_stats_all, *_compare_all, *_dataset_all, *_reports_all, *_presets_all,
+           *_scaling_all, *_history_all]
 
 # In a running IPython/Jupyter, results without their own display methods get
 # HTML/Markdown formatters; outside IPython this does nothing.

@@ -437,6 +437,48 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _scaling_inputs(args: argparse.Namespace, baseline: dict):
+    """Inputs for ``scaling``: as labelled (one side, or both sides labelled), or --base/--head."""
+    if bool(args.base) != bool(args.head):
+        raise UsageError("--base and --head go together: give both, or neither")
+    if args.base:
+        if args.inputs:
+            raise UsageError(f"{args.inputs[0]}: give inputs either positionally or with --base/--head, not both")
+        (column, base_value), = baseline.items()
+        return _labelled(load_sides(args.base, args.head, column, base_value, args.head_value or "head",
+                                    args.input_format), args)
+    if not args.inputs:
+        raise UsageError("no input files given (positional inputs, or --base and --head)")
+    return _load(args)
+
+
+def _parse_size(text: Optional[str]) -> Optional[float]:
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(f"--at {text!r}: expected a size such as 1e6") from None
+    if not value > 0:
+        raise UsageError(f"--at {text}: expected a size > 0")
+    return value
+
+
+def cmd_scaling(args: argparse.Namespace) -> int:
+    from ._scaling import scaling
+
+    baseline = _parse_baseline(args.baseline)
+    confidence = _check_fraction(args.confidence, "--confidence")
+    ds = _scaling_inputs(args, baseline)
+    if args.size_label:
+        _check_columns(ds, [args.size_label], "--size-label")
+    result = scaling(ds, baseline=baseline, head=args.head_value, size_column=args.size_label or "",
+                     size_argument=args.size_argument, confidence=confidence,
+                     exponent_threshold=args.exponent_threshold, at=_parse_size(args.at))
+    _emit(result.report, args)
+    return EXIT_OK
+
+
 def cmd_runners(args: argparse.Namespace) -> int:
     from ._presets import runners_report
 
@@ -588,6 +630,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--by", action="append", help="pool sets by these label columns (comma-separated)")
     p.add_argument("-k", type=int, default=5, help="drift window: first and last k samples (default 5)")
     p.set_defaults(func=cmd_summary)
+
+    p = sub.add_parser("scaling", help="growth with input size per size family; base vs head growth change")
+    _add_input_options(p, required=False)
+    p.add_argument("--base", nargs="+", metavar="INPUT", help="baseline inputs, one process each")
+    p.add_argument("--head", nargs="+", metavar="INPUT", help="head inputs, one process each")
+    p.add_argument("--head-value", help="value of the baseline label on the head side (default: the only other value)")
+    p.add_argument("--baseline", default="revision=base", help="LABEL=VALUE selecting the baseline side")
+    p.add_argument("--size-label", help="label holding the size (default: from names such as BM_x/1024 or "
+                                        "test_x[1024], else the only all-numeric label)")
+    p.add_argument("--size-argument", type=int, default=0,
+                   help="which numeric argument of a name is the size (BM_x/8/1024: 0 = 8, 1 = 1024; default 0)")
+    p.add_argument("--at", help="also extrapolate the base → head change to this size, e.g. 1e6")
+    p.add_argument("--exponent-threshold", type=float, default=0.1,
+                   help="smallest change of the exponent b that counts as a change of growth (default 0.1)")
+    p.add_argument("--confidence", type=float, default=0.95, help="interval confidence (default 0.95)")
+    _add_output_options(p)
+    _add_github_options(p)
+    p.set_defaults(func=cmd_scaling)
 
     p = sub.add_parser("history", help="change points across commits, per case")
     _add_input_options(p)

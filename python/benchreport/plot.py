@@ -13,7 +13,8 @@ from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-__all__ = ["plot_distributions", "plot_samples", "plot_forest", "forest_rows", "drift_windows", "plot_history"]
+__all__ = ["plot_distributions", "plot_samples", "plot_forest", "forest_rows", "drift_windows", "plot_scaling",
+           "plot_history"]
 
 ArrayLike = Union[np.ndarray, Sequence[float]]
 
@@ -200,6 +201,36 @@ def plot_forest(result: Any, *, ax: Any = None, threshold: Optional[float] = 0.0
     ax.set_xlabel("change of median, % (head vs base) with CI")
     if len(shown) < len(rows):
         ax.set_title(f"{len(shown)} of {len(rows)} cases (largest |change|)")
+    return ax
+
+
+def plot_scaling(result: Any, family: Optional[str] = None, ax: Any = None) -> Any:
+    """Log–log plot of one family of a :class:`benchreport.ScalingResult`: every process median as a
+    point and the best model's curve (base and head for a comparison)."""
+    ax = _axes(ax)
+    if result.compared:
+        items = [(c.name, [(result.core.base_value, c.base, BASE_COLOR), (result.core.head_value, c.head, HEAD_COLOR)])
+                 for c in result.core.comparisons]
+    else:
+        items = [(f.name, [("", f, BASE_COLOR)]) for f in result.core.fits]
+    if not items:
+        raise ValueError("no size families to plot")
+    chosen = next((sides for name, sides in items if family is None or name == family), None)
+    if chosen is None:
+        raise ValueError(f"no family {family!r}; families: {', '.join(name for name, _ in items)}")
+    for side, fit, color in chosen:
+        xs = [n for n, values in zip(fit.sizes, fit.process_values) for _ in values]
+        ys = [v for values in fit.process_values for v in values]
+        ax.scatter(xs, ys, s=12, color=color, alpha=0.7, label=f"{side} processes".strip())
+        grid = np.geomspace(fit.sizes[0], fit.sizes[-1], 48)
+        ax.plot(grid, [fit.fit.predict(float(n)) for n in grid], color=color,
+                label=f"{side} O({fit.fit.best}), b = {fit.fit.power.exponent:.2f}".strip())
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("size n")
+    ax.set_ylabel(f"cost ({chosen[0][1].unit})")
+    ax.set_title(family or next(name for name, _ in items))
+    ax.legend(fontsize="small")
     return ax
 
 

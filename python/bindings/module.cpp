@@ -19,5 +19,6 @@ PYBIND11_MODULE(_core, m) {
   benchreport::python::register_dataset(m);
   benchreport::python::register_report(m);
   benchreport::python::register_presets(m);
+  benchreport::python::register_scaling(m);
   benchreport::python::register_history(m);
 }

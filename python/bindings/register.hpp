@@ -7,5 +7,6 @@ void register_compare(pybind11::module_& m);   // compare.hpp, inference.hpp, ro
 void register_dataset(pybind11::module_& m);   // dataset.hpp, units.hpp, io.hpp
 void register_report(pybind11::module_& m);    // table.hpp, render.hpp, reports.hpp
 void register_presets(pybind11::module_& m);   // dataset_compare.hpp, reports.hpp (presets)
+void register_scaling(pybind11::module_& m);   // families.hpp, scaling.hpp (stats, compare, presets)
 void register_history(pybind11::module_& m);   // edivisive.hpp, series.hpp, history.hpp, presets/history.hpp
 }  // namespace benchreport::python

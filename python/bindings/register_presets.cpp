@@ -24,44 +24,13 @@
 #include "benchreport/presets/matrix.hpp"
 #include "benchreport/presets/runners.hpp"
 #include "benchreport/presets/summary.hpp"
+#include "keyword_options.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
 
 namespace benchreport::python {
 namespace {
-
-// Keyword arguments onto the fields of an options struct: read() names each
-// keyword a preset accepts; None keeps the field's C++ default; finish()
-// refuses a keyword that no read() asked for.
-class KeywordOptions {
- public:
-  KeywordOptions(const py::kwargs& kwargs, const char* function) : kwargs_(kwargs), function_(function) {}
-
-  template <class T>
-  KeywordOptions& read(const char* name, T& field) {
-    names_.emplace_back(name);
-    if (kwargs_.contains(name)) {
-      const py::object value = kwargs_[name];
-      if (!value.is_none()) field = value.cast<T>();
-    }
-    return *this;
-  }
-
-  void finish() const {
-    for (const auto& item : kwargs_) {
-      const auto key = py::str(item.first).cast<std::string>();
-      if (std::find(names_.begin(), names_.end(), key) == names_.end()) {
-        throw py::type_error(fmt::format("{}() got an unexpected keyword argument '{}'", function_, key));
-      }
-    }
-  }
-
- private:
-  const py::kwargs& kwargs_;
-  const char* function_;
-  std::vector<std::string> names_;
-};
 
 ComparisonReportOptions comparison_options(const py::kwargs& kwargs) {
   ComparisonReportOptions out;

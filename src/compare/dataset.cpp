@@ -316,6 +316,10 @@ std::vector<std::vector<std::size_t>> process_sets(const Dataset& dataset, const
   return processes;
 }
 
+std::string head_value_of(const Dataset& dataset, const DatasetCompareOptions& options) {
+  return pick_head_value(values_of(dataset, options.baseline_column), options);
+}
+
 DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& options) {
   if (dataset.column(options.baseline_column) == nullptr) {
     throw InputError(fmt::format("compare: the dataset has no \"{}\" label to choose base and head by (labels: {})",

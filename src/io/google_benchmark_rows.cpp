@@ -85,7 +85,8 @@ bool GoogleBenchmarkRows::append(GoogleBenchmarkRows&& later) {
 void GoogleBenchmarkRows::emit(Dataset& dataset, const std::string& name) const {
   std::vector<std::string> aggregates_only;
   for (const auto& s : series_) {
-    if (!s.real_time.empty()) emit_series(s, dataset, name);
+    // A family's BigO/RMS series has no iteration rows by nature: not an orphan.
+    if (!s.real_time.empty()) emit_series(s, dataset, name, family_complexity(s));
     else if (!s.aggregates.empty()) aggregates_only.push_back(s.run_name);
   }
   report(dataset, name, aggregates_only);
@@ -139,7 +140,7 @@ GoogleBenchmarkRows::Series& GoogleBenchmarkRows::series_for(std::string_view ru
   // Repetition rows of one benchmark usually follow each other: try the last series first.
   if (last_series_ < series_.size() && series_[last_series_].run_name == run_name) return series_[last_series_];
   auto [it, inserted] = series_index_.try_emplace(std::string(run_name), series_.size());
-  if (inserted) series_.push_back(Series{std::string(run_name), {}, {}, {}, {}, {}, {}, {}});
+  if (inserted) series_.push_back(Series{std::string(run_name), {}, {}, {}, {}, {}, {}, {}, {}});
   last_series_ = it->second;
   return series_[it->second];
 }
@@ -185,6 +186,12 @@ void GoogleBenchmarkRows::add(JsonInput& json, const Entry& e, const JsonPath& p
 
 void GoogleBenchmarkRows::add_aggregate(Series& s, const Entry& e) {
   const std::string name(e.aggregate_name.empty() ? e.name : e.aggregate_name);
+  if (name == "BigO" || name == "RMS") {  // a fit over the family's sizes, not a statistic of one series
+    for (const auto& [key, text] : e.other) {
+      if (key != "aggregate_unit") s.complexity.emplace_back(std::string(key), compact_json(text));
+    }
+    return;
+  }
   if (!std::isnan(e.real_time)) s.aggregates["real_time"].emplace_back(name, json_number(e.real_time));
   if (!std::isnan(e.cpu_time)) s.aggregates["cpu_time"].emplace_back(name, json_number(e.cpu_time));
   for (const auto& [counter, value] : e.counters) s.aggregates[counter].emplace_back(name, json_number(value));
@@ -206,15 +213,25 @@ bool GoogleBenchmarkRows::merge_series(Series& s, Series&& later) {
     mine.insert(mine.end(), std::make_move_iterator(values.begin()), std::make_move_iterator(values.end()));
   }
   if (s.other.empty()) s.other = std::move(later.other);
+  s.complexity.insert(s.complexity.end(), later.complexity.begin(), later.complexity.end());
   return true;
 }
 
+const Metadata* GoogleBenchmarkRows::family_complexity(const Series& s) const {
+  const std::size_t slash = s.run_name.find('/');
+  if (slash == std::string::npos) return nullptr;
+  const auto it = series_index_.find(s.run_name.substr(0, slash));
+  if (it == series_index_.end() || series_[it->second].complexity.empty()) return nullptr;
+  return &series_[it->second].complexity;
+}
+
 void GoogleBenchmarkRows::emit_metric(const Series& s, Dataset& dataset, const std::string& file, const std::string& metric,
-                        const std::vector<double>& samples, std::string_view unit_symbol) {
+                        const std::vector<double>& samples, std::string_view unit_symbol, const Metadata* complexity) {
   if (samples.empty()) return;
   Metadata metadata = s.other;
   metadata.emplace_back("iterations", fmt::format("[{}]", s.iterations));
   if (const Metadata* values = s.aggregates.find(metric)) metadata.emplace_back("aggregates", json_object(*values));
+  if (complexity != nullptr) metadata.emplace_back("complexity", json_object(*complexity));
   SetOptions options;
   options.run = file;
   options.metadata = std::move(metadata);
@@ -222,15 +239,16 @@ void GoogleBenchmarkRows::emit_metric(const Series& s, Dataset& dataset, const s
   dataset.add_set(labels, samples, parse_unit(unit_symbol), options);
 }
 
-void GoogleBenchmarkRows::emit_series(const Series& s, Dataset& dataset, const std::string& file) {
-  emit_metric(s, dataset, file, "real_time", s.real_time, s.time_unit);
-  emit_metric(s, dataset, file, "cpu_time", s.cpu_time, s.time_unit);
+void GoogleBenchmarkRows::emit_series(const Series& s, Dataset& dataset, const std::string& file,
+                                      const Metadata* complexity) {
+  emit_metric(s, dataset, file, "real_time", s.real_time, s.time_unit, complexity);
+  emit_metric(s, dataset, file, "cpu_time", s.cpu_time, s.time_unit, complexity);
   for (const auto& [counter, values] : s.counters) {
     if (values.size() != s.real_time.size()) {
       dataset.warn(fmt::format("{}: counter {} of {} appears in {} of {} repetitions", file, counter, s.run_name,
                                values.size(), s.real_time.size()));
     }
-    emit_metric(s, dataset, file, counter, values, counter_unit(counter));
+    emit_metric(s, dataset, file, counter, values, counter_unit(counter), nullptr);
   }
 }
 

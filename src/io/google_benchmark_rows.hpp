@@ -88,6 +88,9 @@ class GoogleBenchmarkRows {
     std::string iterations;  // the rows' iteration counts as JSON, comma-separated
     Keyed<Metadata> aggregates;  // metric → (aggregate → value)
     Metadata other;
+    // Google Benchmark's own complexity fit (its BigO and RMS rows, run_name
+    // = the family's name): big_o, real/cpu_coefficient, rms, verbatim.
+    Metadata complexity;
   };
 
   // Fills `e` (one Entry reused for every row, so its vectors keep their capacity).
@@ -105,9 +108,12 @@ class GoogleBenchmarkRows {
   static bool merge_series(Series& s, Series&& later);
 
   static void emit_metric(const Series& s, Dataset& dataset, const std::string& file, const std::string& metric,
-                          const std::vector<double>& samples, std::string_view unit_symbol);
+                          const std::vector<double>& samples, std::string_view unit_symbol, const Metadata* complexity);
 
-  static void emit_series(const Series& s, Dataset& dataset, const std::string& file);
+  static void emit_series(const Series& s, Dataset& dataset, const std::string& file, const Metadata* complexity);
+
+  // The complexity rows of the family `s` belongs to (run_name up to its first '/'), or null.
+  const Metadata* family_complexity(const Series& s) const;
 
   void report(Dataset& dataset, const std::string& file, const std::vector<std::string>& aggregates_only) const;
 

@@ -16,6 +16,7 @@
 #include "benchreport/presets/comparison.hpp"
 #include "benchreport/compare/rollup.hpp"
 #include "benchreport/data/metadata.hpp"
+#include "benchreport/presets/scaling.hpp"
 #include "sample_notes.hpp"
 
 namespace benchreport {
@@ -623,6 +624,22 @@ std::string case_display_name(const Dataset& dataset, const CaseResult& result, 
   return extra.empty() ? name : fmt::format("{} ({})", name, fmt::join(extra, ", "));
 }
 
+// Families over a size (BM_sort/1024 ...) get the scaling preset's growth
+// change after the cases; reports without families are left exactly as they were.
+void add_scaling_section(Report& report, const Dataset& dataset, const ComparisonReportOptions& options) {
+  ScalingOptions o;
+  o.baseline_column = options.compare.baseline_column;
+  o.baseline_value = options.compare.baseline_value;
+  o.head_value = options.compare.head_value;
+  o.pair_column = options.compare.pair_column;
+  o.families.ignore_columns.insert(o.families.ignore_columns.end(), options.compare.process_columns.begin(),
+                                   options.compare.process_columns.end());
+  const ScalingResult result = scaling(dataset, o);
+  if (!result.compared || result.comparisons.empty()) return;
+  add_scaling_blocks(report.blocks, result, 2);
+  report.data.set("scaling", scaling_json(result));
+}
+
 }  // namespace
 
 std::string nitro_case_name(std::string_view id, std::string_view platform, std::string_view display_name) {
@@ -655,7 +672,9 @@ Report comparison_report(const Dataset& dataset, const ComparisonView& view, con
   if (!(options.drift_limit > 0) || options.drift_k == 0) {
     throw InputError("comparison report: drift_limit must be > 0 and drift_k >= 1");
   }
-  return ComparisonBuilder(dataset, view, options).build();
+  Report report = ComparisonBuilder(dataset, view, options).build();
+  add_scaling_section(report, dataset, options);
+  return report;
 }
 
 Report comparison_report(const Dataset& dataset, const ComparisonReportOptions& options) {

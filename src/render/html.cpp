@@ -11,6 +11,7 @@
 #include "benchreport/core/sha256.hpp"
 #include "benchreport/report/format.hpp"
 #include "benchreport/render/render.hpp"
+#include "plot_svg.hpp"
 
 namespace benchreport {
 namespace {
@@ -149,6 +150,7 @@ class HtmlWriter {
     out_ += "</ul>\n";
   }
   void write(const Footnote& f) { out_ += fmt::format("<p class=\"footnote\">{}</p>\n", escape_html(f.text)); }
+  void write(const Plot& p) { out_ += plot_svg(p); }
   void write(const Details& d) {
     out_ += fmt::format("<details{}>\n<summary>{}</summary>\n", d.open ? " open" : "", escape_html(d.summary));
     blocks(d.blocks);

@@ -202,6 +202,7 @@ class MarkdownWriter {
   std::string render(const Footnote& f) const { return fmt::format("<sub>{}</sub>", escape_markdown(f.text)); }
   std::string render(const Table&) const { return {}; }    // fit_table handles tables
   std::string render(const Details&) const { return {}; }  // fit_details handles details
+  std::string render(const Plot&) const { return {}; }     // drawn in HTML only; its numbers are in a table
 
   const RenderOptions& options_;
   bool cutting_;  // rendering under a budget that the whole report exceeds

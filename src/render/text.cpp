@@ -93,6 +93,7 @@ class TextWriter {
   }
 
   void write(const Heading& h) { heading(h.level, h.text); }
+  void write(const Plot&) {}  // drawn in HTML only; its numbers are in a table
   void write(const Paragraph& p) {
     separate();
     out_ += without_bold(inline_spans(p.spans)) + "\n";

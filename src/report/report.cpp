@@ -23,6 +23,7 @@ struct BlockValidator {
   }
   void operator()(const Table& t) const { t.validate(); }
   void operator()(const Details& d) const { validate_blocks(d.blocks); }
+  void operator()(const Plot& p) const { p.validate(); }
   void operator()(const auto&) const {}
 };
 
@@ -98,6 +99,17 @@ struct BlockToJson {
                         {"blocks", blocks_to_json(d.blocks)}};
   }
   Json operator()(const Footnote& f) const { return Json::Object{{"type", "footnote"}, {"text", f.text}}; }
+  Json operator()(const Plot& p) const {
+    Json series = Json::array();
+    for (const PlotSeries& s : p.series) {
+      Json x = Json::array(), y = Json::array();
+      for (const double v : s.x) x.push_back(v);
+      for (const double v : s.y) y.push_back(v);
+      series.push_back(Json::Object{{"name", s.name}, {"line", s.line}, {"x", std::move(x)}, {"y", std::move(y)}});
+    }
+    return Json::Object{{"type", "plot"},       {"title", p.title}, {"x_label", p.x_label}, {"y_label", p.y_label},
+                        {"log_x", p.log_x},     {"log_y", p.log_y}, {"series", std::move(series)}};
+  }
 };
 
 Json blocks_to_json(const Blocks& blocks) {
@@ -146,6 +158,7 @@ Details& Blocks::add_details(std::string summary, bool open) {
 }
 
 Footnote& Blocks::add_footnote(std::string text) { return emplace(items_, Footnote{std::move(text)}); }
+Plot& Blocks::add_plot(Plot plot) { return emplace(items_, std::move(plot)); }
 
 Block& Blocks::add(Block block) {
   items_.push_back(std::move(block));

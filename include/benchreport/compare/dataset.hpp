@@ -70,6 +70,11 @@ struct DatasetComparison {
 // per-case work differ — the message names the case, the field and both values.
 DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& options = {});
 
+// The head side's value of options.baseline_column (options.head_value, else
+// the only other value); throws the InputError compare() throws for a missing
+// baseline or an ambiguous head.
+std::string head_value_of(const Dataset& dataset, const DatasetCompareOptions& options);
+
 // One side's sets of a case grouped into processes in the order the comparison
 // uses them: one group per label of `pairs` (CaseResult::pairs; sets sharing
 // the pair label are one process), then each set without a pair label alone.

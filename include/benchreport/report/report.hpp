@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "benchreport/core/json_writer.hpp"
+#include "benchreport/report/plot.hpp"
 #include "benchreport/report/table.hpp"
 
 namespace benchreport {
@@ -70,6 +71,7 @@ class Blocks {
   Table& add_table(std::vector<Column> columns, std::string caption = {}, std::string id = {});
   Details& add_details(std::string summary, bool open = false);
   Footnote& add_footnote(std::string text);
+  Plot& add_plot(Plot plot);
   Block& add(Block block);
 
   std::list<Block>& items() { return items_; }
@@ -89,7 +91,7 @@ struct Details {
 };
 
 struct Block {
-  std::variant<Heading, Paragraph, Note, BulletList, Table, Details, Footnote> content;
+  std::variant<Heading, Paragraph, Note, BulletList, Table, Details, Footnote, Plot> content;
 };
 
 inline constexpr std::string_view kReportSchema = "benchreport-report/1";
@@ -116,6 +118,7 @@ struct Report {
   }
   Details& add_details(std::string summary, bool open = false) { return blocks.add_details(std::move(summary), open); }
   Footnote& add_footnote(std::string text) { return blocks.add_footnote(std::move(text)); }
+  Plot& add_plot(Plot plot) { return blocks.add_plot(std::move(plot)); }
 
   // Throws InputError for malformed content (row cell counts, heading levels).
   void validate() const;

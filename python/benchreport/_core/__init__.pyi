@@ -9,7 +9,7 @@ import numpy.typing
 import os
 import typing
 from . import compare
-__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'JsonValue', 'Matrix', 'MedianCI', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'STATISTICS', 'SUMMARY_SCHEMA', 'Series', 'SeriesChanges', 'Span', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'VERDICT_ROLES', 'analyze_history', 'best_q_split', 'bmf_string', 'canonical_json', 'compare', 'concat', 'dataset_from_csr', 'detect_format', 'drift', 'e_divisive', 'fingerprint', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'neutralize_text', 'nitro_case_name', 'parse_unit', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'series_changes', 'sha256_hex', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'JsonValue', 'Matrix', 'MedianCI', 'ModelFit', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'VERDICT_ROLES', 'analyze_history', 'best_q_split', 'bmf_string', 'canonical_json', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'drift', 'e_divisive', 'fingerprint', 'fit_scaling', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'neutralize_text', 'nitro_case_name', 'parse_unit', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -508,6 +508,234 @@ class Matrix:
         """
         n_rows × n_cols float64 array in base units, NaN = no data.
         """
+class ModelFit:
+    """
+    y = a·g(n) (or a·n^b) with the coefficient's interval and fit quality.
+    """
+    @property
+    def aicc(self) -> float:
+        ...
+    @property
+    def coefficient(self) -> float:
+        ...
+    @property
+    def coefficient_lower(self) -> float:
+        ...
+    @property
+    def coefficient_upper(self) -> float:
+        ...
+    @property
+    def model(self) -> str:
+        ...
+    @property
+    def parameters(self) -> int:
+        ...
+    @property
+    def rms_relative(self) -> float:
+        ...
+class PowerFit:
+    """
+    log y = level + b·(log n − log n_ref), t intervals.
+    """
+    @property
+    def covariance(self) -> float:
+        ...
+    @property
+    def df(self) -> float:
+        ...
+    @property
+    def exponent(self) -> float:
+        ...
+    @property
+    def exponent_lower(self) -> float:
+        ...
+    @property
+    def exponent_se(self) -> float:
+        ...
+    @property
+    def exponent_upper(self) -> float:
+        ...
+    @property
+    def level(self) -> float:
+        ...
+    @property
+    def level_se(self) -> float:
+        ...
+    @property
+    def reference_size(self) -> float:
+        ...
+class ScalingFit:
+    """
+    Growth fits of one family (or one side of it).
+    """
+    def predict(self, n: typing.SupportsFloat | typing.SupportsIndex) -> float:
+        """
+        The fitted cost at n under the best model.
+        """
+    @property
+    def best(self) -> str:
+        ...
+    @property
+    def confidence(self) -> float:
+        ...
+    @property
+    def models(self) -> list[ModelFit]:
+        ...
+    @property
+    def power(self) -> PowerFit:
+        ...
+    @property
+    def processes(self) -> list[float]:
+        ...
+    @property
+    def residuals(self) -> list[float]:
+        ...
+    @property
+    def sigma(self) -> float:
+        ...
+    @property
+    def sigma_between_processes(self) -> bool:
+        ...
+    @property
+    def sizes(self) -> list[float]:
+        ...
+    @property
+    def summaries(self) -> list[float]:
+        ...
+class GrowthChange:
+    """
+    Base → head change of growth.
+    """
+    @property
+    def at(self) -> float | None:
+        ...
+    @property
+    def at_lower(self) -> float:
+        ...
+    @property
+    def at_ratio(self) -> float:
+        ...
+    @property
+    def at_upper(self) -> float:
+        ...
+    @property
+    def df(self) -> float:
+        ...
+    @property
+    def exponent_change(self) -> float:
+        ...
+    @property
+    def exponent_lower(self) -> float:
+        ...
+    @property
+    def exponent_upper(self) -> float:
+        ...
+    @property
+    def far(self) -> bool:
+        ...
+    @property
+    def level_lower(self) -> float:
+        ...
+    @property
+    def level_ratio(self) -> float:
+        ...
+    @property
+    def level_upper(self) -> float:
+        ...
+    @property
+    def reference_size(self) -> float:
+        ...
+    @property
+    def verdict(self) -> str:
+        ...
+class ReportedComplexity:
+    """
+    Google Benchmark's own BigO/RMS of a family.
+    """
+    @property
+    def big_o(self) -> str:
+        ...
+    @property
+    def coefficient(self) -> float:
+        ...
+    @property
+    def rms(self) -> float:
+        ...
+class FamilyFit:
+    """
+    One family's per-size process medians and growth fit.
+    """
+    @property
+    def fit(self) -> ScalingFit:
+        ...
+    @property
+    def key(self) -> list[str]:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def process_values(self) -> list[list[float]]:
+        ...
+    @property
+    def reported(self) -> ReportedComplexity | None:
+        ...
+    @property
+    def sizes(self) -> list[float]:
+        ...
+    @property
+    def unit(self) -> str:
+        ...
+class FamilyComparison:
+    """
+    Base and head fits of one family and the change of growth.
+    """
+    @property
+    def base(self) -> FamilyFit:
+        ...
+    @property
+    def change(self) -> GrowthChange:
+        ...
+    @property
+    def head(self) -> FamilyFit:
+        ...
+    @property
+    def key(self) -> list[str]:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+class ScalingResult:
+    """
+    Every family of a Dataset fitted, or compared base → head.
+    """
+    @property
+    def base_value(self) -> str:
+        ...
+    @property
+    def baseline_column(self) -> str:
+        ...
+    @property
+    def by(self) -> list[str]:
+        ...
+    @property
+    def compared(self) -> bool:
+        ...
+    @property
+    def comparisons(self) -> list[FamilyComparison]:
+        ...
+    @property
+    def fits(self) -> list[FamilyFit]:
+        ...
+    @property
+    def head_value(self) -> str:
+        ...
+    @property
+    def size_source(self) -> str:
+        ...
+    @property
+    def skipped(self) -> list[str]:
+        ...
 class EDivisiveSplit:
     """
     One significant split of an E-divisive run.
@@ -642,6 +870,10 @@ def canonical_json(json_text: str) -> str:
     """
     Canonical JSON text (sorted keys, no whitespace), as json.dumps(sort_keys=True, separators=(',', ':'), ensure_ascii=False).
     """
+def compare_growth(base: ScalingFit, head: ScalingFit, *, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, exponent_threshold: typing.SupportsFloat | typing.SupportsIndex = 0.1, at: typing.SupportsFloat | typing.SupportsIndex | None = None, far_factor: typing.SupportsFloat | typing.SupportsIndex = 10.0) -> GrowthChange:
+    """
+    Base → head change of growth of two fits.
+    """
 def concat(parts: collections.abc.Sequence[Dataset]) -> Dataset:
     """
     A new Dataset with every set, run and warning of the parts, in order.
@@ -661,6 +893,10 @@ def e_divisive(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, ma
 def fingerprint(json_text: str, hex_digits: typing.SupportsInt | typing.SupportsIndex = 12) -> str:
     """
     First hex digits of the SHA-256 of the canonical JSON.
+    """
+def fit_scaling(levels: collections.abc.Sequence[tuple[typing.SupportsFloat | typing.SupportsIndex, collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex]]], *, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, reference_size: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> ScalingFit:
+    """
+    Growth fits of [(size, per-process values), ...]; see docs/statistics-scaling.md.
     """
 def format_bits(bits_per_second: typing.SupportsFloat | typing.SupportsIndex) -> str:
     ...
@@ -732,6 +968,10 @@ def read_buffer(data: bytes, name: str, format: str = 'auto', max_file_size: typ
     ...
 def reader_names() -> list[str]:
     ...
+def scaling(dataset: Dataset, **kwargs) -> tuple[ScalingResult, Report]:
+    """
+    Scaling of every size family: (ScalingResult, Report). Keyword options as ScalingOptions.
+    """
 def series_changes(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, higher_is_better: bool = False, max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.05, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, stream: typing.SupportsInt | typing.SupportsIndex = 0) -> SeriesChanges:
     """
     Change points of one series of per-commit summaries (positive values), as analyze_history finds them.
@@ -739,6 +979,10 @@ def series_changes(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *
 def sha256_hex(data: bytes) -> str:
     """
     Lower-case hex SHA-256 of bytes.
+    """
+def split_size(name: str, argument: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[str, float] | None:
+    """
+    (family, size) of a case name, or None.
     """
 def summarize(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], quantiles: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex], method: str, ddof: typing.SupportsInt | typing.SupportsIndex, k: typing.SupportsInt | typing.SupportsIndex, confidence: typing.SupportsFloat | typing.SupportsIndex, mad_scale: str, nan_policy: str, stats: collections.abc.Sequence[str] | None, theil_sen_max_n: typing.SupportsInt | typing.SupportsIndex) -> Summary:
     ...
@@ -751,9 +995,11 @@ DEFAULT_MARKDOWN_BUDGET: int = 65536
 DEFAULT_MAX_FILE_SIZE: int = 1073741824
 DEFAULT_QUANTILES: tuple = (0.05, 0.25, 0.75, 0.95)
 FORMATS: list = ['markdown', 'html', 'text', 'csv', 'json']
+GROWTH_MODELS: list = ['1', 'log n', 'n', 'n log n', 'n^2', 'n^3', 'n^b']
 HISTORY_SCHEMA: str = 'benchreport-history/1'
 QUANTILE_METHODS: tuple = ('inverted_cdf', 'averaged_inverted_cdf', 'closest_observation', 'interpolated_inverted_cdf', 'hazen', 'weibull', 'linear', 'median_unbiased', 'normal_unbiased', 'harrell-davis')
 REPORT_SCHEMA: str = 'benchreport-report/1'
+SCALING_SCHEMA: str = 'benchreport-scaling/1'
 STATISTICS: tuple = ('moments', 'mean', 'std', 'cv', 'median', 'quantiles', 'iqr', 'mad', 'median_ci', 'drift', 'trend', 'outliers', 'min', 'max', 'n')
 SUMMARY_SCHEMA: str = 'benchreport-summary/1'
 THEIL_SEN_MAX_N: int = 3000

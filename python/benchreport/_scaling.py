@@ -1,0 +1,130 @@
+"""Scaling: how cost grows with input size, fitted per size family and compared base → head.
+
+A thin typed skin over ``benchreport._core.scaling`` (src/compare/scaling.cpp,
+src/stats/scaling.cpp, src/presets/scaling.cpp); docs/statistics-scaling.md has
+the formulas.
+
+>>> import benchreport as br
+>>> ds = br.load("bench.json")                               # doctest: +SKIP
+>>> result = br.scaling(ds)                                  # doctest: +SKIP
+>>> result.to_pandas()                                       # doctest: +SKIP
+>>> result.plot()                                            # doctest: +SKIP
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Optional, Union
+
+from . import _core
+from ._dataset import Dataset, PathLike, load
+from ._presets import _RendersReport, _native, _split_baseline
+from ._reports import Report
+
+__all__ = ["ScalingResult", "scaling", "fit_scaling", "compare_growth", "split_size", "GROWTH_MODELS"]
+
+GROWTH_MODELS = tuple(_core.GROWTH_MODELS)
+fit_scaling = _core.fit_scaling
+compare_growth = _core.compare_growth
+split_size = _core.split_size
+
+
+def _fit_row(fit: Any) -> dict:
+    power = fit.fit.power
+    best = next(m for m in fit.fit.models if m.model == fit.fit.best)
+    row = {
+        "model": f"O({fit.fit.best})",
+        "exponent": power.exponent,
+        "exponent_lower": power.exponent_lower,
+        "exponent_upper": power.exponent_upper,
+        "coefficient": best.coefficient,
+        "rms_relative": best.rms_relative,
+        "sizes": len(fit.fit.sizes),
+        "unit": fit.unit,
+    }
+    if fit.reported is not None:
+        row["gbench_big_o"] = fit.reported.big_o
+        row["gbench_rms"] = fit.reported.rms
+    return row
+
+
+@dataclass
+class ScalingResult(_RendersReport):
+    """Result of :func:`scaling`: one fit per family, or base/head fits and the change of growth."""
+
+    core: Any  # _core.ScalingResult
+    report: Report
+
+    @property
+    def compared(self) -> bool:
+        return bool(self.core.compared)
+
+    @property
+    def fits(self) -> list:
+        return list(self.core.fits)
+
+    @property
+    def comparisons(self) -> list:
+        return list(self.core.comparisons)
+
+    def to_pandas(self) -> "Any":
+        """One row per family: model, exponent b and its interval, coefficient, RMS residual
+        (with base_/head_ prefixes and the change columns for a comparison)."""
+        import pandas as pd
+
+        rows = []
+        if not self.compared:
+            for f in self.core.fits:
+                rows.append({"family": f.name, **_fit_row(f)})
+            return pd.DataFrame(rows)
+        for c in self.core.comparisons:
+            g = c.change
+            row = {"family": c.name}
+            row.update({f"base_{k}": v for k, v in _fit_row(c.base).items()})
+            row.update({f"head_{k}": v for k, v in _fit_row(c.head).items()})
+            row.update({
+                "exponent_change": g.exponent_change, "exponent_change_lower": g.exponent_lower,
+                "exponent_change_upper": g.exponent_upper, "level_ratio": g.level_ratio,
+                "level_ratio_lower": g.level_lower, "level_ratio_upper": g.level_upper,
+                "reference_size": g.reference_size, "verdict": g.verdict,
+            })
+            if g.at is not None:
+                row.update({"at": g.at, "at_ratio": g.at_ratio, "at_ratio_lower": g.at_lower,
+                            "at_ratio_upper": g.at_upper, "at_far": g.far})
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def plot(self, family: Optional[str] = None, ax: Any = None) -> Any:
+        """Log–log plot of one family (the first when None): process medians and the fitted model(s)."""
+        from .plot import plot_scaling
+
+        return plot_scaling(self, family=family, ax=ax)
+
+    def __repr__(self) -> str:
+        n = len(self.core.comparisons) if self.compared else len(self.core.fits)
+        return f"<ScalingResult: {n} famil{'y' if n == 1 else 'ies'}{' compared' if self.compared else ''}>"
+
+
+def scaling(dataset: Union[Dataset, PathLike, list], *, baseline: Optional[Mapping[str, str]] = None,
+            head: Optional[str] = None, name_column: str = "benchmark", size_column: str = "",
+            size_argument: int = 0, min_sizes: int = 3, pair_column: str = "pair", confidence: float = 0.95,
+            exponent_threshold: float = 0.1, at: Optional[float] = None, far_factor: float = 10.0,
+            title: str = "Scaling Report") -> ScalingResult:
+    """Fit every size family of ``dataset`` (``BM_x/1024``, ``test_x[1024]``, a hyperfine parameter or
+    the label ``size_column``) against 1, log n, n, n log n, n², n³ and a power law a·nᵇ.
+
+    With two sides (``baseline``, default ``{"revision": "base"}``, present with another value), base and
+    head fits are compared: the change of exponent Δb and of cost, a verdict when the growth changed
+    (interval of Δb excludes 0 and |Δb| ≥ ``exponent_threshold``), and the change extrapolated to
+    ``at`` (a warning beyond ``far_factor`` × the largest size).
+    """
+    if not isinstance(dataset, Dataset):
+        dataset = load(dataset)
+    column, value = _split_baseline(baseline or {"revision": "base"})
+    options = dict(name_column=name_column, size_column=size_column, size_argument=int(size_argument),
+                   min_sizes=int(min_sizes), baseline_column=column, baseline_value=value,
+                   head_value=head or "", pair_column=pair_column, confidence=float(confidence),
+                   exponent_threshold=float(exponent_threshold), far_factor=float(far_factor), title=title)
+    if at is not None:
+        options["at"] = float(at)
+    core, report = _core.scaling(_native(dataset), **options)
+    return ScalingResult(core, Report._from_core(report))

@@ -1,0 +1,179 @@
+// Bindings for scaling: size families (data/families.hpp), growth fits and
+// their change (stats/scaling.hpp), scaling over a Dataset
+// (compare/scaling.hpp) and the scaling preset (presets/scaling.hpp). Results
+// are read-only classes; the typed skin is python/benchreport/_scaling.py.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "benchreport/compare/scaling.hpp"
+#include "benchreport/data/families.hpp"
+#include "benchreport/presets/scaling.hpp"
+#include "benchreport/stats/scaling.hpp"
+#include "keyword_options.hpp"
+#include "register.hpp"
+
+namespace py = pybind11;
+
+namespace benchreport::python {
+namespace {
+
+ScalingReportOptions scaling_options(const py::kwargs& kwargs) {
+  ScalingReportOptions out;
+  ScalingOptions& s = out.scaling;
+  std::optional<double> at;
+  KeywordOptions(kwargs, "scaling")
+      .read("title", out.title)
+      .read("name_column", s.families.name_column)
+      .read("size_column", s.families.size_column)
+      .read("size_argument", s.families.size_argument)
+      .read("min_sizes", s.families.min_sizes)
+      .read("baseline_column", s.baseline_column)
+      .read("baseline_value", s.baseline_value)
+      .read("head_value", s.head_value)
+      .read("pair_column", s.pair_column)
+      .read("confidence", s.fit.confidence)
+      .read("exponent_threshold", s.change.exponent_threshold)
+      .read("at", at)
+      .read("far_factor", s.change.far_factor)
+      .finish();
+  s.change.confidence = s.fit.confidence;
+  s.change.at = at;
+  return out;
+}
+
+std::string model_name(GrowthModel m) { return std::string(growth_model_name(m)); }
+
+void register_fit_classes(py::module_& m) {
+  py::class_<ModelFit>(m, "ModelFit", "y = a·g(n) (or a·n^b) with the coefficient's interval and fit quality.")
+      .def_property_readonly("model", [](const ModelFit& f) { return model_name(f.model); })
+      .def_readonly("coefficient", &ModelFit::coefficient)
+      .def_readonly("coefficient_lower", &ModelFit::coefficient_lower)
+      .def_readonly("coefficient_upper", &ModelFit::coefficient_upper)
+      .def_readonly("parameters", &ModelFit::parameters)
+      .def_readonly("aicc", &ModelFit::aicc)
+      .def_readonly("rms_relative", &ModelFit::rms_relative);
+  py::class_<PowerFit>(m, "PowerFit", "log y = level + b·(log n − log n_ref), t intervals.")
+      .def_readonly("exponent", &PowerFit::exponent)
+      .def_readonly("exponent_lower", &PowerFit::exponent_lower)
+      .def_readonly("exponent_upper", &PowerFit::exponent_upper)
+      .def_readonly("exponent_se", &PowerFit::exponent_se)
+      .def_readonly("level", &PowerFit::level)
+      .def_readonly("level_se", &PowerFit::level_se)
+      .def_readonly("covariance", &PowerFit::covariance)
+      .def_readonly("reference_size", &PowerFit::reference_size)
+      .def_readonly("df", &PowerFit::df);
+  py::class_<ScalingFit>(m, "ScalingFit", "Growth fits of one family (or one side of it).")
+      .def_readonly("sizes", &ScalingFit::sizes)
+      .def_readonly("summaries", &ScalingFit::summaries)
+      .def_readonly("processes", &ScalingFit::processes)
+      .def_readonly("models", &ScalingFit::models)
+      .def_property_readonly("best", [](const ScalingFit& f) { return model_name(f.best); })
+      .def_readonly("power", &ScalingFit::power)
+      .def_readonly("residuals", &ScalingFit::residuals)
+      .def_readonly("sigma", &ScalingFit::sigma)
+      .def_readonly("sigma_between_processes", &ScalingFit::sigma_between_processes)
+      .def_readonly("confidence", &ScalingFit::confidence)
+      .def("predict", &ScalingFit::predict, py::arg("n"), "The fitted cost at n under the best model.");
+  py::class_<GrowthChange>(m, "GrowthChange", "Base → head change of growth.")
+      .def_readonly("exponent_change", &GrowthChange::exponent_change)
+      .def_readonly("exponent_lower", &GrowthChange::exponent_lower)
+      .def_readonly("exponent_upper", &GrowthChange::exponent_upper)
+      .def_readonly("level_ratio", &GrowthChange::level_ratio)
+      .def_readonly("level_lower", &GrowthChange::level_lower)
+      .def_readonly("level_upper", &GrowthChange::level_upper)
+      .def_readonly("reference_size", &GrowthChange::reference_size)
+      .def_readonly("df", &GrowthChange::df)
+      .def_property_readonly("verdict", [](const GrowthChange& c) { return std::string(growth_verdict_name(c.verdict)); })
+      .def_readonly("at", &GrowthChange::at)
+      .def_readonly("at_ratio", &GrowthChange::at_ratio)
+      .def_readonly("at_lower", &GrowthChange::at_lower)
+      .def_readonly("at_upper", &GrowthChange::at_upper)
+      .def_readonly("far", &GrowthChange::far);
+}
+
+void register_family_classes(py::module_& m) {
+  py::class_<ReportedComplexity>(m, "ReportedComplexity", "Google Benchmark's own BigO/RMS of a family.")
+      .def_readonly("big_o", &ReportedComplexity::big_o)
+      .def_readonly("coefficient", &ReportedComplexity::coefficient)
+      .def_readonly("rms", &ReportedComplexity::rms);
+  py::class_<FamilyFit>(m, "FamilyFit", "One family's per-size process medians and growth fit.")
+      .def_readonly("key", &FamilyFit::key)
+      .def_readonly("name", &FamilyFit::name)
+      .def_property_readonly("unit", [](const FamilyFit& f) { return std::string(base_symbol(f.unit.dimension)); })
+      .def_property_readonly("sizes", [](const FamilyFit& f) { return f.fit.sizes; })
+      .def_property_readonly("process_values",
+                             [](const FamilyFit& f) {
+                               std::vector<std::vector<double>> out;
+                               for (const SizeLevel& l : f.levels) out.push_back(l.values);
+                               return out;
+                             })
+      .def_readonly("fit", &FamilyFit::fit)
+      .def_readonly("reported", &FamilyFit::reported);
+  py::class_<FamilyComparison>(m, "FamilyComparison", "Base and head fits of one family and the change of growth.")
+      .def_readonly("key", &FamilyComparison::key)
+      .def_readonly("name", &FamilyComparison::name)
+      .def_readonly("base", &FamilyComparison::base)
+      .def_readonly("head", &FamilyComparison::head)
+      .def_readonly("change", &FamilyComparison::change);
+  py::class_<ScalingResult>(m, "ScalingResult", "Every family of a Dataset fitted, or compared base → head.")
+      .def_readonly("by", &ScalingResult::by)
+      .def_readonly("size_source", &ScalingResult::size_source)
+      .def_readonly("compared", &ScalingResult::compared)
+      .def_readonly("baseline_column", &ScalingResult::baseline_column)
+      .def_readonly("base_value", &ScalingResult::base_value)
+      .def_readonly("head_value", &ScalingResult::head_value)
+      .def_readonly("fits", &ScalingResult::fits)
+      .def_readonly("comparisons", &ScalingResult::comparisons)
+      .def_readonly("skipped", &ScalingResult::skipped);
+}
+
+}  // namespace
+
+void register_scaling(py::module_& m) {
+  register_fit_classes(m);
+  register_family_classes(m);
+  std::vector<std::string> models;
+  for (const GrowthModel g : kGrowthModels) models.push_back(model_name(g));
+  m.attr("GROWTH_MODELS") = models;
+  m.attr("SCALING_SCHEMA") = std::string(kScalingSchema);
+  m.def(
+      "fit_scaling",
+      [](const std::vector<std::pair<double, std::vector<double>>>& levels, double confidence, double reference_size) {
+        std::vector<SizeLevel> in;
+        for (const auto& [size, values] : levels) in.push_back({size, values});
+        return fit_scaling(in, {confidence, reference_size});
+      },
+      py::arg("levels"), py::kw_only(), py::arg("confidence") = 0.95, py::arg("reference_size") = 0.0,
+      "Growth fits of [(size, per-process values), ...]; see docs/statistics-scaling.md.");
+  m.def(
+      "compare_growth",
+      [](const ScalingFit& base, const ScalingFit& head, double confidence, double exponent_threshold,
+         std::optional<double> at, double far_factor) {
+        return compare_growth(base, head, {confidence, exponent_threshold, at, far_factor});
+      },
+      py::arg("base"), py::arg("head"), py::kw_only(), py::arg("confidence") = 0.95, py::arg("exponent_threshold") = 0.1,
+      py::arg("at") = py::none(), py::arg("far_factor") = 10.0, "Base → head change of growth of two fits.");
+  m.def(
+      "split_size",
+      [](const std::string& name, std::size_t argument) -> std::optional<std::pair<std::string, double>> {
+        const auto s = split_size(name, argument);
+        if (!s) return std::nullopt;
+        return std::make_pair(s->family, s->size);
+      },
+      py::arg("name"), py::arg("argument") = 0, "(family, size) of a case name, or None.");
+  m.def(
+      "scaling",
+      [](const Dataset& dataset, const py::kwargs& kwargs) {
+        const ScalingReportOptions o = scaling_options(kwargs);
+        std::pair<ScalingResult, Report> out;
+        {
+          py::gil_scoped_release release;
+          out.first = scaling(dataset, o.scaling);
+          out.second = scaling_report(out.first, o);
+        }
+        return out;
+      },
+      py::arg("dataset"), "Scaling of every size family: (ScalingResult, Report). Keyword options as ScalingOptions.");
+}
+
+}  // namespace benchreport::python

@@ -1,0 +1,334 @@
+// Growth fits and their comparison: see scaling.hpp and docs/statistics-scaling.md.
+#include "benchreport/stats/scaling.hpp"
+
+#include <fmt/format.h>
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "benchreport/core/error.hpp"
+
+namespace benchreport {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Two-sided t quantile at `confidence` (df > 0).
+double t_quantile(double df, double confidence) {
+  const boost::math::students_t_distribution<double> t(df);
+  return boost::math::quantile(boost::math::complement(t, (1 - confidence) / 2));
+}
+
+struct Level {
+  double size = 0, log_mean = 0, count = 0, ss = 0;  // ss: Σ (log v − log_mean)²
+};
+
+std::vector<Level> checked_levels(std::span<const SizeLevel> levels) {
+  std::vector<Level> out;
+  for (const SizeLevel& level : levels) {
+    if (!(std::isfinite(level.size) && level.size > 0)) {
+      throw InputError(fmt::format("scaling fit: size {} is not a finite number > 0", level.size));
+    }
+    if (level.values.empty()) throw InputError(fmt::format("scaling fit: size {} has no values", level.size));
+    Level l{level.size, 0, static_cast<double>(level.values.size()), 0};
+    for (const double v : level.values) {
+      if (!(std::isfinite(v) && v > 0)) {
+        throw InputError(fmt::format("scaling fit: size {} has value {} (expected a finite cost > 0)", level.size, v));
+      }
+      l.log_mean += std::log(v);
+    }
+    l.log_mean /= l.count;
+    for (const double v : level.values) l.ss += (std::log(v) - l.log_mean) * (std::log(v) - l.log_mean);
+    out.push_back(l);
+  }
+  std::sort(out.begin(), out.end(), [](const Level& a, const Level& b) { return a.size < b.size; });
+  for (std::size_t i = 1; i < out.size(); ++i) {
+    if (out[i].size == out[i - 1].size) throw InputError(fmt::format("scaling fit: size {} appears twice", out[i].size));
+  }
+  if (out.size() < 3) throw InputError(fmt::format("scaling fit: {} sizes (need at least 3)", out.size()));
+  return out;
+}
+
+// AICc of a k-parameter fit from its log residuals, weights normalised to mean 1.
+double aicc(const std::vector<double>& log_residuals, const std::vector<double>& weights, std::size_t k) {
+  const double s = static_cast<double>(log_residuals.size());
+  const double kd = static_cast<double>(k);
+  if (s - kd - 1 <= 0) return kInf;
+  const double mean_w = std::accumulate(weights.begin(), weights.end(), 0.0) / s;
+  double wrss = 0;
+  for (std::size_t i = 0; i < log_residuals.size(); ++i) {
+    if (!std::isfinite(log_residuals[i])) return kInf;
+    wrss += weights[i] / mean_w * log_residuals[i] * log_residuals[i];
+  }
+  // A floor keeps an exact fit finite (and ties resolved by model order).
+  wrss = std::max(wrss, s * 1e-300);
+  return s * std::log(wrss / s) + 2 * kd + 2 * kd * (kd + 1) / (s - kd - 1);
+}
+
+void fill_quality(ModelFit& fit, const ScalingFit& out, const std::vector<double>& predicted) {
+  std::vector<double> log_residuals(predicted.size());
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < predicted.size(); ++i) {
+    log_residuals[i] = predicted[i] > 0 ? std::log(out.summaries[i]) - std::log(predicted[i]) : kInf;
+    const double rel = predicted[i] / out.summaries[i] - 1;
+    num += out.processes[i] * rel * rel;
+    den += out.processes[i];
+  }
+  fit.aicc = aicc(log_residuals, out.processes, fit.parameters);
+  fit.rms_relative = std::sqrt(num / den);
+}
+
+// y = a·g(n) by weighted least squares, weights m_s / y_s² (relative errors).
+ModelFit fit_fixed(GrowthModel model, const ScalingFit& out, double t) {
+  const auto s = static_cast<Eigen::Index>(out.sizes.size());
+  Eigen::MatrixXd a(s, 1);
+  Eigen::VectorXd b(s);
+  double information = 0;  // Σ w g²
+  for (Eigen::Index i = 0; i < s; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    const double w = out.processes[k] / (out.summaries[k] * out.summaries[k]);
+    const double g = growth_term(model, out.sizes[k]);
+    a(i, 0) = std::sqrt(w) * g;
+    b(i) = std::sqrt(w) * out.summaries[k];
+    information += w * g * g;
+  }
+  ModelFit fit;
+  fit.model = model;
+  fit.parameters = 1;
+  fit.coefficient = a.colPivHouseholderQr().solve(b)(0);
+  const double se = information > 0 ? out.sigma / std::sqrt(information) : kInf;
+  fit.coefficient_lower = fit.coefficient - t * se;
+  fit.coefficient_upper = fit.coefficient + t * se;
+  std::vector<double> predicted(out.sizes.size());
+  for (std::size_t i = 0; i < predicted.size(); ++i) predicted[i] = fit.coefficient * growth_term(model, out.sizes[i]);
+  fill_quality(fit, out, predicted);
+  return fit;
+}
+
+// log y = level + b·(log n − log n_ref), weights m_s. Also sets out.sigma from
+// the residuals when no size has two processes.
+PowerFit fit_power(ScalingFit& out, double reference_size, double pure_ss, double pure_df) {
+  const auto s = static_cast<Eigen::Index>(out.sizes.size());
+  Eigen::MatrixXd x(s, 2);
+  Eigen::VectorXd z(s);
+  for (Eigen::Index i = 0; i < s; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    const double root_w = std::sqrt(out.processes[k]);
+    x(i, 0) = root_w;
+    x(i, 1) = root_w * (std::log(out.sizes[k]) - std::log(reference_size));
+    z(i) = root_w * std::log(out.summaries[k]);
+  }
+  const Eigen::Vector2d beta = x.colPivHouseholderQr().solve(z);
+  PowerFit p;
+  p.reference_size = reference_size;
+  p.level = beta(0);
+  p.exponent = beta(1);
+  if (pure_df > 0) {
+    out.sigma = std::sqrt(pure_ss / pure_df);
+    p.df = pure_df;
+  } else {
+    out.sigma_between_processes = false;
+    p.df = static_cast<double>(s - 2);
+    out.sigma = std::sqrt((z - x * beta).squaredNorm() / p.df);
+  }
+  const Eigen::Matrix2d cov = out.sigma * out.sigma * (x.transpose() * x).inverse();
+  p.level_se = std::sqrt(cov(0, 0));
+  p.exponent_se = std::sqrt(cov(1, 1));
+  p.covariance = cov(0, 1);
+  const double t = t_quantile(p.df, out.confidence);
+  p.exponent_lower = p.exponent - t * p.exponent_se;
+  p.exponent_upper = p.exponent + t * p.exponent_se;
+  return p;
+}
+
+ModelFit power_model(const ScalingFit& out, double t) {
+  const PowerFit at_one = recentred(out.power, 1.0);  // level at n = 1 is log a
+  ModelFit fit;
+  fit.model = GrowthModel::power;
+  fit.parameters = 2;
+  fit.coefficient = std::exp(at_one.level);
+  fit.coefficient_lower = std::exp(at_one.level - t * at_one.level_se);
+  fit.coefficient_upper = std::exp(at_one.level + t * at_one.level_se);
+  std::vector<double> predicted(out.sizes.size());
+  for (std::size_t i = 0; i < predicted.size(); ++i) {
+    predicted[i] = std::exp(out.power.level + out.power.exponent * std::log(out.sizes[i] / out.power.reference_size));
+  }
+  fill_quality(fit, out, predicted);
+  return fit;
+}
+
+// The weighted log–log slope of g(n) over the fit's sizes (exactly k for n^k);
+// NaN when g is not positive at every size.
+double effective_exponent(const ScalingFit& out, GrowthModel model) {
+  double sw = 0, sx = 0, sy = 0;
+  for (std::size_t i = 0; i < out.sizes.size(); ++i) {
+    const double g = growth_term(model, out.sizes[i]);
+    if (!(g > 0)) return std::numeric_limits<double>::quiet_NaN();
+    sw += out.processes[i];
+    sx += out.processes[i] * std::log(out.sizes[i]);
+    sy += out.processes[i] * std::log(g);
+  }
+  double sxy = 0, sxx = 0;
+  for (std::size_t i = 0; i < out.sizes.size(); ++i) {
+    const double dx = std::log(out.sizes[i]) - sx / sw;
+    sxy += out.processes[i] * dx * (std::log(growth_term(model, out.sizes[i])) - sy / sw);
+    sxx += out.processes[i] * dx * dx;
+  }
+  return sxy / sxx;
+}
+
+double geometric_mean(std::span<const double> values) {
+  double sum = 0;
+  for (const double v : values) sum += std::log(v);
+  return std::exp(sum / static_cast<double>(values.size()));
+}
+
+// Both sides' t interval on the difference of two estimates (Welch–Satterthwaite df).
+struct Difference {
+  double estimate = 0, se = 0, df = 0;
+};
+
+Difference difference(double base, double base_se, double base_df, double head, double head_se, double head_df) {
+  const double vb = base_se * base_se, vh = head_se * head_se;
+  Difference d{head - base, std::sqrt(vb + vh), std::min(base_df, head_df)};
+  if (vb + vh > 0) d.df = (vb + vh) * (vb + vh) / (vb * vb / base_df + vh * vh / head_df);
+  return d;
+}
+
+}  // namespace
+
+std::string_view growth_model_name(GrowthModel model) noexcept {
+  switch (model) {
+    case GrowthModel::constant: return "1";
+    case GrowthModel::log: return "log n";
+    case GrowthModel::linear: return "n";
+    case GrowthModel::n_log_n: return "n log n";
+    case GrowthModel::quadratic: return "n^2";
+    case GrowthModel::cubic: return "n^3";
+    case GrowthModel::power: return "n^b";
+  }
+  return "?";
+}
+
+double growth_term(GrowthModel model, double n) noexcept {
+  switch (model) {
+    case GrowthModel::constant: return 1;
+    case GrowthModel::log: return std::log(n);
+    case GrowthModel::linear: return n;
+    case GrowthModel::n_log_n: return n * std::log(n);
+    case GrowthModel::quadratic: return n * n;
+    case GrowthModel::cubic: return n * n * n;
+    case GrowthModel::power: return std::numeric_limits<double>::quiet_NaN();
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+const ModelFit& ScalingFit::model(GrowthModel m) const {
+  for (const ModelFit& fit : models) {
+    if (fit.model == m) return fit;
+  }
+  throw InputError(fmt::format("scaling fit: no {} model", growth_model_name(m)));
+}
+
+double ScalingFit::predict(double n) const {
+  if (best == GrowthModel::power) return std::exp(power.level + power.exponent * std::log(n / power.reference_size));
+  return best_fit().coefficient * growth_term(best, n);
+}
+
+ScalingFit fit_scaling(std::span<const SizeLevel> levels, const ScalingFitOptions& options) {
+  if (!(options.confidence > 0 && options.confidence < 1)) throw InputError("scaling fit: confidence must be in (0, 1)");
+  const std::vector<Level> checked = checked_levels(levels);
+  ScalingFit out;
+  out.confidence = options.confidence;
+  double pure_ss = 0, pure_df = 0;
+  for (const Level& l : checked) {
+    out.sizes.push_back(l.size);
+    out.summaries.push_back(std::exp(l.log_mean));
+    out.processes.push_back(l.count);
+    pure_ss += l.ss;
+    pure_df += l.count - 1;
+  }
+  const double reference = options.reference_size > 0 ? options.reference_size : geometric_mean(out.sizes);
+  out.power = fit_power(out, reference, pure_ss, pure_df);
+  const double t = t_quantile(out.power.df, out.confidence);
+  for (const GrowthModel m : kGrowthModels) out.models.push_back(m == GrowthModel::power ? power_model(out, t) : fit_fixed(m, out, t));
+  // Least AICc among the fixed models (ties go to the simpler, earlier one); the
+  // power law replaces it only when it also has less AICc and its exponent
+  // interval excludes the fixed model's own log–log slope over these sizes.
+  const auto fixed_end = out.models.end() - 1;
+  const ModelFit& fixed = *std::min_element(out.models.begin(), fixed_end, [](const ModelFit& a, const ModelFit& b) {
+    return a.aicc < b.aicc;
+  });
+  const double slope = effective_exponent(out, fixed.model);
+  const bool power_differs = !(out.power.exponent_lower <= slope && slope <= out.power.exponent_upper);
+  out.best = out.models.back().aicc < fixed.aicc && power_differs ? GrowthModel::power : fixed.model;
+  for (std::size_t i = 0; i < out.sizes.size(); ++i) out.residuals.push_back(out.summaries[i] / out.predict(out.sizes[i]) - 1);
+  return out;
+}
+
+PowerFit recentred(const PowerFit& fit, double reference_size) {
+  PowerFit p = fit;
+  const double d = std::log(reference_size) - std::log(fit.reference_size);
+  p.reference_size = reference_size;
+  p.level = fit.level + fit.exponent * d;
+  p.level_se = std::sqrt(std::max(0.0, fit.level_se * fit.level_se + d * d * fit.exponent_se * fit.exponent_se +
+                                           2 * d * fit.covariance));
+  p.covariance = fit.covariance + d * fit.exponent_se * fit.exponent_se;
+  return p;
+}
+
+std::string_view growth_verdict_name(GrowthVerdict verdict) noexcept {
+  switch (verdict) {
+    case GrowthVerdict::steeper: return "steeper";
+    case GrowthVerdict::flatter: return "flatter";
+    case GrowthVerdict::unchanged: return "unchanged";
+    case GrowthVerdict::inconclusive: return "inconclusive";
+  }
+  return "?";
+}
+
+GrowthChange compare_growth(const ScalingFit& base, const ScalingFit& head, const GrowthChangeOptions& options) {
+  if (!(options.confidence > 0 && options.confidence < 1)) throw InputError("growth change: confidence must be in (0, 1)");
+  if (!(options.exponent_threshold >= 0)) throw InputError("growth change: exponent threshold must be >= 0");
+  std::vector<double> sizes = base.sizes;
+  sizes.insert(sizes.end(), head.sizes.begin(), head.sizes.end());
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  GrowthChange c;
+  c.reference_size = geometric_mean(sizes);
+  const PowerFit b = recentred(base.power, c.reference_size), h = recentred(head.power, c.reference_size);
+  const Difference slope = difference(b.exponent, b.exponent_se, b.df, h.exponent, h.exponent_se, h.df);
+  const Difference level = difference(b.level, b.level_se, b.df, h.level, h.level_se, h.df);
+  c.df = slope.df;
+  const double t = t_quantile(c.df, options.confidence);
+  c.exponent_change = slope.estimate;
+  c.exponent_lower = slope.estimate - t * slope.se;
+  c.exponent_upper = slope.estimate + t * slope.se;
+  const double tl = t_quantile(level.df, options.confidence);
+  c.level_ratio = std::exp(level.estimate);
+  c.level_lower = std::exp(level.estimate - tl * level.se);
+  c.level_upper = std::exp(level.estimate + tl * level.se);
+  const double thr = options.exponent_threshold;
+  if (c.exponent_lower > 0 && c.exponent_change >= thr) c.verdict = GrowthVerdict::steeper;
+  else if (c.exponent_upper < 0 && c.exponent_change <= -thr) c.verdict = GrowthVerdict::flatter;
+  else if (c.exponent_lower > -thr && c.exponent_upper < thr) c.verdict = GrowthVerdict::unchanged;
+  if (options.at) {
+    if (!(std::isfinite(*options.at) && *options.at > 0)) throw InputError("growth change: --at must be a size > 0");
+    c.at = options.at;
+    const double x = std::log(*options.at / c.reference_size);
+    const double estimate = level.estimate + x * slope.estimate;
+    const double var = level.se * level.se + x * x * slope.se * slope.se + 2 * x * (b.covariance + h.covariance);
+    const double se = std::sqrt(std::max(0.0, var));
+    c.at_ratio = std::exp(estimate);
+    c.at_lower = std::exp(estimate - t * se);
+    c.at_upper = std::exp(estimate + t * se);
+    c.far = *options.at > options.far_factor * sizes.back() || *options.at < sizes.front() / options.far_factor;
+  }
+  return c;
+}
+
+}  // namespace benchreport

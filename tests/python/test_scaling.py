@@ -1,0 +1,222 @@
+"""Scaling fits (src/stats/scaling.cpp) against numpy.linalg.lstsq and scipy.optimize.curve_fit,
+seeded simulations with process-level noise, families from names, and the real Google Benchmark
+sort fixtures (tests/data/google_benchmark/scaling, made by make_google_benchmark_scaling.sh)."""
+import glob
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import optimize, stats
+
+import benchreport as br
+from benchreport import _core
+from benchreport.cli import load_sides, main
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "google_benchmark" / "scaling"
+TERMS = {"1": lambda n: np.ones_like(n), "log n": np.log, "n": lambda n: n, "n log n": lambda n: n * np.log(n),
+         "n^2": lambda n: n ** 2, "n^3": lambda n: n ** 3}
+
+
+def random_levels(rng, sizes, processes, law, noise):
+    return [(float(n), list(law(n) * np.exp(rng.normal(0, noise, size=m)))) for n, m in zip(sizes, processes)]
+
+
+def summaries(levels):
+    n = np.array([s for s, _ in levels])
+    y = np.array([math.exp(np.mean(np.log(v))) for _, v in levels])
+    m = np.array([len(v) for _, v in levels], dtype=float)
+    return n, y, m
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_fixed_models_match_weighted_lstsq(seed):
+    rng = np.random.default_rng(seed)
+    sizes = np.unique(rng.integers(2, 10 ** 5, size=8)).astype(float)
+    levels = random_levels(rng, sizes, rng.integers(1, 6, size=len(sizes)), lambda n: 3e-9 * n ** 1.3, 0.05)
+    fit = br.fit_scaling(levels)
+    n, y, m = summaries(levels)
+    np.testing.assert_allclose(fit.summaries, y, rtol=1e-12)
+    w = m / y ** 2
+    for model in fit.models:
+        if model.model == "n^b":
+            continue
+        g = TERMS[model.model](n)
+        (a,), *_ = np.linalg.lstsq((np.sqrt(w) * g)[:, None], np.sqrt(w) * y, rcond=None)
+        assert model.coefficient == pytest.approx(a, rel=1e-10)
+        popt, _ = optimize.curve_fit(lambda x, c: c * TERMS[model.model](x), n, y, p0=[a], sigma=1 / np.sqrt(w))
+        assert model.coefficient == pytest.approx(popt[0], rel=1e-8)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_power_law_matches_loglog_lstsq_and_t_interval(seed):
+    rng = np.random.default_rng(100 + seed)
+    sizes = np.geomspace(64, 65536, 7)
+    levels = random_levels(rng, sizes, rng.integers(2, 5, size=7), lambda n: 2e-8 * n ** 1.5, 0.04)
+    fit = br.fit_scaling(levels)
+    n, y, m = summaries(levels)
+    ref = math.exp(np.mean(np.log(n)))
+    x = np.column_stack([np.ones_like(n), np.log(n) - math.log(ref)])
+    sw = np.sqrt(m)
+    beta, *_ = np.linalg.lstsq(x * sw[:, None], np.log(y) * sw, rcond=None)
+    assert fit.power.level == pytest.approx(beta[0], rel=1e-10, abs=1e-12)
+    assert fit.power.exponent == pytest.approx(beta[1], rel=1e-10)
+    popt, _ = optimize.curve_fit(lambda t, c, b: c + b * t, np.log(n) - math.log(ref), np.log(y),
+                                 sigma=1 / sw, p0=beta)
+    assert fit.power.exponent == pytest.approx(popt[1], rel=1e-8)
+    # Pure error: between-process variance of log values pooled over sizes.
+    ss = sum(np.sum((np.log(v) - np.mean(np.log(v))) ** 2) for _, v in levels)
+    df = sum(len(v) - 1 for _, v in levels)
+    sigma = math.sqrt(ss / df)
+    assert fit.sigma == pytest.approx(sigma, rel=1e-10)
+    se = sigma * math.sqrt(np.linalg.inv((x * m[:, None]).T @ x)[1, 1])
+    q = stats.t.ppf(0.975, df)
+    assert fit.power.exponent_lower == pytest.approx(beta[1] - q * se, rel=1e-9)
+    assert fit.power.exponent_upper == pytest.approx(beta[1] + q * se, rel=1e-9)
+    a = fit.models[-1]
+    assert a.model == "n^b" and a.coefficient == pytest.approx(math.exp(beta[0] - beta[1] * math.log(ref)), rel=1e-9)
+
+
+def test_one_process_per_size_uses_residuals():
+    rng = np.random.default_rng(7)
+    levels = random_levels(rng, np.geomspace(10, 1e4, 6), [1] * 6, lambda n: n, 0.03)
+    fit = br.fit_scaling(levels)
+    n, y, _ = summaries(levels)
+    coef = np.polyfit(np.log(n), np.log(y), 1)
+    resid = np.log(y) - np.polyval(coef, np.log(n))
+    assert not fit.sigma_between_processes
+    assert fit.power.df == 4
+    assert fit.sigma == pytest.approx(math.sqrt(np.sum(resid ** 2) / 4), rel=1e-9)
+
+
+def test_bad_levels_are_named():
+    with pytest.raises(ValueError, match="need at least 3"):
+        br.fit_scaling([(1.0, [1.0]), (2.0, [2.0])])
+    with pytest.raises(ValueError, match="size 4 has value 0"):
+        br.fit_scaling([(1.0, [1.0]), (2.0, [2.0]), (4.0, [0.0])])
+    with pytest.raises(ValueError, match="appears twice"):
+        br.fit_scaling([(1.0, [1.0]), (2.0, [2.0]), (2.0, [2.0])])
+
+
+LAWS = {"n": (lambda n: 1e-9 * n, "n", 1.0), "n log n": (lambda n: 1e-9 * n * np.log(n), "n log n", None),
+        "n^2": (lambda n: 1e-11 * n ** 2, "n^2", 2.0), "n^1.5": (lambda n: 1e-10 * n ** 1.5, "n^b", 1.5)}
+
+
+def simulate(rng, law, sizes, processes=3, samples=10, noise=(0.02, 0.05)):
+    """Per-process medians of samples with a process effect (the process is the unit) and sample noise."""
+    levels = []
+    for n in sizes:
+        level = noise[0] + (noise[1] - noise[0]) * rng.random()
+        medians = []
+        for _ in range(processes):
+            effect = rng.normal(0, level)
+            medians.append(float(np.median(law(n) * np.exp(effect + rng.normal(0, level, size=samples)))))
+        levels.append((float(n), medians))
+    return levels
+
+
+@pytest.mark.parametrize("name", list(LAWS))
+def test_simulation_picks_the_law_and_covers_the_exponent(name):
+    law, model, exponent = LAWS[name]
+    rng = np.random.default_rng(2026)
+    sizes = np.geomspace(256, 32768, 8)
+    trials, right, covered = 200, 0, 0
+    for _ in range(trials):
+        fit = br.fit_scaling(simulate(rng, law, sizes))
+        right += fit.best == model
+        if exponent is not None:
+            covered += fit.power.exponent_lower <= exponent <= fit.power.exponent_upper
+    assert right / trials >= 0.95
+    if exponent is not None:
+        assert 0.90 <= covered / trials <= 0.99
+
+
+def test_growth_change_flags_a_steeper_law_and_not_a_constant_one():
+    rng = np.random.default_rng(11)
+    sizes = np.geomspace(256, 32768, 8)
+    base = br.fit_scaling(simulate(rng, LAWS["n"][0], sizes))
+    steeper = br.fit_scaling(simulate(rng, LAWS["n^2"][0], sizes))
+    slower = br.fit_scaling(simulate(rng, lambda n: 1.3e-9 * n, sizes))
+    assert br.compare_growth(base, steeper).verdict == "steeper"
+    same = br.compare_growth(base, slower, at=1e6)
+    assert same.verdict == "unchanged" and same.far
+    assert same.level_ratio == pytest.approx(1.3, rel=0.1) and same.level_lower < same.level_ratio < same.level_upper
+
+
+def test_growth_change_matches_its_formula():
+    rng = np.random.default_rng(5)
+    sizes = np.geomspace(100, 1e5, 6)
+    b = br.fit_scaling(simulate(rng, LAWS["n"][0], sizes))
+    h = br.fit_scaling(simulate(rng, LAWS["n^1.5"][0], sizes))
+    c = br.compare_growth(b, h, at=1e4)
+    vb, vh = b.power.exponent_se ** 2, h.power.exponent_se ** 2
+    df = (vb + vh) ** 2 / (vb ** 2 / b.power.df + vh ** 2 / h.power.df)
+    q = stats.t.ppf(0.975, df)
+    d = h.power.exponent - b.power.exponent
+    assert c.exponent_change == pytest.approx(d, rel=1e-12)
+    assert c.exponent_lower == pytest.approx(d - q * math.sqrt(vb + vh), rel=1e-9)
+    assert not c.far
+
+
+@pytest.mark.parametrize("name, argument, expected", [
+    ("BM_sort/1024", 0, ("BM_sort/*", 1024.0)),
+    ("BM_x/8/4096", 1, ("BM_x/8/*", 4096.0)),
+    ("BM_x/size:64/threads:4", 0, ("BM_x/size:*/threads:4", 64.0)),
+    ("BM_x/64/real_time", 0, ("BM_x/*/real_time", 64.0)),
+    ("test_sort[1024]", 0, ("test_sort[*]", 1024.0)),
+    ("test_sort[quick-1e6]", 0, ("test_sort[quick-*]", 1e6)),
+    ("BM_plain", 0, None),
+    ("BM_x/threads:8", 0, None),
+])
+def test_split_size(name, argument, expected):
+    assert br.split_size(name, argument) == expected
+
+
+def sort_sides():
+    return load_sides(sorted(glob.glob(str(DATA / "base-*.json"))), sorted(glob.glob(str(DATA / "head-*.json"))),
+                      "revision", "base", "head")
+
+
+def test_real_sort_head_is_a_growth_change_and_base_is_near_linear():
+    result = br.scaling(sort_sides(), at=1e6)
+    assert result.compared and len(result.comparisons) == 2  # real_time and cpu_time
+    for c in result.comparisons:
+        assert c.change.verdict == "steeper"
+        assert c.change.far
+        assert c.head.fit.power.exponent_lower > 1.7
+        # std::sort is n log n: its local exponent over 256..32768 is 1 + 1/ln n, about 1.1-1.2.
+        assert c.base.fit.power.exponent_lower < 1.25 and c.base.fit.power.exponent_upper > 1.0
+        assert c.base.reported.big_o == "NlgN" and c.head.reported.big_o == "N^2"
+        assert all(len(v) == 3 for v in c.base.process_values)
+    cpu = next(c for c in result.comparisons if "cpu_time" in c.name)
+    assert cpu.base.fit.best in ("n log n", "n", "n^b")
+    frame = result.to_pandas()
+    assert list(frame["verdict"]) == ["steeper", "steeper"]
+
+
+def test_scaling_cli_every_format(tmp_path, capsys):
+    base, head = sorted(glob.glob(str(DATA / "base-*.json"))), sorted(glob.glob(str(DATA / "head-*.json")))
+    for fmt in _core.FORMATS:
+        out = tmp_path / f"scaling.{fmt}"
+        assert main(["scaling", "--base", *base, "--head", *head, "--at", "1e6", "--format", fmt, "-o", str(out)]) == 0
+        text = out.read_text(encoding="utf-8")
+        assert "BM_sort/*" in text
+    html = (tmp_path / "scaling.html").read_text(encoding="utf-8")
+    assert html.count("<svg") >= 2 and "<polyline" in html
+    assert "grows faster" in (tmp_path / "scaling.markdown").read_text(encoding="utf-8")
+
+
+def test_single_side_fit_and_comparison_section():
+    one = br.load(sorted(glob.glob(str(DATA / "base-*.json"))))
+    result = br.scaling(one)
+    assert not result.compared and len(result.fits) == 2
+    ds = sort_sides()
+    report = br.compare(ds, baseline={"revision": "base"}).report
+    assert "Growth change" in report.to_markdown()
+
+
+def test_plot_draws(tmp_path):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    ax = br.scaling(sort_sides()).plot()
+    assert ax.get_xscale() == "log" and len(ax.lines) == 2
