@@ -9,7 +9,9 @@
 * A symbolic link at an output path is refused, never followed or replaced:
   ``-o report.md`` pointing somewhere else would otherwise write (or clobber)
   that other file. A character device or FIFO (``-o /dev/null``) is written
-  in place; any other existing non-file (a folder, a socket) is refused.
+  in place, also through a link (``-o /dev/stdout``, ``/dev/fd/N``: a stream
+  cannot be clobbered); any other existing non-file (a folder, a socket) is
+  refused.
 * The GitHub step summary is appended to (opened with ``O_NOFOLLOW``), as the
   runner expects.
 
@@ -51,6 +53,8 @@ def check_output_path(path: str) -> None:
     """Raise OutputError unless ``path`` can be written as a regular file without following a link."""
     target = Path(path)
     info = _lstat(target)
+    if _is_stream_path(path, info):
+        return
     if info is not None and stat.S_ISLNK(info.st_mode):
         raise OutputError(f"{path}: is a symbolic link; benchreport does not write through one "
                           "(remove it, or give the path it points to)")
@@ -68,6 +72,28 @@ def _is_stream(info) -> bool:
     return stat.S_ISCHR(info.st_mode) or stat.S_ISFIFO(info.st_mode)
 
 
+# The process's own descriptors: written in place whatever they are open on
+# (``-o /dev/stdout`` with stdout redirected to a file).
+_DESCRIPTOR_PATHS = ("/dev/stdout", "/dev/stderr")
+_DESCRIPTOR_FOLDERS = ("/dev/fd/", "/proc/self/fd/")
+
+
+def _is_stream_path(path: str, info) -> bool:
+    """Whether ``path`` is written in place: a stream, a link to one, or one of this process's descriptors."""
+    if info is None:
+        return False
+    if _is_stream(info):
+        return True
+    if not stat.S_ISLNK(info.st_mode):
+        return False
+    if path in _DESCRIPTOR_PATHS or path.startswith(_DESCRIPTOR_FOLDERS):
+        return True
+    try:
+        return _is_stream(os.stat(path))
+    except OSError:
+        return False
+
+
 def _new_file_mode(existing) -> int:
     if existing is not None:
         return stat.S_IMODE(existing.st_mode)
@@ -81,8 +107,8 @@ def write_atomic(path: str, text: str) -> None:
     target = Path(path)
     existing = _lstat(target)
     data = text.encode("utf-8")
-    if existing is not None and _is_stream(existing):
-        append_text(path, text)
+    if _is_stream_path(path, existing):
+        _write_in_place(path, data)
         return
     mode = _new_file_mode(existing)
     fd, temporary = tempfile.mkstemp(dir=str(target.parent), prefix=f".{target.name}.", suffix=".tmp")
@@ -101,6 +127,15 @@ def write_atomic(path: str, text: str) -> None:
         if isinstance(exc, OSError):
             raise OutputError(f"{path}: cannot be written ({exc.strerror or exc})") from None
         raise
+
+
+def _write_in_place(path: str, data: bytes) -> None:
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot be written ({exc.strerror})") from None
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
 
 
 def append_text(path: str, text: str) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -78,6 +80,24 @@ def test_dev_null_is_written_in_place(capsys, tmp_path):
     code, _, err = run(capsys, "summary", canonical_ab(tmp_path), "-o", os.devnull)
     assert code == 0, err
     assert stat.S_ISCHR(os.stat(os.devnull).st_mode)  # still the device, not a renamed file
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/stdout"), reason="/dev/stdout is Linux")
+@pytest.mark.parametrize("into", ["pipe", "file"])
+def test_dev_stdout_is_written_in_place(tmp_path, into):
+    """``-o /dev/stdout`` is a link to this process's descriptor: written through, to a pipe or a redirected file."""
+    src = canonical_ab(tmp_path)
+    argv = [sys.executable, "-m", "benchreport", "summary", str(src), "--format", "csv", "-o", "/dev/stdout"]
+    if into == "pipe":
+        proc = subprocess.run(argv, capture_output=True, text=True)
+        written = proc.stdout
+    else:
+        target = tmp_path / "redirected.csv"
+        with open(target, "w", encoding="utf-8") as fh:
+            proc = subprocess.run(argv, stdout=fh, stderr=subprocess.PIPE, text=True)
+        written = target.read_text(encoding="utf-8")
+    assert proc.returncode == 0, proc.stderr
+    assert "\nbenchmark,revision," in written and "parse" in written and "noop" in written
 
 
 def test_convert_output_is_atomic_too(capsys, tmp_path):
