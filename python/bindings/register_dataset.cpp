@@ -15,6 +15,7 @@
 #include "benchreport/core/escape.hpp"
 #include "benchreport/io/read.hpp"
 #include "benchreport/data/units.hpp"
+#include "arrays.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
@@ -23,7 +24,6 @@ using namespace pybind11::literals;
 namespace benchreport::python {
 namespace {
 
-using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
 // A read-only numpy view of memory owned by `owner` (kept alive by the array).
 template <class T>
@@ -31,11 +31,6 @@ py::array readonly_view(std::span<const T> data, py::handle owner) {
   py::array_t<T> view({static_cast<py::ssize_t>(data.size())}, {static_cast<py::ssize_t>(sizeof(T))}, data.data(), owner);
   py::detail::array_proxy(view.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
   return view;
-}
-
-std::span<const double> as_span(const DoubleArray& a, const char* what) {
-  if (a.ndim() != 1) throw InputError(fmt::format("{} must be 1-dimensional, got {} dimensions", what, a.ndim()));
-  return {a.data(), static_cast<std::size_t>(a.size())};
 }
 
 Direction parse_direction(const std::string& name) {
@@ -71,8 +66,8 @@ std::size_t add_set(Dataset& ds, const Labels& labels, const DoubleArray& sample
   if (direction) options.direction = parse_direction(*direction);
   options.run = run;
   options.metadata = metadata;
-  if (weights) options.weights = as_span(*weights, "weights");
-  return ds.add_set(labels, as_span(samples, "samples"), parsed, options);
+  if (weights) options.weights = one_dimensional(*weights, "weights");
+  return ds.add_set(labels, one_dimensional(samples, "samples"), parsed, options);
 }
 
 void bind_dataset(py::module_& m) {

@@ -11,6 +11,7 @@
 #include "benchreport/data/csr.hpp"
 #include "benchreport/presets/history.hpp"
 #include "benchreport/stats/edivisive.hpp"
+#include "arrays.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
@@ -19,18 +20,6 @@ using namespace pybind11::literals;
 namespace benchreport::python {
 namespace {
 
-using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
-using IndexArray = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
-
-std::span<const double> span_of(const DoubleArray& a, const char* what) {
-  if (a.ndim() != 1) throw InputError(fmt::format("{} must be 1-dimensional, got {} dimensions", what, a.ndim()));
-  return {a.data(), static_cast<std::size_t>(a.size())};
-}
-
-std::size_t count(long long v, const char* what) {
-  if (v < 0) throw InputError(fmt::format("{} is {}: expected a non-negative integer", what, v));
-  return static_cast<std::size_t>(v);
-}
 
 WithinMean parse_within(const std::string& name) {
   if (name == "pairs") return WithinMean::pairs;
@@ -40,7 +29,7 @@ WithinMean parse_within(const std::string& name) {
 
 EDivisiveOptions detect_options(double max_p_value, long long permutations, long long min_segment, std::uint64_t seed,
                                 const std::string& within, bool search_end) {
-  return {max_p_value, count(permutations, "permutations"), count(min_segment, "min_segment"), seed,
+  return {max_p_value, non_negative(permutations, "permutations"), non_negative(min_segment, "min_segment"), seed,
           parse_within(within), search_end};
 }
 
@@ -100,7 +89,7 @@ void register_history(py::module_& m) {
       [](const DoubleArray& x, double max_p_value, long long permutations, long long min_segment, std::uint64_t seed,
          std::uint64_t stream, const std::string& within, bool search_end) {
         const auto o = detect_options(max_p_value, permutations, min_segment, seed, within, search_end);
-        const auto values = span_of(x, "x");
+        const auto values = one_dimensional(x, "x");
         py::gil_scoped_release release;
         return e_divisive(values, o, stream);
       },
@@ -111,17 +100,17 @@ void register_history(py::module_& m) {
       "best_q_split",
       [](const DoubleArray& x, long long min_segment, const std::string& within, bool search_end) {
         EDivisiveOptions o;
-        o.min_segment = count(min_segment, "min_segment");
+        o.min_segment = non_negative(min_segment, "min_segment");
         o.within = parse_within(within);
         o.search_end = search_end;
-        return best_q_split(span_of(x, "x"), o);
+        return best_q_split(one_dimensional(x, "x"), o);
       },
       "x"_a, "min_segment"_a = 2, "within"_a = "pairs", "search_end"_a = EDivisiveOptions{}.search_end, "The split of x with the largest q-statistic.");
   m.def(
       "dataset_from_csr",
       [](const DoubleArray& values, const IndexArray& offsets, const std::vector<Labels>& labels, const std::string& unit) {
         if (offsets.ndim() != 1) throw InputError("offsets must be 1-dimensional");
-        const auto v = span_of(values, "values");
+        const auto v = one_dimensional(values, "values");
         const std::span<const std::int64_t> o(offsets.data(), static_cast<std::size_t>(offsets.size()));
         const std::size_t n = csr_cases(v, o);
         if (labels.size() != n) throw InputError(fmt::format("{} label sets for {} sample sets", labels.size(), n));
@@ -145,7 +134,7 @@ void register_history(py::module_& m) {
         c.min_magnitude = min_magnitude;
         c.confidence = confidence;
         c.threshold = threshold;
-        const auto values = span_of(x, "x");
+        const auto values = one_dimensional(x, "x");
         py::gil_scoped_release release;
         return series_changes(values, higher_is_better ? Direction::higher_is_better : Direction::lower_is_better, c,
                               stream);
@@ -172,7 +161,7 @@ void register_history(py::module_& m) {
         c.min_magnitude = min_magnitude;
         c.confidence = confidence;
         c.threshold = threshold;
-        c.threads = static_cast<unsigned>(count(threads, "threads"));
+        c.threads = static_cast<unsigned>(non_negative(threads, "threads"));
         py::gil_scoped_release release;
         return analyze_history(build_history(dataset, s, c.threads), c);
       },

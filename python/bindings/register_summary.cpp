@@ -10,6 +10,7 @@
 
 #include "benchreport/stats/grouped.hpp"
 #include "benchreport/stats/summary.hpp"
+#include "arrays.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
@@ -18,18 +19,6 @@ using namespace pybind11::literals;
 namespace benchreport::python {
 namespace {
 
-using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
-using IndexArray = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
-
-std::span<const double> as_span(const DoubleArray& a) {
-  if (a.ndim() != 1) throw InputError(fmt::format("values must be 1-dimensional, got {} dimensions", a.ndim()));
-  return {a.data(), static_cast<std::size_t>(a.size())};
-}
-
-std::span<const std::int64_t> as_span(const IndexArray& a) {
-  if (a.ndim() != 1) throw InputError(fmt::format("offsets must be 1-dimensional, got {} dimensions", a.ndim()));
-  return {a.data(), static_cast<std::size_t>(a.size())};
-}
 
 NanPolicy parse_nan_policy(const std::string& name) {
   if (name == "raise") return NanPolicy::raise;
@@ -41,11 +30,6 @@ MadScale parse_mad_scale(const std::string& name) {
   if (name == "raw") return MadScale::raw;
   if (name == "normal") return MadScale::normal;
   throw InputError(fmt::format("mad_scale is '{}': expected 'raw' or 'normal'", name));
-}
-
-std::size_t non_negative(long long v, const char* what) {
-  if (v < 0) throw InputError(fmt::format("{} is {}: expected a non-negative integer", what, v));
-  return static_cast<std::size_t>(v);
 }
 
 SummaryOptions make_options(const std::vector<double>& quantiles, const std::string& method, int ddof, long long k,
@@ -255,7 +239,7 @@ void register_summary(py::module_& m) {
          const std::optional<std::vector<std::string>>& stats, long long theil_sen_max_n) {
         const SummaryOptions options =
             make_options(quantiles, method, ddof, k, confidence, mad_scale, nan_policy, stats, theil_sen_max_n);
-        const std::span<const double> x = as_span(values);
+        const std::span<const double> x = one_dimensional(values, "values");
         if (x.size() < 4096) return summarize(x, options);  // releasing the GIL costs more than the work
         py::gil_scoped_release unlocked;
         return summarize(x, options);
@@ -271,8 +255,8 @@ void register_summary(py::module_& m) {
         const SummaryOptions options =
             make_options(quantiles, method, ddof, k, confidence, mad_scale, nan_policy, stats, theil_sen_max_n);
         const unsigned thread_count = static_cast<unsigned>(non_negative(threads, "threads"));
-        const auto x = as_span(values);
-        const auto o = as_span(offsets);
+        const auto x = one_dimensional(values, "values");
+        const auto o = one_dimensional(offsets, "offsets");
         GroupedSummary g;
         {
           py::gil_scoped_release unlocked;
@@ -286,7 +270,7 @@ void register_summary(py::module_& m) {
       "quantile",
       [](const DoubleArray& values, const DoubleArray& ps, const std::string& method) {
         const QuantileMethod m = parse_quantile_method(method);
-        const auto x = as_span(values);
+        const auto x = one_dimensional(values, "values");
         const std::span<const double> p(ps.data(), static_cast<std::size_t>(ps.size()));
         std::vector<double> out;
         {
@@ -300,7 +284,7 @@ void register_summary(py::module_& m) {
       "drift",
       [](const DoubleArray& values, long long k, long long theil_sen_max_n) {
         const DriftOptions options{non_negative(k, "k"), non_negative(theil_sen_max_n, "theil_sen_max_n")};
-        const auto x = as_span(values);
+        const auto x = one_dimensional(values, "values");
         py::gil_scoped_release unlocked;
         return drift(x, options);
       },
@@ -308,7 +292,7 @@ void register_summary(py::module_& m) {
   m.def(
       "median_ci",
       [](const DoubleArray& values, double confidence) {
-        const auto x = as_span(values);
+        const auto x = one_dimensional(values, "values");
         py::gil_scoped_release unlocked;
         return median_ci(x, confidence);
       },

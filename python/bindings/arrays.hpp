@@ -1,0 +1,35 @@
+#pragma once
+// NumPy arrays and integer counts as the binding files take them from Python.
+#include <pybind11/numpy.h>
+
+#include <fmt/format.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "benchreport/core/error.hpp"
+
+namespace benchreport::python {
+
+namespace py = pybind11;
+
+// forcecast: lists and other dtypes are converted; c_style: one contiguous buffer.
+using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
+using IndexArray = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
+
+// The array's buffer as a span; `what` names the argument when it is not 1-D.
+template <class T>
+std::span<const T> one_dimensional(const py::array_t<T, py::array::c_style | py::array::forcecast>& a,
+                                   const char* what) {
+  if (a.ndim() != 1) throw InputError(fmt::format("{} must be 1-dimensional, got {} dimensions", what, a.ndim()));
+  return {a.data(), static_cast<std::size_t>(a.size())};
+}
+
+// A count from Python's int: negative values are an InputError naming `what`.
+inline std::size_t non_negative(long long v, const char* what) {
+  if (v < 0) throw InputError(fmt::format("{} is {}: expected a non-negative integer", what, v));
+  return static_cast<std::size_t>(v);
+}
+
+}  // namespace benchreport::python
