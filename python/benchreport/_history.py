@@ -108,7 +108,7 @@ def read_arrow(source: Any, *, value: str = "value", unit: str = "unit", default
 def keys_as_text(column: Any) -> Any:
     """A label column as one string array (numbers and dates as their text)."""
     import pyarrow as pa
-    chunked = column.combine_chunks() if hasattr(column, "combine_chunks") else column
+    chunked = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
     return chunked if pa.types.is_string(chunked.type) else chunked.cast(pa.string())
 
 

@@ -10,6 +10,7 @@ it for their target, so benchmark names like ``a | b`` or ``<script>`` are safe.
 """
 from __future__ import annotations
 
+import enum
 import json
 from typing import Any, Iterable, Optional, Sequence, Tuple, Union
 
@@ -349,7 +350,7 @@ def format_time(seconds: float) -> str:
 def _higher_is_better(direction: Any) -> bool:
     if isinstance(direction, bool):
         return direction
-    name = str(getattr(direction, "name", direction)).lower()
+    name = (direction.name if isinstance(direction, enum.Enum) else str(direction)).lower()
     if name in ("lower_is_better", "lower"):
         return False
     if name in ("higher_is_better", "higher"):
