@@ -3,6 +3,10 @@
 // --benchmark-save-data. Labels: benchmark (name), group, one per param.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <string_view>
+#include <vector>
+
 #include "benchreport/core/error.hpp"
 #include "reader.hpp"
 
@@ -74,6 +78,15 @@ class PytestBenchmarkReader {
                                    "--benchmark-save-data (or --benchmark-json with --benchmark-save-data)", name));
     }
     if (values_.empty()) json_.fail(path.field("stats").field("data"), "empty sample list");
+    // A member literally named "stats.q1" would collide with the flattened stats.q1
+    // (sorted keys: linear-logarithmic for hostile files with many members).
+    std::vector<std::string_view> keys;
+    keys.reserve(metadata.size());
+    for (const auto& entry : metadata) keys.push_back(entry.first);
+    std::sort(keys.begin(), keys.end());
+    if (const auto twice = std::adjacent_find(keys.begin(), keys.end()); twice != keys.end()) {
+      json_.fail(path, fmt::format("member \"{}\" collides with the member of \"stats\" of that name", *twice));
+    }
     Labels labels{{"benchmark", name}};
     if (!group.empty()) labels.emplace_back("group", group);
     labels.insert(labels.end(), params.begin(), params.end());
