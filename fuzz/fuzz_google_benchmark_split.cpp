@@ -3,6 +3,7 @@
 // answers, one pass must accept the input too and give the same dataset and
 // warnings; the bytes it changes while parsing must be restored.
 #include <sstream>
+#include <string_view>
 
 #include "io/source.hpp"
 #include "reader_target.hpp"
@@ -37,6 +38,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     one_pass = read_buffer(original, "bench.json", "google-benchmark", options);
   } catch (const InputError& e) {
+    // read_buffer refuses a file without samples after either path has read it; the
+    // two-part path returns the empty dataset, which read_buffer then refuses the same way.
+    const bool both_empty = split->n_sets() == 0 && std::string_view(e.what()).starts_with("bench.json: no samples");
+    if (both_empty) return 0;
     fuzz::invariant_failed("two parts accepted what one pass refuses:", e.what());
   }
   if (canonical(*split) != canonical(one_pass)) fuzz::invariant_failed("two parts and one pass differ");

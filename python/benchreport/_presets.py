@@ -19,6 +19,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from . import _core
 from ._dataset import Dataset, PathLike, load
+from ._output import Output, write_outputs
 from ._reports import Report
 
 __all__ = [
@@ -153,27 +154,35 @@ class ComparisonResult(_RendersReport):
         by = [c for c in self.by if c not in labels]
         return ds.to_bmf(path, by=by or None, confidence=confidence)
 
-    def write_bmf_dir(self, directory: PathLike, *, split: str = "platform", confidence: float = 0.95) -> list[Path]:
-        """``bencher-<split value>.json`` (head) and ``bencher-base-<split value>.json`` (base) per
-        value of the ``split`` label (Nitro's naming), or ``bencher.json`` / ``bencher-base.json``
-        when the sets have no such label. Returns the paths written."""
-        assert self._dataset is not None
-        out = Path(directory)
-        out.mkdir(parents=True, exist_ok=True)
+    def bmf_files(self, *, split: str = "platform", confidence: float = 0.95) -> list[tuple[str, str]]:
+        """(file name, BMF text) pairs: ``bencher-<split value>.json`` (head) and
+        ``bencher-base-<split value>.json`` (base) per value of the ``split`` label (Nitro's naming),
+        or ``bencher.json`` / ``bencher-base.json`` when the sets have no such label; a side with no
+        sets there (all cases new or removed) gets no file."""
+        if self._dataset is None:
+            raise ValueError("this ComparisonResult does not carry its dataset (made by br.compare?)")
         column = self._dataset.labels.get(split)
         values = sorted({v for v in column if v}) if column else []
-        written = []
+        files = []
         for value in values or [None]:
             labels = {split: value} if value is not None else {}
             suffix = f"-{re.sub(r'[^A-Za-z0-9._-]+', '_', value)}" if value is not None else ""
             for side, prefix in (("head", "bencher"), ("base", "bencher-base")):
-                path = out / f"{prefix}{suffix}.json"
                 side_value = self.head_value if side == "head" else self.base_value
                 if len(self._dataset.select(**{self._baseline_column: side_value}, **labels)) == 0:
-                    continue  # this side has no sets there (all cases new or removed)
-                self.to_bmf(side, path, confidence=confidence, **labels)
-                written.append(path)
-        return written
+                    continue
+                files.append((f"{prefix}{suffix}.json", self.to_bmf(side, confidence=confidence, **labels)))
+        return files
+
+    def write_bmf_dir(self, directory: PathLike, *, split: str = "platform", confidence: float = 0.95) -> list[Path]:
+        """Writes :meth:`bmf_files` into ``directory`` (made if missing): every file rendered and
+        every path checked first, each file replaced atomically, never through a symbolic link.
+        Returns the paths written."""
+        files = self.bmf_files(split=split, confidence=confidence)
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        write_outputs([Output(str(out / name), text) for name, text in files])
+        return [out / name for name, _ in files]
 
     def __repr__(self) -> str:
         verdicts: dict[str, int] = {}

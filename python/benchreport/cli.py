@@ -283,11 +283,12 @@ def _with_newline(text: str) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def _emit(report: Any, args: argparse.Namespace) -> None:
-    """Render everything asked for (-o, --github) before writing any file; then write them all."""
+def _emit(report: Any, args: argparse.Namespace, extra: Sequence[Output] = ()) -> None:
+    """Render everything asked for (-o, --github, and ``extra`` files already rendered, e.g. --bmf-dir)
+    before writing any file; then check every path and write them all."""
     color = args.output is None and args.format == "text" and _isatty(sys.stdout)
     text = render(report, args.format, args.budget, color)
-    outputs = [Output(args.output, text)] if args.output else []
+    outputs = ([Output(args.output, text)] if args.output else []) + list(extra)
     if getattr(args, "github", False):
         outputs += github_outputs(report, args.budget, args.comment_file)
     write_outputs(outputs)
@@ -424,9 +425,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
         result = compare(ds, baseline=baseline, by=by or None, threshold=threshold, alpha=alpha, seed=args.seed,
                          resamples=args.resamples, gate=args.fail_on is not None, head=args.head_value,
                          check=not args.no_check)
-    _emit(result.report, args)
+    bmf = []
     if args.bmf_dir:
-        result.write_bmf_dir(args.bmf_dir)
+        bmf = [Output(os.path.join(args.bmf_dir, name), text) for name, text in result.bmf_files()]
+        os.makedirs(args.bmf_dir, exist_ok=True)
+    _emit(result.report, args, bmf)
     if args.fail_on == "slower":
         slower = [case.name for case in result.cases if case.verdict == "slower"]
         if slower:

@@ -61,6 +61,35 @@ CellRole change_role(double change, double threshold, Direction direction) {
   return worse ? CellRole::slower : CellRole::faster;
 }
 
+// The verdict's reason in a few words, for the "Why" column (the full sentence is the
+// case's verdict_reason in JSON; codes: docs/statistics-comparison.md, decision table).
+std::string verdict_why(const CaseComparison& c, double threshold) {
+  std::string_view code = c.verdict_code;
+  constexpr std::string_view kWithin = "_within_process";
+  const bool within = code.ends_with(kWithin);
+  if (within) code.remove_suffix(kWithin.size());
+  const std::string t = format_percent(threshold, 0);
+  std::string why;
+  if (code == "within_threshold") why = fmt::format("CI within ±{}", t);
+  else if (code == "beyond_threshold") why = fmt::format("CI excludes 0, change ≥ {}", t);
+  else if (code == "below_threshold") why = fmt::format("change < {}, CI not within ±{}", t, t);
+  else if (code == "straddles_zero") why = fmt::format("CI spans 0 and ±{}", t);
+  else if (code == "too_noisy") why = "too noisy";
+  else if (code == "too_few_samples") why = "too few samples";
+  else if (code == "no_interval") why = "no finite CI";
+  else if (code == "fdr_adjusted") why = fmt::format("BH-adjusted p = {:.2g}", c.p_adjusted);
+  else if (code.starts_with("exact")) why = "exact unit";
+  else why = std::string(code);
+  const bool unresolved = c.verdict == Verdict::inconclusive && code != "fdr_adjusted";
+  if (unresolved && std::isfinite(c.detectable_change)) {
+    const std::string_view cause = c.inconclusive_cause == "drift"           ? "drift"
+                                   : c.inconclusive_cause == "few_processes" ? "few processes"
+                                                                              : "noise";
+    why += fmt::format("; detects ≥ {} ({})", format_percent(c.detectable_change, 1), cause);
+  }
+  return within ? "1 process/side: " + why : why;
+}
+
 std::string interval_text(double lower, double upper) {
   return fmt::format("{} to {}", format_change_percent(lower), format_change_percent(upper));
 }
@@ -215,8 +244,9 @@ class ComparisonBuilder {
     const std::string rule = fmt::format(
         "Observed change = head p50 / base p50 − 1 over pooled samples; the interval is {}; a verdict needs the whole "
         "interval on one side of zero and its estimate beyond ±{}, with the false discovery rate across cases "
-        "controlled (Benjamini–Hochberg).",
-        interval, format_percent(threshold_, 0));
+        "controlled (Benjamini–Hochberg); equivalent needs the whole interval within ±{}. Why gives each verdict's "
+        "reason; \"detects ≥ x\" is the smallest change its interval would call (80% power).",
+        interval, format_percent(threshold_, 0), format_percent(threshold_, 0));
     if (opt_.gate) {
       report.add_note(Spans{Span::bold("Gate:"), Span::plain(fmt::format(" this check fails when a case is slower. {} {}", structure, rule))},
                       NoteKind::warning);
@@ -338,7 +368,8 @@ class ComparisonBuilder {
             {"Head p50", Align::right},
             {"Observed change", Align::right},
             {fmt::format("{:g}% CI", cmp_.options.confidence * 100), Align::right},
-            {"Verdict"}};
+            {"Verdict"},
+            {"Why"}};
   }
 
   std::vector<Cell> change_row(std::size_t i) const {
@@ -350,7 +381,8 @@ class ComparisonBuilder {
             Cell(format_value(c.head_median, unit, kCaseValue), c.head_median),
             Cell(format_change(c.change, dir), c.change, change_role(c.change, threshold_, dir)),
             Cell(interval_text(c.change_lower, c.change_upper)),
-            Cell(verdict_text(c.verdict), verdict_role(c.verdict))};
+            Cell(verdict_text(c.verdict), verdict_role(c.verdict)),
+            Cell(verdict_why(c, threshold_), CellRole::muted)};
   }
 
   std::vector<Cell> process_row(std::size_t i) const {
@@ -531,6 +563,8 @@ class ComparisonBuilder {
                                         {"change_upper", c.change_upper},
                                         {"interval_method", c.change_interval_method},
                                         {"verdict", std::string(to_string(c.verdict))},
+                                        {"verdict_code", c.verdict_code},
+                                        {"verdict_reason", c.verdict_reason},
                                         {"base_n", static_cast<std::int64_t>(c.base_n)},
                                         {"head_n", static_cast<std::int64_t>(c.head_n)},
                                         {"base_mad_pct", c.base_mad_pct},

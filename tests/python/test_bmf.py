@@ -100,3 +100,19 @@ def test_cli_convert_to_bmf_and_compare_bmf_dir(tmp_path, capsys):
                      "--bmf-dir", str(tmp_path / "bmf")]) == 0
     assert (tmp_path / "bmf" / "bencher-ios.json").exists()
     assert (tmp_path / "bmf" / "bencher-base-android.json").exists()
+
+
+def test_cli_bmf_dir_checked_with_the_report_before_anything_is_written(tmp_path, capsys):
+    """--bmf-dir files join -o in one checked, atomic write: a symbolic link among them is refused
+    before the report or any BMF file is written."""
+    bmf = tmp_path / "bmf"
+    bmf.mkdir()
+    (tmp_path / "elsewhere.json").write_text("keep", encoding="utf-8")
+    (bmf / "bencher-ios.json").symlink_to(tmp_path / "elsewhere.json")
+    report = tmp_path / "r.txt"
+    code = cli.main(["compare", *map(str, NITRO), "--format", "text", "-o", str(report), "--bmf-dir", str(bmf)])
+    assert code == 2
+    assert "bencher-ios.json: is a symbolic link" in capsys.readouterr().err
+    assert not report.exists()
+    assert sorted(p.name for p in bmf.iterdir()) == ["bencher-ios.json"]
+    assert (tmp_path / "elsewhere.json").read_text(encoding="utf-8") == "keep"
