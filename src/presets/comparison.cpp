@@ -71,17 +71,17 @@ std::string verdict_why(const CaseComparison& c, double threshold) {
   const std::string t = format_percent(threshold, 0);
   std::string why;
   if (code == "within_threshold") why = fmt::format("CI within ±{}", t);
-  else if (code == "beyond_threshold") why = fmt::format("CI excludes 0, change ≥ {}", t);
-  else if (code == "below_threshold") why = fmt::format("change < {}, CI not within ±{}", t, t);
-  else if (code == "straddles_zero") why = fmt::format("CI spans 0 and ±{}", t);
+  else if (code == "beyond_threshold") why = fmt::format("CI excludes 0, change beyond ±{}", t);
+  else if (code == "below_threshold") why = fmt::format("change within ±{}, its CI is not", t);
+  else if (code == "straddles_zero") why = fmt::format("CI spans 0, reaches past ±{}", t);
   else if (code == "too_noisy") why = "too noisy";
   else if (code == "too_few_samples") why = "too few samples";
   else if (code == "no_interval") why = "no finite CI";
   else if (code == "fdr_adjusted") why = fmt::format("BH-adjusted p = {:.2g}", c.p_adjusted);
   else if (code.starts_with("exact")) why = "exact unit";
   else why = std::string(code);
-  const bool unresolved = c.verdict == Verdict::inconclusive && code != "fdr_adjusted";
-  if (unresolved && std::isfinite(c.detectable_change)) {
+  // Power is the question only when the interval cannot tell a change from none.
+  if (code == "straddles_zero" && std::isfinite(c.detectable_change)) {
     const std::string_view cause = c.inconclusive_cause == "drift"           ? "drift"
                                    : c.inconclusive_cause == "few_processes" ? "few processes"
                                                                               : "noise";

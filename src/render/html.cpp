@@ -25,6 +25,7 @@ constexpr std::string_view kStyle = R"css(
 .benchreport .al-left{text-align:left}
 .benchreport .al-right{text-align:right;font-variant-numeric:tabular-nums}
 .benchreport .al-center{text-align:center}
+.benchreport td.num{white-space:nowrap}
 .benchreport .role-faster{color:#1a7f37}
 .benchreport .role-slower{color:#cf222e;font-weight:600}
 .benchreport .role-inconclusive{color:#9a6700}
@@ -118,8 +119,10 @@ class IdRegistry {
   std::unordered_set<std::string> used_;
 };
 
-std::string cell_classes(Align align, CellRole role) {
+// `number`: the cell shows one value (Cell::value), kept on one line so a unit never wraps alone.
+std::string cell_classes(Align align, CellRole role, bool number) {
   std::string classes = fmt::format("al-{}", align_name(align));
+  if (number) classes += " num";
   if (role != CellRole::none && role != CellRole::code) classes += fmt::format(" role-{}", role_name(role));
   return classes;
 }
@@ -180,7 +183,7 @@ class HtmlWriter {
     if (options_.sparklines && !c.samples.empty()) body += sparkline_svg(c.samples);
     const std::string value =
         c.value && std::isfinite(*c.value) ? fmt::format(" data-value=\"{}\"", json_number(*c.value)) : "";
-    out_ += fmt::format("<td class=\"{}\"{}>{}</td>", cell_classes(align, c.role), value, body);
+    out_ += fmt::format("<td class=\"{}\"{}>{}</td>", cell_classes(align, c.role, c.value.has_value()), value, body);
   }
 
   const RenderOptions& options_;
