@@ -43,10 +43,12 @@ def simulate(rng, cases, k, n, sigma_w, sigma_p, ratio, drift):
     return out
 
 
-def old_verdict(r, t=0.05):
-    lo, hi = r.bootstrap.bca
+def old_verdict(r, base, head, resamples, t=0.05):
+    """The pooled pipeline before process-level inference: hierarchical bootstrap BCa interval."""
+    boot = br.bootstrap_median_ratio_ci(base, head, resamples=resamples)
+    lo, hi = boot.bca
     if not (math.isfinite(lo) and math.isfinite(hi)):
-        lo, hi = r.bootstrap.percentile
+        lo, hi = boot.percentile
     lo, hi = lo - 1, hi - 1
     gated = r.too_noisy or r.too_few_samples
     if abs(r.change) >= t:
@@ -63,8 +65,8 @@ def run(cases, sigma_p, ratio, drift, threads, seed, k=4, n=20, sigma_w=0.02, re
     res = br.compare_many(data, resamples=resamples, threads=threads, control_fdr=False, pairing=pairing)
     truth = ratio - 1
     old_claims = old_cover = new_claims = new_cover = old_slower = new_slower = 0
-    for r in res:
-        v, lo, hi = old_verdict(r)
+    for r, (base, head) in zip(res, data.values()):
+        v, lo, hi = old_verdict(r, base, head, resamples)
         old_claims += v in ("slower", "faster")
         old_slower += v == "slower"
         old_cover += lo <= truth <= hi

@@ -107,6 +107,15 @@ void fill_paired_test(CaseComparison& c, const CompareOptions& o) {
 
 void fill_estimators(CaseComparison& c, std::span<const double> b, std::span<const double> h,
                      const CompareOptions& o) {
+  if (b.size() > kMaxPooledEstimatorSamples || h.size() > kMaxPooledEstimatorSamples) {
+    // Extra figures on pooled samples (they never decide the verdict) whose selections over
+    // n·m pairwise differences would cost more than the rest of the comparison.
+    c.shift = c.ratio = c.disparity = kNaN;
+    c.shift_bounds = c.ratio_bounds = c.disparity_bounds = Bounds{kNaN, kNaN, 1.0, false};
+    c.warnings.push_back(fmt::format("Hodges-Lehmann shift, ratio, disparity and their bounds not computed: more than "
+                                     "{} samples on a side", kMaxPooledEstimatorSamples));
+    return;
+  }
   c.shift = hodges_lehmann_shift(b, h);
   c.shift_bounds = shift_bounds(b, h, o.misrate);
   c.ratio = ratio(b, h);
@@ -443,7 +452,14 @@ CaseComparison compare_case(const SideSamples& base, const SideSamples& head, co
     fill_estimators(c, b, h, options);
     fill_tests(c, b, h, options);
     fill_power(c, options);
-    fill_bootstrap(c, base, head, options);
+    // With processes on both sides the interval is process-level (fill_interval): resampling
+    // every sample would cost resamples x n and decide nothing.
+    if (base.processes.size() < 2 || head.processes.size() < 2) {
+      fill_bootstrap(c, base, head, options);
+    } else {
+      c.bootstrap = BootstrapInterval{.estimate = c.change + 1, .percentile_lower = kNaN, .percentile_upper = kNaN,
+                                      .bca_lower = kNaN, .bca_upper = kNaN, .standard_error = kNaN};
+    }
     fill_interval(c, base, head, pairing, options);
   } catch (const InputError& e) {
     throw InputError(fmt::format("{}: {}", case_label(case_name), e.what()));

@@ -512,7 +512,8 @@ class ComparisonBuilder {
   Json method_json() const {
     const auto& o = cmp_.options;
     return Json(Json::Object{{"change", "median(head) / median(base) - 1, pooled samples"},
-                             {"interval", "bootstrap ratio of medians (BCa, percentile fallback), hierarchical over processes"},
+                             {"interval", "with >= 2 processes per side: t-interval on log process medians (paired by pair label, else "
+                                          "Welch); else bootstrap ratio of medians over samples (BCa, percentile fallback)"},
                              {"threshold", o.threshold},
                              {"confidence", o.confidence},
                              {"alpha", o.alpha},

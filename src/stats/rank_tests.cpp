@@ -76,21 +76,52 @@ std::string_view to_string(TestMethod m) noexcept {
   return "unknown";
 }
 
-std::vector<double> average_ranks(std::span<const double> v) {
-  std::vector<std::size_t> order(v.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
-  std::vector<double> ranks(v.size());
+namespace {
+
+// Average 1-based ranks and the tie term sum (t^3 - t) of one sort. Sorting (value, index)
+// pairs keeps the comparisons on contiguous memory (an index sort compares through v[],
+// a cache miss per comparison on large samples); order within ties does not matter.
+struct RanksAndTies {
+  std::vector<double> ranks;   // among all values
+  std::vector<double> within;  // among values on the same side of `split` (when asked)
+  double tie_term = 0;
+};
+
+// `split` > 0: values [0, split) and [split, n) are two samples, and `within` gets each
+// value's average rank inside its own sample from the same sort (tied values of one
+// sample are tied in the pooled order too, so they form one run there).
+RanksAndTies ranks_and_ties(std::span<const double> v, std::size_t split = 0) {
+  std::vector<std::pair<double, std::size_t>> order(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) order[i] = {v[i], i};
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  RanksAndTies out;
+  out.ranks.resize(v.size());
+  if (split > 0) out.within.resize(v.size());
+  std::size_t seen_first = 0, seen_second = 0;  // values of each sample before this run
   for (std::size_t i = 0; i < order.size();) {
-    std::size_t j = i;
-    while (j < order.size() && v[order[j]] == v[order[i]]) ++j;
+    std::size_t j = i, first = 0;
+    for (; j < order.size() && order[j].first == order[i].first; ++j) first += order[j].second < split;
     // Tied values share the mean of the 1-based ranks i+1 .. j.
     const double shared = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2.0;
-    for (std::size_t k = i; k < j; ++k) ranks[order[k]] = shared;
+    const std::size_t second = j - i - first;
+    const double shared_first = static_cast<double>(seen_first) + (static_cast<double>(first) + 1) / 2.0;
+    const double shared_second = static_cast<double>(seen_second) + (static_cast<double>(second) + 1) / 2.0;
+    for (std::size_t k = i; k < j; ++k) {
+      out.ranks[order[k].second] = shared;
+      if (split > 0) out.within[order[k].second] = order[k].second < split ? shared_first : shared_second;
+    }
+    seen_first += first;
+    seen_second += second;
+    const auto t = static_cast<double>(j - i);
+    out.tie_term += t * t * t - t;
     i = j;
   }
-  return ranks;
+  return out;
 }
+
+}  // namespace
+
+std::vector<double> average_ranks(std::span<const double> v) { return ranks_and_ties(v).ranks; }
 
 double log_binomial(std::size_t n, std::size_t k) {
   return std::lgamma(static_cast<double>(n) + 1) - std::lgamma(static_cast<double>(k) + 1) -
@@ -133,8 +164,9 @@ MannWhitneyResult mann_whitney_u(std::span<const double> x, std::span<const doub
   require_finite(y, "mann_whitney_u: y");
   const std::size_t n1 = x.size();
   const std::size_t n2 = y.size();
-  std::vector<double> xy = concat(x, y);
-  const std::vector<double> ranks = average_ranks(xy);
+  const std::vector<double> xy = concat(x, y);
+  const RanksAndTies ranked = ranks_and_ties(xy);
+  const std::vector<double>& ranks = ranked.ranks;
   const double r1 = std::accumulate(ranks.begin(), ranks.begin() + static_cast<std::ptrdiff_t>(n1), 0.0);
   const double n1d = static_cast<double>(n1);
   const double n2d = static_cast<double>(n2);
@@ -143,8 +175,7 @@ MannWhitneyResult mann_whitney_u(std::span<const double> x, std::span<const doub
   const double u2 = n1d * n2d - result.u;
   const double u_big = std::max(result.u, u2);
 
-  std::sort(xy.begin(), xy.end());
-  const double tie_term = tie_term_sorted(xy);
+  const double tie_term = ranked.tie_term;
   const bool ties = tie_term > 0;
   const bool want_exact = (n1 <= 8 || n2 <= 8) && !ties;
   const auto u_small = static_cast<std::size_t>(std::min(result.u, u2));
@@ -179,11 +210,11 @@ BrunnerMunzelResult brunner_munzel(std::span<const double> x, std::span<const do
   }
   const double nx = static_cast<double>(x.size());
   const double ny = static_cast<double>(y.size());
-  const std::vector<double> rank_all = average_ranks(concat(x, y));
-  const std::span<const double> rcx(rank_all.data(), x.size());
-  const std::span<const double> rcy(rank_all.data() + x.size(), y.size());
-  const std::vector<double> rx = average_ranks(x);
-  const std::vector<double> ry = average_ranks(y);
+  const RanksAndTies ranked = ranks_and_ties(concat(x, y), x.size());
+  const std::span<const double> rcx(ranked.ranks.data(), x.size());
+  const std::span<const double> rcy(ranked.ranks.data() + x.size(), y.size());
+  const std::span<const double> rx(ranked.within.data(), x.size());
+  const std::span<const double> ry(ranked.within.data() + x.size(), y.size());
   const double mcx = mean_of(rcx), mcy = mean_of(rcy), mx = mean_of(rx), my = mean_of(ry);
   // Placement variances: rank among all minus rank within the own sample.
   auto placement_variance = [](std::span<const double> rc, std::span<const double> r, double mc, double m) {

@@ -37,7 +37,7 @@ TEST_CASE("HTML is one standalone, escaped document", "[render][html]") {
   CHECK(html.find("<a href=\"https://x.test/?a=1&amp;b=%222%22\">ok</a>") != std::string::npos);
   CHECK(html.find("<table id=\"table-pinned----script--20496f26\">") != std::string::npos);  // lossy: hash of the id
   CHECK(html.find("<caption>Pinned, &quot;x&quot;</caption>") != std::string::npos);
-  CHECK(html.find("<td class=\"al-right role-best\" data-value=\"45851.1\">45851.10</td>") != std::string::npos);
+  CHECK(html.find("<td class=\"al-right num role-best\" data-value=\"45851.1\">45851.10</td>") != std::string::npos);
   CHECK(html.find("<td class=\"al-center\"><code>866df6f892c3</code></td>") != std::string::npos);
   CHECK(html.find("<summary>More \uFFFDrows</summary>") != std::string::npos);
   CHECK(html.find("\x1b") == std::string::npos);

@@ -229,7 +229,11 @@ def test_hierarchical_bootstrap_with_process_ids():
     head = base * 1.2
     pid = np.repeat(np.arange(6), 10)
     r = br.compare_samples(base, head, base_process=pid, head_process=pid, resamples=2000)
-    assert r.bootstrap.hierarchical and r.bootstrap.paired_processes
+    # Processes on both sides: the interval is process-level and compare runs no sample bootstrap.
+    assert r.change_ci_method == "paired_t" and math.isnan(r.bootstrap.percentile[0])
+    parts = [base[pid == p] for p in range(6)]
+    boot = br.bootstrap_median_ratio_ci(parts, [x * 1.2 for x in parts], resamples=2000)
+    assert boot.hierarchical and boot.paired_processes
     assert r.change == pytest.approx(0.2)
     assert r.process_changes == pytest.approx([0.2] * 6)
     assert r.wilcoxon is not None and r.wilcoxon.pvalue == pytest.approx(st.wilcoxon(np.log(np.full(6, 1.2))).pvalue)

@@ -46,6 +46,10 @@ struct CompareOptions {
   double between_share_limit = 0.5;
 };
 
+// Above this many samples on a side the pooled Hodges–Lehmann figures (shift, ratio,
+// disparity and their bounds) are NaN with a warning: extra figures, never the verdict.
+inline constexpr std::size_t kMaxPooledEstimatorSamples = 20000;
+
 struct CaseComparison {
   std::string case_name;
   std::size_t base_n = 0, head_n = 0;
@@ -61,8 +65,9 @@ struct CaseComparison {
   double process_change_min = 0, process_change_max = 0;
   bool processes_disagree = false;  // min <= -t and max >= +t
 
-  // Bootstrap of the ratio of medians over samples (hierarchical with processes).
-  // With >= 2 processes per side it is an extra figure only.
+  // Bootstrap of the ratio of medians over samples, computed only when a side has one
+  // process (it is then the interval); with >= 2 processes per side the interval is
+  // process-level and this holds the estimate with NaN ends (resamples = 0).
   BootstrapInterval bootstrap;
 
   // The interval of the change the verdict is read from (docs/statistics-comparison.md):
