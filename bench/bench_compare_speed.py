@@ -58,7 +58,7 @@ def one_large_case(repeat, samples=100_000, processes=4, seed=12):
         f"| compare_samples, 1 case, {samples} samples/side in {processes} processes | {ours:.4f} s | "
         f"numpy.median of the {2 * samples} samples: {median_both:.4f} s | **{ours / median_both:.1f}x** |",
         f"| | | numpy.median of one side ({samples}): {median_side:.4f} s | {ours / median_side:.1f}x |",
-    ], f"verdict {result.verdict}, interval {result.change_interval_method}, change {100 * result.change:+.2f}%"
+    ], f"verdict {result.verdict}, interval {result.change_ci_method}, change {100 * result.change:+.2f}%"
 
 
 def gbench_rows(rng, cases, reps, level):

@@ -144,12 +144,13 @@ void fill_estimators(CaseComparison& c, std::span<const double> b, std::span<con
 }
 
 void fill_tests(CaseComparison& c, std::span<const double> b, std::span<const double> h, const CompareOptions& o) {
-  c.mann_whitney = mann_whitney_u(b, h);
+  const PooledRankTests tests = pooled_rank_tests(b, h);
+  c.mann_whitney = tests.mann_whitney;
   const double pairs = static_cast<double>(b.size()) * static_cast<double>(h.size());
   const double base_above = c.mann_whitney.u / pairs;  // P(base > head) + ties / 2
   c.prob_head_better = o.direction == Direction::lower_is_better ? base_above : 1 - base_above;
-  c.brunner_munzel_available = b.size() >= 2 && h.size() >= 2;
-  if (c.brunner_munzel_available) c.brunner_munzel = brunner_munzel(b, h);
+  c.brunner_munzel_available = tests.brunner_munzel_available;
+  if (c.brunner_munzel_available) c.brunner_munzel = tests.brunner_munzel;
 }
 
 // Best achievable exact two-sided U-test p-value with n and m samples: 2 / C(n+m, n).

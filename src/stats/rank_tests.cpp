@@ -157,15 +157,26 @@ std::vector<double> mann_whitney_counts(std::size_t n, std::size_t m, std::size_
   return f[small];
 }
 
-MannWhitneyResult mann_whitney_u(std::span<const double> x, std::span<const double> y) {
+namespace {
+
+void check_mann_whitney(std::span<const double> x, std::span<const double> y) {
   require_non_empty(x, "mann_whitney_u: x");
   require_non_empty(y, "mann_whitney_u: y");
   require_finite(x, "mann_whitney_u: x");
   require_finite(y, "mann_whitney_u: y");
-  const std::size_t n1 = x.size();
-  const std::size_t n2 = y.size();
-  const std::vector<double> xy = concat(x, y);
-  const RanksAndTies ranked = ranks_and_ties(xy);
+}
+
+void check_brunner_munzel(std::span<const double> x, std::span<const double> y) {
+  require_finite(x, "brunner_munzel: x");
+  require_finite(y, "brunner_munzel: y");
+  if (x.size() < 2 || y.size() < 2) {
+    throw InputError("brunner_munzel: expected at least 2 samples on each side, got " + std::to_string(x.size()) +
+                     " and " + std::to_string(y.size()));
+  }
+}
+
+// From the ranks of x (the first n1 values) and y pooled.
+MannWhitneyResult mann_whitney_ranked(const RanksAndTies& ranked, std::size_t n1, std::size_t n2) {
   const std::vector<double>& ranks = ranked.ranks;
   const double r1 = std::accumulate(ranks.begin(), ranks.begin() + static_cast<std::ptrdiff_t>(n1), 0.0);
   const double n1d = static_cast<double>(n1);
@@ -201,20 +212,14 @@ MannWhitneyResult mann_whitney_u(std::span<const double> x, std::span<const doub
   return result;
 }
 
-BrunnerMunzelResult brunner_munzel(std::span<const double> x, std::span<const double> y) {
-  require_finite(x, "brunner_munzel: x");
-  require_finite(y, "brunner_munzel: y");
-  if (x.size() < 2 || y.size() < 2) {
-    throw InputError("brunner_munzel: expected at least 2 samples on each side, got " + std::to_string(x.size()) +
-                     " and " + std::to_string(y.size()));
-  }
-  const double nx = static_cast<double>(x.size());
-  const double ny = static_cast<double>(y.size());
-  const RanksAndTies ranked = ranks_and_ties(concat(x, y), x.size());
-  const std::span<const double> rcx(ranked.ranks.data(), x.size());
-  const std::span<const double> rcy(ranked.ranks.data() + x.size(), y.size());
-  const std::span<const double> rx(ranked.within.data(), x.size());
-  const std::span<const double> ry(ranked.within.data() + x.size(), y.size());
+// From pooled and within-sample ranks (ranks_and_ties with split = n1).
+BrunnerMunzelResult brunner_munzel_ranked(const RanksAndTies& ranked, std::size_t n1, std::size_t n2) {
+  const double nx = static_cast<double>(n1);
+  const double ny = static_cast<double>(n2);
+  const std::span<const double> rcx(ranked.ranks.data(), n1);
+  const std::span<const double> rcy(ranked.ranks.data() + n1, n2);
+  const std::span<const double> rx(ranked.within.data(), n1);
+  const std::span<const double> ry(ranked.within.data() + n1, n2);
   const double mcx = mean_of(rcx), mcy = mean_of(rcy), mx = mean_of(rx), my = mean_of(ry);
   // Placement variances: rank among all minus rank within the own sample.
   auto placement_variance = [](std::span<const double> rc, std::span<const double> r, double mc, double m) {
@@ -248,6 +253,28 @@ BrunnerMunzelResult brunner_munzel(std::span<const double> x, std::span<const do
   }
   result.p_value = two_sided(cdf_w, sf_w);
   return result;
+}
+
+}  // namespace
+
+MannWhitneyResult mann_whitney_u(std::span<const double> x, std::span<const double> y) {
+  check_mann_whitney(x, y);
+  return mann_whitney_ranked(ranks_and_ties(concat(x, y)), x.size(), y.size());
+}
+
+BrunnerMunzelResult brunner_munzel(std::span<const double> x, std::span<const double> y) {
+  check_brunner_munzel(x, y);
+  return brunner_munzel_ranked(ranks_and_ties(concat(x, y), x.size()), x.size(), y.size());
+}
+
+PooledRankTests pooled_rank_tests(std::span<const double> x, std::span<const double> y) {
+  check_mann_whitney(x, y);
+  PooledRankTests out;
+  out.brunner_munzel_available = x.size() >= 2 && y.size() >= 2;
+  const RanksAndTies ranked = ranks_and_ties(concat(x, y), out.brunner_munzel_available ? x.size() : 0);
+  out.mann_whitney = mann_whitney_ranked(ranked, x.size(), y.size());
+  if (out.brunner_munzel_available) out.brunner_munzel = brunner_munzel_ranked(ranked, x.size(), y.size());
+  return out;
 }
 
 std::vector<double> signed_rank_counts(std::size_t n) {

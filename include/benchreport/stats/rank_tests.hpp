@@ -51,6 +51,15 @@ struct BrunnerMunzelResult {
 };
 BrunnerMunzelResult brunner_munzel(std::span<const double> x, std::span<const double> y);
 
+// Both tests above from one sort of the pooled values (the comparison runs both);
+// Brunner–Munzel only with >= 2 values on each side. Same results as the two calls.
+struct PooledRankTests {
+  MannWhitneyResult mann_whitney;
+  bool brunner_munzel_available = false;
+  BrunnerMunzelResult brunner_munzel;
+};
+PooledRankTests pooled_rank_tests(std::span<const double> x, std::span<const double> y);
+
 struct WilcoxonResult {
   double statistic = 0;  // min(R+, R-) as scipy reports for two-sided
   double r_plus = 0;     // sum of ranks of positive differences
