@@ -1,0 +1,144 @@
+"""Per-case summaries and change points over a Dask DataFrame (the ``dask`` extra).
+
+The data is a long table (one row per sample, as :func:`benchreport.read_arrow`
+reads) whose Dask partitions each hold whole cases: every partition goes
+through the same single-process functions (``read_arrow`` then
+``Dataset.summarize`` / ``history``), so the results equal the single-process
+ones on the concatenated table, in the same order. Dask only schedules; the
+statistics are the C++ kernels. docs/dask.md shows a run on a cluster.
+
+>>> import benchreport.dask as brd                                   # doctest: +SKIP
+>>> frame = brd.read_parquet("history/")                            # one partition per case file
+>>> summaries, changes = brd.compute(brd.summaries(frame, by=["case", "commit"]),
+...                                  brd.change_points(frame))     # doctest: +SKIP
+"""
+from __future__ import annotations
+
+from typing import Any, List, Optional, Sequence, Tuple
+
+import dask
+import dask.dataframe as dd
+import pandas as pd
+import pyarrow as pa
+
+from . import _core
+from ._history import history as _history, read_arrow
+
+__all__ = ["read_parquet", "case_columns", "check_cases", "summaries", "change_points", "compute"]
+
+#: Labels that name a process or repetition, never a case (as the C++ SeriesOptions::process_columns).
+PROCESS_COLUMNS = ("process", "pair", "run", "repetition")
+
+# The columns of HistoryResult.to_pandas after the case labels, with a value of each one's type:
+# an empty partition's frame is built from them so that its dtypes match a non-empty one's.
+_CHANGE_POINT_EXAMPLE = {"commit": "", "index": 0, "before": 0.0, "after": 0.0, "change": 0.0, "lower": 0.0,
+                         "upper": 0.0, "p_value": 0.0, "regression": False, "unit": ""}
+
+
+def read_parquet(path: Any, **options: Any) -> dd.DataFrame:
+    """A Parquet file or folder (e.g. hive-partitioned by case, ``case=.../part-0000.parquet``) read
+    with one Dask partition per file, so that a case written to its own files never straddles two
+    partitions that also hold other cases. ``options`` go to ``dask.dataframe.read_parquet``."""
+    options.setdefault("split_row_groups", False)
+    return dd.read_parquet(path, **options)
+
+
+def case_columns(frame: dd.DataFrame, *, value: str = "value", unit: str = "unit", order: str = "commit",
+                 by: Optional[Sequence[str]] = None) -> List[str]:
+    """The labels that identify a case: ``by``, or every column except the value, unit, order and
+    per-process columns (how :func:`benchreport.history` chooses them)."""
+    if by:
+        return list(by)
+    return [c for c in frame.columns if c not in (value, unit, order, *PROCESS_COLUMNS)]
+
+
+def _distinct(part: pd.DataFrame) -> pd.DataFrame:
+    return part.drop_duplicates()
+
+
+def check_cases(frame: dd.DataFrame, columns: Sequence[str]) -> None:
+    """Raise InputError when a case (a combination of ``columns``) appears in two partitions.
+
+    Reads only ``columns``; per-partition results are only correct when each case is whole in one
+    partition, which ``read_parquet`` gives when every file holds one case (or whole cases)."""
+    cols = list(columns)
+    if not cols:
+        return
+    keys = frame[cols].map_partitions(_distinct, meta=frame._meta[cols]).compute()
+    repeated = keys[keys.duplicated(keep="first")]
+    if len(repeated):
+        first = ", ".join(f"{c}={v}" for c, v in zip(cols, repeated.iloc[0].tolist()))
+        raise _core.InputError(f"case {first} is split across partitions; write each case to its own files "
+                               f"(partition the Parquet by {', '.join(cols)}) and read them with read_parquet")
+
+
+def _table(part: pd.DataFrame) -> pa.Table:
+    """A partition as Arrow, columns in the frame's order (what read_arrow reads a Parquet file as)."""
+    return pa.Table.from_pandas(part, preserve_index=False)
+
+
+def _summarize_part(part: pd.DataFrame, by: Sequence[str], options: dict) -> pd.DataFrame:
+    return read_arrow(_table(part)).summarize(by=by, **options)
+
+
+def _changes_part(part: pd.DataFrame, options: dict) -> pd.DataFrame:
+    return _history(read_arrow(_table(part)), **options).to_pandas()
+
+
+def _empty_like(kernel: Any, meta: pd.DataFrame, *args: Any) -> pd.DataFrame:
+    """The kernel's output on Dask's stand-in rows, emptied: the columns and dtypes of a real result."""
+    return kernel(dd.utils.meta_nonempty(meta), *args).iloc[:0]
+
+
+def _or_empty(kernel: Any, empty: pd.DataFrame) -> Any:
+    """Run ``kernel`` on non-empty partitions; give ``empty`` for empty ones (read_arrow refuses them)."""
+    def run(part: pd.DataFrame, *args: Any) -> pd.DataFrame:
+        return empty if len(part) == 0 else kernel(part, *args)
+    return run
+
+
+def _case_aligned(frame: dd.DataFrame, columns: Sequence[str], check: bool) -> None:
+    if check:
+        check_cases(frame, columns)
+
+
+def summaries(frame: dd.DataFrame, *, by: Sequence[str] = (), check: bool = True, value: str = "value",
+              unit: str = "unit", order: str = "commit", **options: Any) -> dd.DataFrame:
+    """Lazy ``Dataset.summarize(by=by, **options)`` of each partition, concatenated in partition order.
+
+    With ``by=()`` one row per set (consecutive rows with equal labels), else per group of ``by``,
+    which must contain every case column (a group must not span partitions). ``options`` go to
+    ``summarize_grouped`` (quantiles, stats, ...); pass ``threads=1`` to leave the cores to Dask.
+    ``check`` first verifies that no case spans two partitions (reads the case columns once)."""
+    cases = case_columns(frame, value=value, unit=unit, order=order)
+    missing = [c for c in cases if by and c not in by]
+    if missing:
+        raise _core.InputError(f"summaries: by must contain the case columns ({', '.join(missing)} missing)")
+    _case_aligned(frame, cases, check)
+    empty = _empty_like(_summarize_part, frame._meta, list(by), options)
+    return frame.map_partitions(_or_empty(_summarize_part, empty), list(by), options, meta=empty,
+                                align_dataframes=False)
+
+
+def change_points(frame: dd.DataFrame, *, order: str = "commit", by: Optional[Sequence[str]] = None,
+                  check: bool = True, value: str = "value", unit: str = "unit", threads: int = 1,
+                  **options: Any) -> dd.DataFrame:
+    """Lazy change points per case (the rows of ``HistoryResult.to_pandas``), partition by partition.
+
+    Each partition is ``benchreport.history(read_arrow(partition), order=order, by=by, ...)``: commits
+    sorted by ``order`` (numerically when all are numbers), the permutation stream of a case taken
+    from its key, so a case's change points do not depend on the other cases of its partition.
+    ``options`` go to ``history`` (max_p_value, permutations, seed, min_magnitude, ...)."""
+    _case_aligned(frame, case_columns(frame, value=value, unit=unit, order=order, by=by), check)
+    kwargs = {"order": order, "by": by, "threads": threads, **options}
+    example = {c: "" for c in case_columns(frame, value=value, unit=unit, order=order, by=by)}
+    empty = pd.DataFrame([{**example, **_CHANGE_POINT_EXAMPLE}]).iloc[:0]
+    return frame.map_partitions(_or_empty(_changes_part, empty), kwargs, meta=empty, align_dataframes=False)
+
+
+def compute(*frames: dd.DataFrame, **options: Any) -> Tuple[pd.DataFrame, ...]:
+    """Compute lazy results together (one read of the shared input) as pandas frames indexed 0..n-1.
+
+    Uses the current ``dask.distributed.Client`` when there is one; ``options`` go to ``dask.compute``."""
+    results = dask.compute(*frames, **options)
+    return tuple(r.reset_index(drop=True) for r in results)
