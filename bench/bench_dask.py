@@ -3,8 +3,8 @@
 Writes a seeded planted-shift history (bench/history_sim.py) as Parquet partitioned by case
 (one file per case, written case by case so memory stays one case), then times
 
-- the Dask path: ``benchreport.dask`` summaries by (case, commit) and change points per case,
-  computed together on a ``LocalCluster`` (``--workers`` processes, one thread each), the
+- the Dask path: ``benchreport.dask.analyze``, summaries by (case, commit) and change points
+  per case in one pass on a ``LocalCluster`` (``--workers`` processes, one thread each), the
   case-alignment check included;
 - the single-process path: ``pyarrow.parquet.read_table`` of the first ``--single-cases``
   cases, ``read_arrow``, ``Dataset.summarize(by=["case", "commit"], threads=1)`` and
@@ -50,9 +50,7 @@ def dask_path(root: str, seed: int) -> Tuple[Any, Any]:
     """The Dask path on every case, on the current client."""
     import benchreport.dask as brd
     frame = brd.read_parquet(root)
-    brd.check_cases(frame, brd.case_columns(frame))
-    return brd.compute(brd.summaries(frame, by=["case", "commit"], threads=1, check=False),
-                       brd.change_points(frame, seed=seed, check=False))
+    return brd.analyze(frame, by=["case", "commit"], seed=seed, threads=1)
 
 
 def subset(frame: Any, cases: list) -> Any:

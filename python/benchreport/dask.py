@@ -24,7 +24,7 @@ import pyarrow as pa
 from . import _core
 from ._history import history as _history, read_arrow
 
-__all__ = ["read_parquet", "case_columns", "check_cases", "summaries", "change_points", "compute"]
+__all__ = ["read_parquet", "case_columns", "check_cases", "summaries", "change_points", "compute", "analyze"]
 
 #: Labels that name a process or repetition, never a case (as the C++ SeriesOptions::process_columns).
 PROCESS_COLUMNS = ("process", "pair", "run", "repetition")
@@ -64,7 +64,11 @@ def check_cases(frame: dd.DataFrame, columns: Sequence[str]) -> None:
     cols = list(columns)
     if not cols:
         return
-    keys = frame[cols].map_partitions(_distinct, meta=frame._meta[cols]).compute()
+    _refuse_repeats(frame[cols].map_partitions(_distinct, meta=frame._meta[cols]).compute(), cols)
+
+
+def _refuse_repeats(keys: pd.DataFrame, cols: List[str]) -> None:
+    """``keys``: each partition's distinct case keys, concatenated; a repeat is a case in two partitions."""
     repeated = keys[keys.duplicated(keep="first")]
     if len(repeated):
         first = ", ".join(f"{c}={v}" for c, v in zip(cols, repeated.iloc[0].tolist()))
@@ -131,9 +135,48 @@ def change_points(frame: dd.DataFrame, *, order: str = "commit", by: Optional[Se
     ``options`` go to ``history`` (max_p_value, permutations, seed, min_magnitude, ...)."""
     _case_aligned(frame, case_columns(frame, value=value, unit=unit, order=order, by=by), check)
     kwargs = {"order": order, "by": by, "threads": threads, **options}
-    example = {c: "" for c in case_columns(frame, value=value, unit=unit, order=order, by=by)}
-    empty = pd.DataFrame([{**example, **_CHANGE_POINT_EXAMPLE}]).iloc[:0]
+    empty = _change_points_empty(case_columns(frame, value=value, unit=unit, order=order, by=by))
     return frame.map_partitions(_or_empty(_changes_part, empty), kwargs, meta=empty, align_dataframes=False)
+
+
+def _change_points_empty(cases: Sequence[str]) -> pd.DataFrame:
+    """No change points, with the columns and dtypes of HistoryResult.to_pandas."""
+    return pd.DataFrame([{**{c: "" for c in cases}, **_CHANGE_POINT_EXAMPLE}]).iloc[:0]
+
+
+def _analyze_part(part: pd.DataFrame, cases: List[str], by: Sequence[str], summarize_options: dict,
+                  history_options: dict, empty: Tuple[pd.DataFrame, pd.DataFrame]) -> Tuple[pd.DataFrame, ...]:
+    """Both results of one partition from one read_arrow, and its distinct case keys."""
+    if len(part) == 0:
+        return (*empty, part[cases].iloc[:0])
+    dataset = read_arrow(_table(part))
+    return (dataset.summarize(by=by, **summarize_options), _history(dataset, **history_options).to_pandas(),
+            _distinct(part[cases]))
+
+
+def analyze(frame: dd.DataFrame, *, by: Sequence[str] = (), order: str = "commit",
+            cases: Optional[Sequence[str]] = None, value: str = "value", unit: str = "unit", threads: int = 1,
+            summarize_options: Optional[dict] = None, **history_options: Any) -> Tuple[pd.DataFrame, pd.DataFrame]:
+    """Summaries (as :func:`summaries`) and change points (as :func:`change_points`) in one pass.
+
+    Each partition is read and handed to ``read_arrow`` once (one Dask task per partition, made
+    with ``dask.delayed``); the case-alignment check rides along (each task also returns its case
+    keys) and is made once the results are in, so nothing is read twice. ``cases`` are the case
+    labels (default :func:`case_columns`, also the history's ``by``). Returns pandas frames."""
+    case_cols = case_columns(frame, value=value, unit=unit, order=order, by=cases)
+    missing = [c for c in case_cols if by and c not in by]
+    if missing:
+        raise _core.InputError(f"analyze: by must contain the case columns ({', '.join(missing)} missing)")
+    summarize_options = {"threads": threads, **(summarize_options or {})}
+    history_options = {"order": order, "by": cases, "threads": threads, **history_options}
+    empty = (_empty_like(_summarize_part, frame._meta, list(by), summarize_options),
+             _change_points_empty(case_cols))
+    task = dask.delayed(_analyze_part, nout=3, pure=True)
+    parts = [task(p, case_cols, list(by), summarize_options, history_options, empty) for p in frame.to_delayed()]
+    summaries_parts, changes_parts, keys = dask.compute([p[0] for p in parts], [p[1] for p in parts],
+                                                        [p[2] for p in parts])
+    _refuse_repeats(pd.concat(keys, ignore_index=True), case_cols)
+    return (pd.concat(summaries_parts, ignore_index=True), pd.concat(changes_parts, ignore_index=True))
 
 
 def compute(*frames: dd.DataFrame, **options: Any) -> Tuple[pd.DataFrame, ...]:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+dask = pytest.importorskip("dask")
 dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -53,6 +54,11 @@ def dask_results(history_dir):
                        brd.change_points(frame, seed=3))
 
 
+def analyzed(history_dir):
+    """The one-pass path: (summaries by case and commit, change points)."""
+    return brd.analyze(brd.read_parquet(history_dir), by=["case", "commit"], seed=3)
+
+
 def assert_identical(got, expected):
     for g, e in zip(got, expected):
         pd.testing.assert_frame_equal(g, e, check_exact=True)
@@ -65,11 +71,17 @@ def test_single_process_path_finds_the_planted_shifts(single):
 
 
 def test_default_scheduler_equals_single_process(history_dir, single):
-    assert_identical(dask_results(history_dir), single)
+    with dask.config.set(scheduler="threads"):  # even after a test below made a Client the default
+        assert_identical(dask_results(history_dir), single)
+        assert_identical(analyzed(history_dir), (single[0], single[2]))
 
 
 def test_local_cluster_equals_single_process(history_dir, single, cluster_client):
     assert_identical(dask_results(history_dir), single)
+
+
+def test_analyze_on_local_cluster_equals_single_process(history_dir, single, cluster_client):
+    assert_identical(analyzed(history_dir), (single[0], single[2]))
 
 
 def test_repeated_runs_are_identical(history_dir):
@@ -82,6 +94,8 @@ def test_case_split_across_partitions_is_refused(history_dir):
         brd.change_points(frame)
     with pytest.raises(br.InputError, match="split across partitions"):
         brd.summaries(frame, by=["case", "commit"])
+    with pytest.raises(br.InputError, match="split across partitions"):
+        brd.analyze(frame, by=["case", "commit"])
 
 
 def test_summaries_by_must_hold_the_case_columns(history_dir):
