@@ -30,10 +30,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from history_sim import write_parquet_history  # noqa: E402
 
 
-def timed(run: Callable[[], Any]) -> Tuple[Any, float]:
-    start = time.perf_counter()
+def timed(run: Callable[[], Any]) -> Tuple[Any, float, float]:
+    """``run()``, its wall-clock seconds and the CPU seconds of this process."""
+    start, cpu = time.perf_counter(), time.process_time()
     out = run()
-    return out, time.perf_counter() - start
+    return out, time.perf_counter() - start, time.process_time() - cpu
+
+
+def cluster_cpu(client: Any) -> float:
+    """CPU seconds used so far by the workers and the scheduler (their own processes)."""
+    return sum(client.run(time.process_time).values()) + client.run_on_scheduler(time.process_time)
 
 
 def single_process(root: str, cases: list, seed: int) -> Tuple[Any, Any]:
@@ -63,9 +69,10 @@ def assert_same(dask_out: Tuple[Any, Any], single_out: Tuple[Any, Any], cases: l
         pd.testing.assert_frame_equal(subset(got, cases), expected, check_exact=True)
 
 
-def row(name: str, cores: int, samples: int, seconds: float) -> str:
+def row(name: str, cores: int, samples: int, seconds: float, cpu: float) -> str:
     rate = samples / seconds
-    return f"| {name} | {cores} | {samples:,} | {seconds:.1f} s | {rate / 1e6:.2f} M/s | {rate / cores / 1e6:.2f} M/s |"
+    return (f"| {name} | {cores} | {samples:,} | {seconds:.1f} s | {rate / 1e6:.2f} M/s | {rate / cores / 1e6:.2f} M/s "
+            f"| {cpu:.1f} s | {samples / cpu / 1e6:.2f} M/s |")
 
 
 def main() -> None:
@@ -84,30 +91,35 @@ def main() -> None:
     from dask.distributed import Client, LocalCluster
 
     shutil.rmtree(args.root, ignore_errors=True)
-    total, write_s = timed(lambda: write_parquet_history(args.root, args.cases, args.commits, args.processes,
+    total, write_s, _ = timed(lambda: write_parquet_history(args.root, args.cases, args.commits, args.processes,
                                                          args.samples, seed=args.seed))
     per_case = total // args.cases
     cases = [f"case{i:04d}" for i in range(min(args.single_cases, args.cases))]
-    single_out, single_s = timed(lambda: single_process(args.root, cases, args.seed))
+    single_out, single_s, single_cpu = timed(lambda: single_process(args.root, cases, args.seed))
     with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster):
-        dask_out, dask_s = timed(lambda: dask_path(args.root, args.seed))
+            Client(cluster) as client:
+        before = cluster_cpu(client)
+        dask_out, dask_s, local_cpu = timed(lambda: dask_path(args.root, args.seed))
+        dask_cpu = cluster_cpu(client) - before + local_cpu
     assert_same(dask_out, single_out, cases)
     if not args.keep:
         shutil.rmtree(args.root, ignore_errors=True)
 
-    single_rate = per_case * len(cases) / single_s
-    dask_rate = total / dask_s / args.workers
+    single_n = per_case * len(cases)
+    wall_ratio = (single_n / single_s) / (total / dask_s / args.workers)
+    cpu_ratio = (single_n / single_cpu) / (total / dask_cpu)
     print(f"{args.cases} cases x {args.commits} commits x {args.processes} processes x {args.samples} samples "
           f"= {total:,} samples as Parquet partitioned by case (written in {write_s:.0f} s); seed {args.seed}")
     print(f"summaries by (case, commit): {len(dask_out[0]):,} rows; change points: {len(dask_out[1]):,} "
           f"in {args.cases} cases; Dask results on the {len(cases)} single-process cases identical to it\n")
-    print("| path | cores | samples | time | samples/s | samples/s per core |")
-    print("|---|---:|---:|---:|---:|---:|")
-    print(row("single process (read_table + read_arrow + summarize + history)", 1, per_case * len(cases), single_s))
-    print(row(f"benchreport.dask, LocalCluster {args.workers} workers x 1 thread", args.workers, total, dask_s))
-    print(f"\nper core, Dask is {single_rate / dask_rate:.2f}x slower than the single-process kernels "
-          f"(goal: within 2x); {os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}")
+    print("| path | cores | samples | time | samples/s | samples/s per core | CPU time | samples per CPU s |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print(row("single process (read_table + read_arrow + summarize + history)", 1, single_n, single_s, single_cpu))
+    print(row(f"benchreport.dask, LocalCluster {args.workers} workers x 1 thread", args.workers, total, dask_s,
+              dask_cpu))
+    print(f"\nper core (wall clock), Dask is {wall_ratio:.2f}x slower than the single-process kernels; per CPU "
+          f"second (workers + scheduler + client) {cpu_ratio:.2f}x (goal: within 2x); {os.cpu_count()} cores, "
+          f"{platform.machine()}, Python {platform.python_version()}")
 
 
 if __name__ == "__main__":
