@@ -13,7 +13,8 @@ Writes a seeded planted-shift history (bench/history_sim.py) as Parquet partitio
 and checks that the Dask results on those cases equal the single-process ones. Throughput is
 samples (Parquet rows) per second per core.
 
-Run: PYTHONPATH=build/dev/python nice -n 10 python3 bench/bench_dask.py [--cases 200 --commits 100 --processes 5 --samples 1000]
+Run: PYTHONPATH=build/dev/python nice -n 10 python3 bench/bench_dask.py \\
+         [--cases 200 --commits 100 --processes 5 --samples 1000 --single-cases 20]
 """
 from __future__ import annotations
 
@@ -96,8 +97,9 @@ def main() -> None:
     per_case = total // args.cases
     cases = [f"case{i:04d}" for i in range(min(args.single_cases, args.cases))]
     single_out, single_s, single_cpu = timed(lambda: single_process(args.root, cases, args.seed))
-    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster) as client:
+    cluster_options = {"n_workers": args.workers, "threads_per_worker": 1, "processes": True,
+                       "dashboard_address": None}
+    with LocalCluster(**cluster_options) as cluster, Client(cluster) as client:
         before = cluster_cpu(client)
         dask_out, dask_s, local_cpu = timed(lambda: dask_path(args.root, args.seed))
         dask_cpu = cluster_cpu(client) - before + local_cpu

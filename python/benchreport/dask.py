@@ -7,10 +7,9 @@ through the same single-process functions (``read_arrow`` then
 ones on the concatenated table, in the same order. Dask only schedules; the
 statistics are the C++ kernels. docs/dask.md shows a run on a cluster.
 
->>> import benchreport.dask as brd                                   # doctest: +SKIP
->>> frame = brd.read_parquet("history/")                            # one partition per case file
->>> summaries, changes = brd.compute(brd.summaries(frame, by=["case", "commit"]),
-...                                  brd.change_points(frame))     # doctest: +SKIP
+>>> import benchreport.dask as brd                                        # doctest: +SKIP
+>>> frame = brd.read_parquet("history/")       # one partition per case file  # doctest: +SKIP
+>>> summaries, changes = brd.analyze(frame, by=["case", "commit"])        # doctest: +SKIP
 """
 from __future__ import annotations
 
@@ -106,19 +105,25 @@ def _case_aligned(frame: dd.DataFrame, columns: Sequence[str], check: bool) -> N
         check_cases(frame, columns)
 
 
+def _require_cases(by: Sequence[str], cases: Sequence[str], caller: str) -> None:
+    """Summary groups must hold whole cases, or one group could span partitions."""
+    missing = [c for c in cases if by and c not in by]
+    if missing:
+        raise _core.InputError(f"{caller}: by must contain the case columns ({', '.join(missing)} missing)")
+
+
 def summaries(frame: dd.DataFrame, *, by: Sequence[str] = (), check: bool = True, value: str = "value",
-              unit: str = "unit", order: str = "commit", **options: Any) -> dd.DataFrame:
+              unit: str = "unit", order: str = "commit", threads: int = 1, **options: Any) -> dd.DataFrame:
     """Lazy ``Dataset.summarize(by=by, **options)`` of each partition, concatenated in partition order.
 
     With ``by=()`` one row per set (consecutive rows with equal labels), else per group of ``by``,
     which must contain every case column (a group must not span partitions). ``options`` go to
-    ``summarize_grouped`` (quantiles, stats, ...); pass ``threads=1`` to leave the cores to Dask.
+    ``summarize_grouped`` (quantiles, stats, ...); ``threads=1`` leaves the cores to Dask's workers.
     ``check`` first verifies that no case spans two partitions (reads the case columns once)."""
     cases = case_columns(frame, value=value, unit=unit, order=order)
-    missing = [c for c in cases if by and c not in by]
-    if missing:
-        raise _core.InputError(f"summaries: by must contain the case columns ({', '.join(missing)} missing)")
+    _require_cases(by, cases, "summaries")
     _case_aligned(frame, cases, check)
+    options = {"threads": threads, **options}
     empty = _empty_like(_summarize_part, frame._meta, list(by), options)
     return frame.map_partitions(_or_empty(_summarize_part, empty), list(by), options, meta=empty,
                                 align_dataframes=False)
@@ -164,9 +169,7 @@ def analyze(frame: dd.DataFrame, *, by: Sequence[str] = (), order: str = "commit
     keys) and is made once the results are in, so nothing is read twice. ``cases`` are the case
     labels (default :func:`case_columns`, also the history's ``by``). Returns pandas frames."""
     case_cols = case_columns(frame, value=value, unit=unit, order=order, by=cases)
-    missing = [c for c in case_cols if by and c not in by]
-    if missing:
-        raise _core.InputError(f"analyze: by must contain the case columns ({', '.join(missing)} missing)")
+    _require_cases(by, case_cols, "analyze")
     summarize_options = {"threads": threads, **(summarize_options or {})}
     history_options = {"order": order, "by": cases, "threads": threads, **history_options}
     empty = (_empty_like(_summarize_part, frame._meta, list(by), summarize_options),

@@ -84,6 +84,25 @@ def test_analyze_on_local_cluster_equals_single_process(history_dir, single, clu
     assert_identical(analyzed(history_dir), (single[0], single[2]))
 
 
+def _without(dropped):
+    """Empties the partition of one case (a filter Dask cannot push down into the Parquet read)."""
+    def run(part):
+        return part.iloc[:0] if (part["case"] == dropped).any() else part
+    return run
+
+
+def test_an_emptied_partition_gives_no_rows(history_dir):
+    dropped = "case0001"
+    frame = brd.read_parquet(history_dir)
+    frame = frame.map_partitions(_without(dropped), meta=frame._meta)
+    dataset = br.read_arrow(pq.read_table(history_dir, filters=[("case", "!=", dropped)]))
+    expected = (dataset.summarize(by=["case", "commit"]), br.history(dataset, order="commit", seed=3).to_pandas())
+    with dask.config.set(scheduler="threads"):
+        assert_identical(brd.analyze(frame, by=["case", "commit"], seed=3), expected)
+        assert_identical(brd.compute(brd.summaries(frame, by=["case", "commit"]), brd.change_points(frame, seed=3)),
+                         expected)
+
+
 def test_repeated_runs_are_identical(history_dir):
     assert_identical(dask_results(history_dir), dask_results(history_dir))
 
