@@ -87,3 +87,37 @@ def precision_recall(results: Iterable[Tuple[Sequence[int], Sequence[int]]], tol
         found += len(list(detected))
         planted += len(truth)
     return (hits / found if found else 1.0), (hits / planted if planted else 1.0)
+
+
+def case_table(series: PlantedSeries) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One case's samples in row order (commit, then process): (commit, process, value) columns."""
+    commits, processes, values = [], [], []
+    for c, commit in enumerate(series.samples):
+        for p, x in enumerate(commit):
+            commits.append(np.full(len(x), c, dtype=np.int64))
+            processes.append(np.full(len(x), p, dtype=np.int64))
+            values.append(x)
+    return np.concatenate(commits), np.concatenate(processes), np.concatenate(values)
+
+
+def write_parquet_history(root: str, cases: int, commits: int = 60, processes: int = 3, samples: int = 10,
+                          seed: int = 1, row_group: int = 1 << 20) -> int:
+    """A planted-shift history as Parquet partitioned by case: ``root/case=caseNNNN/part-0.parquet``,
+    one file per case (a case's rows in commit, process order), each case from its own seeded
+    generator, so memory stays one case. Columns commit, process (int64) and value (seconds).
+    Returns the number of samples written."""
+    import os
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    total = 0
+    for i in range(cases):
+        rng = np.random.default_rng([seed, i])
+        commit, process, value = case_table(planted_series(rng, commits, processes, samples))
+        folder = os.path.join(root, f"case=case{i:04d}")
+        os.makedirs(folder, exist_ok=True)
+        table = pa.table({"commit": commit, "process": process, "value": value})
+        pq.write_table(table, os.path.join(folder, "part-0.parquet"), row_group_size=row_group)
+        total += len(value)
+    return total

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh chromium  # chromium: tests/python/test_browser.py looks at the HTML reports
-python3 -m pip install -q --disable-pip-version-check pytest hypothesis scipy pandas matplotlib nbclient nbformat ipykernel html5lib jsonschema pyyaml pyarrow
+python3 -m pip install -q --disable-pip-version-check pytest hypothesis scipy pandas matplotlib nbclient nbformat ipykernel html5lib jsonschema pyyaml pyarrow "dask[dataframe]" distributed
 # The history peers (tests/python/test_history.py and bench/bench_history.py skip without them);
 # signal-processing-algorithms is pinned: older releases need gevent built from source.
 python3 -m pip install -q --disable-pip-version-check "signal-processing-algorithms==2.1.6" apache-otava otava-test-data \

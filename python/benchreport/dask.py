@@ -1,0 +1,190 @@
+"""Per-case summaries and change points over a Dask DataFrame (the ``dask`` extra).
+
+The data is a long table (one row per sample, as :func:`benchreport.read_arrow`
+reads) whose Dask partitions each hold whole cases: every partition goes
+through the same single-process functions (``read_arrow`` then
+``Dataset.summarize`` / ``history``), so the results equal the single-process
+ones on the concatenated table, in the same order. Dask only schedules; the
+statistics are the C++ kernels. docs/dask.md shows a run on a cluster.
+
+>>> import benchreport.dask as brd                                        # doctest: +SKIP
+>>> frame = brd.read_parquet("history/")       # one partition per case file  # doctest: +SKIP
+>>> summaries, changes = brd.analyze(frame, by=["case", "commit"])        # doctest: +SKIP
+"""
+from __future__ import annotations
+
+from typing import Any, List, Optional, Sequence, Tuple
+
+import dask
+import dask.dataframe as dd
+import pandas as pd
+import pyarrow as pa
+
+from . import _core
+from ._history import history as _history, read_arrow
+
+__all__ = ["read_parquet", "case_columns", "check_cases", "summaries", "change_points", "compute", "analyze"]
+
+#: Labels that name a process or repetition, never a case (as the C++ SeriesOptions::process_columns).
+PROCESS_COLUMNS = ("process", "pair", "run", "repetition")
+
+# The columns of HistoryResult.to_pandas after the case labels, with a value of each one's type:
+# an empty partition's frame is built from them so that its dtypes match a non-empty one's.
+_CHANGE_POINT_EXAMPLE = {"commit": "", "index": 0, "before": 0.0, "after": 0.0, "change": 0.0, "lower": 0.0,
+                         "upper": 0.0, "p_value": 0.0, "regression": False, "unit": ""}
+
+
+def read_parquet(path: Any, **options: Any) -> dd.DataFrame:
+    """A Parquet file or folder (e.g. hive-partitioned by case, ``case=.../part-0000.parquet``) read
+    with one Dask partition per file, so that a case written to its own files never straddles two
+    partitions that also hold other cases. ``options`` go to ``dask.dataframe.read_parquet``."""
+    options.setdefault("split_row_groups", False)
+    return dd.read_parquet(path, **options)
+
+
+def case_columns(frame: dd.DataFrame, *, value: str = "value", unit: str = "unit", order: str = "commit",
+                 by: Optional[Sequence[str]] = None) -> List[str]:
+    """The labels that identify a case: ``by``, or every column except the value, unit, order and
+    per-process columns (how :func:`benchreport.history` chooses them)."""
+    if by:
+        return list(by)
+    return [c for c in frame.columns if c not in (value, unit, order, *PROCESS_COLUMNS)]
+
+
+def _distinct(part: pd.DataFrame) -> pd.DataFrame:
+    return part.drop_duplicates()
+
+
+def check_cases(frame: dd.DataFrame, columns: Sequence[str]) -> None:
+    """Raise InputError when a case (a combination of ``columns``) appears in two partitions.
+
+    Reads only ``columns``; per-partition results are only correct when each case is whole in one
+    partition, which ``read_parquet`` gives when every file holds one case (or whole cases)."""
+    cols = list(columns)
+    if not cols:
+        return
+    _refuse_repeats(frame[cols].map_partitions(_distinct, meta=frame._meta[cols]).compute(), cols)
+
+
+def _refuse_repeats(keys: pd.DataFrame, cols: List[str]) -> None:
+    """``keys``: each partition's distinct case keys, concatenated; a repeat is a case in two partitions."""
+    repeated = keys[keys.duplicated(keep="first")]
+    if len(repeated):
+        first = ", ".join(f"{c}={v}" for c, v in zip(cols, repeated.iloc[0].tolist()))
+        raise _core.InputError(f"case {first} is split across partitions; write each case to its own files "
+                               f"(partition the Parquet by {', '.join(cols)}) and read them with read_parquet")
+
+
+def _table(part: pd.DataFrame) -> pa.Table:
+    """A partition as Arrow, columns in the frame's order (what read_arrow reads a Parquet file as)."""
+    return pa.Table.from_pandas(part, preserve_index=False)
+
+
+def _summarize_part(part: pd.DataFrame, by: Sequence[str], options: dict) -> pd.DataFrame:
+    return read_arrow(_table(part)).summarize(by=by, **options)
+
+
+def _changes_part(part: pd.DataFrame, options: dict) -> pd.DataFrame:
+    return _history(read_arrow(_table(part)), **options).to_pandas()
+
+
+def _empty_like(kernel: Any, meta: pd.DataFrame, *args: Any) -> pd.DataFrame:
+    """The kernel's output on Dask's stand-in rows, emptied: the columns and dtypes of a real result."""
+    return kernel(dd.utils.meta_nonempty(meta), *args).iloc[:0]
+
+
+def _or_empty(kernel: Any, empty: pd.DataFrame) -> Any:
+    """Run ``kernel`` on non-empty partitions; give ``empty`` for empty ones (read_arrow refuses them)."""
+    def run(part: pd.DataFrame, *args: Any) -> pd.DataFrame:
+        return empty if len(part) == 0 else kernel(part, *args)
+    return run
+
+
+def _case_aligned(frame: dd.DataFrame, columns: Sequence[str], check: bool) -> None:
+    if check:
+        check_cases(frame, columns)
+
+
+def _require_cases(by: Sequence[str], cases: Sequence[str], caller: str) -> None:
+    """Summary groups must hold whole cases, or one group could span partitions."""
+    missing = [c for c in cases if by and c not in by]
+    if missing:
+        raise _core.InputError(f"{caller}: by must contain the case columns ({', '.join(missing)} missing)")
+
+
+def summaries(frame: dd.DataFrame, *, by: Sequence[str] = (), check: bool = True, value: str = "value",
+              unit: str = "unit", order: str = "commit", threads: int = 1, **options: Any) -> dd.DataFrame:
+    """Lazy ``Dataset.summarize(by=by, **options)`` of each partition, concatenated in partition order.
+
+    With ``by=()`` one row per set (consecutive rows with equal labels), else per group of ``by``,
+    which must contain every case column (a group must not span partitions). ``options`` go to
+    ``summarize_grouped`` (quantiles, stats, ...); ``threads=1`` leaves the cores to Dask's workers.
+    ``check`` first verifies that no case spans two partitions (reads the case columns once)."""
+    cases = case_columns(frame, value=value, unit=unit, order=order)
+    _require_cases(by, cases, "summaries")
+    _case_aligned(frame, cases, check)
+    options = {"threads": threads, **options}
+    empty = _empty_like(_summarize_part, frame._meta, list(by), options)
+    return frame.map_partitions(_or_empty(_summarize_part, empty), list(by), options, meta=empty,
+                                align_dataframes=False)
+
+
+def change_points(frame: dd.DataFrame, *, order: str = "commit", by: Optional[Sequence[str]] = None,
+                  check: bool = True, value: str = "value", unit: str = "unit", threads: int = 1,
+                  **options: Any) -> dd.DataFrame:
+    """Lazy change points per case (the rows of ``HistoryResult.to_pandas``), partition by partition.
+
+    Each partition is ``benchreport.history(read_arrow(partition), order=order, by=by, ...)``: commits
+    sorted by ``order`` (numerically when all are numbers), the permutation stream of a case taken
+    from its key, so a case's change points do not depend on the other cases of its partition.
+    ``options`` go to ``history`` (max_p_value, permutations, seed, min_magnitude, ...)."""
+    _case_aligned(frame, case_columns(frame, value=value, unit=unit, order=order, by=by), check)
+    kwargs = {"order": order, "by": by, "threads": threads, **options}
+    empty = _change_points_empty(case_columns(frame, value=value, unit=unit, order=order, by=by))
+    return frame.map_partitions(_or_empty(_changes_part, empty), kwargs, meta=empty, align_dataframes=False)
+
+
+def _change_points_empty(cases: Sequence[str]) -> pd.DataFrame:
+    """No change points, with the columns and dtypes of HistoryResult.to_pandas."""
+    return pd.DataFrame([{**{c: "" for c in cases}, **_CHANGE_POINT_EXAMPLE}]).iloc[:0]
+
+
+def _analyze_part(part: pd.DataFrame, cases: List[str], by: Sequence[str], summarize_options: dict,
+                  history_options: dict, empty: Tuple[pd.DataFrame, pd.DataFrame]) -> Tuple[pd.DataFrame, ...]:
+    """Both results of one partition from one read_arrow, and its distinct case keys."""
+    if len(part) == 0:
+        return (*empty, part[cases].iloc[:0])
+    dataset = read_arrow(_table(part))
+    return (dataset.summarize(by=by, **summarize_options), _history(dataset, **history_options).to_pandas(),
+            _distinct(part[cases]))
+
+
+def analyze(frame: dd.DataFrame, *, by: Sequence[str] = (), order: str = "commit",
+            cases: Optional[Sequence[str]] = None, value: str = "value", unit: str = "unit", threads: int = 1,
+            summarize_options: Optional[dict] = None, **history_options: Any) -> Tuple[pd.DataFrame, pd.DataFrame]:
+    """Summaries (as :func:`summaries`) and change points (as :func:`change_points`) in one pass.
+
+    Each partition is read and handed to ``read_arrow`` once (one Dask task per partition, made
+    with ``dask.delayed``); the case-alignment check rides along (each task also returns its case
+    keys) and is made once the results are in, so nothing is read twice. ``cases`` are the case
+    labels (default :func:`case_columns`, also the history's ``by``). Returns pandas frames."""
+    case_cols = case_columns(frame, value=value, unit=unit, order=order, by=cases)
+    _require_cases(by, case_cols, "analyze")
+    summarize_options = {"threads": threads, **(summarize_options or {})}
+    history_options = {"order": order, "by": cases, "threads": threads, **history_options}
+    empty = (_empty_like(_summarize_part, frame._meta, list(by), summarize_options),
+             _change_points_empty(case_cols))
+    task = dask.delayed(_analyze_part, nout=3, pure=True)
+    parts = [task(p, case_cols, list(by), summarize_options, history_options, empty) for p in frame.to_delayed()]
+    summaries_parts, changes_parts, keys = dask.compute([p[0] for p in parts], [p[1] for p in parts],
+                                                        [p[2] for p in parts])
+    _refuse_repeats(pd.concat(keys, ignore_index=True), case_cols)
+    return (pd.concat(summaries_parts, ignore_index=True), pd.concat(changes_parts, ignore_index=True))
+
+
+def compute(*frames: dd.DataFrame, **options: Any) -> Tuple[pd.DataFrame, ...]:
+    """Compute lazy results together (one read of the shared input) as pandas frames indexed 0..n-1.
+
+    Uses the current ``dask.distributed.Client`` when there is one; ``options`` go to ``dask.compute``."""
+    results = dask.compute(*frames, **options)
+    return tuple(r.reset_index(drop=True) for r in results)
