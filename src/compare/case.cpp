@@ -10,6 +10,7 @@
 #include "benchreport/compare/process_interval.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/core/parallel.hpp"
+#include "benchreport/stats/median_ci.hpp"
 #include "benchreport/stats/order_stats.hpp"
 #include "benchreport/stats/pvalues.hpp"
 
@@ -179,7 +180,40 @@ void fill_power(CaseComparison& c, const CompareOptions& o) {
   }
 }
 
-void fill_bootstrap(CaseComparison& c, const SideSamples& base, const SideSamples& head, const CompareOptions& o) {
+// Standard error of log(median) from the distribution-free 95 % median interval
+// [x(l), x(n+1-l)]: its log half-width over z_0.975 (the order-statistic ranks sit
+// z·√n/2 from the middle, so for large n this is the sd of the log median).
+double log_median_se(std::span<const double> x) {
+  constexpr double kNominal = 0.95;
+  const MedianCI ci = median_ci(x, kNominal);
+  const boost::math::normal_distribution<double> normal;
+  return (std::log(ci.upper) - std::log(ci.lower)) / (2 * boost::math::quantile(normal, (1 + kNominal) / 2));
+}
+
+// Above kMaxResampledSamples on a side, the bootstrap's limit instead of resampling:
+// the ratio of medians with a normal interval on the log scale, each side's se from
+// its median interval (docs/statistics-comparison.md, "Work by case size").
+BootstrapInterval median_ratio_normal_interval(std::span<const double> b, std::span<const double> h,
+                                               double ratio, double confidence) {
+  const double se = std::hypot(log_median_se(b), log_median_se(h));
+  const boost::math::normal_distribution<double> normal;
+  const double half = boost::math::quantile(normal, (1 + confidence) / 2) * se;
+  BootstrapInterval out;
+  out.estimate = ratio;
+  out.percentile_lower = ratio * std::exp(-half);
+  out.percentile_upper = ratio * std::exp(half);
+  out.bca_lower = out.bca_upper = kNaN;
+  out.standard_error = ratio * se;  // delta method
+  out.resamples = 0;
+  return out;
+}
+
+void fill_bootstrap(CaseComparison& c, const SideSamples& base, const SideSamples& head, std::span<const double> b,
+                    std::span<const double> h, const CompareOptions& o) {
+  if (b.size() > kMaxResampledSamples || h.size() > kMaxResampledSamples) {
+    c.bootstrap = median_ratio_normal_interval(b, h, c.change + 1, o.confidence);
+    return;
+  }
   Xoshiro256 rng = Xoshiro256::for_stream(o.seed, o.stream);
   c.bootstrap = bootstrap_median_ratio_ci(base, head, BootstrapOptions{o.resamples, o.confidence}, rng);
 }
@@ -256,7 +290,7 @@ void fill_interval(CaseComparison& c, const SideSamples& base, const SideSamples
   }
   // One process on a side: the bootstrap over samples, which covers within-process noise only.
   const bool bca_ok = std::isfinite(c.bootstrap.bca_lower) && std::isfinite(c.bootstrap.bca_upper);
-  c.change_interval_method = bca_ok ? "bca" : "percentile";
+  c.change_interval_method = c.bootstrap.resamples == 0 ? "median_normal" : bca_ok ? "bca" : "percentile";
   c.interval_unit = "sample";
   c.within_process_only = true;
   c.change_estimate = c.change;
@@ -456,7 +490,7 @@ CaseComparison compare_case(const SideSamples& base, const SideSamples& head, co
     // With processes on both sides the interval is process-level (fill_interval): resampling
     // every sample would cost resamples x n and decide nothing.
     if (base.processes.size() < 2 || head.processes.size() < 2) {
-      fill_bootstrap(c, base, head, options);
+      fill_bootstrap(c, base, head, b, h, options);
     } else {
       c.bootstrap = BootstrapInterval{.estimate = c.change + 1, .percentile_lower = kNaN, .percentile_upper = kNaN,
                                       .bca_lower = kNaN, .bca_upper = kNaN, .standard_error = kNaN};

@@ -401,3 +401,23 @@ def test_exact_bootstrap_agrees_with_large_resampling_run():
 def test_bootstrap_method_is_validated():
     with pytest.raises(ValueError, match="expected"):
         br.bootstrap_median_ratio_ci([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], method="bogus")
+
+
+def test_large_flat_sides_use_the_bootstraps_normal_limit():
+    """Above 20 000 samples on a side with one process per side, the interval is the normal limit
+    of the bootstrap (log ratio of medians, each side's se from its median interval): it agrees with
+    a resampling bootstrap to a few percent of the interval width, and needs no resampling."""
+    g = rng(31)
+    base = g.lognormal(0, 0.05, 20_001)
+    head = g.lognormal(0, 0.05, 20_003) * 1.01
+    r = br.compare_samples(base, head)
+    assert r.change_ci_method == "median_normal" and r.interval_unit == "sample"
+    boot = br.bootstrap_median_ratio_ci(base, head, resamples=4000, seed=2)
+    lo, hi = (x + 1 for x in r.change_ci)
+    width = boot.percentile[1] - boot.percentile[0]
+    assert abs(lo - boot.percentile[0]) < 0.08 * width and abs(hi - boot.percentile[1]) < 0.08 * width
+    assert lo < r.change + 1 < hi
+    assert math.isnan(r.shift)  # the pooled Hodges-Lehmann figures are skipped at this size, with a warning
+    assert any("not computed" in w for w in r.warnings)
+    small = br.compare_samples(base[:20_000], head[:20_000], resamples=500)
+    assert small.change_ci_method in ("bca", "percentile")

@@ -49,6 +49,11 @@ struct CompareOptions {
 // Above this many samples on a side the pooled Hodges–Lehmann figures (shift, ratio,
 // disparity and their bounds) are NaN with a warning: extra figures, never the verdict.
 inline constexpr std::size_t kMaxPooledEstimatorSamples = 20000;
+// Above this many samples on a side (one process on a side, so the interval is over
+// samples), the interval is the bootstrap's large-sample limit, a normal interval of the
+// log ratio of medians from each side's median interval (method "median_normal"),
+// instead of resampling every sample `resamples` times.
+inline constexpr std::size_t kMaxResampledSamples = 20000;
 
 struct CaseComparison {
   std::string case_name;
@@ -73,8 +78,8 @@ struct CaseComparison {
   // The interval of the change the verdict is read from (docs/statistics-comparison.md):
   //  >= 2 processes per side: unit "process", method "paired_t" (log ratios of paired
   //    process medians) or "welch_t" (log process medians, Welch–Satterthwaite df);
-  //  otherwise: unit "sample", the bootstrap interval ("bca" or "percentile"), which
-  //    covers within-process noise only (within_process_only = true).
+  //  otherwise: unit "sample", the bootstrap interval ("bca" or "percentile"; "median_normal"
+  //    above kMaxResampledSamples), which covers within-process noise only (within_process_only = true).
   double change_lower = 0, change_upper = 0;
   std::string change_interval_method;
   std::string interval_unit;           // "process" or "sample"
