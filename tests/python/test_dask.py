@@ -17,6 +17,9 @@ pd = pytest.importorskip("pandas")
 import benchreport as br  # noqa: E402
 import benchreport.dask as brd  # noqa: E402
 
+# asan_slow: under scripts/sanitize.sh every LocalCluster worker process would carry the ASan runtime.
+pytestmark = pytest.mark.asan_slow
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from history_sim import write_parquet_history  # noqa: E402
 
