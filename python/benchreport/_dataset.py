@@ -1,7 +1,8 @@
 """Datasets of raw benchmark samples and the readers that fill them.
 
 A :class:`Dataset` holds many ordered sample sets in columnar (CSR) form:
-``values`` (float64, base units: seconds, bytes, ops) and ``offsets``
+samples stored exactly as read, each set in its own unit (``values_as_read``;
+``values`` gives them in base units: seconds, bytes, ops) and ``offsets``
 (``n_sets + 1``), dictionary-encoded label columns, a unit and a direction
 per set, per-set and per-run metadata kept verbatim, and the warnings of the
 reader that filled it. Formats and labels per reader: docs/formats.md; the
@@ -146,7 +147,19 @@ class Dataset:
     # --- raw arrays ---------------------------------------------------
     @property
     def values(self) -> np.ndarray:
-        """All samples in base units (seconds, bytes, ops, ...), set after set; read-only view."""
+        """All samples in base units (seconds, bytes, ops, ...), set after set; read-only.
+
+        A view when every set is in its base unit, else a scaled copy (``x * to_base``)."""
+        factors = self._ds.to_base_factors()
+        if np.all(factors == 1.0):
+            return self._ds.values
+        scaled = self._ds.values * np.repeat(factors, np.diff(self._ds.offsets))
+        scaled.flags.writeable = False
+        return scaled
+
+    @property
+    def values_as_read(self) -> np.ndarray:
+        """All samples exactly as the input gave them, each set in its own unit; read-only view."""
         return self._ds.values
 
     @property
@@ -160,9 +173,14 @@ class Dataset:
         return self._ds.weights
 
     def samples(self, i: int, base: bool = True) -> np.ndarray:
-        """Samples of set ``i``: a view in base units, or a copy in the set's own unit (``base=False``)."""
+        """Samples of set ``i`` in base units, or a copy exactly as read, in the set's own unit (``base=False``).
+
+        In base units this is a read-only view when the set's unit is its base unit, else a scaled copy."""
         s = self._ds.samples(i)
-        return s if base else s / self._ds.unit(i)["to_base"]
+        if not base:
+            return np.array(s)
+        factor = self._ds.unit(i)["to_base"]
+        return s if factor == 1.0 else s * factor
 
     # --- labels, units, metadata --------------------------------------
     @property
@@ -264,15 +282,22 @@ class Dataset:
 
         if by:
             groups = self.group_by(*by)
-            pieces = [np.concatenate([self._ds.samples(int(s)) for s in sets]) for _, sets in groups]
+            factors = self._ds.to_base_factors()
+
+            def in_unit_of(set_index: int, first_set: int) -> np.ndarray:
+                # As read when the units agree; else through base units into the first set's unit.
+                x = self._ds.samples(set_index)
+                f, f0 = factors[set_index], factors[first_set]
+                return x if f == f0 else x * f / f0
+
+            pieces = [np.concatenate([in_unit_of(int(s), int(sets[0])) for s in sets]) for _, sets in groups]
             first = [int(sets[0]) for _, sets in groups]
             keys = {c: [k[j] for k, _ in groups] for j, c in enumerate(by)}
         else:
             pieces = [self._ds.samples(i) for i in range(len(self))]
             first = list(range(len(self)))
             keys = self.labels
-        scale = np.array([self._ds.unit(i)["to_base"] for i in first]) if first else np.zeros(0)
-        values = np.concatenate([p / s for p, s in zip(pieces, scale)]) if pieces else np.zeros(0)
+        values = np.concatenate(pieces) if pieces else np.zeros(0)
         offsets = np.concatenate([[0], np.cumsum([len(p) for p in pieces])]).astype(np.int64)
         result = _stats.summarize_grouped(values, offsets, **options)
         import pandas as pd
@@ -298,10 +323,7 @@ class Dataset:
         data["set"] = set_index
         data["sample"] = np.arange(len(self.values)) - np.repeat(offsets[:-1], counts)
         data["unit"] = np.asarray(self.units, dtype=object)[set_index] if len(self) else []
-        if base_units:
-            data["value"] = np.array(self.values)
-        else:
-            data["value"] = self.values / np.repeat(self._ds.to_base_factors(), counts)
+        data["value"] = np.array(self.values if base_units else self.values_as_read)
         if self.weights is not None:
             data["weight"] = np.array(self.weights)
         return pd.DataFrame(data)

@@ -78,7 +78,7 @@ void bind_dataset(py::module_& m) {
       .def("__len__", &Dataset::n_sets)
       .def_property_readonly("values", [](py::object self) {
         return readonly_view(self.cast<const Dataset&>().values(), self);
-      }, "All samples, base units, set after set (read-only view).")
+      }, "All samples as read, each set in its own unit, set after set (read-only view).")
       .def_property_readonly("offsets", [](py::object self) {
         return readonly_view(self.cast<const Dataset&>().offsets(), self);
       }, "n_sets + 1 offsets into values (read-only view).")
@@ -87,7 +87,7 @@ void bind_dataset(py::module_& m) {
         if (!ds.has_weights()) return py::none();
         return readonly_view(ds.weights(), self);
       }, "Per-sample weights (read-only view) or None.")
-      .def("samples", [](py::object self, long long i) {
+      .def("samples", [](py::object self, long long i) {  // as read, in unit(i)
         const auto& ds = self.cast<const Dataset&>();
         check_set_index(ds, i);
         return readonly_view(ds.samples(static_cast<std::size_t>(i)), self);
@@ -136,7 +136,7 @@ void bind_dataset(py::module_& m) {
       .def("add_run", &Dataset::add_run, "id"_a, "metadata_json"_a = "{}")
       .def("add_set", &add_set, "labels"_a, "samples"_a, "unit"_a, "direction"_a = py::none(), "run"_a = "",
            "metadata"_a = Metadata{}, "weights"_a = py::none(), "custom_unit_ok"_a = false, "exact"_a = false,
-           "Adds a set (samples in `unit`, stored in base units). Do not call while numpy views of this object are alive.")
+           "Adds a set (samples in `unit`, stored exactly as given). Do not call while numpy views of this object are alive.")
       .def("select", &Dataset::select, "equal"_a)
       .def("subset", [](const Dataset& ds, const std::vector<std::size_t>& sets) {
         for (auto s : sets) check_set_index(ds, static_cast<long long>(s));

@@ -209,19 +209,20 @@ std::string side_commit(const std::vector<std::size_t>& sets,
   return commits.size() == 1 ? *commits.begin() : std::string();
 }
 
-// Processes of one side, ordered by `order`; same-pair sets are concatenated into `storage`.
+// Processes of one side in base units, ordered by `order`; same-pair sets
+// are concatenated (and scaled sets copied) into `storage`.
 std::vector<std::span<const double>> side_processes(const Dataset& dataset, const std::vector<std::size_t>& sets,
                                                     const std::string& pair_column, const std::vector<std::string>& order,
                                                     std::vector<std::vector<double>>& storage) {
   std::vector<std::span<const double>> processes;
   for (const auto& members : process_sets(dataset, sets, pair_column, order)) {
-    if (members.size() == 1) {
+    if (members.size() == 1 && dataset.unit(members.front()).to_base == 1.0) {
       processes.push_back(dataset.samples(members.front()));
       continue;
     }
     std::vector<double> joined;
     for (const auto set : members) {
-      const auto s = dataset.samples(set);
+      const auto s = dataset.base_samples(set);
       joined.insert(joined.end(), s.begin(), s.end());
     }
     storage.push_back(std::move(joined));

@@ -51,14 +51,14 @@ std::size_t intern(std::vector<std::vector<std::string>>& keys, std::map<std::ve
 double cell_statistic(const Dataset& dataset, const std::vector<std::size_t>& sets, MatrixStat stat) {
   std::vector<double> pooled;
   for (const auto set : sets) {
-    const auto samples = dataset.samples(set);
+    const auto samples = dataset.base_samples(set);
     pooled.insert(pooled.end(), samples.begin(), samples.end());
   }
   switch (stat) {
     case MatrixStat::median: {
       std::vector<double> medians;
       medians.reserve(sets.size());
-      for (const auto set : sets) medians.push_back(median(dataset.samples(set)));
+      for (const auto set : sets) medians.push_back(median(dataset.base_samples(set)));
       return median_inplace(medians);
     }
     case MatrixStat::pooled_median: return median_inplace(pooled);

@@ -60,7 +60,7 @@ void summarize_commit(const Dataset& dataset, const std::vector<std::size_t>& se
   std::vector<double> medians;
   samples = 0;
   for (const std::size_t set : sets) {
-    const auto x = dataset.samples(set);
+    const auto x = dataset.base_samples(set);
     samples += x.size();
     const std::int32_t code = process == nullptr ? -1 : process->codes[set];
     if (code < 0) {

@@ -113,14 +113,10 @@ std::int32_t Dataset::unit_code(const Unit& unit) {
 
 std::size_t Dataset::add_set(const Labels& labels, std::span<const double> samples, const Unit& unit,
                              const SetOptions& options) {
-  return push_set(labels, samples, unit.to_base, unit, options);
-}
-
-std::size_t Dataset::push_set(const Labels& labels, std::span<const double> samples, double scale, const Unit& unit,
-                              const SetOptions& options) {
   if (samples.empty()) throw InputError(fmt::format("{}: empty sample list (need at least one sample)", describe_set(labels)));
   for (std::size_t i = 0; i < samples.size(); ++i) {
-    if (!std::isfinite(samples[i] * scale)) {
+    // Finite in base units too: every computation may scale it.
+    if (!std::isfinite(samples[i]) || !std::isfinite(samples[i] * unit.to_base)) {
       throw InputError(fmt::format("{}: sample {} is {} (expected a finite number)", describe_set(labels), i, samples[i]));
     }
   }
@@ -158,9 +154,7 @@ std::size_t Dataset::push_set(const Labels& labels, std::span<const double> samp
     column.codes[set] = encode(column, value);
   }
   const std::size_t first = values_.size();
-  values_.resize(first + samples.size());
-  std::transform(samples.begin(), samples.end(), values_.begin() + static_cast<std::ptrdiff_t>(first),
-                 [scale](double x) { return x * scale; });
+  values_.insert(values_.end(), samples.begin(), samples.end());  // as read: writers give them back bit for bit
   if (!options.weights.empty() && weights_.empty()) weights_.assign(first, 1.0);
   if (!options.weights.empty()) {
     weights_.insert(weights_.end(), options.weights.begin(), options.weights.end());
@@ -223,6 +217,15 @@ std::span<const double> Dataset::samples(std::size_t set) const {
   const auto begin = static_cast<std::size_t>(offsets_[set]);
   const auto end = static_cast<std::size_t>(offsets_[set + 1]);
   return std::span<const double>(values_).subspan(begin, end - begin);
+}
+
+BaseSamples Dataset::base_samples(std::size_t set) const { return BaseSamples(samples(set), unit(set).to_base); }
+
+BaseSamples::BaseSamples(std::span<const double> as_read, double to_base) : view_(as_read) {
+  if (to_base == 1.0) return;
+  owned_.resize(as_read.size());
+  std::transform(as_read.begin(), as_read.end(), owned_.begin(), [to_base](double x) { return x * to_base; });
+  view_ = owned_;
 }
 
 std::span<const double> Dataset::sample_weights(std::size_t set) const {
@@ -335,8 +338,7 @@ void Dataset::copy_set_from(const Dataset& other, std::size_t set) {
   if (const auto run = other.run_id(set); !run.empty()) copy_run(*other.find_run(run));
   SetOptions options{other.directions_[set], std::string(other.run_id(set)), other.set_metadata_[set],
                      other.sample_weights(set)};
-  // Samples are already in base units: copy them unscaled.
-  push_set(other.labels(set), other.samples(set), 1.0, other.unit(set), options);
+  add_set(other.labels(set), other.samples(set), other.unit(set), options);
 }
 
 Dataset Dataset::filter(const Labels& equal) const {

@@ -92,7 +92,7 @@ std::vector<std::string> write_canonical_csv(const Dataset& dataset, std::ostrea
     const auto weights = dataset.sample_weights(set);
     for (std::size_t i = 0; i < samples.size(); ++i) {
       out += prefix;
-      fmt::format_to(std::back_inserter(out), "{}", from_base(samples[i], unit));
+      fmt::format_to(std::back_inserter(out), "{}", samples[i]);  // as read
       if (!weights.empty()) fmt::format_to(std::back_inserter(out), ",{}", weights[i]);
       out += '\n';
     }

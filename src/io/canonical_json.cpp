@@ -70,7 +70,7 @@ void write_set(const Dataset& dataset, std::size_t set, std::string& out) {
   const auto samples = dataset.samples(set);
   for (std::size_t i = 0; i < samples.size(); ++i) {
     if (i > 0) out += ',';
-    fmt::format_to(std::back_inserter(out), "{}", from_base(samples[i], unit));
+    fmt::format_to(std::back_inserter(out), "{}", samples[i]);  // as read
   }
   out += ']';
   if (const auto weights = dataset.sample_weights(set); !weights.empty()) {

@@ -126,7 +126,7 @@ Json bmf_json(const Dataset& dataset, const BmfOptions& options) {
   for (const auto& e : entries) {
     pooled.clear();
     for (const auto set : e.sets) {
-      const auto samples = dataset.samples(set);
+      const auto samples = dataset.base_samples(set);
       pooled.insert(pooled.end(), samples.begin(), samples.end());
     }
     const Summary s = summarize(pooled, summary_options);

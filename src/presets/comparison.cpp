@@ -121,9 +121,10 @@ SideDrift side_drift(const Dataset& dataset, const std::vector<std::size_t>& set
   std::vector<Drift> drifts;
   for (const auto set : sets) {
     Drift d;
-    drift_change(dataset.samples(set), k, scratch, d);
+    const auto samples = dataset.base_samples(set);
+    drift_change(samples, k, scratch, d);
     if (!d.change_availability.ok) continue;
-    mann_kendall(dataset.samples(set), scratch, d);
+    mann_kendall(samples, scratch, d);
     changes.push_back(d.change);
     drifts.push_back(d);
   }
@@ -407,7 +408,7 @@ class ComparisonBuilder {
       std::vector<double> samples;
       for (const auto& process : process_sets(ds_, sets, opt_.compare.pair_column, cmp_.cases[i].pairs)) {
         for (const auto set : process) {
-          const auto values = ds_.samples(set);
+          const auto values = ds_.base_samples(set);
           samples.insert(samples.end(), values.begin(), values.end());
         }
       }

@@ -34,8 +34,7 @@ struct SetFigures {
 };
 
 SetFigures figures_of(const Dataset& dataset, std::size_t set) {
-  std::vector<double> values;
-  for (const double v : dataset.samples(set)) values.push_back(from_base(v, dataset.unit(set)));
+  const auto values = dataset.samples(set);  // as read: already in the set's unit
   SummaryOptions options;
   options.stats = StatSet().with(Stat::moments).with(Stat::median);
   const Summary s = summarize(values, options);

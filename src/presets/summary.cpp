@@ -70,7 +70,7 @@ SummaryGroups summary_groups(const Dataset& dataset, const std::vector<std::stri
       }
     }
     for (const std::size_t set : group.sets) {
-      const auto samples = dataset.samples(set);
+      const auto samples = dataset.base_samples(set);
       out.values.insert(out.values.end(), samples.begin(), samples.end());
     }
     out.offsets.push_back(static_cast<std::int64_t>(out.values.size()));

@@ -42,21 +42,21 @@ TEST_CASE("BMF reader: Bencher's reference example, field for field") {
   REQUIRE(ds.n_sets() == 4);
   const auto latency = find_set(ds, "benchmark_name", "latency");
   CHECK(ds.unit(latency).symbol == "ns");
-  CHECK(ds.samples(latency)[0] == 88.0 * 1e-9);
-  CHECK(from_base(ds.samples(latency)[0], ds.unit(latency)) == 88.0);
+  CHECK(ds.base_samples(latency)[0] == 88.0 * 1e-9);
+  CHECK(from_base(ds.base_samples(latency)[0], ds.unit(latency)) == 88.0);
   CHECK(meta(ds, latency, "lower_value") == "87.42");
   CHECK(meta(ds, latency, "upper_value") == "88.88");
   const auto throughput = find_set(ds, "benchmark_name", "throughput");
   CHECK(ds.unit(throughput).symbol == "ops/s");
   CHECK(ds.direction(throughput) == Direction::higher_is_better);
-  CHECK(ds.samples(throughput)[0] == 5.55);
+  CHECK(ds.base_samples(throughput)[0] == 5.55);
   CHECK(meta(ds, throughput, "lower_value") == "3.14");
   CHECK(meta(ds, throughput, "upper_value") == "6.3");
   const auto build = find_set(ds, "/bin/sh -c ./my_build_script.sh", "build-time");
-  CHECK(ds.samples(build)[0] == 87.0);
+  CHECK(ds.base_samples(build)[0] == 87.0);
   CHECK(ds.set_metadata(build).empty());
   const auto size = find_set(ds, "my_binary", "file-size");
-  CHECK(ds.samples(size)[0] == 42.0);
+  CHECK(ds.base_samples(size)[0] == 42.0);
   CHECK(ds.direction(size) == Direction::lower_is_better);
 }
 
@@ -94,16 +94,16 @@ TEST_CASE("BMF writer: median and median CI per case, in ns; round trip through 
   const Dataset back = read_buffer(text, "bencher.json");  // auto-detected
   REQUIRE(back.n_sets() == 4);
   for (std::size_t i = 0; i < 3; ++i) {
-    const auto s = summarize(ds.samples(i));
+    const auto s = summarize(ds.base_samples(i));
     const auto set = find_set(back, names[i], "latency");
-    CHECK(back.samples(set)[0] == Approx(s.median).epsilon(1e-15));
-    CHECK(from_base(back.samples(set)[0], back.unit(set)) == from_base(s.median, parse_unit("ns")));
+    CHECK(back.base_samples(set)[0] == Approx(s.median).epsilon(1e-15));
+    CHECK(from_base(back.base_samples(set)[0], back.unit(set)) == from_base(s.median, parse_unit("ns")));
     REQUIRE(s.median_ci.availability.ok);
     CHECK(meta(back, set, "lower_value") == json_number(from_base(s.median_ci.lower, parse_unit("ns"))));
     CHECK(meta(back, set, "upper_value") == json_number(from_base(s.median_ci.upper, parse_unit("ns"))));
   }
   const auto tp = find_set(back, "alpha", "throughput");
-  CHECK(back.samples(tp)[0] == summarize(ds.samples(3)).median);
+  CHECK(back.base_samples(tp)[0] == summarize(ds.base_samples(3)).median);
   // BMF -> Dataset -> BMF gives the same text.
   CHECK(bmf_text(back) == text);
 }

@@ -28,8 +28,10 @@ TEST_CASE("CSR layout, base units and labels", "[dataset]") {
   REQUIRE(ds.n_sets() == 3);
   REQUIRE(ds.n_values() == 6);
   CHECK(std::vector<std::int64_t>(ds.offsets().begin(), ds.offsets().end()) == std::vector<std::int64_t>{0, 3, 5, 6});
-  CHECK(ds.samples(0)[2] == 3 * 1e-3);
-  CHECK(ds.samples(2)[0] == 6 * 1048576.0);
+  CHECK(ds.samples(0)[2] == 3.0);  // stored as read, in the set's unit
+  CHECK(ds.base_samples(0)[2] == 3 * 1e-3);
+  CHECK(ds.base_samples(0).span().data() != ds.samples(0).data());  // scaled: a copy
+  CHECK(ds.base_samples(2)[0] == 6 * 1048576.0);
   CHECK(ds.label(0, "benchmark") == "a");
   CHECK(ds.label(1, "revision") == "head");
   CHECK(ds.label(0, "platform").empty());
@@ -59,7 +61,7 @@ TEST_CASE("units, directions, runs and metadata per set", "[dataset]") {
   CHECK(ds.set_metadata(0).empty());
   CHECK_FALSE(ds.has_weights());
   CHECK(ds.sample_weights(0).empty());
-  CHECK_THROWS_AS(ds.samples(3), std::out_of_range);
+  CHECK_THROWS_AS(ds.base_samples(3), std::out_of_range);
 }
 
 TEST_CASE("add_set rejects bad input naming the set", "[dataset]") {
@@ -116,13 +118,13 @@ TEST_CASE("select, filter and group_by", "[dataset]") {
   CHECK(ds.select({{"benchmark", "zzz"}}).empty());
   CHECK(ds.select({{"nocolumn", "a"}}).empty());
   CHECK(ds.select({}).size() == 3);
-  CHECK(ds.select_if([](const Dataset& d, std::size_t i) { return d.samples(i).size() > 1; }) ==
+  CHECK(ds.select_if([](const Dataset& d, std::size_t i) { return d.base_samples(i).size() > 1; }) ==
         std::vector<std::size_t>{0, 1});
 
   const Dataset base = ds.filter({{"revision", "base"}});
   REQUIRE(base.n_sets() == 2);
-  CHECK(base.samples(0)[0] == ds.samples(0)[0]);
-  CHECK(base.samples(1)[0] == ds.samples(2)[0]);
+  CHECK(base.base_samples(0)[0] == ds.base_samples(0)[0]);
+  CHECK(base.base_samples(1)[0] == ds.base_samples(2)[0]);
   CHECK(base.unit(1).symbol == "MiB/s");
   CHECK(base.run_id(0) == "r1");
   CHECK(base.runs().size() == 1);
@@ -159,7 +161,7 @@ TEST_CASE("append merges dictionaries, runs and warnings", "[dataset]") {
   CHECK(a.label(3, "engine") == "zig");
   CHECK(a.label(0, "engine").empty());
   CHECK(a.column("benchmark")->dictionary.size() == 2);
-  CHECK(a.samples(3)[1] == 8.0);
+  CHECK(a.base_samples(3)[1] == 8.0);
   CHECK(a.run_id(3) == "r2");
   CHECK(a.set_metadata(3) == Metadata{{"iterations", "100"}});
   CHECK(a.has_weights());
@@ -168,10 +170,32 @@ TEST_CASE("append merges dictionaries, runs and warnings", "[dataset]") {
   CHECK(a.warnings() == std::vector<std::string>{"from a", "from b"});
   a.append(a);
   CHECK(a.n_sets() == 8);
-  CHECK(a.samples(7)[1] == 8.0);
+  CHECK(a.base_samples(7)[1] == 8.0);
 }
 
 TEST_CASE("format_labels", "[dataset]") {
   CHECK(format_labels({{"a", "1"}, {"b", "2"}}) == "a=1, b=2");
   CHECK(format_labels({}) == "(no labels)");
+}
+
+TEST_CASE("Values are kept bit for bit as read; base units only on demand", "[dataset]") {
+  // 30559.43256159456 ns: x * 1e-9 / 1e-9 is one ulp off, so base-unit storage could not give it back.
+  const std::vector<double> ns{30559.43256159456, 1.0 / 3.0, 5e-324, 1.7e308};
+  Dataset ds;
+  ds.add_set({{"benchmark", "a"}}, ns, parse_unit("ns"));
+  const std::vector<double> seconds{0.25, 1e-9};
+  ds.add_set({{"benchmark", "b"}}, seconds, parse_unit("s"));
+  const auto as_read = ds.samples(0);
+  CHECK(std::vector<double>(as_read.begin(), as_read.end()) == ns);
+  const auto base = ds.base_samples(0);
+  for (std::size_t i = 0; i < ns.size(); ++i) CHECK(base[i] == ns[i] * 1e-9);
+  // A set already in its base unit is a view, not a copy.
+  CHECK(ds.base_samples(1).span().data() == ds.samples(1).data());
+  // subset/append copy values as read.
+  const std::vector<std::size_t> first{0};
+  const Dataset sub = ds.subset(first);
+  CHECK(std::vector<double>(sub.samples(0).begin(), sub.samples(0).end()) == ns);
+  // Finite as read but infinite in base units is refused (every computation scales).
+  const std::vector<double> huge{1e307};
+  CHECK_THROWS_AS(ds.add_set({{"benchmark", "c"}}, huge, parse_unit("min")), InputError);
 }

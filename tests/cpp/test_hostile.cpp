@@ -89,7 +89,7 @@ TEST_CASE("extreme but finite numbers are read bit for bit", "[hostile]") {
     CAPTURE(name);
     const Dataset ds = read(hostile(name));
     REQUIRE(ds.n_sets() == 1);
-    const auto samples = ds.samples(0);
+    const auto samples = ds.base_samples(0);
     CHECK(std::vector<double>(samples.begin(), samples.end()) == expected);
   }
 }
@@ -144,7 +144,7 @@ TEST_CASE("hostile names keep every Markdown table row at the header's cell coun
   Table& table = report.add_table({"Benchmark", "Revision", {"Samples", Align::right}}, "names", "names");
   for (std::size_t set = 0; set < ds.n_sets(); ++set) {
     table.add_row({Cell(std::string(ds.label(set, "benchmark"))), Cell(std::string(ds.label(set, "revision")), CellRole::code),
-                   Cell(std::to_string(ds.samples(set).size()))});
+                   Cell(std::to_string(ds.base_samples(set).size()))});
   }
   const std::string md = render_markdown(report);
   std::size_t rows = 0;

@@ -44,7 +44,7 @@ void require_same_sets(const Dataset& a, const Dataset& b) {
   for (std::size_t i = 0; i < a.n_sets(); ++i) {
     CHECK(a.labels(i) == b.labels(i));
     CHECK(a.unit(i).symbol == b.unit(i).symbol);
-    const auto x = a.samples(i), y = b.samples(i);
+    const auto x = a.base_samples(i), y = b.base_samples(i);
     REQUIRE(x.size() == y.size());
     for (std::size_t k = 0; k < x.size(); ++k) CHECK(x[k] == y[k]);  // bit-exact
   }
@@ -122,9 +122,9 @@ TEST_CASE("CSV reader: sets are runs of equal labels, quoting, CRLF, BOM", "[io]
   const Dataset ds = read_buffer(csv, "q.csv");
   REQUIRE(ds.n_sets() == 3);
   CHECK(ds.label(0, "benchmark") == "a,\"b\"");
-  CHECK(ds.samples(0).size() == 2);
+  CHECK(ds.base_samples(0).size() == 2);
   CHECK_FALSE(ds.has_label(1, "revision"));  // empty cell = no label
-  CHECK(ds.samples(2)[0] == 4e-3);
+  CHECK(ds.base_samples(2)[0] == 4e-3);
 }
 
 TEST_CASE("CSV reader errors name the file and line", "[io][canonical][errors]") {
@@ -209,7 +209,7 @@ TEST_CASE("custom units round-trip as custom:<symbol>", "[io][canonical]") {
     const Dataset back = read_buffer(text, name);
     CHECK(back.unit(0).symbol == "commas/op");
     CHECK(back.unit(0).dimension == Dimension::custom);
-    CHECK(back.samples(0)[1] == 4.0);
+    CHECK(back.base_samples(0)[1] == 4.0);
   }
   CHECK_THROWS_WITH(read_buffer("benchmark,unit,value\na,custom:,1\n", "e.csv"), Catch::Contains("e.csv:2") && Catch::Contains("empty custom unit"));
 }

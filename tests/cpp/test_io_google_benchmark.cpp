@@ -22,9 +22,9 @@ TEST_CASE("Google Benchmark: repetitions become samples, aggregates are kept apa
   REQUIRE(ds.n_sets() == 11);
   const auto real64 = ds.select({{"benchmark", "BM_Accumulate/64"}, {"metric", "real_time"}});
   REQUIRE(real64.size() == 1);
-  CHECK(ds.samples(real64[0]).size() == 5);  // 5 repetitions, no aggregate mixed in
+  CHECK(ds.base_samples(real64[0]).size() == 5);  // 5 repetitions, no aggregate mixed in
   CHECK(ds.unit(real64[0]).symbol == "ns");
-  CHECK(ds.samples(real64[0])[0] == Approx(1.4980876050614693e+01 * 1e-9).epsilon(1e-15));
+  CHECK(ds.base_samples(real64[0])[0] == Approx(1.4980876050614693e+01 * 1e-9).epsilon(1e-15));
   const std::string aggregates = metadata_value(ds, real64[0], "aggregates");
   CHECK(aggregates.find("\"mean\"") != std::string::npos);
   CHECK(aggregates.find("\"cv\"") != std::string::npos);
@@ -35,7 +35,7 @@ TEST_CASE("Google Benchmark: repetitions become samples, aggregates are kept apa
   CHECK(ds.direction(bps[0]) == Direction::higher_is_better);
   const auto hits = ds.select({{"benchmark", "BM_Counter"}, {"metric", "hits"}});
   REQUIRE(hits.size() == 1);
-  CHECK(ds.samples(hits[0])[0] == 42.0);
+  CHECK(ds.base_samples(hits[0])[0] == 42.0);
   REQUIRE(ds.runs().size() == 1);
   CHECK(ds.runs()[0].metadata_json.find("\"num_cpus\"") != std::string::npos);
   REQUIRE(ds.warnings().size() == 1);
@@ -45,7 +45,7 @@ TEST_CASE("Google Benchmark: repetitions become samples, aggregates are kept apa
 TEST_CASE("Google Benchmark: single run file", "[io][google-benchmark]") {
   const Dataset ds = read(kData + "/google_benchmark/single.json");
   REQUIRE(ds.n_sets() == 3);
-  CHECK(ds.samples(0).size() == 1);
+  CHECK(ds.base_samples(0).size() == 1);
   CHECK(ds.warnings().empty());
 }
 
@@ -55,7 +55,7 @@ TEST_CASE("Google Benchmark: errors and skipped rows", "[io][google-benchmark][e
     {"name":"BM_bad","run_name":"BM_bad","run_type":"iteration","error_occurred":true,"error_message":"boom","iterations":0,"real_time":0,"cpu_time":0,"time_unit":"ns"}]})";
   const Dataset ds = read_buffer(with_error, "e.json");
   REQUIRE(ds.n_sets() == 2);
-  CHECK(ds.samples(0)[0] == 2e-6);
+  CHECK(ds.base_samples(0)[0] == 2e-6);
   REQUIRE(ds.warnings().size() == 1);
   CHECK(ds.warnings()[0].find("BM_bad (boom)") != std::string::npos);
 

@@ -154,12 +154,12 @@ TEST_CASE("Google Benchmark in two parts: the same dataset as one pass", "[io][s
   const Dataset ds = *[&] { Buffer b(text); return two_parts(b); }();
   const auto hits = ds.select({{"benchmark", "BM_Case/0"}, {"metric", "real_time"}});
   REQUIRE(hits.size() == 1);
-  CHECK(ds.samples(hits[0]).size() == 30);
+  CHECK(ds.base_samples(hits[0]).size() == 30);
   const auto ends = ds.select({{"benchmark", "BM_Both/ends"}, {"metric", "real_time"}});
   REQUIRE(ends.size() == 1);
-  CHECK(ds.samples(ends[0]).size() == 2);
-  CHECK(ds.samples(ends[0])[0] == Approx(7.25e-6));
-  CHECK(ds.samples(ends[0])[1] == Approx(7.5e-6));
+  CHECK(ds.base_samples(ends[0]).size() == 2);
+  CHECK(ds.base_samples(ends[0])[0] == Approx(7.25e-6));
+  CHECK(ds.base_samples(ends[0])[1] == Approx(7.5e-6));
 }
 
 TEST_CASE("Google Benchmark in two parts: declines where one pass must decide", "[io][split][google-benchmark]") {
@@ -212,7 +212,7 @@ TEST_CASE("Google Benchmark in two parts: declines where one pass must decide", 
   SECTION("more samples than the limit, counting both parts") {
     const Dataset whole = read_buffer(document(rows), "split.json", "google-benchmark");
     std::size_t total = 0;
-    for (std::size_t s = 0; s < whole.n_sets(); ++s) total += whole.samples(s).size();
+    for (std::size_t s = 0; s < whole.n_sets(); ++s) total += whole.base_samples(s).size();
     ReadOptions options;
     options.max_samples = total - 1;
     declines(document(rows), options);

@@ -40,7 +40,7 @@ TEST_CASE("gzip: one member, concatenated members, and the bytes read back exact
   CHECK(io::gunzip(two, "b.csv.gz", 1 << 20) == kCsv);
   const Dataset ds = read_buffer(two, "b.csv.gz");
   REQUIRE(ds.n_sets() == 1);
-  CHECK(ds.samples(0).size() == 2);
+  CHECK(ds.base_samples(0).size() == 2);
 }
 
 TEST_CASE("gzip: truncated or corrupt streams and oversized output are InputErrors naming the file", "[io][gzip]") {

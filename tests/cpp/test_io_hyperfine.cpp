@@ -14,7 +14,7 @@ TEST_CASE("hyperfine: one set per command, times in seconds, the rest in metadat
   REQUIRE(ds.n_sets() == 2);
   CHECK(ds.label(0, "benchmark") == "sleep 0.001");
   CHECK(ds.label(1, "benchmark") == "true");
-  CHECK(ds.samples(0).size() == 5);
+  CHECK(ds.base_samples(0).size() == 5);
   CHECK(ds.unit(0).symbol == "s");
   bool has_exit_codes = false;
   for (const auto& [k, v] : ds.set_metadata(0)) has_exit_codes |= k == "exit_codes";
@@ -26,7 +26,7 @@ TEST_CASE("hyperfine: parameter scans become labels", "[io][hyperfine]") {
   REQUIRE(ds.n_sets() == 2);
   CHECK(ds.label(0, "delay") == "0.001");
   CHECK(ds.label(1, "delay") == "0.002");
-  CHECK(ds.samples(1).size() == 3);
+  CHECK(ds.base_samples(1).size() == 3);
 }
 
 TEST_CASE("hyperfine: bad input", "[io][hyperfine][errors]") {

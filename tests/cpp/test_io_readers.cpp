@@ -30,7 +30,7 @@ TEST_CASE("pyperf: one set per worker process; calibration runs counted", "[io][
   CHECK(ds.label(0, "benchmark") == "sort_small");
   CHECK(ds.label(0, "process") == "1");
   CHECK(ds.label(2, "process") == "3");
-  CHECK(ds.samples(0).size() == 4);
+  CHECK(ds.base_samples(0).size() == 4);
   CHECK(ds.unit(0).symbol == "s");
   CHECK(any_warning(ds, "2 calibration runs"));
   CHECK(ds.runs()[0].metadata_json.find("\"cpu_count\"") != std::string::npos);
@@ -85,8 +85,8 @@ TEST_CASE("Go: config lines, procs suffix, one set per (name, procs, unit)", "[i
   const Dataset ds = read(kData + "/go/bench.txt");
   const auto sort16 = ds.select({{"benchmark", "BenchmarkSort/n=16"}, {"procs", "2"}, {"metric", "ns/op"}});
   REQUIRE(sort16.size() == 1);
-  CHECK(ds.samples(sort16[0]).size() == 3);
-  CHECK(ds.samples(sort16[0])[0] == Approx(208.9e-9).epsilon(1e-12));
+  CHECK(ds.base_samples(sort16[0]).size() == 3);
+  CHECK(ds.base_samples(sort16[0])[0] == Approx(208.9e-9).epsilon(1e-12));
   const auto join_mb = ds.select({{"benchmark", "BenchmarkJoin"}, {"procs", "1"}, {"metric", "MB/s"}});
   REQUIRE(join_mb.size() == 1);
   CHECK(ds.direction(join_mb[0]) == Direction::higher_is_better);
@@ -119,7 +119,7 @@ TEST_CASE("Nitro: a process folder with pairs, orders and case files", "[io][nit
   CHECK(ds.label(s, "implementation") == "nitro-cpp");
   CHECK(ds.label(s, "family") == "array");
   CHECK(ds.label(s, "operation") == "large-1024");
-  CHECK(ds.samples(s).size() == 5);
+  CHECK(ds.base_samples(s).size() == 5);
   CHECK(ds.unit(s).symbol == "ns");
   bool has_iterations = false;
   for (const auto& [k, v] : ds.set_metadata(s)) has_iterations |= (k == "iterations" && v == "1024");
@@ -159,7 +159,7 @@ TEST_CASE("criterion: per-iteration times weighted by iterations, labels from be
   // Without benchmark.json (read from memory) the folder names the benchmark.
   const Dataset bare = read_buffer(text.str(), "target/criterion/fib_20/new/sample.json");
   CHECK(bare.label(0, "benchmark") == "fib_20");
-  CHECK(bare.samples(0)[3] == ds.samples(0)[3]);
+  CHECK(bare.base_samples(0)[3] == ds.base_samples(0)[3]);
   const Dataset folder = read(dir);
   CHECK(folder.n_sets() == 2);  // new and base; estimates.json reported as skipped
   CHECK(any_warning(folder, "estimates.json"));

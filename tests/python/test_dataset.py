@@ -21,17 +21,25 @@ def small():
 
 def test_csr_views_are_zero_copy_read_only_and_outlive_the_object():
     ds = small()
-    v = ds.values
+    v = ds.values_as_read  # as read, each set in its own unit: a view of the C++ storage
     assert v.dtype == np.float64 and not v.flags.writeable
     np.testing.assert_array_equal(ds.offsets, [0, 3, 5, 6])
-    assert ds.values.__array_interface__["data"][0] == v.__array_interface__["data"][0]  # same memory
-    np.testing.assert_allclose(v[:5], np.array([1, 2, 3, 4, 5]) * 1e-3, rtol=0, atol=0)
-    assert v[5] == 6 * 1048576.0
+    assert ds.values_as_read.__array_interface__["data"][0] == v.__array_interface__["data"][0]  # same memory
+    assert v.tolist() == [1, 2, 3, 4, 5, 6]
+    # values: base units, x * to_base (a read-only copy here, the units are ms and MiB/s)
+    base = ds.values
+    assert not base.flags.writeable
+    assert base.tolist() == [x * 1e-3 for x in (1, 2, 3, 4, 5)] + [6 * 1048576.0]
     del ds
     gc.collect()
-    assert v[0] == 1e-3  # the view keeps the storage alive
+    assert v[0] == 1.0  # the view keeps the storage alive
     with pytest.raises(ValueError):
-        v[0] = 1.0
+        v[0] = 2.0
+
+
+def test_values_in_base_units_are_a_view_when_no_scaling_is_needed():
+    ds = br.Dataset.from_pandas(pd.DataFrame({"benchmark": ["a", "a"], "unit": ["s", "s"], "value": [0.5, 0.25]}))
+    assert ds.values.__array_interface__["data"][0] == ds.values_as_read.__array_interface__["data"][0]
 
 
 def test_labels_units_directions():

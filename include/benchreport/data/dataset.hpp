@@ -60,10 +60,34 @@ struct Group {
 // A group key joined with " / " for display ("android / 200").
 std::string join_key(const std::vector<std::string>& key);
 
+// Samples of one set in base units (x * unit.to_base): a view when the unit
+// is its own base unit, else a scaled copy it owns. Movable, not copyable
+// (a moved vector keeps its buffer, so the view stays valid).
+class BaseSamples {
+ public:
+  BaseSamples(std::span<const double> as_read, double to_base);
+  BaseSamples(BaseSamples&&) noexcept = default;
+  BaseSamples& operator=(BaseSamples&&) noexcept = default;
+  BaseSamples(const BaseSamples&) = delete;
+  BaseSamples& operator=(const BaseSamples&) = delete;
+
+  std::span<const double> span() const noexcept { return view_; }
+  operator std::span<const double>() const noexcept { return view_; }  // NOLINT: a view, like the span itself
+  std::size_t size() const noexcept { return view_.size(); }
+  double operator[](std::size_t i) const { return view_[i]; }
+  auto begin() const noexcept { return view_.begin(); }
+  auto end() const noexcept { return view_.end(); }
+
+ private:
+  std::vector<double> owned_;
+  std::span<const double> view_;
+};
+
 class Dataset {
  public:
-  // Adds a set; `samples` are in `unit` and are stored in its base unit
-  // (x * unit.to_base). Throws InputError (naming the set by its labels) on
+  // Adds a set; `samples` are in `unit` and are stored exactly as given, so
+  // that writers and views give every value back bit for bit; base_samples()
+  // scales them for computations. Throws InputError (naming the set by its labels) on
   // an empty set, a non-finite value, bad weights or an unknown run.
   std::size_t add_set(const Labels& labels, std::span<const double> samples, const Unit& unit,
                       const SetOptions& options = {});
@@ -85,13 +109,16 @@ class Dataset {
   std::size_t n_values() const noexcept { return values_.size(); }
   bool empty() const noexcept { return n_sets() == 0; }
 
-  // Raw CSR arrays (values in base units). weights() is empty when no set has weights.
+  // Raw CSR arrays (values as read, each set in its own unit). weights() is empty when no set has weights.
   std::span<const double> values() const noexcept { return values_; }
   std::span<const std::int64_t> offsets() const noexcept { return offsets_; }
   std::span<const double> weights() const noexcept { return weights_; }
   bool has_weights() const noexcept { return !weights_.empty(); }
 
+  // Samples of a set as read, in unit(set).
   std::span<const double> samples(std::size_t set) const;
+  // Samples of a set in base units (what statistics and comparisons use).
+  BaseSamples base_samples(std::size_t set) const;
   // Per-sample weights of a set (all 1 for unweighted sets); empty when the dataset has none.
   std::span<const double> sample_weights(std::size_t set) const;
 
@@ -133,8 +160,6 @@ class Dataset {
   void append(const Dataset& other);
 
  private:
-  std::size_t push_set(const Labels& labels, std::span<const double> samples, double scale, const Unit& unit,
-                       const SetOptions& options);
   void copy_set_from(const Dataset& other, std::size_t set);
   void copy_run(const Run& run);
   LabelColumn& column_for(std::string_view name);

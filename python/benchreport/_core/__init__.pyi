@@ -165,7 +165,7 @@ class Dataset:
         ...
     def add_set(self, labels: collections.abc.Sequence[tuple[str, str]], samples: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], unit: str, direction: str | None = None, run: str = '', metadata: collections.abc.Sequence[tuple[str, str]] = [], weights: typing.Annotated[numpy.typing.ArrayLike, numpy.float64] | None = None, custom_unit_ok: bool = False, exact: bool = False) -> int:
         """
-        Adds a set (samples in `unit`, stored in base units). Do not call while numpy views of this object are alive.
+        Adds a set (samples in `unit`, stored exactly as given). Do not call while numpy views of this object are alive.
         """
     def columns(self) -> list[str]:
         ...
@@ -227,7 +227,7 @@ class Dataset:
     @property
     def values(self) -> numpy.ndarray:
         """
-        All samples, base units, set after set (read-only view).
+        All samples as read, each set in its own unit, set after set (read-only view).
         """
     @property
     def weights(self) -> typing.Any:
