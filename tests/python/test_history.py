@@ -225,3 +225,34 @@ def test_a_case_does_not_depend_on_the_other_cases():
     mine = together[together["benchmark"] == "c2"].reset_index(drop=True)
     assert len(mine) >= 1
     assert mine.equals(alone)
+
+
+REAL_HISTORY = Path(__file__).resolve().parents[1] / "data" / "google_benchmark" / "history"
+
+
+def test_real_google_benchmark_commit_series_in_every_format(tmp_path):
+    # 20 commits of a real program (tests/data/make_fixtures/make_google_benchmark_history.sh):
+    # commit 08 makes BM_Hash about 4x slower, commit 15 reverts it; BM_Copy is never touched.
+    paths = sorted(REAL_HISTORY.glob("*.json"))
+    assert len(paths) == 20
+    regression, fix = paths[7].name, paths[14].name
+    assert regression.startswith("08-") and fix.startswith("15-")
+    out = tmp_path / "h.json"
+    assert cli.main(["history", *map(str, paths), "-f", "json", "-o", str(out)]) == 0
+    series = json.loads(out.read_text())["data"]["series"]
+    for s in series:
+        found = [(cp["commit"], cp["regression"]) for cp in s["change_points"]]
+        if s["labels"]["benchmark"] == "BM_Hash":
+            assert found == [(regression, True), (fix, False)], s["labels"]
+            assert s.get("regressed_since") is None  # fixed: not still regressed
+        else:
+            assert found == [], s["labels"]
+    texts = {}
+    for fmt in ("markdown", "html", "text", "csv"):
+        path = tmp_path / f"h.{fmt}"
+        assert cli.main(["history", *map(str, paths), "-f", fmt, "-o", str(path)]) == 0
+        texts[fmt] = path.read_text()
+    for fmt, text in texts.items():
+        assert regression in text and fix in text, fmt  # the change points' commits, in every format
+    assert "<svg" in texts["html"]
+    assert any(ch in texts["text"] for ch in "▁▂▃▄▅▆▇█")  # the text sparkline
