@@ -1,7 +1,8 @@
 """Change points: benchreport vs Apache Otava vs signal-processing-algorithms, side by side.
 
+    sh bench/history_peer_venvs.sh /opt/history-peers     # the peers, each in its own venv, once
     PYTHONPATH=build/dev/python python3 bench/bench_history.py --series 100 \\
-        | python3 bench/collect_results.py --record history
+        --peer-venvs /opt/history-peers | python3 bench/collect_results.py --record history
 
 Every detector gets the same series of per-commit summaries (median of the
 per-process medians; bench/history_sim.py plants 1-3 shifts of 2-20 % under
@@ -11,14 +12,22 @@ shift matched once); precision and recall are pooled over the series. Time is
 wall time per series in this process, one series after another, one thread.
 
 - benchreport: E-divisive means (Matteson & James q, searched end), 199
-  permutations, p <= 0.05, min magnitude 1 % (the `history` defaults);
+  permutations, p <= 0.05, min magnitude 1 %, splits whose Bonferroni-adjusted
+  Welch t-test is <= 0.0005 kept without permutations (the `history`
+  defaults); "benchreport, always permute" is the same with the screen off;
 - Otava: `otava.analysis.compute_change_points` with its defaults (windows of
   50, t-test significance p <= 0.001, merge step);
 - signal-processing-algorithms: `e_divisive(series, pvalue=0.05, permutations=100)`.
+
+A peer runs in this process when importable, else with its venv's python
+through bench/history_peer.py (timed there the same way: warm-up, then one
+series after another).
 """
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -38,24 +47,52 @@ def ours(x: np.ndarray) -> List[int]:
     return [cp.index for cp in _core.series_changes(x).change_points]
 
 
-def detectors() -> Dict[str, Detector]:
-    out: Dict[str, Detector] = {"benchreport": ours}
-    try:
-        from otava.analysis import compute_change_points
+def ours_always_permute(x: np.ndarray) -> List[int]:
+    return [cp.index for cp in _core.series_changes(x, screen_p_value=0.0).change_points]
 
-        out["otava"] = lambda x: [int(c.index) for c in compute_change_points(list(map(float, x)))[0]]
-    except ImportError:
-        print("# otava (apache-otava) not installed: skipped")
-    try:
-        from signal_processing_algorithms.energy_statistics.energy_statistics import e_divisive
 
-        def spa(x: np.ndarray) -> List[int]:
-            np.random.seed(0)
-            return sorted(int(i) for i in e_divisive(x, pvalue=0.05, permutations=100))
+class External:
+    """A peer run by its venv's python (bench/history_peer.py protocol)."""
 
-        out["signal-processing-algorithms"] = spa
-    except ImportError:
-        print("# signal-processing-algorithms not installed: skipped")
+    def __init__(self, python: Path, tool: str):
+        self.python, self.tool = python, tool
+
+    def run(self, series: Sequence[np.ndarray]) -> Tuple[List[List[int]], float]:
+        payload = json.dumps({"series": [list(map(float, x)) for x in series]})
+        script = Path(__file__).resolve().parent / "history_peer.py"
+        done = subprocess.run([str(self.python), str(script), self.tool], input=payload, capture_output=True, text=True,
+                              check=True)
+        out = json.loads(done.stdout)
+        return out["change_points"], out["seconds_per_series"]
+
+
+def in_process_otava() -> Detector:
+    from otava.analysis import compute_change_points
+
+    return lambda x: [int(c.index) for c in compute_change_points(list(map(float, x)))[0]]
+
+
+def in_process_spa() -> Detector:
+    from signal_processing_algorithms.energy_statistics.energy_statistics import e_divisive
+
+    def spa(x: np.ndarray) -> List[int]:
+        np.random.seed(0)
+        return sorted(int(i) for i in e_divisive(x, pvalue=0.05, permutations=100))
+
+    return spa
+
+
+def detectors(peer_venvs: str = "") -> Dict[str, object]:
+    out: Dict[str, object] = {"benchreport": ours, "benchreport, always permute": ours_always_permute}
+    for tool, in_process in (("otava", in_process_otava), ("signal-processing-algorithms", in_process_spa)):
+        python = Path(peer_venvs) / tool / "bin" / "python"
+        try:
+            out[tool] = in_process()
+        except ImportError:
+            if peer_venvs and python.exists():
+                out[tool] = External(python, tool)
+            else:
+                print(f"# {tool} not importable and no venv for it under --peer-venvs: skipped")
     return out
 
 
@@ -94,20 +131,24 @@ def otava_workload(n: int, length: int, seed: int) -> List[Tuple[np.ndarray, Lis
     return out
 
 
-def run(name: str, workload: Sequence[Tuple[np.ndarray, List[int]]], found: Dict[str, Detector]) -> None:
+def timed(detect: object, workload: Sequence[Tuple[np.ndarray, List[int]]]) -> Tuple[List[List[int]], float]:
+    if isinstance(detect, External):
+        return detect.run([x for x, _ in workload])
+    detect(workload[0][0])  # warm-up (imports, first-call costs)
+    start = time.perf_counter()
+    found = [detect(x) for x, _ in workload]
+    return found, (time.perf_counter() - start) / len(workload)
+
+
+def run(name: str, workload: Sequence[Tuple[np.ndarray, List[int]]], found: Dict[str, object]) -> None:
     if not workload:
         return
     rows = []
     for tool, detect in found.items():
-        detect(workload[0][0])  # warm-up (imports, first-call costs)
-        results = []
-        start = time.perf_counter()
-        for x, truth in workload:
-            results.append((detect(x), truth))
-        per_series = (time.perf_counter() - start) / len(workload)
-        precision, recall = precision_recall(results)
+        change_points, per_series = timed(detect, workload)
+        precision, recall = precision_recall([(cp, truth) for cp, (_, truth) in zip(change_points, workload)])
         rows.append((tool, precision, recall, per_series))
-    fastest_peer = min((r[3] for r in rows if r[0] != "benchreport"), default=float("nan"))
+    fastest_peer = min((r[3] for r in rows if not r[0].startswith("benchreport")), default=float("nan"))
     print(f"\n## {name}\n")
     print("| tool | precision | recall | time / series | time vs benchreport |")
     print("|---|---:|---:|---:|---:|")
@@ -122,8 +163,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--series", type=int, default=100, help="series per workload (default 100)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--peer-venvs", default="", help="folder of the peers' venvs (bench/history_peer_venvs.sh)")
     args = parser.parse_args()
-    found = detectors()
+    found = detectors(args.peer_venvs)
     print(f"# {args.series} series per workload, seed {args.seed}; +-1 commit tolerance")
     for commits in (60, 200):
         run(f"planted shifts, {commits} commits, 3 processes x 10 samples per commit", planted_workload(args.series, commits, args.seed), found)

@@ -30,8 +30,13 @@ ARROW_SUFFIXES = (".parquet", ".pq", ".arrow", ".feather")
 
 
 def e_divisive(x: Any, *, max_p_value: float = 0.05, permutations: int = 199, min_segment: int = 2,
-               seed: int = 0, stream: int = 0, within: str = "pairs", search_end: bool = True) -> List[Any]:
-    """Significant E-divisive means splits of one series (``EDivisiveSplit``: index, q, p_value), ascending.
+               seed: int = 0, stream: int = 0, within: str = "pairs", search_end: bool = True,
+               screen_p_value: float = 5e-4) -> List[Any]:
+    """Significant E-divisive means splits of one series (``EDivisiveSplit``: index, q, p_value, permuted), ascending.
+
+    A split whose Welch t-test between the two sides of its segment, times the number of splits the
+    segment allows, is at most ``min(screen_p_value, max_p_value)`` is kept without permutations
+    (``permuted`` False, ``p_value`` that bound); ``screen_p_value=0`` always permutes.
 
     ``within="pairs"`` averages within-segment distances over distinct pairs (Matteson & James 2014);
     ``"squares"`` over all n² ordered pairs, as signal-processing-algorithms 2.x does.
@@ -39,7 +44,8 @@ def e_divisive(x: Any, *, max_p_value: float = 0.05, permutations: int = 199, mi
     False lets it run to the end of the segment (signal-processing-algorithms)."""
     return list(_core.e_divisive(np.ascontiguousarray(x, dtype=np.float64), max_p_value=float(max_p_value),
                                  permutations=int(permutations), min_segment=int(min_segment), seed=int(seed),
-                                 stream=int(stream), within=str(within), search_end=bool(search_end)))
+                                 stream=int(stream), within=str(within), search_end=bool(search_end),
+                                 screen_p_value=float(screen_p_value)))
 
 
 def _pyarrow() -> Any:
@@ -196,7 +202,8 @@ class HistoryResult(_RendersReport):
 def history(data: Union[Dataset, PathLike, Iterable[PathLike]], *, order: Optional[str] = None,
             by: Optional[Sequence[str]] = None, max_p_value: float = 0.05, permutations: int = 199,
             min_segment: int = 2, seed: int = 0, min_magnitude: float = 0.01, confidence: float = 0.95,
-            threshold: float = 0.05, threads: int = 0, title: str = "History", format: str = "auto") -> HistoryResult:
+            threshold: float = 0.05, threads: int = 0, title: str = "History", format: str = "auto",
+            screen_p_value: float = 5e-4) -> HistoryResult:
     """Change points of every case across commits.
 
     ``data`` is a Dataset, or files/folders/globs (Parquet/Feather too): with
@@ -205,14 +212,16 @@ def history(data: Union[Dataset, PathLike, Iterable[PathLike]], *, order: Option
     ``order="LABEL"`` the commits are that label's values, sorted (numerically
     when every value is a number). A commit's summary is the median of its
     processes' medians; E-divisive means splits the summaries (permutation
-    p <= ``max_p_value``, |change| >= ``min_magnitude``); the latest segment
-    worse than the first by more than ``threshold`` is "still regressed".
+    p <= ``max_p_value``, |change| >= ``min_magnitude``; a split whose
+    Bonferroni-adjusted Welch t-test is at most ``screen_p_value`` is kept
+    without permutations, 0 always permutes); the latest segment worse than
+    the first by more than ``threshold`` is "still regressed".
     """
     dataset = _history_dataset(data, order, format)
     analysis = _core.analyze_history(
         _native(dataset), order=order or "commit", sort=order is not None, by=list(by) if by else [],
         max_p_value=float(max_p_value), permutations=int(permutations), min_segment=int(min_segment),
         seed=int(seed), min_magnitude=float(min_magnitude), confidence=float(confidence), threshold=float(threshold),
-        threads=int(threads))
+        threads=int(threads), screen_p_value=float(screen_p_value))
     report = Report._from_core(_core.presets_history_report(analysis, title=str(title)))
     return HistoryResult(analysis, report)

@@ -370,7 +370,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     _check_columns(ds, by + ([args.order] if args.order else []), "--by/--order")
     result = history(ds, order=args.order, by=by or None, max_p_value=args.max_p_value,
                      permutations=args.permutations, seed=args.seed, min_magnitude=parse_threshold(args.min_magnitude),
-                     threshold=parse_threshold(args.threshold))
+                     threshold=parse_threshold(args.threshold), screen_p_value=args.screen_p_value)
     _emit(result.report, args)
     if args.fail_on == "regressed" and any(c.regressed_since is not None for c in result.analysis.changes):
         return EXIT_GATE
@@ -667,6 +667,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-p-value", type=float, default=0.05, help="permutation test level (default 0.05)")
     p.add_argument("--permutations", type=int, default=199, help="permutations per test (default 199)")
     p.add_argument("--seed", type=int, default=0, help="permutation seed (default 0)")
+    p.add_argument("--screen-p-value", type=float, default=5e-4,
+                   help="keep a split without permutations when its Welch t-test, times the splits its segment "
+                        "allows, is at most this (default 0.0005; 0 = always permute)")
     p.add_argument("--fail-on", choices=["regressed"], help="exit 1 when a case is still regressed (a CI gate)")
     p.set_defaults(func=cmd_history)
 

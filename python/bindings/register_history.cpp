@@ -28,9 +28,9 @@ WithinMean parse_within(const std::string& name) {
 }
 
 EDivisiveOptions detect_options(double max_p_value, long long permutations, long long min_segment, std::uint64_t seed,
-                                const std::string& within, bool search_end) {
+                                const std::string& within, bool search_end, double screen_p_value) {
   return {max_p_value, non_negative(permutations, "permutations"), non_negative(min_segment, "min_segment"), seed,
-          parse_within(within), search_end};
+          parse_within(within), search_end, screen_p_value};
 }
 
 std::string direction_name(Direction d) { return d == Direction::higher_is_better ? "higher" : "lower"; }
@@ -39,7 +39,9 @@ void bind_results(py::module_& m) {
   py::class_<EDivisiveSplit>(m, "EDivisiveSplit", "One significant split of an E-divisive run.")
       .def_readonly("index", &EDivisiveSplit::index)
       .def_readonly("q", &EDivisiveSplit::q)
-      .def_readonly("p_value", &EDivisiveSplit::p_value);
+      .def_readonly("p_value", &EDivisiveSplit::p_value)
+      .def_readonly("permuted", &EDivisiveSplit::permuted, "False: kept by the Welch screen (p_value is its bound).")
+      .def_readonly("end", &EDivisiveSplit::end, "End of Y = x[index, end) in the scan that found the split.");
   py::class_<Series>(m, "Series", "One case over its commits: per-commit summaries (base unit).")
       .def_readonly("key", &Series::key)
       .def_property_readonly("unit", [](const Series& s) { return s.unit.symbol; })
@@ -64,6 +66,7 @@ void bind_results(py::module_& m) {
       .def_readonly("upper", &ChangePoint::upper)
       .def_readonly("p_value", &ChangePoint::p_value)
       .def_readonly("q", &ChangePoint::q)
+      .def_readonly("permuted", &ChangePoint::permuted, "False: kept by the Welch screen (p_value is its bound).")
       .def_readonly("regression", &ChangePoint::regression);
   py::class_<SeriesChanges>(m, "SeriesChanges", "Change points of one series and whether it is still regressed.")
       .def_readonly("change_points", &SeriesChanges::change_points)
@@ -87,15 +90,16 @@ void register_history(py::module_& m) {
   m.def(
       "e_divisive",
       [](const DoubleArray& x, double max_p_value, long long permutations, long long min_segment, std::uint64_t seed,
-         std::uint64_t stream, const std::string& within, bool search_end) {
-        const auto o = detect_options(max_p_value, permutations, min_segment, seed, within, search_end);
+         std::uint64_t stream, const std::string& within, bool search_end, double screen_p_value) {
+        const auto o = detect_options(max_p_value, permutations, min_segment, seed, within, search_end, screen_p_value);
         const auto values = one_dimensional(x, "x");
         py::gil_scoped_release release;
         return e_divisive(values, o, stream);
       },
       "x"_a, py::kw_only(), "max_p_value"_a = d.max_p_value, "permutations"_a = static_cast<long long>(d.permutations),
       "min_segment"_a = static_cast<long long>(d.min_segment), "seed"_a = d.seed, "stream"_a = 0, "within"_a = "pairs",
-      "search_end"_a = d.search_end, "Significant E-divisive splits of one series, ascending.");
+      "search_end"_a = d.search_end, "screen_p_value"_a = d.screen_p_value,
+      "Significant E-divisive splits of one series, ascending.");
   m.def(
       "best_q_split",
       [](const DoubleArray& x, long long min_segment, const std::string& within, bool search_end) {
@@ -128,9 +132,9 @@ void register_history(py::module_& m) {
       "series_changes",
       [](const DoubleArray& x, bool higher_is_better, double max_p_value, long long permutations, long long min_segment,
          std::uint64_t seed, const std::string& within, bool search_end, double min_magnitude, double confidence,
-         double threshold, std::uint64_t stream) {
+         double threshold, std::uint64_t stream, double screen_p_value) {
         ChangePointOptions c;
-        c.detect = detect_options(max_p_value, permutations, min_segment, seed, within, search_end);
+        c.detect = detect_options(max_p_value, permutations, min_segment, seed, within, search_end, screen_p_value);
         c.min_magnitude = min_magnitude;
         c.confidence = confidence;
         c.threshold = threshold;
@@ -144,6 +148,7 @@ void register_history(py::module_& m) {
       "min_segment"_a = static_cast<long long>(cpo.detect.min_segment), "seed"_a = cpo.detect.seed,
       "within"_a = "pairs", "search_end"_a = cpo.detect.search_end, "min_magnitude"_a = cpo.min_magnitude,
       "confidence"_a = cpo.confidence, "threshold"_a = cpo.threshold, "stream"_a = 0,
+      "screen_p_value"_a = cpo.detect.screen_p_value,
       "Change points of one series of per-commit summaries (positive values), as analyze_history finds them.");
   const SeriesOptions so;
   const ChangePointOptions co;
@@ -151,13 +156,13 @@ void register_history(py::module_& m) {
       "analyze_history",
       [](const Dataset& dataset, std::string order, bool sort, std::vector<std::string> by, double max_p_value,
          long long permutations, long long min_segment, std::uint64_t seed, const std::string& within, bool search_end,
-         double min_magnitude, double confidence, double threshold, long long threads) {
+         double min_magnitude, double confidence, double threshold, long long threads, double screen_p_value) {
         SeriesOptions s;
         s.order = std::move(order);
         s.sort = sort;
         s.by = std::move(by);
         ChangePointOptions c;
-        c.detect = detect_options(max_p_value, permutations, min_segment, seed, within, search_end);
+        c.detect = detect_options(max_p_value, permutations, min_segment, seed, within, search_end, screen_p_value);
         c.min_magnitude = min_magnitude;
         c.confidence = confidence;
         c.threshold = threshold;
@@ -169,7 +174,7 @@ void register_history(py::module_& m) {
       "max_p_value"_a = co.detect.max_p_value, "permutations"_a = static_cast<long long>(co.detect.permutations),
       "min_segment"_a = static_cast<long long>(co.detect.min_segment), "seed"_a = co.detect.seed, "within"_a = "pairs",
       "search_end"_a = co.detect.search_end, "min_magnitude"_a = co.min_magnitude, "confidence"_a = co.confidence, "threshold"_a = co.threshold,
-      "threads"_a = static_cast<long long>(co.threads),
+      "threads"_a = static_cast<long long>(co.threads), "screen_p_value"_a = co.detect.screen_p_value,
       "Series per case ordered by `order`, and the change points of each.");
   const HistoryReportOptions ro;
   m.def(

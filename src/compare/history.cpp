@@ -89,6 +89,7 @@ SeriesChanges series_changes(std::span<const double> values, Direction direction
       cp.upper = std::expm1(t.upper);
     }
     cp.p_value = splits[i].p_value;
+    cp.permuted = splits[i].permuted;
     cp.q = splits[i].q;
     cp.regression = worse(cp.change, direction);
     out.change_points.push_back(cp);

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "benchreport/core/error.hpp"
+#include "benchreport/stats/welch.hpp"
 
 namespace benchreport {
 namespace {
@@ -64,16 +65,12 @@ LogTInterval paired_t_interval(std::span<const double> base_logs, std::span<cons
 LogTInterval welch_t_interval(std::span<const double> base_logs, std::span<const double> head_logs,
                               double confidence) {
   check_confidence(confidence);
-  if (base_logs.size() < 2 || head_logs.size() < 2) throw InputError("Welch t: needs >= 2 values per side");
-  const double kb = static_cast<double>(base_logs.size()), kh = static_cast<double>(head_logs.size());
-  const double mb = mean_of(base_logs), mh = mean_of(head_logs);
-  const double vb = var_of(base_logs, mb) / kb, vh = var_of(head_logs, mh) / kh;
+  const WelchTest w = welch_test(base_logs, head_logs);
   LogTInterval r;
   r.method = "welch_t";
-  r.estimate = mh - mb;
-  r.standard_error = std::sqrt(vb + vh);
-  r.df = (vb + vh) * (vb + vh) / (vb * vb / (kb - 1) + vh * vh / (kh - 1));  // Welch–Satterthwaite
-  if (!(r.standard_error > 0)) r.df = kb + kh - 2;
+  r.estimate = w.difference;
+  r.standard_error = w.standard_error;
+  r.df = w.df;
   return finish(r, confidence);
 }
 

@@ -2,6 +2,7 @@
 // laid out in the report model from an analyze_history result.
 #include "benchreport/presets/history.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -97,7 +98,8 @@ void add_change_points(Report& report, const HistoryAnalysis& a) {
                                    format_value(cp.after, s.unit, kHistoryValue)));
       row.emplace_back(format_change(cp.change, s.direction), cp.change, change_role(cp));
       row.emplace_back(interval_text(cp));
-      row.emplace_back(fmt::format("{:.3f}", cp.p_value), cp.p_value);
+      row.emplace_back(cp.permuted ? fmt::format("{:.3f}", cp.p_value) : fmt::format("{:.1e} (t)", cp.p_value),
+                       cp.p_value);
       t.add_row(std::move(row));
     }
   }
@@ -105,8 +107,11 @@ void add_change_points(Report& report, const HistoryAnalysis& a) {
   t.footnote = fmt::format(
       "E-divisive means (alpha = 1) on the per-commit summaries; a split is kept when its permutation p-value "
       "({} permutations, seed {}) is at most {:g} and |after / before - 1| of the segment medians is at least {}; "
+      "(t): kept without permutations, because the Welch t-test between the two sides of its segment, times the "
+      "number of splits the segment allows, is at most {:g} (the p shown); "
       "the interval is a Welch t interval on the log commit summaries of the two adjacent segments.",
-      o.detect.permutations, o.detect.seed, o.detect.max_p_value, format_percent(o.min_magnitude, 1));
+      o.detect.permutations, o.detect.seed, o.detect.max_p_value, format_percent(o.min_magnitude, 1),
+      std::min(o.detect.screen_p_value, o.detect.max_p_value));
 }
 
 Json payload(const HistoryAnalysis& a) {
@@ -130,6 +135,7 @@ Json payload(const HistoryAnalysis& a) {
       j.set("lower", finite_or_null(cp.lower));
       j.set("upper", finite_or_null(cp.upper));
       j.set("p_value", cp.p_value);
+      j.set("test", cp.permuted ? "permutation" : "welch_t_bonferroni");
       j.set("regression", cp.regression);
       cps.push_back(std::move(j));
     }
@@ -151,6 +157,7 @@ Json payload(const HistoryAnalysis& a) {
   out.set("order", a.history.order);
   out.set("by", std::move(by));
   out.set("max_p_value", a.options.detect.max_p_value);
+  out.set("screen_p_value", a.options.detect.screen_p_value);
   out.set("permutations", a.options.detect.permutations);
   out.set("seed", a.options.detect.seed);
   out.set("min_magnitude", a.options.min_magnitude);

@@ -11,6 +11,7 @@
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/core/rng.hpp"
+#include "benchreport/stats/welch.hpp"
 
 namespace benchreport {
 namespace {
@@ -83,7 +84,8 @@ struct Scanner {
   RankSums sums;
   std::vector<double> left, right;  // per point: distance sum to the points before / after it
   std::vector<double> tail;         // search_end: per tau, sum of distances within [tau, kappa)
-  explicit Scanner(std::size_t n) : sums(n), left(n), right(n), tail(n + 1) {}
+  std::vector<double> v, inv, inv_reversed;  // search_end: values in scan order; 1 / d(k), and reversed
+  Scanner(std::size_t n, WithinMean within) : sums(n), left(n), right(n), tail(n + 1) { prepare_inverse(n, within); }
 
   // Best split of the points values[order[k]] (k = 0..n-1) in that order.
   EDivisiveSplit best(const Segment& s, std::span<const std::size_t> order, const EDivisiveOptions& o) {
@@ -116,35 +118,81 @@ struct Scanner {
       if (tau < o.min_segment || n - tau < o.min_segment) continue;
       const double q = q_value(static_cast<double>(tau), static_cast<double>(n - tau), total - within_left - within_right,
                                within_left, within_right, o.within);
-      if (out.index == 0 || q > out.q) out = {tau, q, 1.0};
+      if (out.index == 0 || q > out.q) out = {tau, q, 1.0, true, n};
     }
     return out;
   }
 
   // Y = [tau, kappa) for every kappa (Matteson & James 2014): O(n^2) time, O(n) memory.
   // tail[tau] holds the within sum of [tau, kappa) and grows by one column per kappa.
+  // For a fixed kappa = m + r the q of a split is an affine, decreasing function
+  // of g(tau) = W_left / d(m) + W_right / d(r) (see within_scale), so each kappa
+  // needs one vectorisable minimum and no division.
   EDivisiveSplit best_any_end(const Segment& s, std::span<const std::size_t> order, const EDivisiveOptions& o) {
     const std::size_t n = order.size();
     EDivisiveSplit out;
+    gather(s, order);
     std::fill(tail.begin(), tail.begin() + static_cast<std::ptrdiff_t>(n + 1), 0.0);
     left[0] = 0;  // left[b] = within sum of [0, b) (prefix), once known
+    const bool pairs = o.within == WithinMean::pairs;
     for (std::size_t kappa = 1; kappa <= n; ++kappa) {
-      const double xk = s.values[order[kappa - 1]];
-      double column = 0;  // sum of |x_i - x_k| for i in [tau, kappa - 1)
-      for (std::size_t tau = kappa - 1; tau-- > 0;) {
-        column += std::abs(s.values[order[tau]] - xk);
-        tail[tau] += column;
-      }
+      add_suffix_distances(v.data(), v[kappa - 1], kappa - 1, tail.data());
       const double prefix = tail[0];
       if (kappa < n) left[kappa] = prefix;
-      for (std::size_t tau = o.min_segment; tau + o.min_segment <= kappa; ++tau) {
-        const double within_left = left[tau], within_right = tail[tau];
-        const double q = q_value(static_cast<double>(tau), static_cast<double>(kappa - tau),
-                                 prefix - within_left - within_right, within_left, within_right, o.within);
-        if (out.index == 0 || q > out.q) out = {tau, q, 1.0};
+      if (o.min_segment + o.min_segment > kappa) continue;
+      const std::size_t lo = o.min_segment, hi = kappa - o.min_segment;  // tau in [lo, hi]
+      const double* inv_m = inv.data();
+      const double* inv_r = inv_reversed.data() + (inv.size() - 1 - kappa);  // inv_r[tau] = inv[kappa - tau]
+      double g_min = INFINITY;
+      for (std::size_t tau = lo; tau <= hi; ++tau) g_min = std::min(g_min, left[tau] * inv_m[tau] + tail[tau] * inv_r[tau]);
+      // q = m r / K (2 C / (m r) - 2 W_l / d(m) m - 2 W_r / d(r) r) with C = prefix - W_l - W_r
+      //   = 2 / K (prefix - c_K g), c_K = K - 1 (pairs: d(k) = k - 1) or K (squares: d(k) = k).
+      const double k = static_cast<double>(kappa);
+      const double q = 2.0 / k * (prefix - (pairs ? k - 1.0 : k) * g_min);
+      if (out.index != 0 && !(q > out.q)) continue;
+      for (std::size_t tau = lo; tau <= hi; ++tau) {
+        if (left[tau] * inv_m[tau] + tail[tau] * inv_r[tau] == g_min) {
+          out = {tau, q, 1.0, true, kappa};
+          break;
+        }
       }
     }
     return out;
+  }
+
+  // v = the segment's values in scan order; inv[k] = 1 / d(k) for the within normalisation.
+  void gather(const Segment& s, std::span<const std::size_t> order) {
+    v.resize(order.size());
+    for (std::size_t k = 0; k < order.size(); ++k) v[k] = s.values[order[k]];
+  }
+
+  void prepare_inverse(std::size_t n, WithinMean within) {
+    inv.assign(n + 1, 0.0);
+    const std::size_t off = within == WithinMean::pairs ? 1 : 0;
+    for (std::size_t k = off + 1; k <= n; ++k) inv[k] = 1.0 / static_cast<double>(k - off);
+    inv_reversed.assign(inv.rbegin(), inv.rend());  // inv_reversed[j] = inv[n - j]
+  }
+
+  // tail[t] += sum of |v[i] - x| for i in [t, end), every t < end. Blocks of
+  // four sum their own distances first, so the running carry (the serial
+  // dependency) advances four points per addition.
+  static void add_suffix_distances(const double* v, double x, std::size_t end, double* tail) {
+    double carry = 0;
+    std::size_t t = end;
+    for (; t >= 4; t -= 4) {
+      const double d3 = std::abs(v[t - 1] - x), d2 = std::abs(v[t - 2] - x);
+      const double d1 = std::abs(v[t - 3] - x), d0 = std::abs(v[t - 4] - x);
+      const double s23 = d2 + d3, s123 = d1 + s23, s0123 = d0 + s123;
+      tail[t - 1] += carry + d3;
+      tail[t - 2] += carry + s23;
+      tail[t - 3] += carry + s123;
+      tail[t - 4] += carry + s0123;
+      carry += s0123;
+    }
+    for (; t > 0; --t) {
+      carry += std::abs(v[t - 1] - x);
+      tail[t - 1] += carry;
+    }
   }
 };
 
@@ -159,9 +207,34 @@ void check_input(std::span<const double> x, const EDivisiveOptions& options) {
     throw InputError(fmt::format("e-divisive: max_p_value must be in (0, 1], got {}", options.max_p_value));
   }
   if (options.permutations == 0) throw InputError("e-divisive: permutations must be at least 1");
+  if (!(options.screen_p_value >= 0 && options.screen_p_value <= 1)) {
+    throw InputError(fmt::format("e-divisive: screen_p_value must be in [0, 1], got {}", options.screen_p_value));
+  }
   for (std::size_t i = 0; i < x.size(); ++i) {
     if (!std::isfinite(x[i])) throw InputError(fmt::format("e-divisive: value {} at position {} is not finite", x[i], i));
   }
+}
+
+// Pairs (index, end) a scan of n points compares: every split with Y to the
+// end, or every split with every end of Y (search_end).
+double compared_splits(std::size_t n, const EDivisiveOptions& o) {
+  if (n < 2 * o.min_segment) return 0;
+  const double splits = static_cast<double>(n - 2 * o.min_segment + 1);
+  return o.search_end ? splits * (splits + 1) / 2 : splits;
+}
+
+// Fewest points on each side for the Welch screen: with fewer, a chance run
+// of close values makes the variance estimate, and so p, far too small.
+constexpr std::size_t kMinScreenSide = 8;
+
+// Bonferroni bound of the Welch t-test between X and Y of a window's best split
+// (positions relative to the window at `begin` of `n` points); 1 when a side has
+// fewer than kMinScreenSide points.
+double screen_bound(std::span<const double> x, std::size_t begin, std::size_t n, const EDivisiveSplit& best,
+                    const EDivisiveOptions& o) {
+  if (best.index < kMinScreenSide || best.end - best.index < kMinScreenSide) return 1.0;
+  const double p = welch_test(x.subspan(begin, best.index), x.subspan(begin + best.index, best.end - best.index)).p_value;
+  return std::min(1.0, p * compared_splits(n, o));
 }
 
 }  // namespace
@@ -171,14 +244,14 @@ EDivisiveSplit best_q_split(std::span<const double> x, const EDivisiveOptions& o
   const Segment s = make_segment(x);
   std::vector<std::size_t> order(x.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  Scanner scanner(x.size());
+  Scanner scanner(x.size(), options.within);
   return scanner.best(s, order, options);
 }
 
 std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiveOptions& options,
                                        std::uint64_t stream) {
   check_input(x, options);
-  Scanner scanner(x.size());
+  Scanner scanner(x.size(), options.within);
   std::vector<EDivisiveSplit> found;
   // A segment between the splits found so far: its best split and the best q of
   // each of its permutations, both computed once and kept while the segment is.
@@ -227,6 +300,19 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
     }
     if (pick == windows.size()) break;
     const double observed = windows[pick].best.q;
+    const auto keep = [&](double p_value, bool permuted) {
+      const Window chosen = std::move(windows[pick]);
+      const std::size_t split = chosen.begin + chosen.best.index;
+      found.push_back({split, observed, p_value, permuted});
+      windows[pick] = make_window(chosen.begin, split);
+      windows.insert(windows.begin() + static_cast<std::ptrdiff_t>(pick) + 1, make_window(split, chosen.end));
+    };
+    const Window& w = windows[pick];
+    const double bound = screen_bound(x, w.begin, w.end - w.begin, w.best, options);
+    if (bound <= std::min(options.screen_p_value, options.max_p_value)) {
+      keep(bound, false);
+      continue;
+    }
     std::size_t exceed = 0;  // permutations whose largest q (over all segments) reaches the observed one
     for (std::size_t p = 0; p < options.permutations && exceed < max_exceed; ++p) {
       double largest = -INFINITY;
@@ -235,11 +321,7 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
     }
     const double p_value = static_cast<double>(exceed + 1) / static_cast<double>(options.permutations + 1);
     if (exceed >= max_exceed || p_value > options.max_p_value) break;
-    const Window chosen = std::move(windows[pick]);
-    const std::size_t split = chosen.begin + chosen.best.index;
-    found.push_back({split, observed, p_value});
-    windows[pick] = make_window(chosen.begin, split);
-    windows.insert(windows.begin() + static_cast<std::ptrdiff_t>(pick) + 1, make_window(split, chosen.end));
+    keep(p_value, true);
   }
   std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
   return found;

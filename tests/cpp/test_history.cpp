@@ -117,6 +117,20 @@ TEST_CASE("e_divisive: finds two planted shifts, same result for the same seed",
   CHECK(again[1].q == splits[1].q);
 }
 
+TEST_CASE("e_divisive: the Welch screen keeps clear splits unpermuted and changes no split", "[history]") {
+  const auto x = noisy_steps(7, {{30, 1.10}, {60, 0.95}}, 90, 0.01);
+  const auto screened = e_divisive(x, {.seed = 3});
+  const auto permuted = e_divisive(x, {.seed = 3, .screen_p_value = 0});
+  REQUIRE(screened.size() == permuted.size());
+  for (std::size_t i = 0; i < screened.size(); ++i) {
+    CHECK(screened[i].index == permuted[i].index);
+    CHECK(permuted[i].permuted);
+    if (!screened[i].permuted) CHECK(screened[i].p_value <= 5e-4);
+  }
+  CHECK_FALSE(screened[0].permuted);  // a 10 % step under 1 % noise needs no permutations
+  CHECK_THROWS_AS(e_divisive(x, {.screen_p_value = -1}), InputError);
+}
+
 TEST_CASE("e_divisive: pure noise gives no change point at p <= 0.01 in most series", "[history]") {
   std::size_t false_alarms = 0;
   for (std::uint64_t seed = 0; seed < 20; ++seed) {

@@ -256,3 +256,26 @@ def test_real_google_benchmark_commit_series_in_every_format(tmp_path):
         assert regression in text and fix in text, fmt  # the change points' commits, in every format
     assert "<svg" in texts["html"]
     assert any(ch in texts["text"] for ch in "▁▂▃▄▅▆▇█")  # the text sparkline
+
+
+def test_welch_screen_keeps_clear_splits_without_permutations_and_changes_no_result():
+    rng = np.random.default_rng(11)
+    x = np.concatenate([rng.normal(100, 1, 40), rng.normal(110, 1, 40)])
+    first = _core.best_q_split(x)
+    (split,) = br.e_divisive(x)
+    assert split.index == first.index == 40 and not split.permuted
+    # The bound: Welch t between X = x[0, index) and Y = x[index, end), times the (index, end) pairs compared.
+    s = len(x) - 2 * 2 + 1
+    p = stats.ttest_ind(x[first.index:first.end], x[:first.index], equal_var=False).pvalue
+    assert split.p_value == pytest.approx(min(1.0, p * s * (s + 1) / 2), rel=1e-9)
+    (permuted,) = br.e_divisive(x, screen_p_value=0)
+    assert permuted.permuted and permuted.index == 40 and permuted.p_value == pytest.approx(1 / 200)
+    with pytest.raises(br.InputError, match="screen_p_value"):
+        br.e_divisive(x, screen_p_value=2)
+    # On seeded planted-shift series the screen changes no change point, only the work.
+    for seed in range(30):
+        s_ = planted_series(np.random.default_rng(seed), commits=80).summaries()
+        screened = _core.series_changes(s_)
+        always = _core.series_changes(s_, screen_p_value=0)
+        assert [c.index for c in screened.change_points] == [c.index for c in always.change_points], seed
+        assert all(c.p_value <= 5e-4 for c in screened.change_points if not c.permuted)

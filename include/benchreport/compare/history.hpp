@@ -32,7 +32,8 @@ struct ChangePoint {
   // exp(Welch t interval of mean log after - mean log before) - 1; NaN when a
   // segment has a single commit.
   double lower = 0, upper = 0;
-  double p_value = 1;  // permutation p-value of the split
+  double p_value = 1;  // permutation p-value of the split, or the Welch screen's bound
+  bool permuted = true;  // false: kept by the Welch screen without permutations
   double q = 0;
   bool regression = false;  // change in the worse direction for the series
 };

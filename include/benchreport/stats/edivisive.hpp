@@ -3,7 +3,8 @@
 // ordered series, as Otava and MongoDB's signal-processing-algorithms apply it
 // to performance data: the q-statistic with alpha = 1 for every split of a
 // segment, recursive bisection of the segment holding the largest q, and a
-// permutation test for its significance. The formulas are in
+// permutation test for its significance, skipped for splits that a
+// Bonferroni-adjusted Welch t-test already shows to be far beyond it. The formulas are in
 // docs/statistics-history.md. A q scan is O(n log n) (Fenwick sums of
 // |x_i - x_j|) with Y running to the segment's end, O(n^2) with incremental
 // column sums when Y's end is searched too.
@@ -30,12 +31,20 @@ struct EDivisiveOptions {
   // later fixed inside one segment); false: Y runs to the segment's end, as
   // signal-processing-algorithms does, O(n log n) per scan.
   bool search_end = true;
+  // A split whose Welch t-test between X = x[begin, index) and Y = x[index, end),
+  // times the number of (index, end) pairs the scan compared (Bonferroni), is
+  // at most min(this, max_p_value) is kept without drawing permutations: its
+  // permutation p-value would sit at the floor 1 / (permutations + 1).
+  // 0 = always permute.
+  double screen_p_value = 5e-4;
 };
 
 struct EDivisiveSplit {
   std::size_t index = 0;  // first point of the segment after the change
   double q = 0;           // q-statistic of the split in the segment it was found in
-  double p_value = 1;     // (1 + #permutations with max q >= q) / (1 + permutations)
+  double p_value = 1;     // (1 + #permutations with max q >= q) / (1 + permutations), or the screen's bound
+  bool permuted = true;   // false: kept by the Welch screen, p_value is its Bonferroni bound
+  std::size_t end = 0;    // where Y = x[index, end) ends (the segment's end without search_end)
 };
 
 // Best split of x into x[0, tau) and x[tau, n) by the q-statistic
