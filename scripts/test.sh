@@ -5,10 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh chromium  # chromium: tests/python/test_browser.py looks at the HTML reports
 python3 -m pip install -q --disable-pip-version-check pytest hypothesis scipy pandas matplotlib nbclient nbformat ipykernel html5lib jsonschema pyyaml pyarrow "dask[dataframe]" distributed
-# The history peers (tests/python/test_history.py and bench/bench_history.py skip without them);
-# signal-processing-algorithms is pinned: older releases need gevent built from source.
-python3 -m pip install -q --disable-pip-version-check "signal-processing-algorithms==2.1.6" apache-otava otava-test-data \
-  || echo "warning: history peers not installed; their tests will skip" >&2
+# signal-processing-algorithms, the E-divisive peer tests/python/test_history.py checks against,
+# pins numpy 1.x (pandas 3 needs numpy 2), so it gets a venv of its own; the test skips without it.
+export BENCHREPORT_PEER_VENVS=${BENCHREPORT_PEER_VENVS:-$PWD/build/history-peers}
+sh bench/history_peer_venvs.sh "$BENCHREPORT_PEER_VENVS" signal-processing-algorithms >/dev/null \
+  || echo "warning: signal-processing-algorithms not installed; its test will skip" >&2
 BUILD=${BUILD:-build/test}
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBENCHREPORT_WERROR=ON -DBENCHREPORT_PYTHON=OFF >/dev/null
 cmake --build "$BUILD" -j "$(nproc)"

@@ -200,7 +200,7 @@ class HistoryResult(_RendersReport):
 
 
 def history(data: Union[Dataset, PathLike, Iterable[PathLike]], *, order: Optional[str] = None,
-            by: Optional[Sequence[str]] = None, max_p_value: float = 0.05, permutations: int = 199,
+            by: Optional[Sequence[str]] = None, max_p_value: float = 0.02, permutations: int = 199,
             min_segment: int = 2, seed: int = 0, min_magnitude: float = 0.01, confidence: float = 0.95,
             threshold: float = 0.05, threads: int = 0, title: str = "History", format: str = "auto",
             screen_p_value: float = 5e-4) -> HistoryResult:

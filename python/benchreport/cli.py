@@ -664,7 +664,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="'still regressed' when the latest segment is worse than the first by more (default 5%%)")
     p.add_argument("--min-magnitude", default="1%",
                    help="smallest change point kept, |after/before - 1| of segment medians (default 1%%)")
-    p.add_argument("--max-p-value", type=float, default=0.05, help="permutation test level (default 0.05)")
+    p.add_argument("--max-p-value", type=float, default=0.02, help="permutation test level (default 0.02)")
     p.add_argument("--permutations", type=int, default=199, help="permutations per test (default 199)")
     p.add_argument("--seed", type=int, default=0, help="permutation seed (default 0)")
     p.add_argument("--screen-p-value", type=float, default=5e-4,

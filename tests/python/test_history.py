@@ -279,3 +279,26 @@ def test_welch_screen_keeps_clear_splits_without_permutations_and_changes_no_res
         always = _core.series_changes(s_, screen_p_value=0)
         assert [c.index for c in screened.change_points] == [c.index for c in always.change_points], seed
         assert all(c.p_value <= 5e-4 for c in screened.change_points if not c.permuted)
+
+
+def test_e_divisive_matches_signal_processing_algorithms_in_its_own_venv():
+    # The peer pins numpy 1.x, so it runs in a venv of its own (bench/history_peer_venvs.sh,
+    # made by scripts/test.sh) through bench/history_peer.py: np.random.seed(0), then
+    # e_divisive(x, pvalue=0.05, permutations=100).
+    import os
+    import subprocess
+
+    python = Path(os.environ.get("BENCHREPORT_PEER_VENVS", "/opt/history-peers")) / "signal-processing-algorithms" / "bin" / "python"
+    if not python.exists():
+        pytest.skip("no venv with signal-processing-algorithms (bench/history_peer_venvs.sh)")
+    rng = np.random.default_rng(8)
+    series = [np.concatenate([rng.normal(100, 1, 30 + i), rng.normal(108, 1, 25), rng.normal(96, 1.5, 40)]) for i in range(6)]
+    script = Path(__file__).resolve().parents[2] / "bench" / "history_peer.py"
+    done = subprocess.run([str(python), str(script), "signal-processing-algorithms"], check=True, capture_output=True,
+                          text=True, input=json.dumps({"series": [list(map(float, x)) for x in series]}))
+    theirs = json.loads(done.stdout)["change_points"]
+    assert all(len(t) >= 2 for t in theirs)  # both planted shifts, so the comparison has content
+    for x, their in zip(series, theirs):
+        ours = [s.index for s in br.e_divisive(x, max_p_value=0.05, permutations=100, min_segment=1, within="squares",
+                                               search_end=False)]
+        assert ours == their

@@ -14,7 +14,10 @@
 namespace benchreport {
 
 struct ChangePointOptions {
-  EDivisiveOptions detect;
+  // Splits are kept at p <= 0.02 (e_divisive's own default is 0.05): a long
+  // history runs one test per split found, and at 0.02 bench/bench_history.py
+  // finds the same shifts with fewer false ones (docs/statistics-history.md).
+  EDivisiveOptions detect{.max_p_value = 0.02};
   // Splits whose |after / before - 1| (segment medians) is below this are
   // dropped, smallest first, merging the two segments.
   double min_magnitude = 0.01;

@@ -741,11 +741,21 @@ class EDivisiveSplit:
     One significant split of an E-divisive run.
     """
     @property
+    def end(self) -> int:
+        """
+        End of Y = x[index, end) in the scan that found the split.
+        """
+    @property
     def index(self) -> int:
         ...
     @property
     def p_value(self) -> float:
         ...
+    @property
+    def permuted(self) -> bool:
+        """
+        False: kept by the Welch screen (p_value is its bound).
+        """
     @property
     def q(self) -> float:
         ...
@@ -819,6 +829,11 @@ class ChangePoint:
     def p_value(self) -> float:
         ...
     @property
+    def permuted(self) -> bool:
+        """
+        False: kept by the Welch screen (p_value is its bound).
+        """
+    @property
     def q(self) -> float:
         ...
     @property
@@ -854,7 +869,7 @@ class HistoryAnalysis:
     @property
     def history(self) -> History:
         ...
-def analyze_history(dataset: Dataset, *, order: str = 'commit', sort: bool = False, by: collections.abc.Sequence[str] = [], max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.05, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, threads: typing.SupportsInt | typing.SupportsIndex = 0) -> HistoryAnalysis:
+def analyze_history(dataset: Dataset, *, order: str = 'commit', sort: bool = False, by: collections.abc.Sequence[str] = [], max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, threads: typing.SupportsInt | typing.SupportsIndex = 0, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005) -> HistoryAnalysis:
     """
     Series per case ordered by `order`, and the change points of each.
     """
@@ -886,7 +901,7 @@ def detect_format(name: str, first_bytes: bytes) -> str:
     ...
 def drift(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], k: typing.SupportsInt | typing.SupportsIndex, theil_sen_max_n: typing.SupportsInt | typing.SupportsIndex) -> Drift:
     ...
-def e_divisive(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.05, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, stream: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True) -> list[EDivisiveSplit]:
+def e_divisive(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.05, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, stream: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005) -> list[EDivisiveSplit]:
     """
     Significant E-divisive splits of one series, ascending.
     """
@@ -972,7 +987,7 @@ def scaling(dataset: Dataset, **kwargs) -> tuple[ScalingResult, Report]:
     """
     Scaling of every size family: (ScalingResult, Report). Keyword options as ScalingOptions.
     """
-def series_changes(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, higher_is_better: bool = False, max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.05, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, stream: typing.SupportsInt | typing.SupportsIndex = 0) -> SeriesChanges:
+def series_changes(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, higher_is_better: bool = False, max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, stream: typing.SupportsInt | typing.SupportsIndex = 0, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005) -> SeriesChanges:
     """
     Change points of one series of per-commit summaries (positive values), as analyze_history finds them.
     """
