@@ -73,13 +73,9 @@ constexpr std::array kBitScales{
     Scale{1.0, " bps", 2}, Scale{1e3, " kbps", 2}, Scale{1e6, " Mbps", 2}, Scale{1e9, " Gbps", 2},
 };
 
-// Two decimals with trailing zeros (and a bare point) dropped: 9.50 -> "9.5".
-std::string trimmed_percent(double change) {
-  std::string digits = fixed(std::fabs(change) * 100.0, 2);
-  while (digits.back() == '0') digits.pop_back();
-  if (digits.back() == '.') digits.pop_back();
-  return digits;
-}
+// Always two decimals, so that a column of changes reads at one precision
+// ("+38.00%" beside "+38.14%", not "+38%").
+std::string percent_digits(double change) { return fixed(std::fabs(change) * 100.0, 2); }
 
 }  // namespace
 
@@ -90,8 +86,8 @@ std::string format_time(double seconds) {
 
 std::string format_change_percent(double change) {
   if (!std::isfinite(change)) return std::string(kUnavailable);
-  if (change == 0.0) return "0%";
-  return fmt::format("{}{}%", change > 0 ? "+" : "-", trimmed_percent(change));
+  if (change == 0.0) return "0.00%";
+  return fmt::format("{}{}%", change > 0 ? "+" : "-", percent_digits(change));
 }
 
 std::string format_change(double change, bool higher_is_better) {

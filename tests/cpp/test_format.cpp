@@ -53,32 +53,32 @@ TEST_CASE("non-finite values print the unavailable dash", "[format]") {
   CHECK(kUnavailable == "\u2014");
 }
 
-TEST_CASE("format_change matches the seed report and drops trailing zeros", "[format]") {
+TEST_CASE("format_change: two decimals always, one precision per column", "[format]") {
   CHECK(format_change(0.6003) == "+60.03% slower");
-  CHECK(format_change(-0.095) == "-9.5% faster");
+  CHECK(format_change(-0.095) == "-9.50% faster");
   CHECK(format_change(-0.0056) == "-0.56% faster");
   CHECK(format_change(-0.0501) == "-5.01% faster");
   CHECK(format_change(0.0014) == "+0.14% slower");
-  CHECK(format_change(-0.008) == "-0.8% faster");
-  CHECK(format_change(0.10) == "+10% slower");
+  CHECK(format_change(-0.008) == "-0.80% faster");
+  CHECK(format_change(0.10) == "+10.00% slower");
   CHECK(format_change(-0.0001) == "-0.01% faster");
   CHECK(format_change(0.0) == "~0% observed change");
   CHECK(format_change(-0.0) == "~0% observed change");
   // Non-zero but below 0.005 %: the sign and word stay honest.
-  CHECK(format_change(0.00001) == "+0% slower");
-  CHECK(format_change(-0.00001) == "-0% faster");
+  CHECK(format_change(0.00001) == "+0.00% slower");
+  CHECK(format_change(-0.00001) == "-0.00% faster");
 }
 
 TEST_CASE("format_change is direction-aware", "[format]") {
   CHECK(format_change(0.0764, true) == "+7.64% better");
-  CHECK(format_change(-0.2, true) == "-20% worse");
+  CHECK(format_change(-0.2, true) == "-20.00% worse");
   CHECK(format_change(0.0, true) == "~0% observed change");
   CHECK(format_change(0.0764, false) == "+7.64% slower");
   CHECK(format_change(0.0764, benchreport::Direction::higher_is_better) == "+7.64% better");
   CHECK(format_change(0.0764, benchreport::Direction::lower_is_better) == "+7.64% slower");
   CHECK(format_change_percent(0.6003) == "+60.03%");
-  CHECK(format_change_percent(-0.095) == "-9.5%");
-  CHECK(format_change_percent(0.0) == "0%");
+  CHECK(format_change_percent(-0.095) == "-9.50%");
+  CHECK(format_change_percent(0.0) == "0.00%");
 }
 
 TEST_CASE("percent, fixed, ranges and integers", "[format]") {

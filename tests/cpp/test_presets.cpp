@@ -203,7 +203,7 @@ TEST_CASE("comparison_report: sections in iOS-first order, notable tables, detai
   CHECK(ios < android);
   CHECK_THAT(md, Contains("Performance Report") && Contains("Report only:") && Contains("<details>"));
   CHECK_THAT(md, Contains("Kotlin number \\| string variant"));
-  CHECK_THAT(md, Contains("+50% slower"));
+  CHECK_THAT(md, Contains("+50.00% slower"));
   CHECK_THAT(md, Contains("Cases with an absolute change of at least 5%"));
   CHECK_THAT(md, !Contains("Same-code (A/A) run"));
   NitroOptions same;

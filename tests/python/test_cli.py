@@ -160,7 +160,7 @@ def test_summary_drift_against_numpy(tmp_path, capsys):
     (group,) = json.loads(out)["data"]["groups"]
     assert group["drift"] == pytest.approx(np.median(x[-5:]) / np.median(x[:5]) - 1, rel=1e-12)
     code, out, _ = run_main(capsys, "summary", path, "--format", "markdown")
-    assert "drift by 10% or more" in out and "+30%" in out
+    assert "drift by 10% or more" in out and "+30.00%" in out
 
 
 def test_summary_markdown_budget_respected(tmp_path, capsys):

@@ -292,7 +292,7 @@ def test_csv_parses_as_rfc4180_with_formula_guard():
     assert "'- list start" in names
     assert "C++ number | string variant" in names
     changes = [r[3] for r in all_rows[1:]]
-    assert "-0.5% faster" in changes  # numeric-looking: no guard
+    assert "-0.50% faster" in changes  # numeric-looking: no guard
     only = sample_report().to_csv(table="ios-notable")
     assert only.splitlines()[0].startswith("Benchmark,Base p50,")
     assert "Observed change (number)" in only.splitlines()[0]
@@ -400,9 +400,9 @@ def test_format_time_seed_values(value, expected):
 
 
 @pytest.mark.parametrize("change,direction,expected", [
-    (0.6003, "lower_is_better", "+60.03% slower"), (-0.095, "lower_is_better", "-9.5% faster"),
+    (0.6003, "lower_is_better", "+60.03% slower"), (-0.095, "lower_is_better", "-9.50% faster"),
     (-0.0056, "lower_is_better", "-0.56% faster"), (0.0, "lower_is_better", "~0% observed change"),
-    (0.0764, "higher_is_better", "+7.64% better"), (-0.1, "higher", "-10% worse")])
+    (0.0764, "higher_is_better", "+7.64% better"), (-0.1, "higher", "-10.00% worse")])
 def test_format_change_seed_values(change, direction, expected):
     assert br.format_change(change, direction) == expected
 
@@ -439,7 +439,7 @@ def _reference_time(seconds: float) -> str:
 def _reference_change(change: float) -> str:
     if change == 0:
         return "~0% observed change"
-    digits = f"{abs(change) * 100:.2f}".rstrip("0").rstrip(".")
+    digits = f"{abs(change) * 100:.2f}"  # always two decimals
     return ("+" if change > 0 else "-") + digits + "% " + ("slower" if change > 0 else "faster")
 
 

@@ -24,8 +24,8 @@ inline constexpr std::string_view kUnavailable = "\u2014";
 // The unit is picked after rounding, so 999.96 ns prints "1.00 µs".
 std::string format_time(double seconds);
 
-// Relative change (0.6003 = +60.03 %) with two decimals, trailing zeros dropped:
-// "+60.03% slower", "-9.5% faster", exactly zero "~0% observed change".
+// Relative change (0.6003 = +60.03 %) with two decimals, always (one precision
+// per column): "+60.03% slower", "-9.50% faster", exactly zero "~0% observed change".
 // Words: lower-is-better (times) "faster"/"slower"; higher-is-better (rates)
 // "better"/"worse".
 std::string format_change(double change, bool higher_is_better = false);
@@ -34,7 +34,7 @@ inline std::string format_change(double change, Direction direction) {
   return format_change(change, direction == Direction::higher_is_better);
 }
 
-// Signed percentage of a relative change without the word: "+60.03%", "-9.5%", "0%".
+// Signed percentage of a relative change without the word: "+60.03%", "-9.50%", "0.00%".
 std::string format_change_percent(double change);
 
 // Fraction as a percentage with fixed decimals: format_percent(0.024, 1) = "2.4%".
