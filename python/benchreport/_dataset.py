@@ -321,7 +321,7 @@ class Dataset:
             data[name] = np.asarray(column, dtype=object)[set_index]
         data["run"] = np.asarray(self.run_ids, dtype=object)[set_index] if len(self) else []
         data["set"] = set_index
-        data["sample"] = np.arange(len(self.values)) - np.repeat(offsets[:-1], counts)
+        data["sample"] = np.arange(len(self._ds.values)) - np.repeat(offsets[:-1], counts)
         data["unit"] = np.asarray(self.units, dtype=object)[set_index] if len(self) else []
         data["value"] = np.array(self.values if base_units else self.values_as_read)
         if self.weights is not None:
