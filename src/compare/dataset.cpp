@@ -221,10 +221,7 @@ std::vector<std::span<const double>> side_processes(const Dataset& dataset, cons
       continue;
     }
     std::vector<double> joined;
-    for (const auto set : members) {
-      const auto s = dataset.base_samples(set);
-      joined.insert(joined.end(), s.begin(), s.end());
-    }
+    for (const auto set : members) dataset.append_base_samples(set, joined);
     storage.push_back(std::move(joined));
     processes.emplace_back(storage.back());
   }

@@ -50,10 +50,7 @@ std::size_t intern(std::vector<std::vector<std::string>>& keys, std::map<std::ve
 
 double cell_statistic(const Dataset& dataset, const std::vector<std::size_t>& sets, MatrixStat stat) {
   std::vector<double> pooled;
-  for (const auto set : sets) {
-    const auto samples = dataset.base_samples(set);
-    pooled.insert(pooled.end(), samples.begin(), samples.end());
-  }
+  for (const auto set : sets) dataset.append_base_samples(set, pooled);
   switch (stat) {
     case MatrixStat::median: {
       std::vector<double> medians;

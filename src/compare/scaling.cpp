@@ -31,10 +31,7 @@ std::vector<double> process_medians(const Dataset& dataset, const std::vector<st
   std::vector<double> medians;
   for (const auto& process : process_sets(dataset, sets, pair_column, pair_labels(dataset, sets, pair_column))) {
     std::vector<double> samples;
-    for (const std::size_t s : process) {
-      const auto x = dataset.base_samples(s);
-      samples.insert(samples.end(), x.begin(), x.end());
-    }
+    for (const std::size_t s : process) dataset.append_base_samples(s, samples);
     medians.push_back(median_inplace(samples));
   }
   return medians;

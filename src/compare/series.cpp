@@ -60,14 +60,12 @@ void summarize_commit(const Dataset& dataset, const std::vector<std::size_t>& se
   std::vector<double> medians;
   samples = 0;
   for (const std::size_t set : sets) {
-    const auto x = dataset.base_samples(set);
-    samples += x.size();
+    samples += dataset.samples(set).size();
     const std::int32_t code = process == nullptr ? -1 : process->codes[set];
     if (code < 0) {
-      medians.push_back(median(x));
+      medians.push_back(median(dataset.base_samples(set)));
     } else {
-      auto& into = pooled[code];
-      into.insert(into.end(), x.begin(), x.end());
+      dataset.append_base_samples(set, pooled[code]);
     }
   }
   for (auto& [code, x] : pooled) medians.push_back(median_inplace(x));

@@ -1,6 +1,7 @@
 #include "benchreport/data/dataset.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <cmath>
 #include <cstring>
 #include <fmt/format.h>
@@ -115,8 +116,8 @@ std::size_t Dataset::add_set(const Labels& labels, std::span<const double> sampl
                              const SetOptions& options) {
   if (samples.empty()) throw InputError(fmt::format("{}: empty sample list (need at least one sample)", describe_set(labels)));
   for (std::size_t i = 0; i < samples.size(); ++i) {
-    // Finite in base units too: every computation may scale it.
-    if (!std::isfinite(samples[i]) || !std::isfinite(samples[i] * unit.to_base)) {
+    // Checked in base units (to_base > 0, so a non-finite value stays one): every computation scales it.
+    if (!std::isfinite(samples[i] * unit.to_base)) {
       throw InputError(fmt::format("{}: sample {} is {} (expected a finite number)", describe_set(labels), i, samples[i]));
     }
   }
@@ -221,10 +222,24 @@ std::span<const double> Dataset::samples(std::size_t set) const {
 
 BaseSamples Dataset::base_samples(std::size_t set) const { return BaseSamples(samples(set), unit(set).to_base); }
 
+namespace {
+void append_scaled(std::span<const double> as_read, double to_base, std::vector<double>& out) {
+  if (to_base == 1.0) {
+    out.insert(out.end(), as_read.begin(), as_read.end());
+    return;
+  }
+  std::transform(as_read.begin(), as_read.end(), std::back_inserter(out), [to_base](double x) { return x * to_base; });
+}
+}  // namespace
+
+void Dataset::append_base_samples(std::size_t set, std::vector<double>& out) const {
+  append_scaled(samples(set), unit(set).to_base, out);
+}
+
 BaseSamples::BaseSamples(std::span<const double> as_read, double to_base) : view_(as_read) {
   if (to_base == 1.0) return;
-  owned_.resize(as_read.size());
-  std::transform(as_read.begin(), as_read.end(), owned_.begin(), [to_base](double x) { return x * to_base; });
+  owned_.reserve(as_read.size());
+  append_scaled(as_read, to_base, owned_);
   view_ = owned_;
 }
 

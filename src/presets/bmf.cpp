@@ -125,10 +125,7 @@ Json bmf_json(const Dataset& dataset, const BmfOptions& options) {
   std::vector<double> pooled;
   for (const auto& e : entries) {
     pooled.clear();
-    for (const auto set : e.sets) {
-      const auto samples = dataset.base_samples(set);
-      pooled.insert(pooled.end(), samples.begin(), samples.end());
-    }
+    for (const auto set : e.sets) dataset.append_base_samples(set, pooled);
     const Summary s = summarize(pooled, summary_options);
     Json measure = Json::object();
     measure.set("value", from_base(s.median, e.unit));

@@ -407,10 +407,7 @@ class ComparisonBuilder {
     const auto in_order = [&](const std::vector<std::size_t>& sets) {
       std::vector<double> samples;
       for (const auto& process : process_sets(ds_, sets, opt_.compare.pair_column, cmp_.cases[i].pairs)) {
-        for (const auto set : process) {
-          const auto values = ds_.base_samples(set);
-          samples.insert(samples.end(), values.begin(), values.end());
-        }
+        for (const auto set : process) ds_.append_base_samples(set, samples);
       }
       return samples;
     };

@@ -69,10 +69,7 @@ SummaryGroups summary_groups(const Dataset& dataset, const std::vector<std::stri
                                      group_name(out.columns, group.key), first.symbol, other.symbol));
       }
     }
-    for (const std::size_t set : group.sets) {
-      const auto samples = dataset.base_samples(set);
-      out.values.insert(out.values.end(), samples.begin(), samples.end());
-    }
+    for (const std::size_t set : group.sets) dataset.append_base_samples(set, out.values);
     out.offsets.push_back(static_cast<std::int64_t>(out.values.size()));
     out.units.push_back(&first);
     out.keys.push_back(std::move(group.key));

@@ -119,6 +119,9 @@ class Dataset {
   std::span<const double> samples(std::size_t set) const;
   // Samples of a set in base units (what statistics and comparisons use).
   BaseSamples base_samples(std::size_t set) const;
+  // Appends a set's samples in base units to `out` (pooling: scaled straight
+  // into place, no copy of the set first).
+  void append_base_samples(std::size_t set, std::vector<double>& out) const;
   // Per-sample weights of a set (all 1 for unweighted sets); empty when the dataset has none.
   std::span<const double> sample_weights(std::size_t set) const;
 
