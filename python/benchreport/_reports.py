@@ -343,7 +343,7 @@ class Report(_Builder):
 
 
 def format_time(seconds: float) -> str:
-    """Seconds as "851.2 ns", "2.25 µs", "1.60 ms", "1.50 s", "2.50 min", "1.25 h"; NaN/inf as "—"."""
+    """Seconds with four significant digits: "851.2 ns", "2.250 µs", "1.600 ms", "1.500 s", "2.500 min"; NaN/inf as "—"."""
     return _core.format_time(float(seconds))
 
 
@@ -398,7 +398,7 @@ def format_rate(per_second: float, unit: str = "ops/s") -> str:
 
 
 def format_bytes(size: float) -> str:
-    """Size with binary scaling: "512 B", "1.50 KiB", "512.00 MiB"."""
+    """Size with binary scaling, four significant digits above whole bytes: "512 B", "1.500 KiB", "512.0 MiB"."""
     return _core.format_bytes(float(size))
 
 
@@ -408,7 +408,7 @@ def format_byte_rate(bytes_per_second: float) -> str:
 
 
 def format_bits(bits_per_second: float) -> str:
-    """Bit rate with decimal scaling: "273.73 Mbps"."""
+    """Bit rate with decimal scaling, four significant digits: "273.7 Mbps"."""
     return _core.format_bits(float(bits_per_second))
 
 

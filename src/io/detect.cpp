@@ -1,9 +1,12 @@
 // Format detection from the file name and the first bytes.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "benchreport/core/error.hpp"
+#include "benchreport/core/escape.hpp"
+#include "benchreport/core/report_markers.hpp"
 #include "benchreport/io/read.hpp"
 #include "reader.hpp"
 
@@ -91,6 +94,14 @@ std::pair<std::string_view, std::string_view> first_line(std::string_view text) 
   return {text.substr(0, end), text.substr(end + 1)};
 }
 
+// The text renderer's title: a line, then "=" repeated to its display width.
+bool starts_with_underlined_title(std::string_view head) {
+  const auto [title, rest] = first_line(head);
+  const std::string_view rule = first_line(rest).first;
+  if (title.empty() || rule.empty() || rule.find_first_not_of('=') != std::string_view::npos) return false;
+  return rule.size() == std::max<std::size_t>(display_width(title), 1);
+}
+
 }  // namespace
 
 std::string_view own_report_kind(std::string_view first_bytes) {
@@ -99,6 +110,8 @@ std::string_view own_report_kind(std::string_view first_bytes) {
   if ((head.starts_with("<!doctype html") || head.starts_with("<!DOCTYPE html")) && has(head, "class=\"benchreport\"")) {
     return "an HTML report";
   }
+  if (first_bytes.starts_with(kMarkdownReportMarker)) return "a Markdown report";
+  if (starts_with_underlined_title(first_bytes)) return "a text report";
   if (head.starts_with("# ")) {
     const auto [comment, rest] = first_line(head);
     const std::string_view header = first_line(rest).first;

@@ -50,7 +50,7 @@ std::string implementation_name(std::string_view impl, std::string_view platform
 }
 
 // Values in the unit of their set: times scale (ns/µs/ms), others keep the input unit (4 significant digits).
-constexpr ValueStyle kCaseValue{.significant = 4};
+constexpr ValueStyle kCaseValue{.significant = true};
 
 std::string verdict_text(Verdict v) { return v == Verdict::unchanged ? "~ unchanged" : std::string(to_string(v)); }
 

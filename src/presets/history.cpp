@@ -13,7 +13,7 @@
 namespace benchreport {
 namespace {
 
-constexpr ValueStyle kHistoryValue{.scale = true, .significant = 4, .symbol = ValueStyle::Symbol::shown_unless_one};
+constexpr ValueStyle kHistoryValue{.scale = true, .significant = true, .symbol = ValueStyle::Symbol::shown_unless_one};
 
 Json finite_or_null(double x) { return std::isfinite(x) ? Json(x) : Json(); }
 

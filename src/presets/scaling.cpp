@@ -11,7 +11,7 @@
 namespace benchreport {
 namespace {
 
-constexpr ValueStyle kCost{.scale = true, .symbol = ValueStyle::Symbol::shown_unless_one};
+constexpr ValueStyle kCost{.scale = true, .significant = true, .symbol = ValueStyle::Symbol::shown_unless_one};
 constexpr std::size_t kFitPoints = 48;  // points along a drawn fit line
 
 std::string model_label(GrowthModel model) { return fmt::format("O({})", growth_model_name(model)); }

@@ -19,9 +19,9 @@
 namespace benchreport {
 namespace {
 
-// Values shown in their dimension's scaled unit: "1.60 ms", "1.50 KiB", "94.70 MiB/s", "45.85k ops/s";
+// Values shown in their dimension's scaled unit: "1.600 ms", "1.500 KiB", "94.70 MiB/s", "45.85k ops/s";
 // other units with two decimals and their symbol (none for the dimensionless "1").
-constexpr ValueStyle kSummaryValue{.scale = true, .symbol = ValueStyle::Symbol::shown_unless_one};
+constexpr ValueStyle kSummaryValue{.scale = true, .significant = true, .symbol = ValueStyle::Symbol::shown_unless_one};
 
 // Sets pooled per row, ready for the grouped kernel: values in base units, group after group.
 struct SummaryGroups {

@@ -9,6 +9,7 @@
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/core/escape.hpp"
+#include "benchreport/core/report_markers.hpp"
 #include "benchreport/report/format.hpp"
 #include "benchreport/render/render.hpp"
 
@@ -231,13 +232,10 @@ std::string render_within(const Report& report, const MarkdownWriter& writer, st
   return out;
 }
 
-}  // namespace
-
-std::string render_markdown(const Report& report, const RenderOptions& options) {
-  report.validate();
+// The report without the marker, within `budget` bytes (0 = unlimited).
+std::string markdown_within(const Report& report, const RenderOptions& options, std::size_t budget) {
   std::size_t rows_shown = 0;
   std::string full = render_within(report, MarkdownWriter(options, false), kUnlimited, rows_shown) + "\n";
-  const std::size_t budget = options.markdown_budget;
   if (budget == 0 || full.size() <= budget) return full;
 
   // Reserve room for the note with its widest possible numbers.
@@ -246,7 +244,7 @@ std::string render_markdown(const Report& report, const RenderOptions& options) 
       truncation_note(total, total, options.full_report_location).size() + kBlockSeparator.size() + 1;
   if (reserve > budget) {
     throw InputError(fmt::format("markdown_budget {} is too small: the truncation note alone needs {} bytes",
-                                 budget, reserve));
+                                 options.markdown_budget, reserve + kMarkdownReportMarker.size()));
   }
   rows_shown = 0;
   std::string out = render_within(report, MarkdownWriter(options, true), budget - reserve, rows_shown);
@@ -254,6 +252,16 @@ std::string render_markdown(const Report& report, const RenderOptions& options) 
   out += truncation_note(rows_shown, total, options.full_report_location);
   out += '\n';
   return out;
+}
+
+}  // namespace
+
+std::string render_markdown(const Report& report, const RenderOptions& options) {
+  report.validate();
+  const std::size_t budget = options.markdown_budget;
+  const std::size_t marker = kMarkdownReportMarker.size();
+  const std::size_t body_budget = budget == 0 ? 0 : budget > marker ? budget - marker : 1;
+  return std::string(kMarkdownReportMarker) + markdown_within(report, options, body_budget);
 }
 
 }  // namespace benchreport

@@ -13,11 +13,16 @@
 namespace benchreport {
 namespace {
 
-// One display unit of a scaled quantity: value / factor printed with `decimals`.
+// Decimals of a Scale that mean "kSignificantDigits significant digits".
+constexpr int kSignificant = -1;
+constexpr int kSignificantDigits = 4;
+
+// One display unit of a scaled quantity: value / factor printed with
+// `decimals`, or with kSignificantDigits significant digits.
 struct Scale {
   double factor;
   std::string_view suffix;
-  int decimals;
+  int decimals = kSignificant;
 };
 
 std::string fixed(double value, int decimals) { return fmt::format("{:.{}f}", value, decimals); }
@@ -28,12 +33,30 @@ double parse(const std::string& text) {
   return value;
 }
 
+// `magnitude` (>= 0) with kSignificantDigits significant digits, trailing
+// zeros kept: "1.600", "400.0", "12.34", "0.5000"; never fewer than the
+// integer part ("12345").
+std::string significant(double magnitude) {
+  const int lead = magnitude > 0.0 ? static_cast<int>(std::floor(std::log10(magnitude))) : 0;  // 10^lead <= magnitude
+  const int decimals = std::clamp(kSignificantDigits - 1 - lead, 0, 9);
+  std::string digits = fixed(magnitude, decimals);
+  // Rounding up can add a digit (9.9996 -> "10.000"): one decimal fewer.
+  if (decimals > 0 && parse(digits) >= std::pow(10.0, lead + 1)) digits = fixed(magnitude, decimals - 1);
+  return digits;
+}
+
+std::string scaled_digits(double magnitude, int decimals) {
+  return decimals == kSignificant ? significant(magnitude) : fixed(magnitude, decimals);
+}
+
 bool is_all_zero(const std::string& digits) {
   return digits.find_first_not_of("0.") == std::string::npos;
 }
 
 // Picks the unit after rounding, so a value that rounds up to the next unit's
-// threshold (999.96 ns -> "1000.0") moves to that unit ("1.00 µs").
+// threshold (999.96 ns -> "1000") moves to that unit ("1.000 µs"). A unit
+// above the first is reached only at 1 or more of it after rounding, so the
+// value shown there is at least 1 (59.996 s -> "1.000 min", not "0.9999 min").
 std::string format_scaled(double value, std::span<const Scale> scales) {
   if (!std::isfinite(value)) return std::string(kUnavailable);
   const double magnitude = std::fabs(value);
@@ -41,7 +64,8 @@ std::string format_scaled(double value, std::span<const Scale> scales) {
   std::string digits;
   for (std::size_t i = 0; i < scales.size(); ++i) {
     pick = i;
-    digits = fixed(magnitude / scales[i].factor, scales[i].decimals);
+    const double in_unit = magnitude / scales[i].factor;
+    digits = scaled_digits(i == 0 ? in_unit : std::max(in_unit, 1.0), scales[i].decimals);
     const bool last = i + 1 == scales.size();
     if (last || parse(digits) * scales[i].factor < scales[i + 1].factor) break;
   }
@@ -49,28 +73,29 @@ std::string format_scaled(double value, std::span<const Scale> scales) {
   return fmt::format("{}{}{}", negative ? "-" : "", digits, scales[pick].suffix);
 }
 
+constexpr std::array kUnscaled{Scale{1.0, ""}};
+
 constexpr std::array kTimeScales{
-    Scale{1.0, " ns", 1},        Scale{1e3, " \u00b5s", 2},  Scale{1e6, " ms", 2},
-    Scale{1e9, " s", 2},         Scale{60e9, " min", 2},     Scale{3600e9, " h", 2},
+    Scale{1.0, " ns"}, Scale{1e3, " \u00b5s"}, Scale{1e6, " ms"}, Scale{1e9, " s"}, Scale{60e9, " min"}, Scale{3600e9, " h"},
 };
 
 constexpr std::array kByteScales{
     Scale{1.0, " B", 0},
-    Scale{1024.0, " KiB", 2},
-    Scale{1024.0 * 1024.0, " MiB", 2},
-    Scale{1024.0 * 1024.0 * 1024.0, " GiB", 2},
-    Scale{1024.0 * 1024.0 * 1024.0 * 1024.0, " TiB", 2},
+    Scale{1024.0, " KiB"},
+    Scale{1024.0 * 1024.0, " MiB"},
+    Scale{1024.0 * 1024.0 * 1024.0, " GiB"},
+    Scale{1024.0 * 1024.0 * 1024.0 * 1024.0, " TiB"},
 };
 
 constexpr std::array kByteRateScales{
-    Scale{1.0, " B/s", 2},
-    Scale{1024.0, " KiB/s", 2},
-    Scale{1024.0 * 1024.0, " MiB/s", 2},
-    Scale{1024.0 * 1024.0 * 1024.0, " GiB/s", 2},
+    Scale{1.0, " B/s"},
+    Scale{1024.0, " KiB/s"},
+    Scale{1024.0 * 1024.0, " MiB/s"},
+    Scale{1024.0 * 1024.0 * 1024.0, " GiB/s"},
 };
 
 constexpr std::array kBitScales{
-    Scale{1.0, " bps", 2}, Scale{1e3, " kbps", 2}, Scale{1e6, " Mbps", 2}, Scale{1e9, " Gbps", 2},
+    Scale{1.0, " bps"}, Scale{1e3, " kbps"}, Scale{1e6, " Mbps"}, Scale{1e9, " Gbps"},
 };
 
 // Always two decimals, so that a column of changes reads at one precision
@@ -130,8 +155,7 @@ std::string format_rate(double per_second, std::string_view unit) {
   const std::string k = fmt::format("k {}", unit);
   const std::string m = fmt::format("M {}", unit);
   const std::string g = fmt::format("G {}", unit);
-  const std::array scales{Scale{1.0, space_unit, 2}, Scale{1e3, k, 2}, Scale{1e6, m, 2},
-                          Scale{1e9, g, 2}};
+  const std::array scales{Scale{1.0, space_unit}, Scale{1e3, k}, Scale{1e6, m}, Scale{1e9, g}};
   return format_scaled(per_second, scales);
 }
 
@@ -156,8 +180,7 @@ std::string format_value(double base_value, const Unit& unit, const ValueStyle& 
     if (unit.dimension == Dimension::rate_time) return format_rate(from_base(base_value, unit), unit.symbol);
   }
   const double own = from_base(base_value, unit);
-  const std::string number = style.significant > 0 ? fmt::format("{:.{}g}", own, style.significant)
-                                                   : format_fixed(own, style.decimals);
+  const std::string number = style.significant ? format_scaled(own, kUnscaled) : format_fixed(own, style.decimals);
   if (style.symbol == ValueStyle::Symbol::hidden) return number;
   if (style.symbol == ValueStyle::Symbol::shown_unless_one && unit.symbol == "1") return number;
   return fmt::format("{} {}", number, unit.symbol);

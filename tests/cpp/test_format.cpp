@@ -15,28 +15,37 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 }  // namespace
 
-TEST_CASE("format_time reproduces the seed report values", "[format]") {
+TEST_CASE("format_time: four significant digits in the unit that puts the value between 1 and 1000", "[format]") {
   CHECK(format_time(851.2 * kNs) == "851.2 ns");
-  CHECK(format_time(2.25e3 * kNs) == "2.25 \u00b5s");
+  CHECK(format_time(2.25e3 * kNs) == "2.250 \u00b5s");
   CHECK(format_time(54.80e3 * kNs) == "54.80 \u00b5s");
-  CHECK(format_time(299.84e3 * kNs) == "299.84 \u00b5s");
-  CHECK(format_time(1.60e6 * kNs) == "1.60 ms");
-  CHECK(format_time(22.9 * kNs) == "22.9 ns");
+  CHECK(format_time(299.84e3 * kNs) == "299.8 \u00b5s");
+  CHECK(format_time(1.60e6 * kNs) == "1.600 ms");
+  CHECK(format_time(22.9 * kNs) == "22.90 ns");
+  // The mixed-precision trio now reads at one precision.
+  CHECK(format_time(100.0 * kNs) == "100.0 ns");
+  CHECK(format_time(0.4) == "400.0 ms");
+  CHECK(format_time(1.0) == "1.000 s");
+  CHECK(format_time(0.3 * kNs) == "0.3000 ns");
 }
 
-TEST_CASE("format_time unit boundaries are decided after rounding", "[format]") {
+TEST_CASE("format_time unit boundaries and digits are decided after rounding", "[format]") {
   CHECK(format_time(999.94 * kNs) == "999.9 ns");
-  CHECK(format_time(999.96 * kNs) == "1.00 \u00b5s");
-  CHECK(format_time(1000 * kNs) == "1.00 \u00b5s");
-  CHECK(format_time(999.996e3 * kNs) == "1.00 ms");
-  CHECK(format_time(1.5) == "1.50 s");
+  CHECK(format_time(999.96 * kNs) == "1.000 \u00b5s");
+  CHECK(format_time(1000 * kNs) == "1.000 \u00b5s");
+  CHECK(format_time(9.9996 * kNs) == "10.00 ns");
+  CHECK(format_time(99.996e3 * kNs) == "100.0 \u00b5s");
+  CHECK(format_time(999.96e3 * kNs) == "1.000 ms");
+  CHECK(format_time(1.5) == "1.500 s");
   CHECK(format_time(59.994) == "59.99 s");
-  CHECK(format_time(59.996) == "1.00 min");
-  CHECK(format_time(150.0) == "2.50 min");
-  CHECK(format_time(4500.0) == "1.25 h");
-  CHECK(format_time(0.0) == "0.0 ns");
+  CHECK(format_time(59.996) == "1.000 min");
+  CHECK(format_time(150.0) == "2.500 min");
+  CHECK(format_time(4500.0) == "1.250 h");
+  CHECK(format_time(12345.0 * 3600.0) == "12345 h");
+  CHECK(format_time(0.0) == "0.000 ns");
   CHECK(format_time(-851.2 * kNs) == "-851.2 ns");
-  CHECK(format_time(-0.01 * kNs) == "0.0 ns");
+  CHECK(format_time(-0.00001 * kNs) == "-0.00001000 ns");
+  CHECK(format_time(-1e-12 * kNs) == "0.000000000 ns");
 }
 
 TEST_CASE("non-finite values print the unavailable dash", "[format]") {
@@ -102,19 +111,21 @@ TEST_CASE("percent, fixed, ranges and integers", "[format]") {
 
 TEST_CASE("rates, sizes and bits scale automatically", "[format]") {
   CHECK(format_rate(45851.1, "iterations/s") == "45.85k iterations/s");
-  CHECK(format_rate(512.0) == "512.00 ops/s");
-  CHECK(format_rate(2.5e6) == "2.50M ops/s");
-  CHECK(format_rate(3e9) == "3.00G ops/s");
-  CHECK(format_rate(999.999) == "1.00k ops/s");
+  CHECK(format_rate(512.0) == "512.0 ops/s");
+  CHECK(format_rate(2.5e6) == "2.500M ops/s");
+  CHECK(format_rate(3e9) == "3.000G ops/s");
+  CHECK(format_rate(999.999) == "1.000k ops/s");
   CHECK(format_bytes(512.0) == "512 B");
-  CHECK(format_bytes(1023.6) == "1.00 KiB");
-  CHECK(format_bytes(1536.0) == "1.50 KiB");
-  CHECK(format_bytes(512.0 * 1024 * 1024) == "512.00 MiB");
-  CHECK(format_bytes(2.0 * 1024 * 1024 * 1024) == "2.00 GiB");
+  CHECK(format_bytes(1023.6) == "1.000 KiB");
+  CHECK(format_bytes(1023.4) == "1023 B");
+  CHECK(format_bytes(1000.0 * 1024) == "1000 KiB");
+  CHECK(format_bytes(1536.0) == "1.500 KiB");
+  CHECK(format_bytes(512.0 * 1024 * 1024) == "512.0 MiB");
+  CHECK(format_bytes(2.0 * 1024 * 1024 * 1024) == "2.000 GiB");
   CHECK(format_byte_rate(94.70 * 1024 * 1024) == "94.70 MiB/s");
-  CHECK(format_bits(273.73e6) == "273.73 Mbps");
-  CHECK(format_bits(1.5e9) == "1.50 Gbps");
-  CHECK(format_bits(800.0) == "800.00 bps");
+  CHECK(format_bits(273.73e6) == "273.7 Mbps");
+  CHECK(format_bits(1.5e9) == "1.500 Gbps");
+  CHECK(format_bits(800.0) == "800.0 bps");
 }
 
 TEST_CASE("sparklines scale between the extremes and bucket long series", "[format]") {
@@ -165,22 +176,24 @@ TEST_CASE("format_value: one function, the presets' styles", "[format]") {
   const Unit allocs = parse_unit("allocs/op");
   // Times scale in every style but whole milliseconds.
   CHECK(format_value(851.2 * kNs, ms) == "851.2 ns");
-  CHECK(format_value(1.6e-3, ms, {.significant = 4}) == "1.60 ms");
+  CHECK(format_value(1.6e-3, ms, {.significant = true}) == "1.600 ms");
   CHECK(format_value(0.2236, ms, {.integer_ms = true, .symbol = ValueStyle::Symbol::hidden}) == "224");
   CHECK(format_value(0.2236, ms, {.integer_ms = true}) == "224 ms");
   // Comparison: four significant digits in the set's own unit.
-  CHECK(format_value(23456.0 * 1024 * 1024, mib_s, {.significant = 4}) == "2.346e+04 MiB/s");
-  CHECK(format_value(3.0, allocs, {.significant = 4}) == "3 allocs/op");
+  CHECK(format_value(23456.0 * 1024 * 1024, mib_s, {.significant = true}) == "23456 MiB/s");
+  CHECK(format_value(3.0, allocs, {.significant = true}) == "3.000 allocs/op");
+  CHECK(format_value(-0.5, allocs, {.significant = true}) == "-0.5000 allocs/op");
   // Matrix: fixed decimals, the unit in the header or after the number.
   CHECK(format_value(21.0 * 1024 * 1024, mib_s, {.symbol = ValueStyle::Symbol::hidden}) == "21.00");
   CHECK(format_value(21.0 * 1024 * 1024, mib_s) == "21.00 MiB/s");
   // Summary: sizes and rates scaled.
-  CHECK(format_value(1536.0, kib, {.scale = true}) == "1.50 KiB");
+  CHECK(format_value(1536.0, kib, {.scale = true}) == "1.500 KiB");
   CHECK(format_value(94.7 * 1024 * 1024, mib_s, {.scale = true}) == "94.70 MiB/s");
   CHECK(format_value(45851.1, ops, {.scale = true}) == "45.85k ops/s");
   CHECK(format_value(3.0, allocs, {.scale = true}) == "3.00 allocs/op");
+  CHECK(format_value(3.0, allocs, {.scale = true, .significant = true}) == "3.000 allocs/op");
   // The dimensionless "1": shown by comparison and matrix, not by the summary; unavailable values are the dash.
-  CHECK(format_value(2.554, one, {.significant = 4}) == "2.554 1");
+  CHECK(format_value(2.554, one, {.significant = true}) == "2.554 1");
   CHECK(format_value(2.5, one, {.symbol = ValueStyle::Symbol::shown_unless_one}) == "2.50");
   CHECK(format_value(kNaN, ms) == "\u2014");
   CHECK(format_value(kInf, ops, {.scale = true}) == "\u2014");

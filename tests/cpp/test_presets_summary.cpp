@@ -41,18 +41,18 @@ TEST_CASE("summary_report: one row per set with n, p50, MAD / p50, CV, range and
   CHECK(a[0].text == "a");
   CHECK(a[1].text.empty());  // a has no metric label
   CHECK(a[2].text == "10");
-  CHECK(a[3].text == "5.50 ms");
+  CHECK(a[3].text == "5.500 ms");
   // MAD of 1..10 around 5.5 is 2.5: 2.5 / 5.5 = 45.5 %.
   CHECK(a[4].text == "45.5%");
   // Population CV of 1..10: sqrt(8.25) / 5.5 = 52.22 % (numpy std / mean), one decimal as MAD / p50.
   CHECK(a[5].text == "52.2%");
-  CHECK(a[6].text == "1.00 ms \u2013 10.00 ms");
+  CHECK(a[6].text == "1.000 ms \u2013 10.00 ms");
   // median(6..10) / median(1..5) - 1 = 8 / 3 - 1.
   CHECK(a[7].text == "+166.67%");
   CHECK(a[7].role == CellRole::inconclusive);
   CHECK(a[8].samples.size() == 10);
   const auto& b = table.rows[1];
-  CHECK(b[3].text == "100.00 MiB/s");
+  CHECK(b[3].text == "100.0 MiB/s");
   CHECK(b[5].text == "0.0%");
   CHECK(b[7].text == "n/a");
   CHECK(b[7].role == CellRole::muted);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "benchreport/core/error.hpp"
+#include "benchreport/core/report_markers.hpp"
 #include "benchreport/render/render.hpp"
 
 using namespace benchreport;
@@ -29,6 +30,13 @@ std::size_t cell_count(const std::string& row) {
     if (row[i] == '|' && (i == 0 || row[i - 1] != '\\')) ++pipes;
   }
   return pipes - 1;
+}
+
+// The Markdown report after its first line, which must be the report marker.
+std::string markdown_body(const Report& report, const RenderOptions& options = {}) {
+  const std::string md = render_markdown(report, options);
+  REQUIRE(md.rfind(kMarkdownReportMarker, 0) == 0);
+  return md.substr(kMarkdownReportMarker.size());
 }
 
 RenderOptions with_budget(std::size_t budget) {
@@ -56,7 +64,7 @@ Report comparison_like(std::size_t rows) {
 }  // namespace
 
 TEST_CASE("Markdown renders blocks in GitHub-flavoured syntax", "[render][markdown]") {
-  const std::string md = render_markdown(comparison_like(2));
+  const std::string md = markdown_body(comparison_like(2));
   CHECK(md ==
         "# Performance Report\n\n"
         "> **Report only:** Measurements do not fail this PR.\n\n"
@@ -89,7 +97,7 @@ TEST_CASE("Markdown table rows keep the header's cell count with hostile names",
   const std::string plain_md = render_markdown(plain);
   CHECK(plain_md.find("<script") == std::string::npos);
   CHECK(plain_md.find("@octocat") == std::string::npos);
-  const std::string md = render_markdown(report);
+  const std::string md = markdown_body(report);
   CHECK(md.find("\u202E") == std::string::npos);
   CHECK(md.find('\r') == std::string::npos);
   CHECK(md.find("\xff") == std::string::npos);
@@ -105,7 +113,7 @@ TEST_CASE("Markdown paragraphs, lists and links stay inert", "[render][markdown]
   report.add_paragraph({Span::link("run", "https://example.com/a b"), Span::plain(" and "),
                         Span::link("bad", "javascript:alert(1)"), Span::plain(" "), Span::code("x|y")});
   report.add_note("careful", NoteKind::warning);
-  const std::string md = render_markdown(report);
+  const std::string md = markdown_body(report);
   CHECK(md ==
         "\\- not a list &lt;b&gt;bold&lt;/b&gt;\n\n"
         "- 1\\. first\n- \\*star\\*\n\n"
@@ -118,7 +126,7 @@ TEST_CASE("Markdown marks best cells and draws sparklines", "[render][markdown]"
   Table& table = report.add_table({"Algorithm", {"Native", Align::right}, {"Zig", Align::center}});
   table.add_row({"SHA-256", Cell("220", 220.0, CellRole::best), Cell("12818", 12818.0, CellRole::worse)});
   table.rows.back()[2].with_samples({1, 2, 3});
-  CHECK(render_markdown(report) ==
+  CHECK(markdown_body(report) ==
         "| Algorithm | Native | Zig |\n| --- | ---: | :---: |\n| SHA-256 | **220** | 12818 \u2581\u2585\u2588 |\n");
   RenderOptions plain;
   plain.sparklines = false;
@@ -144,7 +152,7 @@ TEST_CASE("Markdown budget: never exceeded, cut at row boundaries, note present"
       if (line.rfind("| C++ number", 0) == 0) CHECK(cell_count(line) == 3);
     }
     // The summary comes first; a cut <details> is still closed.
-    CHECK(md.rfind("# Performance Report", 0) == 0);
+    CHECK(md.rfind(fmt::format("{}# Performance Report", kMarkdownReportMarker), 0) == 0);
     const auto opened = md.find("<details>");
     if (opened != std::string::npos) CHECK(md.find("</details>", opened) != std::string::npos);
   }
@@ -174,7 +182,8 @@ TEST_CASE("Markdown budget drops headings whose whole section was cut", "[render
   report.add_heading(2, "Tail");
   report.add_paragraph("end");
   const std::string md = render_markdown(report, with_budget(400));
-  CHECK(md ==
+  CHECK(md.size() <= 400);
+  CHECK(md.substr(kMarkdownReportMarker.size()) ==
         "# R\n\n## Platform\n\n### Summary\n\nshort\n\n## Tail\n\nend\n\n"
         "> **Report truncated:** later sections omitted; full report in the HTML or JSON report.\n");
   // Unbudgeted output keeps every heading, even an empty trailing one.

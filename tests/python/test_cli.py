@@ -443,7 +443,7 @@ def test_github_default_comment_file_in_cwd(capsys, monkeypatch, tmp_path, ab_fi
     monkeypatch.chdir(tmp_path)
     code, _, err = run_main(capsys, "summary", ab_file, "--github")
     assert code == 0
-    assert (tmp_path / "benchreport-comment.md").read_text().startswith("# Summary")
+    assert (tmp_path / "benchreport-comment.md").read_text().startswith("<!-- benchreport report -->\n# Summary")
     assert "appended" not in err
 
 

@@ -209,7 +209,8 @@ def test_a_results_folder_skips_the_reports_benchreport_wrote_into_it(capsys, tm
     import shutil
 
     shutil.copy(GBENCH, tmp_path / "bench.json")
-    for fmt, name in [("json", "report.json"), ("csv", "report.csv"), ("html", "report.html"), ("markdown", "report.md")]:
+    for fmt, name in [("json", "report.json"), ("csv", "report.csv"), ("html", "report.html"), ("markdown", "report.md"),
+                      ("text", "report.txt")]:
         assert run(capsys, "summary", tmp_path / "bench.json", "--format", fmt, "-o", tmp_path / name)[0] == 0
     shutil.copy(tmp_path / "report.json", tmp_path / "renamed.txt")  # told by content, not by name
     ds = br.load(tmp_path)
@@ -217,13 +218,34 @@ def test_a_results_folder_skips_the_reports_benchreport_wrote_into_it(capsys, tm
     assert len(ds) == len(direct) and (ds.values == direct.values).all()
     note = next(w for w in ds.warnings if "reports benchreport wrote" in w)
     for name, kind in [("report.csv", "a CSV report"), ("report.html", "an HTML report"),
-                       ("report.json", "a JSON report"), ("renamed.txt", "a JSON report")]:
+                       ("report.json", "a JSON report"), ("renamed.txt", "a JSON report"),
+                       ("report.md", "a Markdown report"), ("report.txt", "a text report")]:
         assert f"{name} ({kind})" in note
     code, out, err = run(capsys, "summary", tmp_path, "--format", "text")
     assert code == 0, err
     # Named directly, a report is refused with the reason.
     code, _, err = run(capsys, "summary", tmp_path / "report.csv")
     assert code == 2 and "a CSV report written by benchreport" in err
+
+
+def test_every_preset_report_in_every_format_is_recognised_in_a_folder(tmp_path):
+    import shutil
+
+    examples = Path(__file__).resolve().parents[2] / "examples" / "reports"
+    reports = sorted(examples.glob("*.*"))
+    assert {p.suffix for p in reports} == {".csv", ".html", ".json", ".md", ".txt"}
+    for report in reports:
+        shutil.copy(report, tmp_path / report.name)
+    shutil.copy(GBENCH, tmp_path / "bench.json")
+    ds = br.load(tmp_path)
+    note = next(w for w in ds.warnings if "reports benchreport wrote" in w)
+    assert f"skipped {len(reports)} reports" in note
+    assert not any("no reader recognises" in w for w in ds.warnings)
+    # A README-like text or Markdown file is still only "not recognised", never called a report.
+    (tmp_path / "README.md").write_text("# Results\n\nRun on a laptop.\n")
+    (tmp_path / "notes.txt").write_text("Results\n=====\n")  # underline shorter than the title
+    skipped = next(w for w in br.load(tmp_path).warnings if "no reader recognises" in w)
+    assert "README.md" in skipped and "notes.txt" in skipped
 
 
 def test_canonical_files_in_a_folder_are_still_read(capsys, tmp_path):

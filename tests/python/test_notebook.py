@@ -137,7 +137,7 @@ def test_report_reprs():
     report = br.Report("Title")
     report.add_table(["a", "s"]).add_row("x", br.Cell("", samples=[1, 3, 2]))
     assert "<svg" in report._repr_html_()
-    assert report._repr_markdown_().startswith("# Title")
+    assert report._repr_markdown_().startswith("<!-- benchreport report -->\n# Title")
 
     class Printer:
         def __init__(self):

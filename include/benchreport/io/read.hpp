@@ -35,8 +35,10 @@ std::string detect_format(std::string_view name, std::string_view first_bytes);
 
 // Which of benchreport's own reports the first bytes are: "a JSON report"
 // ("schema": "benchreport-report/…"), "a CSV report" (a "# <table>" line, then
-// a CSV header) or "an HTML report" (class="benchreport"); "" for anything
-// else (benchmark results, canonical JSON/CSV). A folder read skips them with a
+// a CSV header), "an HTML report" (class="benchreport"), "a Markdown report"
+// (kMarkdownReportMarker first) or "a text report" (a title underlined with
+// "=" to its width, as the text renderer begins); "" for anything else
+// (benchmark results, canonical JSON/CSV). A folder read skips them with a
 // warning; detect_format refuses them with a message saying so.
 std::string_view own_report_kind(std::string_view first_bytes);
 

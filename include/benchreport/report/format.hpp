@@ -19,9 +19,13 @@ namespace benchreport {
 // Shown wherever a value is unavailable (U+2014 EM DASH).
 inline constexpr std::string_view kUnavailable = "\u2014";
 
-// Time given in seconds: < 1 µs "851.2 ns"; < 1 ms "2.25 µs" (U+00B5);
-// < 1 s "1.60 ms"; < 60 s "1.50 s"; < 1 h "2.50 min"; else "1.25 h".
-// The unit is picked after rounding, so 999.96 ns prints "1.00 µs".
+// Scaled quantities (times, rates, sizes above bytes, bit rates) all read at
+// one precision: four significant digits in the unit that puts the value in
+// [1, 1000), trailing zeros kept. The unit and the digits are picked after
+// rounding, so 999.96 ns prints "1.000 µs" and 9.9996 ns "10.00 ns".
+
+// Time given in seconds: "851.2 ns", "2.250 µs" (U+00B5), "1.600 ms",
+// "1.500 s", "2.500 min", "1.250 h"; below 1 ns "0.3000 ns".
 std::string format_time(double seconds);
 
 // Relative change (0.6003 = +60.03 %) with two decimals, always (one precision
@@ -49,38 +53,40 @@ std::string format_range(double low, double high, int decimals = 2);
 // Rounded integer, optionally with a thousands separator: 81920 -> "81,920".
 std::string format_integer(double value, bool thousands_separator = false, char separator = ',');
 
-// Rate with SI scaling (k, M, G; two decimals above the base unit):
-// format_rate(45851.1, "ops/s") = "45.85k ops/s"; below 1000 "512.00 ops/s".
+// Rate with SI scaling (k, M, G): format_rate(45851.1, "ops/s") = "45.85k ops/s";
+// below 1000 "512.0 ops/s".
 std::string format_rate(double per_second, std::string_view unit = "ops/s");
 
-// Size with binary scaling: "512 B", "1.50 KiB", "512.00 MiB", "2.00 GiB", "1.00 TiB".
+// Size with binary scaling: whole bytes "512 B", then "1.500 KiB", "512.0 MiB", "2.000 GiB".
 std::string format_bytes(double bytes);
 
 // Throughput with binary scaling: "94.70 MiB/s" (bytes per second in).
 std::string format_byte_rate(double bytes_per_second);
 
-// Bit rate with decimal scaling: "273.73 Mbps" (bits per second in).
+// Bit rate with decimal scaling: "273.7 Mbps" (bits per second in).
 std::string format_bits(double bits_per_second);
 
 // How format_value shows a value given in its set's base unit; the presets
 // differ only in these choices (comparison: 4 significant digits in the set's
-// unit; matrix: fixed decimals with the unit in the header, or whole ms;
-// summary: sizes and rates scaled).
+// unit; summary, history, scaling: sizes and rates scaled, other units with
+// 4 significant digits; matrix: fixed decimals with the unit in the header,
+// or whole ms, so that a row's cells line up).
 struct ValueStyle {
   enum class Symbol : std::uint8_t {
     hidden,            // the number alone (the unit is in the column header)
     shown,             // " <symbol>" after the number (" ms" after whole milliseconds)
     shown_unless_one,  // as shown, but never the dimensionless "1"
   };
-  // Times as whole milliseconds ("224") instead of format_time ("851.2 ns", "1.60 ms").
+  // Times as whole milliseconds ("224") instead of format_time ("851.2 ns", "1.600 ms").
   bool integer_ms = false;
   // Sizes, byte rates and rates scaled as format_bytes / format_byte_rate / format_rate
-  // ("1.50 KiB", "94.70 MiB/s", "45.85k ops/s") instead of a number in the set's unit.
+  // ("1.500 KiB", "94.70 MiB/s", "45.85k ops/s") instead of a number in the set's unit.
   bool scale = false;
   // A number in the set's unit: `decimals` fixed decimals ("45851.10"), or
-  // `significant` significant digits ("1.235e+04", as printf %g) when above 0.
+  // when `significant`, four significant digits as times have ("2.554",
+  // "3.000", "23456": trailing zeros kept, never an exponent).
   int decimals = 2;
-  int significant = 0;
+  bool significant = false;
   Symbol symbol = Symbol::shown;
 };
 
