@@ -24,7 +24,7 @@ import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Sequence, Union
 
 
 class OutputError(OSError):
@@ -33,10 +33,11 @@ class OutputError(OSError):
 
 @dataclass(frozen=True)
 class Output:
-    """Text for one path: replaced atomically, or appended to (``append=True``)."""
+    """Text for one path: replaced atomically, or appended to (``append=True``). ``text`` may be
+    the UTF-8 bytes already (a large report rendered straight to bytes, never a Python str)."""
 
     path: str
-    text: str
+    text: Union[str, bytes]
     append: bool = False
 
 
@@ -102,11 +103,15 @@ def _new_file_mode(existing) -> int:
     return 0o666 & ~mask
 
 
-def write_atomic(path: str, text: str) -> None:
+def _utf8(text: Union[str, bytes]) -> bytes:
+    return text if isinstance(text, bytes) else text.encode("utf-8")
+
+
+def write_atomic(path: str, text: Union[str, bytes]) -> None:
     """Write ``text`` (UTF-8) to ``path`` through a temporary file in its folder and a rename."""
     target = Path(path)
     existing = _lstat(target)
-    data = text.encode("utf-8")
+    data = _utf8(text)
     if _is_stream_path(path, existing):
         _write_in_place(path, data)
         return
@@ -138,7 +143,7 @@ def _write_in_place(path: str, data: bytes) -> None:
         fh.write(data)
 
 
-def append_text(path: str, text: str) -> None:
+def append_text(path: str, text: Union[str, bytes]) -> None:
     """Append ``text`` to ``path`` (created when missing), never through a symbolic link."""
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
     try:
@@ -146,7 +151,7 @@ def append_text(path: str, text: str) -> None:
     except OSError as exc:
         raise OutputError(f"{path}: cannot be appended to ({exc.strerror})") from None
     with os.fdopen(fd, "wb") as fh:
-        fh.write(text.encode("utf-8"))
+        fh.write(_utf8(text))
 
 
 def write_outputs(outputs: Sequence[Output]) -> None:

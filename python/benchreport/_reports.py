@@ -299,6 +299,10 @@ class Report(_Builder):
         """Render in one of ``FORMATS`` ("markdown", "html", "text", "csv", "json") with RenderOptions fields."""
         return self._core.render(format, _options(**options))
 
+    def render_bytes(self, format: str, **options: Any) -> bytes:
+        """As :meth:`render`, as UTF-8 bytes (for files: no str is built)."""
+        return self._core.render_bytes(format, _options(**options))
+
     def to_markdown(self, budget: int = DEFAULT_MARKDOWN_BUDGET, *, full_report_location: Optional[str] = None,
                     sparklines: bool = True) -> str:
         """GitHub-flavoured Markdown held to ``budget`` UTF-8 bytes (0 = unlimited)."""

@@ -287,8 +287,12 @@ def _emit(report: Any, args: argparse.Namespace, extra: Sequence[Output] = ()) -
     """Render everything asked for (-o, --github, and ``extra`` files already rendered, e.g. --bmf-dir)
     before writing any file; then check every path and write them all."""
     color = args.output is None and args.format == "text" and _isatty(sys.stdout)
-    text = render(report, args.format, args.budget, color)
-    outputs = ([Output(args.output, text)] if args.output else []) + list(extra)
+    if args.output:  # bytes for a file: a large report never becomes a Python str
+        outputs = [Output(args.output, report.render_bytes(args.format, markdown_budget=args.budget))]
+    else:
+        text = render(report, args.format, args.budget, color)
+        outputs = []
+    outputs += list(extra)
     if getattr(args, "github", False):
         outputs += github_outputs(report, args.budget, args.comment_file)
     write_outputs(outputs)

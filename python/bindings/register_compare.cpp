@@ -124,12 +124,13 @@ void bind_result_types(py::module_& m) {
       .def_readonly("hierarchical", &BootstrapInterval::hierarchical, "Processes resampled first.")
       .def_readonly("paired_processes", &BootstrapInterval::paired_processes)
       .def_readonly("resamples", &BootstrapInterval::resamples, "0 for the exact method.")
+      .def_readonly("exact", &BootstrapInterval::exact, "From the exact bootstrap distribution, without resampling.")
       .def("__eq__",
            [](const BootstrapInterval& a, const BootstrapInterval& b) {
              return same(a.estimate, b.estimate) && same(a.percentile_lower, b.percentile_lower) &&
                     same(a.percentile_upper, b.percentile_upper) && same(a.bca_lower, b.bca_lower) &&
                     same(a.bca_upper, b.bca_upper) && same(a.standard_error, b.standard_error) &&
-                    a.hierarchical == b.hierarchical && a.paired_processes == b.paired_processes &&
+                    a.hierarchical == b.hierarchical && a.paired_processes == b.paired_processes && a.exact == b.exact &&
                     a.resamples == b.resamples;
            },
            py::is_operator())

@@ -78,6 +78,17 @@ std::string render_released(const Report& report, Format format, const RenderOpt
   return render(report, format, options);
 }
 
+// The UTF-8 bytes as rendered: a large report written to a file skips the
+// decode into a Python str and the encode back.
+// Out of memory for the bytes object is Python's MemoryError (py::bytes would
+// turn it into a RuntimeError).
+py::bytes render_bytes(const Report& report, Format format, const RenderOptions& options) {
+  const std::string text = render_released(report, format, options);
+  PyObject* bytes = PyBytes_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()));
+  if (bytes == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::bytes>(bytes);
+}
+
 void register_json(py::module_& m) {
   py::class_<Json>(m, "JsonValue", "A JSON value (a report's data payload); build it with the static constructors.")
       .def(py::init<>())
@@ -189,6 +200,11 @@ void register_model(py::module_& m) {
       .def("render",
            [](const Report& r, const std::string& format, const RenderOptions& options) {
              return render_released(r, format_from_name(format), options);
+           },
+           py::arg("format"), py::arg("options") = RenderOptions{})
+      .def("render_bytes",
+           [](const Report& r, const std::string& format, const RenderOptions& options) {
+             return render_bytes(r, format_from_name(format), options);
            },
            py::arg("format"), py::arg("options") = RenderOptions{})
       .def("render_html_fragment",

@@ -214,8 +214,11 @@ void fill_bootstrap(CaseComparison& c, const SideSamples& base, const SideSample
     c.bootstrap = median_ratio_normal_interval(b, h, c.change + 1, o.confidence);
     return;
   }
+  const bool flat = base.processes.size() == 1 && head.processes.size() == 1;
+  const bool small = b.size() <= kMaxExactBootstrapSamples && h.size() <= kMaxExactBootstrapSamples;
+  const BootstrapMethod method = flat && small ? BootstrapMethod::exact : BootstrapMethod::resampling;
   Xoshiro256 rng = Xoshiro256::for_stream(o.seed, o.stream);
-  c.bootstrap = bootstrap_median_ratio_ci(base, head, BootstrapOptions{o.resamples, o.confidence}, rng);
+  c.bootstrap = bootstrap_median_ratio_ci(base, head, BootstrapOptions{o.resamples, o.confidence, method}, rng);
 }
 
 double sample_variance(std::span<const double> v) {
@@ -290,7 +293,8 @@ void fill_interval(CaseComparison& c, const SideSamples& base, const SideSamples
   }
   // One process on a side: the bootstrap over samples, which covers within-process noise only.
   const bool bca_ok = std::isfinite(c.bootstrap.bca_lower) && std::isfinite(c.bootstrap.bca_upper);
-  c.change_interval_method = c.bootstrap.resamples == 0 ? "median_normal" : bca_ok ? "bca" : "percentile";
+  const bool normal_limit = c.bootstrap.resamples == 0 && !c.bootstrap.exact;
+  c.change_interval_method = normal_limit ? "median_normal" : bca_ok ? "bca" : "percentile";
   c.interval_unit = "sample";
   c.within_process_only = true;
   c.change_estimate = c.change;

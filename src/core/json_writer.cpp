@@ -4,69 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <stdexcept>
 
 #include "benchreport/core/escape.hpp"
 
 namespace benchreport {
 namespace {
-
-void newline(std::string& out, const JsonWriteOptions& options, int depth) {
-  if (options.indent <= 0) return;
-  out += '\n';
-  out.append(static_cast<std::size_t>(options.indent * depth), ' ');
-}
-
-void write(std::string& out, const Json& value, const JsonWriteOptions& options, int depth);
-
-void write_array(std::string& out, const Json::Array& items, const JsonWriteOptions& options, int depth) {
-  out += '[';
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (i > 0) out += ',';
-    newline(out, options, depth + 1);
-    write(out, items[i], options, depth + 1);
-  }
-  if (!items.empty()) newline(out, options, depth);
-  out += ']';
-}
-
-void write_object(std::string& out, const Json::Object& members, const JsonWriteOptions& options,
-                  int depth) {
-  std::vector<const std::pair<std::string, Json>*> order;
-  order.reserve(members.size());
-  for (const auto& member : members) order.push_back(&member);
-  if (options.sort_keys) {
-    std::sort(order.begin(), order.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
-  }
-  out += '{';
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    if (i > 0) out += ',';
-    newline(out, options, depth + 1);
-    out += json_string(order[i]->first);
-    out += options.indent > 0 ? ": " : ":";
-    write(out, order[i]->second, options, depth + 1);
-  }
-  if (!order.empty()) newline(out, options, depth);
-  out += '}';
-}
-
-void write(std::string& out, const Json& value, const JsonWriteOptions& options, int depth) {
-  if (value.is_null()) {
-    out += "null";
-  } else if (value.is_bool()) {
-    out += value.as_bool() ? "true" : "false";
-  } else if (value.is_integer()) {
-    out += fmt::format("{}", value.as_integer());
-  } else if (value.is_double()) {
-    out += json_number(value.as_double());
-  } else if (value.is_string()) {
-    out += json_string(value.as_string());
-  } else if (value.is_array()) {
-    write_array(out, value.as_array(), options, depth);
-  } else {
-    write_object(out, value.as_object(), options, depth);
-  }
-}
 
 // C0, DEL and C1 controls (C1 found by fuzz_render: U+0082 was written raw),
 // line/paragraph separators and bidi controls stay visible as \uXXXX.
@@ -130,9 +74,116 @@ const Json* Json::find(std::string_view key) const {
   return nullptr;
 }
 
+void JsonStream::newline() {
+  if (options_.indent <= 0) return;
+  out_ += '\n';
+  out_.append(static_cast<std::size_t>(options_.indent) * empty_.size(), ' ');
+}
+
+// A value in an array is preceded by "," after the first and a new line; in an
+// object the key() before it has done that.
+void JsonStream::before_value() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (empty_.empty()) return;  // the top-level value
+  if (!empty_.back()) out_ += ',';
+  empty_.back() = false;
+  newline();
+}
+
+void JsonStream::close(char bracket) {
+  const bool was_empty = empty_.back();
+  empty_.pop_back();
+  if (!was_empty) newline();
+  out_ += bracket;
+}
+
+void JsonStream::begin_object() {
+  before_value();
+  out_ += '{';
+  empty_.push_back(true);
+}
+
+void JsonStream::end_object() { close('}'); }
+
+void JsonStream::begin_array() {
+  before_value();
+  out_ += '[';
+  empty_.push_back(true);
+}
+
+void JsonStream::end_array() { close(']'); }
+
+void JsonStream::key(std::string_view name) {
+  if (!empty_.back()) out_ += ',';
+  empty_.back() = false;
+  newline();
+  out_ += json_string(name);
+  out_ += options_.indent > 0 ? ": " : ":";
+  after_key_ = true;
+}
+
+void JsonStream::value(std::nullptr_t) {
+  before_value();
+  out_ += "null";
+}
+
+void JsonStream::value(bool b) {
+  before_value();
+  out_ += b ? "true" : "false";
+}
+
+void JsonStream::value(std::int64_t v) {
+  before_value();
+  fmt::format_to(std::back_inserter(out_), "{}", v);
+}
+
+void JsonStream::value(double v) {
+  before_value();
+  out_ += json_number(v);
+}
+
+void JsonStream::value(std::string_view text) {
+  before_value();
+  out_ += json_string(text);
+}
+
+void JsonStream::value(const Json& tree) {
+  if (tree.is_array()) {
+    begin_array();
+    for (const Json& item : tree.as_array()) value(item);
+    end_array();
+  } else if (tree.is_object()) {
+    std::vector<const std::pair<std::string, Json>*> order;
+    order.reserve(tree.as_object().size());
+    for (const auto& member : tree.as_object()) order.push_back(&member);
+    if (options_.sort_keys) {
+      std::sort(order.begin(), order.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+    }
+    begin_object();
+    for (const auto* member : order) {
+      key(member->first);
+      value(member->second);
+    }
+    end_object();
+  } else if (tree.is_string()) {
+    value(std::string_view(tree.as_string()));
+  } else if (tree.is_double()) {
+    value(tree.as_double());
+  } else if (tree.is_integer()) {
+    value(tree.as_integer());
+  } else if (tree.is_bool()) {
+    value(tree.as_bool());
+  } else {
+    value(nullptr);
+  }
+}
+
 std::string to_json(const Json& value, const JsonWriteOptions& options) {
   std::string out;
-  write(out, value, options, 0);
+  JsonStream(out, options).value(value);
   return out;
 }
 

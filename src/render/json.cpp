@@ -5,7 +5,11 @@
 namespace benchreport {
 
 std::string render_json(const Report& report, const RenderOptions& options) {
-  return to_json(report_to_json(report), JsonWriteOptions{options.json_indent, false}) + "\n";
+  std::string out;
+  JsonStream stream(out, JsonWriteOptions{options.json_indent, false});
+  write_report_json(report, stream);
+  out += '\n';
+  return out;
 }
 
 }  // namespace benchreport

@@ -38,10 +38,11 @@ double parse(const std::string& text) {
 // integer part ("12345").
 std::string significant(double magnitude) {
   const int lead = magnitude > 0.0 ? static_cast<int>(std::floor(std::log10(magnitude))) : 0;  // 10^lead <= magnitude
-  const int decimals = std::clamp(kSignificantDigits - 1 - lead, 0, 9);
+  const int wanted = kSignificantDigits - 1 - lead;
+  const int decimals = std::clamp(wanted, 0, 9);  // at most 9: tinier values show as 0.000000000
   std::string digits = fixed(magnitude, decimals);
   // Rounding up can add a digit (9.9996 -> "10.000"): one decimal fewer.
-  if (decimals > 0 && parse(digits) >= std::pow(10.0, lead + 1)) digits = fixed(magnitude, decimals - 1);
+  if (decimals > 0 && decimals == wanted && parse(digits) >= std::pow(10.0, lead + 1)) digits = fixed(magnitude, decimals - 1);
   return digits;
 }
 

@@ -31,91 +31,146 @@ void validate_blocks(const Blocks& blocks) {
   for (const Block& block : blocks.items()) std::visit(BlockValidator{}, block.content);
 }
 
-Json spans_to_json(const Spans& spans) {
+void write_spans(JsonStream& out, const Spans& spans) {
   static constexpr std::string_view kKinds[] = {"text", "strong", "code", "link"};
-  Json out = Json::array();
+  out.begin_array();
   for (const Span& span : spans) {
-    Json item = Json::object();
-    item.set("type", kKinds[static_cast<int>(span.kind)]);
-    item.set("text", span.text);
-    if (span.kind == Span::Kind::link) item.set("url", span.url);
-    out.push_back(std::move(item));
+    out.begin_object();
+    out.member("type", kKinds[static_cast<int>(span.kind)]);
+    out.member("text", std::string_view(span.text));
+    if (span.kind == Span::Kind::link) out.member("url", std::string_view(span.url));
+    out.end_object();
   }
-  return out;
+  out.end_array();
 }
 
-Json cell_to_json(const Cell& cell) {
-  Json out = Json::object();
-  out.set("text", cell.text);
-  if (cell.role != CellRole::none) out.set("role", role_name(cell.role));
-  if (cell.value) out.set("value", *cell.value);
-  if (!cell.samples.empty()) out.set("samples", Json::Array(cell.samples.begin(), cell.samples.end()));
-  return out;
+void write_cell(JsonStream& out, const Cell& cell) {
+  out.begin_object();
+  out.member("text", std::string_view(cell.text));
+  if (cell.role != CellRole::none) out.member("role", role_name(cell.role));
+  if (cell.value) out.member("value", *cell.value);
+  if (!cell.samples.empty()) {
+    out.key("samples");
+    out.begin_array();
+    for (const double v : cell.samples) out.value(v);
+    out.end_array();
+  }
+  out.end_object();
 }
 
-Json table_to_json(const Table& table) {
-  Json out = Json::object();
-  out.set("type", "table");
-  if (!table.id.empty()) out.set("id", table.id);
-  if (!table.caption.empty()) out.set("caption", table.caption);
-  Json columns = Json::array();
+void write_table(JsonStream& out, const Table& table) {
+  out.begin_object();
+  out.member("type", "table");
+  if (!table.id.empty()) out.member("id", std::string_view(table.id));
+  if (!table.caption.empty()) out.member("caption", std::string_view(table.caption));
+  out.key("columns");
+  out.begin_array();
   for (const Column& column : table.columns) {
-    columns.push_back(Json::Object{{"title", column.title}, {"align", align_name(column.align)}});
+    out.begin_object();
+    out.member("title", std::string_view(column.title));
+    out.member("align", align_name(column.align));
+    out.end_object();
   }
-  out.set("columns", std::move(columns));
-  Json rows = Json::array();
+  out.end_array();
+  out.key("rows");
+  out.begin_array();
   for (const auto& row : table.rows) {
-    Json cells = Json::array();
-    for (const Cell& cell : row) cells.push_back(cell_to_json(cell));
-    rows.push_back(std::move(cells));
+    out.begin_array();
+    for (const Cell& cell : row) write_cell(out, cell);
+    out.end_array();
   }
-  out.set("rows", std::move(rows));
-  if (!table.footnote.empty()) out.set("footnote", table.footnote);
-  return out;
+  out.end_array();
+  if (!table.footnote.empty()) out.member("footnote", std::string_view(table.footnote));
+  out.end_object();
 }
 
-Json blocks_to_json(const Blocks& blocks);
+void write_blocks(JsonStream& out, const Blocks& blocks);
 
-struct BlockToJson {
-  Json operator()(const Heading& h) const {
-    return Json::Object{{"type", "heading"}, {"level", h.level}, {"text", h.text}};
+void write_numbers(JsonStream& out, const std::vector<double>& values) {
+  out.begin_array();
+  for (const double v : values) out.value(v);
+  out.end_array();
+}
+
+// Each block as one object, "type" first, members in a fixed order.
+struct BlockWriter {
+  JsonStream& out;
+  void operator()(const Heading& h) const {
+    out.begin_object();
+    out.member("type", "heading");
+    out.member("level", h.level);
+    out.member("text", std::string_view(h.text));
+    out.end_object();
   }
-  Json operator()(const Paragraph& p) const {
-    return Json::Object{{"type", "paragraph"}, {"spans", spans_to_json(p.spans)}};
+  void operator()(const Paragraph& p) const {
+    out.begin_object();
+    out.member("type", "paragraph");
+    out.key("spans");
+    write_spans(out, p.spans);
+    out.end_object();
   }
-  Json operator()(const Note& n) const {
-    return Json::Object{{"type", "note"},
-                        {"kind", n.kind == NoteKind::warning ? "warning" : "note"},
-                        {"spans", spans_to_json(n.spans)}};
+  void operator()(const Note& n) const {
+    out.begin_object();
+    out.member("type", "note");
+    out.member("kind", n.kind == NoteKind::warning ? "warning" : "note");
+    out.key("spans");
+    write_spans(out, n.spans);
+    out.end_object();
   }
-  Json operator()(const BulletList& l) const {
-    Json items = Json::array();
-    for (const Spans& item : l.items) items.push_back(spans_to_json(item));
-    return Json::Object{{"type", "list"}, {"items", std::move(items)}};
+  void operator()(const BulletList& l) const {
+    out.begin_object();
+    out.member("type", "list");
+    out.key("items");
+    out.begin_array();
+    for (const Spans& item : l.items) write_spans(out, item);
+    out.end_array();
+    out.end_object();
   }
-  Json operator()(const Table& t) const { return table_to_json(t); }
-  Json operator()(const Details& d) const {
-    return Json::Object{{"type", "details"}, {"summary", d.summary}, {"open", d.open},
-                        {"blocks", blocks_to_json(d.blocks)}};
+  void operator()(const Table& t) const { write_table(out, t); }
+  void operator()(const Details& d) const {
+    out.begin_object();
+    out.member("type", "details");
+    out.member("summary", std::string_view(d.summary));
+    out.member("open", d.open);
+    out.key("blocks");
+    write_blocks(out, d.blocks);
+    out.end_object();
   }
-  Json operator()(const Footnote& f) const { return Json::Object{{"type", "footnote"}, {"text", f.text}}; }
-  Json operator()(const Plot& p) const {
-    Json series = Json::array();
+  void operator()(const Footnote& f) const {
+    out.begin_object();
+    out.member("type", "footnote");
+    out.member("text", std::string_view(f.text));
+    out.end_object();
+  }
+  void operator()(const Plot& p) const {
+    out.begin_object();
+    out.member("type", "plot");
+    out.member("title", std::string_view(p.title));
+    out.member("x_label", std::string_view(p.x_label));
+    out.member("y_label", std::string_view(p.y_label));
+    out.member("log_x", p.log_x);
+    out.member("log_y", p.log_y);
+    out.key("series");
+    out.begin_array();
     for (const PlotSeries& s : p.series) {
-      Json x = Json::array(), y = Json::array();
-      for (const double v : s.x) x.push_back(v);
-      for (const double v : s.y) y.push_back(v);
-      series.push_back(Json::Object{{"name", s.name}, {"line", s.line}, {"x", std::move(x)}, {"y", std::move(y)}});
+      out.begin_object();
+      out.member("name", std::string_view(s.name));
+      out.member("line", s.line);
+      out.key("x");
+      write_numbers(out, s.x);
+      out.key("y");
+      write_numbers(out, s.y);
+      out.end_object();
     }
-    return Json::Object{{"type", "plot"},       {"title", p.title}, {"x_label", p.x_label}, {"y_label", p.y_label},
-                        {"log_x", p.log_x},     {"log_y", p.log_y}, {"series", std::move(series)}};
+    out.end_array();
+    out.end_object();
   }
 };
 
-Json blocks_to_json(const Blocks& blocks) {
-  Json out = Json::array();
-  for (const Block& block : blocks.items()) out.push_back(std::visit(BlockToJson{}, block.content));
-  return out;
+void write_blocks(JsonStream& out, const Blocks& blocks) {
+  out.begin_array();
+  for (const Block& block : blocks.items()) std::visit(BlockWriter{out}, block.content);
+  out.end_array();
 }
 
 }  // namespace
@@ -167,12 +222,15 @@ Block& Blocks::add(Block block) {
 
 void Report::validate() const { validate_blocks(blocks); }
 
-Json report_to_json(const Report& report) {
+void write_report_json(const Report& report, JsonStream& out) {
   report.validate();
-  return Json::Object{{"schema", kReportSchema},
-                      {"title", report.title},
-                      {"blocks", blocks_to_json(report.blocks)},
-                      {"data", report.data}};
+  out.begin_object();
+  out.member("schema", kReportSchema);
+  out.member("title", std::string_view(report.title));
+  out.key("blocks");
+  write_blocks(out, report.blocks);
+  out.member("data", report.data);
+  out.end_object();
 }
 
 }  // namespace benchreport

@@ -299,11 +299,18 @@ double binomial_upper_tail(std::size_t n, double p, std::size_t m) {
 // for a > b it equals P(J2 <= b) = P(C_b >= h + 1).
 class EvenMedianJointCdf {
  public:
-  explicit EvenMedianJointCdf(std::size_t n) : n_(n), h_(n / 2) {
+  // Every factor that depends on one index alone is computed once per index
+  // (n each), not in each of the four calls per support pair.
+  explicit EvenMedianJointCdf(std::size_t n) : h_(n / 2), tail_(n), lead_(n), upper_power_(n) {
     const double nd = static_cast<double>(n);
-    log_choose_ = std::lgamma(nd + 1) - 2 * std::lgamma(static_cast<double>(h_) + 1);
-    tail_.resize(n);
-    for (std::size_t j = 0; j < n; ++j) tail_[j] = binomial_upper_tail(n, p(j), h_ + 1);
+    const double hd = static_cast<double>(h_);
+    const double log_choose = std::lgamma(nd + 1) - 2 * std::lgamma(hd + 1);
+    for (std::size_t j = 0; j < n; ++j) {
+      const double p = static_cast<double>(j + 1) / nd;
+      tail_[j] = binomial_upper_tail(n, p, h_ + 1);
+      lead_[j] = std::exp(log_choose + hd * std::log(p));
+      upper_power_[j] = std::pow(1 - p, hd);
+    }
   }
 
   // P(J1 <= a, J2 <= b) with a, b in [-1, n - 1].
@@ -311,17 +318,14 @@ class EvenMedianJointCdf {
     if (a < 0 || b < 0) return 0;
     const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
     if (ua >= ub) return tail_[ub];
-    const double hd = static_cast<double>(h_);
-    const double lead = std::exp(log_choose_ + hd * std::log(p(ua)));
-    return tail_[ua] + lead * (std::pow(1 - p(ua), hd) - std::pow(1 - p(ub), hd));
+    return tail_[ua] + lead_[ua] * (upper_power_[ua] - upper_power_[ub]);
   }
 
  private:
-  double p(std::size_t j) const { return static_cast<double>(j + 1) / static_cast<double>(n_); }
-
-  std::size_t n_, h_;
-  double log_choose_ = 0;
-  std::vector<double> tail_;
+  std::size_t h_;
+  std::vector<double> tail_;         // P(J2 <= j) = P(C_j >= h + 1)
+  std::vector<double> lead_;         // C(n, h) p_j^h
+  std::vector<double> upper_power_;  // (1 - p_j)^h
 };
 
 // Sorts (value, probability) pairs by value and merges equal values.
@@ -380,13 +384,20 @@ class ExactRatioDistribution {
 
   // Standard deviation of the ratio: E[R^k] = E[H^k] E[B^-k] by independence.
   double standard_deviation() const {
-    auto moment = [](const MedianDistribution& d, int power) {
-      double m = 0;
-      for (std::size_t i = 0; i < d.values.size(); ++i) m += d.probabilities[i] * std::pow(d.values[i], power);
-      return m;
+    // First and second moments of X (or of 1 / X): products, not std::pow.
+    auto moments = [](const MedianDistribution& d, bool inverse) {
+      double first = 0, second = 0;
+      for (std::size_t i = 0; i < d.values.size(); ++i) {
+        const double x = inverse ? 1 / d.values[i] : d.values[i];
+        first += d.probabilities[i] * x;
+        second += d.probabilities[i] * x * x;
+      }
+      return std::pair(first, second);
     };
-    const double mean = moment(head_, 1) * moment(base_, -1);
-    const double second = moment(head_, 2) * moment(base_, -2);
+    const auto [head_first, head_second] = moments(head_, false);
+    const auto [base_first, base_second] = moments(base_, true);
+    const double mean = head_first * base_first;
+    const double second = head_second * base_second;
     return std::sqrt(std::max(0.0, second - mean * mean));
   }
 
@@ -529,6 +540,7 @@ BootstrapInterval exact_median_ratio_ci(const SideSamples& base, const SideSampl
   const PreparedSide ph = prepare(head, "head");
   BootstrapInterval out;
   out.estimate = median(ph.sorted) / median(pb.sorted);
+  out.exact = true;
   const ExactRatioDistribution ratio(exact_bootstrap_median_distribution(pb.sorted),
                                      exact_bootstrap_median_distribution(ph.sorted));
   out.standard_error = ratio.standard_deviation();

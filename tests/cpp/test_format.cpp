@@ -46,6 +46,7 @@ TEST_CASE("format_time unit boundaries and digits are decided after rounding", "
   CHECK(format_time(-851.2 * kNs) == "-851.2 ns");
   CHECK(format_time(-0.00001 * kNs) == "-0.00001000 ns");
   CHECK(format_time(-1e-12 * kNs) == "0.000000000 ns");
+  CHECK(format_time(7.08e-10 * kNs) == "0.000000001 ns");  // nine decimals at most, no carry step
 }
 
 TEST_CASE("non-finite values print the unavailable dash", "[format]") {

@@ -398,6 +398,27 @@ def test_exact_bootstrap_agrees_with_large_resampling_run():
     assert exact == br.bootstrap_median_ratio_ci(base, head, method="exact", seed=99)
 
 
+def test_small_flat_sides_use_the_exact_bootstrap_larger_ones_resample():
+    """Up to 40 samples on each side of a one-process comparison the interval is the exact
+    bootstrap's (no Monte Carlo error, no seed); from 41 it resamples with the given seed."""
+    g = rng(5)
+    base, head = g.lognormal(0, 0.05, 10), g.lognormal(0.04, 0.05, 40)
+    r = br.compare_samples(base, head, seed=7)
+    exact = br.bootstrap_median_ratio_ci(base, head, method="exact")
+    assert r.bootstrap == exact and r.bootstrap.exact and r.bootstrap.resamples == 0
+    assert r.change_ci_method == ("bca" if np.isfinite(exact.bca).all() else "percentile")
+    lo, hi = exact.bca if r.change_ci_method == "bca" else exact.percentile
+    assert r.change_ci == (lo - 1, hi - 1) and r.interval_unit == "sample"
+    assert br.compare_samples(base, head, seed=8).change_ci == r.change_ci  # seed-free
+    bigger = np.append(head, head[0] * 1.001)
+    resampled = br.compare_samples(base, bigger, seed=7)
+    assert not resampled.bootstrap.exact and resampled.bootstrap.resamples == 10000
+    assert resampled.change_ci != br.compare_samples(base, bigger, seed=8).change_ci
+    # With processes on a side, never the flat exact path.
+    two = br.compare_samples([base[:5], base[5:]], head)
+    assert not two.bootstrap.exact
+
+
 def test_bootstrap_method_is_validated():
     with pytest.raises(ValueError, match="expected"):
         br.bootstrap_median_ratio_ci([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], method="bogus")

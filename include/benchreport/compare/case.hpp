@@ -54,6 +54,13 @@ inline constexpr std::size_t kMaxPooledEstimatorSamples = 20000;
 // log ratio of medians from each side's median interval (method "median_normal"),
 // instead of resampling every sample `resamples` times.
 inline constexpr std::size_t kMaxResampledSamples = 20000;
+// Up to this many samples on each side of a flat comparison (one process per
+// side), the bootstrap interval comes from the exact bootstrap distribution of
+// each median (method exact: the limit of infinitely many resamples, no Monte
+// Carlo error, `resamples` and `seed` unused): at 10 + 10 samples 0.04 ms
+// against 0.43 ms for 10 000 resamples; the exact even-n distribution grows as
+// n^2 and is the slower one from about 50 samples (bench/RESULTS-scale.md).
+inline constexpr std::size_t kMaxExactBootstrapSamples = 40;
 
 struct CaseComparison {
   std::string case_name;

@@ -78,6 +78,49 @@ struct JsonWriteOptions {
 
 std::string to_json(const Json& value, const JsonWriteOptions& options = {});
 
+// Writes JSON straight into a string, container by container, in exactly the
+// layout to_json gives a tree (to_json is built on it): large reports are
+// written without building a tree first. Calls must nest properly: inside an
+// object every value follows a key().
+class JsonStream {
+ public:
+  JsonStream(std::string& out, const JsonWriteOptions& options) : out_(out), options_(options) {}
+
+  void begin_object();
+  void end_object();
+  void begin_array();
+  void end_array();
+  void key(std::string_view name);
+  void value(std::nullptr_t);
+  void value(bool b);
+  void value(std::int64_t v);
+  template <std::integral T>
+    requires(!std::same_as<T, bool> && !std::same_as<T, std::int64_t>)
+  void value(T v) {
+    value(static_cast<std::int64_t>(v));
+  }
+  void value(double v);
+  void value(std::string_view text);
+  void value(const char* text) { value(std::string_view(text)); }
+  void value(const Json& tree);
+  // key(name) then value(v).
+  template <class T>
+  void member(std::string_view name, const T& v) {
+    key(name);
+    value(v);
+  }
+
+ private:
+  void before_value();
+  void newline();
+  void close(char bracket);
+
+  std::string& out_;
+  JsonWriteOptions options_;
+  std::vector<bool> empty_;  // per open container: nothing written in it yet
+  bool after_key_ = false;
+};
+
 // Shortest decimal that reads back to the same double ("0.1", "1e+21"), with
 // ".0" added to integral values ("1.0", "-0.0") so they stay doubles for
 // readers that type by syntax; NaN and ±inf give "null".

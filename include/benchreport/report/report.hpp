@@ -124,7 +124,8 @@ struct Report {
   void validate() const;
 };
 
-// The report as JSON: {"schema": kReportSchema, "title", "blocks", "data"}.
-Json report_to_json(const Report& report);
+// The report as JSON: {"schema": kReportSchema, "title", "blocks", "data"},
+// written straight into `out` (no tree of the blocks is built).
+void write_report_json(const Report& report, JsonStream& out);
 
 }  // namespace benchreport

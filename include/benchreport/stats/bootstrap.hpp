@@ -46,6 +46,7 @@ struct BootstrapInterval {
   bool hierarchical = false;    // processes resampled first
   bool paired_processes = false;  // base/head process i drawn together
   int resamples = 0;            // 0 for the exact method
+  bool exact = false;           // from the exact bootstrap distribution (no resampling)
 };
 
 // Largest sample the exact method accepts (even n has n(n + 1)/2 support pairs).
