@@ -34,10 +34,10 @@ class OutputError(OSError):
 @dataclass(frozen=True)
 class Output:
     """Text for one path: replaced atomically, or appended to (``append=True``). ``text`` may be
-    the UTF-8 bytes already (a large report rendered straight to bytes, never a Python str)."""
+    UTF-8 already, as bytes or a buffer (a large report rendered for a file, never a Python str)."""
 
     path: str
-    text: Union[str, bytes]
+    text: Union[str, bytes, memoryview]
     append: bool = False
 
 
@@ -103,11 +103,11 @@ def _new_file_mode(existing) -> int:
     return 0o666 & ~mask
 
 
-def _utf8(text: Union[str, bytes]) -> bytes:
-    return text if isinstance(text, bytes) else text.encode("utf-8")
+def _utf8(text: Union[str, bytes, memoryview]) -> Union[bytes, memoryview]:
+    return text.encode("utf-8") if isinstance(text, str) else text
 
 
-def write_atomic(path: str, text: Union[str, bytes]) -> None:
+def write_atomic(path: str, text: Union[str, bytes, memoryview]) -> None:
     """Write ``text`` (UTF-8) to ``path`` through a temporary file in its folder and a rename."""
     target = Path(path)
     existing = _lstat(target)
@@ -143,7 +143,7 @@ def _write_in_place(path: str, data: bytes) -> None:
         fh.write(data)
 
 
-def append_text(path: str, text: Union[str, bytes]) -> None:
+def append_text(path: str, text: Union[str, bytes, memoryview]) -> None:
     """Append ``text`` to ``path`` (created when missing), never through a symbolic link."""
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
     try:

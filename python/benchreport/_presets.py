@@ -286,7 +286,7 @@ def compare(dataset: Any, baseline: Any = {"revision": "base"}, by: Optional[Seq
     cases = [
         CaseResult(key=dict(zip(by_columns, c.key)), name=c.name, section=c.section, pairs=list(c.pairs),
                    stats=c.comparison)
-        for c in view.cases
+        for c in view.take_cases()
     ]
     return ComparisonResult(
         cases=cases, by=by_columns, base_value=view.base_value, head_value=view.head_value,

@@ -299,9 +299,10 @@ class Report(_Builder):
         """Render in one of ``FORMATS`` ("markdown", "html", "text", "csv", "json") with RenderOptions fields."""
         return self._core.render(format, _options(**options))
 
-    def render_bytes(self, format: str, **options: Any) -> bytes:
-        """As :meth:`render`, as UTF-8 bytes (for files: no str is built)."""
-        return self._core.render_bytes(format, _options(**options))
+    def render_utf8(self, format: str, **options: Any) -> memoryview:
+        """As :meth:`render`, as a read-only view of the rendered UTF-8 (for files: neither a str
+        nor a bytes copy of a large report is built)."""
+        return memoryview(self._core.render_utf8(format, _options(**options))).toreadonly()
 
     def to_markdown(self, budget: int = DEFAULT_MARKDOWN_BUDGET, *, full_report_location: Optional[str] = None,
                     sparklines: bool = True) -> str:

@@ -288,7 +288,7 @@ def _emit(report: Any, args: argparse.Namespace, extra: Sequence[Output] = ()) -
     before writing any file; then check every path and write them all."""
     color = args.output is None and args.format == "text" and _isatty(sys.stdout)
     if args.output:  # bytes for a file: a large report never becomes a Python str
-        outputs = [Output(args.output, report.render_bytes(args.format, markdown_budget=args.budget))]
+        outputs = [Output(args.output, report.render_utf8(args.format, markdown_budget=args.budget))]
     else:
         text = render(report, args.format, args.budget, color)
         outputs = []

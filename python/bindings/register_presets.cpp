@@ -162,6 +162,18 @@ void register_results(py::module_& m) {
           out.push_back({r.key, v.names[i], v.sections[i], r.pairs, r.comparison});
         }
         return out;
+      })
+      .def("take_cases", [](ComparisonView& v) {
+        // As `cases`, moving each CaseComparison out instead of copying it (100 000 cases
+        // would otherwise be held twice); `cases` is empty afterwards.
+        std::vector<ComparisonCase> out;
+        out.reserve(v.comparison.cases.size());
+        for (std::size_t i = 0; i < v.comparison.cases.size(); ++i) {
+          CaseResult& r = v.comparison.cases[i];
+          out.push_back({std::move(r.key), v.names[i], v.sections[i], std::move(r.pairs), std::move(r.comparison)});
+        }
+        v.comparison.cases.clear();
+        return out;
       });
 
   py::class_<Matrix>(m, "Matrix", "Rows × columns of one statistic (values in base units, NaN = no data).")

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/report/format.hpp"
@@ -78,15 +79,16 @@ std::string render_released(const Report& report, Format format, const RenderOpt
   return render(report, format, options);
 }
 
-// The UTF-8 bytes as rendered: a large report written to a file skips the
-// decode into a Python str and the encode back.
-// Out of memory for the bytes object is Python's MemoryError (py::bytes would
-// turn it into a RuntimeError).
-py::bytes render_bytes(const Report& report, Format format, const RenderOptions& options) {
-  const std::string text = render_released(report, format, options);
-  PyObject* bytes = PyBytes_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()));
-  if (bytes == nullptr) throw py::error_already_set();
-  return py::reinterpret_steal<py::bytes>(bytes);
+// The rendered UTF-8 as a uint8 array that owns the rendered string:
+// a large report written to a file is neither decoded into a Python str and
+// encoded back nor copied into a bytes object.
+py::array_t<std::uint8_t> render_utf8(const Report& report, Format format, const RenderOptions& options) {
+  auto text = std::make_unique<std::string>(render_released(report, format, options));
+  const auto* data = reinterpret_cast<const std::uint8_t*>(text->data());
+  const auto size = static_cast<py::ssize_t>(text->size());
+  py::capsule owner(text.get(), [](void* held) { delete static_cast<std::string*>(held); });
+  text.release();  // the capsule owns it now
+  return py::array_t<std::uint8_t>({size}, {py::ssize_t{1}}, data, owner);
 }
 
 void register_json(py::module_& m) {
@@ -202,9 +204,9 @@ void register_model(py::module_& m) {
              return render_released(r, format_from_name(format), options);
            },
            py::arg("format"), py::arg("options") = RenderOptions{})
-      .def("render_bytes",
+      .def("render_utf8",
            [](const Report& r, const std::string& format, const RenderOptions& options) {
-             return render_bytes(r, format_from_name(format), options);
+             return render_utf8(r, format_from_name(format), options);
            },
            py::arg("format"), py::arg("options") = RenderOptions{})
       .def("render_html_fragment",

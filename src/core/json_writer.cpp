@@ -18,6 +18,51 @@ bool needs_unicode_escape(char32_t cp) {
   return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 || is_bidi_control(cp);
 }
 
+void append_json_number(std::string& out, double value) {
+  if (!std::isfinite(value)) {
+    out += "null";
+    return;
+  }
+  char buffer[32];
+  const auto end = fmt::format_to_n(buffer, sizeof buffer, "{}", value).out;
+  const std::string_view text(buffer, static_cast<std::size_t>(end - buffer));
+  out += text;
+  // Keep doubles doubles for readers that type by syntax ("1.0", "-0.0").
+  if (text.find_first_of(".e") == std::string_view::npos) out += ".0";
+}
+
+// Printable ASCII other than " and \ is copied as it is, a run at a time.
+bool plain_ascii(char c) { return c >= 0x20 && c < 0x7F && c != '"' && c != '\\'; }
+
+void append_escaped(std::string& out, std::string_view text) {
+  out += '"';
+  for (std::size_t pos = 0; pos < text.size();) {
+    std::size_t run = pos;
+    while (run < text.size() && plain_ascii(text[run])) ++run;
+    out.append(text.substr(pos, run - pos));
+    if (run == text.size()) break;
+    pos = run;
+    const CodePoint cp = decode_utf8(text, pos);
+    switch (cp.value) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (needs_unicode_escape(cp.value)) {
+          fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<std::uint32_t>(cp.value));
+        } else if (cp.value == 0xFFFD) {
+          append_utf8(out, cp.value);
+        } else {
+          out.append(text.substr(pos, cp.length));
+        }
+    }
+    pos += cp.length;
+  }
+  out += '"';
+}
+
 }  // namespace
 
 Json::Json(const Json& other) {
@@ -120,7 +165,7 @@ void JsonStream::key(std::string_view name) {
   if (!empty_.back()) out_ += ',';
   empty_.back() = false;
   newline();
-  out_ += json_string(name);
+  append_escaped(out_, name);
   out_ += options_.indent > 0 ? ": " : ":";
   after_key_ = true;
 }
@@ -142,12 +187,12 @@ void JsonStream::value(std::int64_t v) {
 
 void JsonStream::value(double v) {
   before_value();
-  out_ += json_number(v);
+  append_json_number(out_, v);
 }
 
 void JsonStream::value(std::string_view text) {
   before_value();
-  out_ += json_string(text);
+  append_escaped(out_, text);
 }
 
 void JsonStream::value(const Json& tree) {
@@ -187,11 +232,10 @@ std::string to_json(const Json& value, const JsonWriteOptions& options) {
   return out;
 }
 
+
 std::string json_number(double value) {
-  if (!std::isfinite(value)) return "null";
-  std::string text = fmt::format("{}", value);
-  // Keep doubles doubles for readers that type by syntax ("1.0", "-0.0").
-  if (text.find_first_of(".e") == std::string::npos) text += ".0";
+  std::string text;
+  append_json_number(text, value);
   return text;
 }
 
@@ -226,27 +270,8 @@ void append_json_string(std::string& out, std::string_view text) {
 }
 
 std::string json_string(std::string_view text) {
-  std::string out = "\"";
-  for (std::size_t pos = 0; pos < text.size();) {
-    const CodePoint cp = decode_utf8(text, pos);
-    switch (cp.value) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (needs_unicode_escape(cp.value)) {
-          out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(cp.value));
-        } else if (cp.value == 0xFFFD) {
-          append_utf8(out, cp.value);
-        } else {
-          out.append(text.substr(pos, cp.length));
-        }
-    }
-    pos += cp.length;
-  }
-  out += '"';
+  std::string out;
+  append_escaped(out, text);
   return out;
 }
 

@@ -354,32 +354,31 @@ class ExactRatioDistribution {
     for (std::size_t j = base_.values.size(); j-- > 0;) base_suffix_[j] = base_suffix_[j + 1] + base_.probabilities[j];
   }
 
-  double cdf(double t) const {
-    double total = 0;
-    std::size_t j = 0;
-    for (std::size_t i = 0; i < head_.values.size(); ++i) {
-      while (j < base_.values.size() && head_.values[i] / base_.values[j] > t) ++j;
-      total += head_.probabilities[i] * base_suffix_[j];
-    }
-    return total;
-  }
+  double cdf(double t) const { return probe(t).cdf; }
 
-  // Smallest support point r with cdf(r) >= q: bisection over the ordered bit
-  // patterns of positive doubles between the smallest and largest ratio, so
-  // the answer is an attained ratio h_i / b_j, exactly.
+  // Smallest support point r with cdf(r) >= q, found by bisection over the
+  // ordered bit patterns of positive doubles, each step snapping the upper end
+  // down to a support point: it stops once no support point lies between the
+  // ends, after about log2 of the number of points (not 62) steps. The answer
+  // is an attained ratio h_i / b_j, exactly.
   double quantile(double q) const {
-    auto lo = std::bit_cast<std::uint64_t>(head_.values.front() / base_.values.back());
-    auto hi = std::bit_cast<std::uint64_t>(head_.values.back() / base_.values.front());
-    if (cdf(std::bit_cast<double>(lo)) >= q) return std::bit_cast<double>(lo);
-    while (hi - lo > 1) {  // invariant: cdf(lo) < q, answer in (lo, hi]
-      const std::uint64_t mid = lo + (hi - lo) / 2;
-      if (cdf(std::bit_cast<double>(mid)) >= q) {
-        hi = mid;
+    const double lowest = head_.values.front() / base_.values.back();
+    Probe at = probe(lowest);
+    if (at.cdf >= q) return lowest;
+    auto lo = std::bit_cast<std::uint64_t>(lowest);
+    double next_above_lo = at.above;                    // smallest support point above lo
+    double hi = head_.values.back() / base_.values.front();  // invariant: cdf(lo) < q <= cdf(hi), hi a support point
+    while (next_above_lo < hi) {
+      const std::uint64_t mid = lo + (std::bit_cast<std::uint64_t>(hi) - lo) / 2;
+      at = probe(std::bit_cast<double>(mid));
+      if (at.cdf >= q) {
+        hi = at.at_or_below;
       } else {
         lo = mid;
+        next_above_lo = at.above;
       }
     }
-    return std::bit_cast<double>(hi);
+    return hi;
   }
 
   // Standard deviation of the ratio: E[R^k] = E[H^k] E[B^-k] by independence.
@@ -402,6 +401,28 @@ class ExactRatioDistribution {
   }
 
  private:
+  struct Probe {
+    double cdf = 0;                                                  // P(R <= t)
+    double at_or_below = -std::numeric_limits<double>::infinity();  // largest support point <= t
+    double above = std::numeric_limits<double>::infinity();         // smallest support point > t
+  };
+
+  // One merge-like pass: for head value h_i, the ratios h_i / b_j <= t are
+  // those from the first such j on (ascending b), and that j only grows with i.
+  Probe probe(double t) const {
+    Probe out;
+    std::size_t j = 0;
+    const std::size_t nb = base_.values.size();
+    for (std::size_t i = 0; i < head_.values.size(); ++i) {
+      const double h = head_.values[i];
+      while (j < nb && h / base_.values[j] > t) ++j;
+      out.cdf += head_.probabilities[i] * base_suffix_[j];
+      if (j < nb) out.at_or_below = std::max(out.at_or_below, h / base_.values[j]);
+      if (j > 0) out.above = std::min(out.above, h / base_.values[j - 1]);
+    }
+    return out;
+  }
+
   MedianDistribution base_, head_;
   std::vector<double> base_suffix_;  // base_suffix_[j] = P(B >= b_j)
 };

@@ -110,6 +110,11 @@ class BootstrapInterval:
     def estimate(self) -> float:
         ...
     @property
+    def exact(self) -> bool:
+        """
+        From the exact bootstrap distribution, without resampling.
+        """
+    @property
     def hierarchical(self) -> bool:
         """
         Processes resampled first.
