@@ -260,8 +260,10 @@ std::string render_markdown(const Report& report, const RenderOptions& options) 
   report.validate();
   const std::size_t budget = options.markdown_budget;
   const std::size_t marker = kMarkdownReportMarker.size();
-  const std::size_t body_budget = budget == 0 ? 0 : budget > marker ? budget - marker : 1;
-  return std::string(kMarkdownReportMarker) + markdown_within(report, options, body_budget);
+  if (budget != 0 && budget <= marker) {
+    throw InputError(fmt::format("markdown_budget {} is too small: the report marker alone needs {} bytes", budget, marker));
+  }
+  return std::string(kMarkdownReportMarker) + markdown_within(report, options, budget == 0 ? 0 : budget - marker);
 }
 
 }  // namespace benchreport

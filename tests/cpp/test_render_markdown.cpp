@@ -195,6 +195,11 @@ TEST_CASE("Markdown budget too small for the note is an InputError", "[render][m
   RenderOptions options;
   options.markdown_budget = 20;
   CHECK_THROWS_AS(render_markdown(comparison_like(10), options), InputError);
+  // An empty report within a budget the marker alone exceeds (fuzz_render): refused, never over budget.
+  options.markdown_budget = 10;
+  CHECK_THROWS_AS(render_markdown(Report{}, options), InputError);
+  options.markdown_budget = kMarkdownReportMarker.size() + 1;
+  CHECK(render_markdown(Report{}, options).size() <= options.markdown_budget);
   options.markdown_budget = 100000;
   CHECK_NOTHROW(render_markdown(comparison_like(10), options));
 }
