@@ -44,6 +44,12 @@ void write_spans(JsonStream& out, const Spans& spans) {
   out.end_array();
 }
 
+void write_numbers(JsonStream& out, const std::vector<double>& values) {
+  out.begin_array();
+  for (const double v : values) out.value(v);
+  out.end_array();
+}
+
 void write_cell(JsonStream& out, const Cell& cell) {
   out.begin_object();
   out.member("text", std::string_view(cell.text));
@@ -51,9 +57,7 @@ void write_cell(JsonStream& out, const Cell& cell) {
   if (cell.value) out.member("value", *cell.value);
   if (!cell.samples.empty()) {
     out.key("samples");
-    out.begin_array();
-    for (const double v : cell.samples) out.value(v);
-    out.end_array();
+    write_numbers(out, cell.samples);
   }
   out.end_object();
 }
@@ -86,40 +90,34 @@ void write_table(JsonStream& out, const Table& table) {
 
 void write_blocks(JsonStream& out, const Blocks& blocks);
 
-void write_numbers(JsonStream& out, const std::vector<double>& values) {
-  out.begin_array();
-  for (const double v : values) out.value(v);
-  out.end_array();
-}
-
 // Each block as one object, "type" first, members in a fixed order.
 struct BlockWriter {
   JsonStream& out;
-  void operator()(const Heading& h) const {
+  void begin(std::string_view type) const {
     out.begin_object();
-    out.member("type", "heading");
+    out.member("type", type);
+  }
+  void operator()(const Heading& h) const {
+    begin("heading");
     out.member("level", h.level);
     out.member("text", std::string_view(h.text));
     out.end_object();
   }
   void operator()(const Paragraph& p) const {
-    out.begin_object();
-    out.member("type", "paragraph");
+    begin("paragraph");
     out.key("spans");
     write_spans(out, p.spans);
     out.end_object();
   }
   void operator()(const Note& n) const {
-    out.begin_object();
-    out.member("type", "note");
+    begin("note");
     out.member("kind", n.kind == NoteKind::warning ? "warning" : "note");
     out.key("spans");
     write_spans(out, n.spans);
     out.end_object();
   }
   void operator()(const BulletList& l) const {
-    out.begin_object();
-    out.member("type", "list");
+    begin("list");
     out.key("items");
     out.begin_array();
     for (const Spans& item : l.items) write_spans(out, item);
@@ -128,8 +126,7 @@ struct BlockWriter {
   }
   void operator()(const Table& t) const { write_table(out, t); }
   void operator()(const Details& d) const {
-    out.begin_object();
-    out.member("type", "details");
+    begin("details");
     out.member("summary", std::string_view(d.summary));
     out.member("open", d.open);
     out.key("blocks");
@@ -137,14 +134,12 @@ struct BlockWriter {
     out.end_object();
   }
   void operator()(const Footnote& f) const {
-    out.begin_object();
-    out.member("type", "footnote");
+    begin("footnote");
     out.member("text", std::string_view(f.text));
     out.end_object();
   }
   void operator()(const Plot& p) const {
-    out.begin_object();
-    out.member("type", "plot");
+    begin("plot");
     out.member("title", std::string_view(p.title));
     out.member("x_label", std::string_view(p.x_label));
     out.member("y_label", std::string_view(p.y_label));
