@@ -1,11 +1,13 @@
 #include "benchreport/stats/bootstrap.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/special_functions/beta.hpp>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -520,6 +522,47 @@ BootstrapInterval bootstrap_median_ratio_ci(const SideSamples& base, const SideS
   return out;
 }
 
+namespace {
+
+// Probabilities of the resample median's sorted position: for odd n one per
+// rank j, for even n one per rank pair a <= b (row by row). They depend on n
+// alone, never on the values.
+std::vector<double> compute_median_position_probabilities(std::size_t n) {
+  std::vector<double> out;
+  if (n % 2 == 1) {
+    // Median = order statistic J at rank (n - 1) / 2: P(J <= j) = P(C_j >= (n + 1) / 2).
+    double previous = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const double cdf = binomial_upper_tail(n, static_cast<double>(j + 1) / static_cast<double>(n), (n + 1) / 2);
+      out.push_back(std::max(0.0, cdf - previous));
+      previous = cdf;
+    }
+    return out;
+  }
+  const EvenMedianJointCdf joint(n);
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = a; b < n; ++b) {
+      const auto ia = static_cast<std::ptrdiff_t>(a), ib = static_cast<std::ptrdiff_t>(b);
+      out.push_back(std::max(0.0, joint(ia, ib) - joint(ia - 1, ib) - joint(ia, ib - 1) + joint(ia - 1, ib - 1)));
+    }
+  }
+  return out;
+}
+
+// Small sizes are computed once per process and shared by every case of that
+// size (a comparison of 100 000 cases usually has one n): the incomplete beta
+// and powers per rank cost more than the rest of the exact interval.
+constexpr std::size_t kSharedPositionSizes = 64;
+
+const std::vector<double>& shared_median_position_probabilities(std::size_t n) {
+  static std::array<std::once_flag, kSharedPositionSizes + 1> once;
+  static std::array<std::vector<double>, kSharedPositionSizes + 1> table;
+  std::call_once(once[n], [n] { table[n] = compute_median_position_probabilities(n); });
+  return table[n];
+}
+
+}  // namespace
+
 MedianDistribution exact_bootstrap_median_distribution(std::span<const double> sample) {
   if (sample.empty()) throw InputError("exact bootstrap: the sample is empty");
   if (sample.size() > kMaxExactSamples) {
@@ -529,23 +572,17 @@ MedianDistribution exact_bootstrap_median_distribution(std::span<const double> s
   std::vector<double> sorted(sample.begin(), sample.end());
   std::sort(sorted.begin(), sorted.end());
   const std::size_t n = sorted.size();
+  std::vector<double> computed;
+  if (n > kSharedPositionSizes) computed = compute_median_position_probabilities(n);
+  const std::vector<double>& probabilities = n > kSharedPositionSizes ? computed : shared_median_position_probabilities(n);
   std::vector<std::pair<double, double>> points;
+  points.reserve(probabilities.size());
   if (n % 2 == 1) {
-    // Median = order statistic J at rank (n - 1) / 2: P(J <= j) = P(C_j >= (n + 1) / 2).
-    double previous = 0;
-    for (std::size_t j = 0; j < n; ++j) {
-      const double cdf = binomial_upper_tail(n, static_cast<double>(j + 1) / static_cast<double>(n), (n + 1) / 2);
-      points.emplace_back(sorted[j], std::max(0.0, cdf - previous));
-      previous = cdf;
-    }
+    for (std::size_t j = 0; j < n; ++j) points.emplace_back(sorted[j], probabilities[j]);
   } else {
-    const EvenMedianJointCdf joint(n);
+    std::size_t k = 0;
     for (std::size_t a = 0; a < n; ++a) {
-      for (std::size_t b = a; b < n; ++b) {
-        const auto ia = static_cast<std::ptrdiff_t>(a), ib = static_cast<std::ptrdiff_t>(b);
-        const double probability = joint(ia, ib) - joint(ia - 1, ib) - joint(ia, ib - 1) + joint(ia - 1, ib - 1);
-        points.emplace_back(sorted[a] + (sorted[b] - sorted[a]) / 2, std::max(0.0, probability));
-      }
+      for (std::size_t b = a; b < n; ++b) points.emplace_back(sorted[a] + (sorted[b] - sorted[a]) / 2, probabilities[k++]);
     }
   }
   return merge_support(std::move(points));
