@@ -74,7 +74,7 @@ void add_cases(Report& report, const HistoryAnalysis& a) {
     const std::size_t n = a.changes[i].change_points.size();
     row.emplace_back(std::to_string(n), static_cast<double>(n));
     row.emplace_back(status_text(a, i), a.changes[i].regressed_since ? CellRole::slower : CellRole::none);
-    row.push_back(Cell("").with_samples(s.values));
+    row.push_back(Cell("").with_samples(cell_sparkline_samples(s.values)));
     t.add_row(std::move(row));
   }
   t.footnote = fmt::format("latest = summary of the last commit; a commit's summary is the median of its processes' "

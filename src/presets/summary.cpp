@@ -99,7 +99,7 @@ std::vector<Cell> row(const SummaryGroups& groups, const GroupedSummary& s, std:
                                  format_value(s.max[i], unit, kSummaryValue)));
   cells.push_back(drift_cell(s, i, limit));
   const auto samples = groups.samples(i);
-  cells.push_back(Cell("").with_samples(std::vector<double>(samples.begin(), samples.end())));
+  cells.push_back(Cell("").with_samples(cell_sparkline_samples(samples)));
   return cells;
 }
 

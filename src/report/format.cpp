@@ -223,6 +223,10 @@ std::vector<double> sparkline_points(std::span<const double> samples, std::size_
   return points;
 }
 
+std::vector<double> cell_sparkline_samples(std::span<const double> samples) {
+  return sparkline_points(samples, kCellSparklinePoints);
+}
+
 std::vector<double> sparkline_levels(std::span<const double> samples, std::size_t width) {
   std::vector<double> levels = sparkline_points(samples, width);
   if (levels.empty()) return levels;

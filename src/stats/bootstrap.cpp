@@ -354,6 +354,13 @@ class ExactRatioDistribution {
   ExactRatioDistribution(MedianDistribution base, MedianDistribution head)
       : base_(std::move(base)), head_(std::move(head)), base_suffix_(base_.values.size() + 1, 0.0) {
     for (std::size_t j = base_.values.size(); j-- > 0;) base_suffix_[j] = base_suffix_[j + 1] + base_.probabilities[j];
+    const std::size_t nb = base_.values.size(), nh = head_.values.size();
+    if (nh * nb <= kRatioTableLimit) {
+      ratios_.resize(nh * nb);
+      for (std::size_t i = 0; i < nh; ++i) {
+        for (std::size_t j = 0; j < nb; ++j) ratios_[i * nb + j] = head_.values[i] / base_.values[j];
+      }
+    }
   }
 
   double cdf(double t) const { return probe(t).cdf; }
@@ -411,22 +418,32 @@ class ExactRatioDistribution {
 
   // One merge-like pass: for head value h_i, the ratios h_i / b_j <= t are
   // those from the first such j on (ascending b), and that j only grows with i.
-  Probe probe(double t) const {
+  template <class Ratio>
+  Probe probe_with(double t, Ratio ratio) const {
     Probe out;
     std::size_t j = 0;
     const std::size_t nb = base_.values.size();
     for (std::size_t i = 0; i < head_.values.size(); ++i) {
-      const double h = head_.values[i];
-      while (j < nb && h / base_.values[j] > t) ++j;
+      while (j < nb && ratio(i, j) > t) ++j;
       out.cdf += head_.probabilities[i] * base_suffix_[j];
-      if (j < nb) out.at_or_below = std::max(out.at_or_below, h / base_.values[j]);
-      if (j > 0) out.above = std::min(out.above, h / base_.values[j - 1]);
+      if (j < nb) out.at_or_below = std::max(out.at_or_below, ratio(i, j));
+      if (j > 0) out.above = std::min(out.above, ratio(i, j - 1));
     }
     return out;
   }
 
+  // The same quotients either way; the table only saves the divisions of the
+  // ~60 probes of one interval when it is small enough to fill cheaply.
+  Probe probe(double t) const {
+    const std::size_t nb = base_.values.size();
+    if (!ratios_.empty()) return probe_with(t, [&](std::size_t i, std::size_t j) { return ratios_[i * nb + j]; });
+    return probe_with(t, [&](std::size_t i, std::size_t j) { return head_.values[i] / base_.values[j]; });
+  }
+
+  static constexpr std::size_t kRatioTableLimit = 4096;  // 32 KiB: two sides of up to 10 samples (55 points each)
   MedianDistribution base_, head_;
   std::vector<double> base_suffix_;  // base_suffix_[j] = P(B >= b_j)
+  std::vector<double> ratios_;       // h_i / b_j at [i * nb + j], when nh * nb <= kRatioTableLimit
 };
 
 double normal_quantile(double p) { return boost::math::quantile(boost::math::normal_distribution<double>(), p); }

@@ -275,6 +275,50 @@ def test_sparklines_follow_the_process_order_of_the_p50s():
     assert spark == "\u2581" * 8 + "\u2588" * 8
 
 
+def _bucket_means(x, width):
+    """Means of `width` consecutive buckets [i*n//width, (i+1)*n//width), as the sparkline draws them."""
+    bounds = (np.arange(width + 1) * len(x)) // width
+    return np.add.reduceat(x, bounds[:-1]) / np.diff(bounds)
+
+
+def test_large_cases_keep_bounded_sparkline_points():
+    # 10^5 samples per side: cells keep 4 000 bucket means, not every sample, and the
+    # Markdown (16) and HTML (40) sparklines drawn from them bucket the same samples.
+    rng = np.random.default_rng(7)
+    n = 100_003
+    base = 100 * (1 + 0.01 * rng.random(n)) + np.linspace(0, 3, n)
+    head = 101 * (1 + 0.01 * rng.random(n))
+    ds = br.Dataset.from_arrays(np.concatenate([base, head]), [0, n, 2 * n],
+                                labels={"benchmark": ["big", "big"], "revision": ["base", "head"]}, unit="ns")
+    report = br.compare(ds).report
+    cells = [cell for block in report.to_dict()["blocks"] for cell in _cells_with_samples(block)]
+    assert len(cells) == 2
+    for cell, samples in zip(cells, (base * 1e-9, head * 1e-9)):  # cells hold base units (s)
+        assert len(cell["samples"]) == 4000
+        np.testing.assert_allclose(cell["samples"], _bucket_means(samples, 4000), rtol=1e-13)
+        for width in (16, 40):
+            # Same samples per drawn bucket; its kept means weigh sub-buckets of 25 and 26
+            # samples alike, so the drawn mean is off by at most a bucket's range / 25.
+            drawn = _bucket_means(np.asarray(cell["samples"]), width)
+            exact = _bucket_means(samples, width)
+            assert np.max(np.abs(drawn - exact)) <= np.ptp(samples) / 25
+    assert br.format_sparkline(cells[0]["samples"]) == br.format_sparkline(base)
+    summary = br.summary_report(ds).to_dict()
+    kept = [cell["samples"] for block in summary["blocks"] for cell in _cells_with_samples(block)]
+    assert [len(k) for k in kept] == [4000, 4000]
+    small = br.Dataset.from_arrays(np.concatenate([base[:4000], head[:4000]]), [0, 4000, 8000],
+                                   labels={"benchmark": ["s", "s"], "revision": ["base", "head"]}, unit="ns")
+    cells = [c for b in br.compare(small).report.to_dict()["blocks"] for c in _cells_with_samples(b)]
+    np.testing.assert_array_equal(cells[0]["samples"], base[:4000] * 1e-9)  # up to 4 000: every sample
+
+
+def _cells_with_samples(block):
+    for row in block.get("rows", []):
+        yield from (cell for cell in row if "samples" in cell)
+    for inner in block.get("blocks", []):
+        yield from _cells_with_samples(inner)
+
+
 def test_new_and_removed_cases(tmp_path):
     def drop_and_add(doc):
         removed = doc["metrics"].pop(0)

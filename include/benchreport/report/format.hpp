@@ -101,6 +101,16 @@ CellRole verdict_role(Verdict verdict);
 // means; non-finite samples skipped), for sparklines.
 std::vector<double> sparkline_points(std::span<const double> samples, std::size_t width);
 
+// Most points a preset keeps in a cell for its sparkline: 4 000 = 16 × 250 = 40 × 100,
+// so the Markdown/text (16) and HTML (40) sparklines drawn from the kept points
+// bucket exactly the samples they would bucket from all of them.
+inline constexpr std::size_t kCellSparklinePoints = 4000;
+
+// What a preset's cell keeps to draw a sample sparkline: the finite samples
+// themselves up to kCellSparklinePoints, else that many bucket means. Keeps a
+// report of 10^6-sample cases small (the statistics are in the report's data).
+std::vector<double> cell_sparkline_samples(std::span<const double> samples);
+
 // sparkline_points scaled to [0, 1] between their minimum and maximum (all 0.5
 // when flat); overflow-safe for any finite input, so never NaN.
 std::vector<double> sparkline_levels(std::span<const double> samples, std::size_t width);
