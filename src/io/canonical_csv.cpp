@@ -233,13 +233,12 @@ class CanonicalCsvReader {
     if (row.size() != header_.size()) {
       fail_at_line(source_.name, line, fmt::format("{} fields (expected {}, as in the header)", row.size(), header_.size()));
     }
-    Labels labels;
-    for (std::size_t col : label_cols_) {
-      if (!row[col].empty()) labels.emplace_back(header_[col], row[col]);
-    }
-    if (labels != labels_ || row[unit_col_] != unit_symbol_) {
+    if (!same_set(row)) {
       flush();
-      labels_ = std::move(labels);
+      labels_.clear();
+      for (std::size_t col : label_cols_) {
+        if (!row[col].empty()) labels_.emplace_back(header_[col], row[col]);
+      }
       unit_symbol_ = row[unit_col_];
       set_line_ = line;
     }
@@ -248,6 +247,19 @@ class CanonicalCsvReader {
     if (++samples_ > source_.options.max_samples) {
       fail_at_line(source_.name, line, fmt::format("more than {} samples (raise ReadOptions::max_samples)", source_.options.max_samples));
     }
+  }
+
+  // Whether the row continues the current set (same non-empty labels and unit), checked in
+  // place: most rows do, and building their Labels first cost an allocation per row.
+  bool same_set(const std::vector<std::string>& row) const {
+    if (values_.empty() || row[unit_col_] != unit_symbol_) return false;
+    std::size_t k = 0;
+    for (std::size_t col : label_cols_) {
+      if (row[col].empty()) continue;
+      if (k == labels_.size() || labels_[k].first != header_[col] || labels_[k].second != row[col]) return false;
+      ++k;
+    }
+    return k == labels_.size();
   }
 
   void flush() {

@@ -126,6 +126,17 @@ def test_json_and_csv_round_trip(tmp_path):
     assert ds.to_json() == from_csv.to_json()
 
 
+def test_csv_rows_start_a_new_set_when_any_label_or_the_unit_changes(tmp_path):
+    # Same value in a different column, a label that becomes empty, a unit change: each a new set.
+    path = tmp_path / "sets.csv"
+    path.write_text("a,b,unit,value\nx,,ns,1\nx,,ns,2\n,x,ns,3\nx,x,ns,4\nx,x,us,5\nx,,ns,6\nx,,ns,7\n")
+    ds = br.load(str(path))
+    assert [ds.set_labels(i) for i in range(len(ds))] == [{"a": "x"}, {"b": "x"}, {"a": "x", "b": "x"},
+                                                         {"a": "x", "b": "x"}, {"a": "x"}]
+    assert np.diff(ds.offsets).tolist() == [2, 1, 1, 1, 2]
+    assert ds.units == ["ns", "ns", "ns", "us", "ns"]
+
+
 def test_csv_warns_what_it_cannot_carry():
     # relative to this file, so the test also runs from outside the checkout (scripts/test_wheel.sh)
     from pathlib import Path
