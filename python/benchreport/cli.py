@@ -338,6 +338,8 @@ def write_github(report: Any, budget: int = GITHUB_COMMENT_BUDGET, comment_file:
 def _with_file_column(sources: Sequence[Source], parts: list):
     """Several inputs whose sets carry the same labels (base.json and head.json of one suite) get a
     ``file`` label, so that their rows can be told apart; otherwise the inputs are joined as they are."""
+    if len(parts) == 1:
+        return parts[0]  # one input: nothing to tell apart (the check below is a Python loop over every set)
     seen, clash = set(), False
     for part in parts:
         keys = {tuple(sorted(part.set_labels(i).items())) for i in range(len(part))}
@@ -345,7 +347,7 @@ def _with_file_column(sources: Sequence[Source], parts: list):
         seen |= keys
     if clash:
         parts = [part.with_labels({"file": source.name}) for source, part in zip(sources, parts)]
-    return parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:])
+    return parts[0].concat(*parts[1:])
 
 
 def cmd_summary(args: argparse.Namespace) -> int:
