@@ -125,7 +125,6 @@ def display_unit(base_value: float, unit: Mapping[str, Any]) -> tuple[str, float
 class ComparisonResult(_RendersReport):
     """Result of :func:`compare`: matched cases, new/removed cases and the rendered report."""
 
-    cases: list[CaseResult]
     by: list[str]
     base_value: str
     head_value: str
@@ -137,6 +136,19 @@ class ComparisonResult(_RendersReport):
     report: Report = field(repr=False)
     _dataset: Optional[Dataset] = field(default=None, repr=False, compare=False)
     _baseline_column: str = field(default="revision", repr=False, compare=False)
+    _view: Any = field(default=None, repr=False, compare=False)  # the C++ view, until cases are first read
+    _cases: Optional[list] = field(default=None, repr=False, compare=False)
+
+    @property
+    def cases(self) -> list[CaseResult]:
+        """The matched cases in input order (CaseResult), made on first access.
+
+        A report of 100 000 cases rendered without reading them (the CLI) never builds their Python objects."""
+        if self._cases is None:
+            self._cases = [CaseResult(key=dict(zip(self.by, c.key)), name=c.name, section=c.section,
+                                      pairs=list(c.pairs), stats=c.comparison) for c in self._view.take_cases()]
+            self._view = None
+        return self._cases
 
     def to_bmf(self, side: str = "head", path: Optional[PathLike] = None, *, confidence: float = 0.95,
                **labels: str) -> Optional[str]:
@@ -283,17 +295,12 @@ def compare(dataset: Any, baseline: Any = {"revision": "base"}, by: Optional[Seq
         display_names=dict(names) if names else None, drift_limit=None if drift_limit is None else float(drift_limit), gate=bool(gate), title=title)
     view, report = _core.presets_comparison(_native(dataset), **options)
     by_columns = list(view.by)
-    cases = [
-        CaseResult(key=dict(zip(by_columns, c.key)), name=c.name, section=c.section, pairs=list(c.pairs),
-                   stats=c.comparison)
-        for c in view.take_cases()
-    ]
     return ComparisonResult(
-        cases=cases, by=by_columns, base_value=view.base_value, head_value=view.head_value,
+        by=by_columns, base_value=view.base_value, head_value=view.head_value,
         base_commit=view.base_commit, head_commit=view.head_commit, same_revision=view.same_revision,
         new_cases=[dict(zip(by_columns, k)) for k in view.new_cases],
         removed_cases=[dict(zip(by_columns, k)) for k in view.removed_cases], report=Report._from_core(report),
-        _dataset=dataset, _baseline_column=options["baseline_column"])
+        _dataset=dataset, _baseline_column=options["baseline_column"], _view=view)
 
 
 def comparison_report(dataset: Dataset, baseline: Mapping[str, str] = {"revision": "base"},

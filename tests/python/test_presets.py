@@ -202,6 +202,14 @@ def test_process_pairs_and_interleaving(comparison):
     assert not comparison.same_revision
 
 
+def test_cases_are_made_on_first_access(nitro):
+    result = br.compare(nitro, resamples=200)
+    assert result._cases is None and result._view is not None
+    cases = result.cases
+    assert result.cases is cases and result._view is None
+    assert [c.name for c in cases] == [c.name for c in br.compare(nitro, resamples=200).cases]
+
+
 def test_to_pandas(comparison):
     df = comparison.to_pandas()
     assert len(df) == 92
