@@ -30,14 +30,26 @@ void geomean_interval(Rollup& r, std::span<const double> log_ratios, const Rollu
   r.geomean_upper = std::exp(t.upper);
 }
 
+std::vector<const CaseComparison*> pointers_to(std::span<const CaseComparison> cases) {
+  std::vector<const CaseComparison*> pointers;
+  pointers.reserve(cases.size());
+  for (const auto& c : cases) pointers.push_back(&c);
+  return pointers;
+}
+
 }  // namespace
 
 Rollup rollup(std::span<const CaseComparison> cases, const RollupOptions& options) {
+  return rollup(pointers_to(cases), options);
+}
+
+Rollup rollup(std::span<const CaseComparison* const> cases, const RollupOptions& options) {
   if (cases.empty()) throw InputError("rollup: expected at least one case");
   Rollup r;
   r.cases = cases.size();
   std::vector<double> abs_changes, log_ratios;
-  for (const auto& c : cases) {
+  for (const CaseComparison* each : cases) {
+    const CaseComparison& c = *each;
     const double a = std::fabs(c.change);
     abs_changes.push_back(a);
     log_ratios.push_back(c.log_ratio);
@@ -100,11 +112,16 @@ NoiseCalibration calibrate_noise(std::span<const std::string> case_names, std::s
 
 NoiseCalibration calibrate_noise(std::span<const CaseComparison> aa_comparisons, double minimum_threshold,
                                  double factor) {
+  return calibrate_noise(pointers_to(aa_comparisons), minimum_threshold, factor);
+}
+
+NoiseCalibration calibrate_noise(std::span<const CaseComparison* const> aa_comparisons, double minimum_threshold,
+                                 double factor) {
   std::vector<std::string> names;
   std::vector<double> changes;
-  for (const auto& c : aa_comparisons) {
-    names.push_back(c.case_name);
-    changes.push_back(c.change);
+  for (const CaseComparison* c : aa_comparisons) {
+    names.push_back(c->case_name);
+    changes.push_back(c->change);
   }
   return calibrate_noise(names, changes, minimum_threshold, factor);
 }

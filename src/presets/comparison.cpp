@@ -281,11 +281,11 @@ class ComparisonBuilder {
 
   SectionFigures figures_for(const std::string& section) const {
     SectionFigures f;
-    std::vector<CaseComparison> comparisons;
+    std::vector<const CaseComparison*> comparisons;
     for (std::size_t i = 0; i < cmp_.cases.size(); ++i) {
       if (view_.sections[i] != section) continue;
       f.cases.push_back(i);
-      comparisons.push_back(cmp_.cases[i].comparison);
+      comparisons.push_back(&cmp_.cases[i].comparison);
       for (const bool head : {false, true}) {
         const SideDrift& d = head ? drifts_[i].head : drifts_[i].base;
         if (std::isnan(d.median_change)) continue;

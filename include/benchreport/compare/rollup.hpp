@@ -37,6 +37,8 @@ struct Rollup {
 // Requires at least one case. The geometric mean is over the given (matched)
 // cases, with a Student t interval over their log ratios.
 Rollup rollup(std::span<const CaseComparison> cases, const RollupOptions& options = {});
+// The same over cases held elsewhere (a report's sections), without copying them.
+Rollup rollup(std::span<const CaseComparison* const> cases, const RollupOptions& options = {});
 
 struct NoiseCalibration {
   std::vector<std::string> cases;   // distinct case names, first-seen order
@@ -51,5 +53,7 @@ NoiseCalibration calibrate_noise(std::span<const std::string> case_names, std::s
                                  double minimum_threshold = 0.05, double factor = 1.5);
 NoiseCalibration calibrate_noise(std::span<const CaseComparison> aa_comparisons, double minimum_threshold = 0.05,
                                  double factor = 1.5);
+NoiseCalibration calibrate_noise(std::span<const CaseComparison* const> aa_comparisons,
+                                 double minimum_threshold = 0.05, double factor = 1.5);
 
 }  // namespace benchreport
