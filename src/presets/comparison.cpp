@@ -10,6 +10,7 @@
 
 #include "benchreport/stats/drift.hpp"
 #include "benchreport/core/error.hpp"
+#include "benchreport/core/parallel.hpp"
 #include "benchreport/report/format.hpp"
 #include "benchreport/io/read.hpp"
 #include "benchreport/stats/order_stats.hpp"
@@ -167,10 +168,14 @@ class ComparisonBuilder {
  public:
   ComparisonBuilder(const Dataset& dataset, const ComparisonView& view, const ComparisonReportOptions& options)
       : ds_(dataset), view_(view), cmp_(view.comparison), opt_(options), threshold_(options.compare.compare.threshold) {
-    for (const auto& c : cmp_.cases) {
-      drifts_.push_back({side_drift(ds_, c.base_sets, opt_.drift_k, opt_.drift_limit),
-                         side_drift(ds_, c.head_sets, opt_.drift_k, opt_.drift_limit)});
-    }
+    drifts_.resize(cmp_.cases.size());
+    parallel_for_chunks(cmp_.cases.size(), 512, opt_.compare.threads, [&](std::size_t begin, std::size_t end, unsigned) {
+      for (std::size_t i = begin; i < end; ++i) {
+        const auto& c = cmp_.cases[i];
+        drifts_[i] = {side_drift(ds_, c.base_sets, opt_.drift_k, opt_.drift_limit),
+                      side_drift(ds_, c.head_sets, opt_.drift_k, opt_.drift_limit)};
+      }
+    });
     order_sections();
   }
 
@@ -431,6 +436,17 @@ class ComparisonBuilder {
             fmt::format("{}, {}", drift_text(d.base), drift_text(d.head))};
   }
 
+  // Each case's rows and payload depend on that case alone: built on the comparison's
+  // threads, in chunks (a row takes microseconds), and kept in case order.
+  template <class Build>
+  auto per_case(const std::vector<std::size_t>& cases, Build build) const {
+    std::vector<decltype(build(std::size_t{}))> out(cases.size());
+    parallel_for_chunks(cases.size(), 512, opt_.compare.threads, [&](std::size_t begin, std::size_t end, unsigned) {
+      for (std::size_t k = begin; k < end; ++k) out[k] = build(cases[k]);
+    });
+    return out;
+  }
+
   Json add_section(Report& report, std::size_t s) const {
     const std::string& section = sections_[s];
     const SectionFigures& f = figures_[s];
@@ -451,7 +467,7 @@ class ComparisonBuilder {
     }
     Details& details = report.add_details(fmt::format("All benchmarks and sample variation ({})", f.cases.size()));
     Table& all = details.blocks.add_table(change_columns(), {}, fmt::format("all-{}", section));
-    for (const auto i : f.cases) all.add_row(change_row(i));
+    for (auto& row : per_case(f.cases, [&](std::size_t i) { return change_row(i); })) all.add_row(std::move(row));
     Table& processes = details.blocks.add_table({{"Benchmark"},
                                                  {"Base process p50s", Align::right},
                                                  {"Head process p50s", Align::right},
@@ -459,7 +475,7 @@ class ComparisonBuilder {
                                                  {"Sample MAD / p50 (base, head)", Align::right},
                                                  {"Drift (base, head)", Align::right}},
                                                 {}, fmt::format("processes-{}", section));
-    for (const auto i : f.cases) processes.add_row(process_row(i));
+    for (auto& row : per_case(f.cases, [&](std::size_t i) { return process_row(i); })) processes.add_row(std::move(row));
     report.add_footnote(
         "p50 is the median of the samples. MAD describes sample spread; ordered raw samples retain within-process drift (the sparklines after the process p50s draw each "
         "side's samples in measurement order, processes one after another). Paired change i = head process i vs base "
@@ -547,49 +563,52 @@ class ComparisonBuilder {
                              {"prob_head_better", c.prob_head_better}});
   }
 
+  // One case of a section's payload: every statistic behind its rows.
+  Json case_json(std::size_t i) const {
+    const auto& r = cmp_.cases[i];
+    const auto& c = r.comparison;
+    const auto numbers = [](const std::vector<double>& v) {
+      Json a = Json::array();
+      for (const double x : v) a.push_back(x);
+      return a;
+    };
+    const auto nan_or = [](double v) { return std::isnan(v) ? Json() : Json(v); };
+    Json key = Json::object();
+    for (std::size_t k = 0; k < cmp_.by.size(); ++k) key.set(cmp_.by[k], r.key[k]);
+    return Json(Json::Object{{"name", view_.names[i]},
+                             {"key", std::move(key)},
+                             {"unit_base", std::string(base_symbol(unit_of(i).dimension))},
+                             {"base_median", c.base_median},
+                             {"head_median", c.head_median},
+                             {"change", c.change},
+                             {"change_lower", c.change_lower},
+                             {"change_upper", c.change_upper},
+                             {"interval_method", c.change_interval_method},
+                             {"verdict", std::string(to_string(c.verdict))},
+                             {"verdict_code", c.verdict_code},
+                             {"verdict_reason", c.verdict_reason},
+                             {"base_n", static_cast<std::int64_t>(c.base_n)},
+                             {"head_n", static_cast<std::int64_t>(c.head_n)},
+                             {"base_mad_pct", c.base_mad_pct},
+                             {"head_mad_pct", c.head_mad_pct},
+                             {"base_process_medians", numbers(c.base_process_medians)},
+                             {"head_process_medians", numbers(c.head_process_medians)},
+                             {"process_changes", numbers(c.process_changes)},
+                             {"processes_disagree", c.processes_disagree},
+                             {"mann_whitney_p", c.mann_whitney.p_value},
+                             {"robust", estimators_json(c)},
+                             {"base_drift", nan_or(drifts_[i].base.median_change)},
+                             {"head_drift", nan_or(drifts_[i].head.median_change)},
+                             {"warnings", [&] {
+                               Json w = Json::array();
+                               for (const auto& text : c.warnings) w.push_back(text);
+                               return w;
+                             }()}});
+  }
+
   Json section_json(const std::string& section, const SectionFigures& f) const {
     Json cases = Json::array();
-    for (const auto i : f.cases) {
-      const auto& r = cmp_.cases[i];
-      const auto& c = r.comparison;
-      const auto numbers = [](const std::vector<double>& v) {
-        Json a = Json::array();
-        for (const double x : v) a.push_back(x);
-        return a;
-      };
-      const auto nan_or = [](double v) { return std::isnan(v) ? Json() : Json(v); };
-      Json key = Json::object();
-      for (std::size_t k = 0; k < cmp_.by.size(); ++k) key.set(cmp_.by[k], r.key[k]);
-      cases.push_back(Json(Json::Object{{"name", view_.names[i]},
-                                        {"key", std::move(key)},
-                                        {"unit_base", std::string(base_symbol(unit_of(i).dimension))},
-                                        {"base_median", c.base_median},
-                                        {"head_median", c.head_median},
-                                        {"change", c.change},
-                                        {"change_lower", c.change_lower},
-                                        {"change_upper", c.change_upper},
-                                        {"interval_method", c.change_interval_method},
-                                        {"verdict", std::string(to_string(c.verdict))},
-                                        {"verdict_code", c.verdict_code},
-                                        {"verdict_reason", c.verdict_reason},
-                                        {"base_n", static_cast<std::int64_t>(c.base_n)},
-                                        {"head_n", static_cast<std::int64_t>(c.head_n)},
-                                        {"base_mad_pct", c.base_mad_pct},
-                                        {"head_mad_pct", c.head_mad_pct},
-                                        {"base_process_medians", numbers(c.base_process_medians)},
-                                        {"head_process_medians", numbers(c.head_process_medians)},
-                                        {"process_changes", numbers(c.process_changes)},
-                                        {"processes_disagree", c.processes_disagree},
-                                        {"mann_whitney_p", c.mann_whitney.p_value},
-                                        {"robust", estimators_json(c)},
-                                        {"base_drift", nan_or(drifts_[i].base.median_change)},
-                                        {"head_drift", nan_or(drifts_[i].head.median_change)},
-                                        {"warnings", [&] {
-                                           Json w = Json::array();
-                                           for (const auto& text : c.warnings) w.push_back(text);
-                                           return w;
-                                         }()}}));
-    }
+    for (Json& one : per_case(f.cases, [&](std::size_t i) { return case_json(i); })) cases.push_back(std::move(one));
     Json verdicts = Json::object();
     for (const Verdict v : {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent, Verdict::unchanged}) {
       verdicts.set(std::string(to_string(v)), static_cast<std::int64_t>(f.rollup.verdict_counts[static_cast<std::size_t>(v)]));

@@ -56,6 +56,20 @@ def test_comparison_identical_for_threads_and_repeats(comparison_file):
         assert _renders(_compare(comparison_file, threads=threads).report) == reference, f"threads={threads}"
 
 
+def test_many_case_report_identical_for_threads():
+    # 3 000 cases: the report's rows, drifts and payload are built in chunks of 512 cases on
+    # several threads; every format must match the one-thread build byte for byte.
+    rng = np.random.default_rng(5)
+    n_cases, n = 3000, 6
+    values = 100 * (1 + 0.02 * rng.random(2 * n_cases * n)) * np.repeat(rng.uniform(0.9, 1.1, 2 * n_cases), n)
+    offsets = np.arange(0, 2 * n_cases * n + 1, n)
+    labels = {"benchmark": [f"case{i // 2:05d}" for i in range(2 * n_cases)],
+              "revision": ["base", "head"] * n_cases}
+    ds = br.Dataset.from_arrays(values, offsets, labels=labels, unit="ns")
+    reference = _renders(br.compare(ds, threads=1, resamples=RESAMPLES).report)
+    assert _renders(br.compare(ds, threads=2, resamples=RESAMPLES).report) == reference
+
+
 def test_seed_matters(comparison_file):
     a = json.loads(_compare(comparison_file, threads=1, seed=7).to_json())
     b = json.loads(_compare(comparison_file, threads=1, seed=8).to_json())
