@@ -575,35 +575,38 @@ class ComparisonBuilder {
     const auto nan_or = [](double v) { return std::isnan(v) ? Json() : Json(v); };
     Json key = Json::object();
     for (std::size_t k = 0; k < cmp_.by.size(); ++k) key.set(cmp_.by[k], r.key[k]);
-    return Json(Json::Object{{"name", view_.names[i]},
-                             {"key", std::move(key)},
-                             {"unit_base", std::string(base_symbol(unit_of(i).dimension))},
-                             {"base_median", c.base_median},
-                             {"head_median", c.head_median},
-                             {"change", c.change},
-                             {"change_lower", c.change_lower},
-                             {"change_upper", c.change_upper},
-                             {"interval_method", c.change_interval_method},
-                             {"verdict", std::string(to_string(c.verdict))},
-                             {"verdict_code", c.verdict_code},
-                             {"verdict_reason", c.verdict_reason},
-                             {"base_n", static_cast<std::int64_t>(c.base_n)},
-                             {"head_n", static_cast<std::int64_t>(c.head_n)},
-                             {"base_mad_pct", c.base_mad_pct},
-                             {"head_mad_pct", c.head_mad_pct},
-                             {"base_process_medians", numbers(c.base_process_medians)},
-                             {"head_process_medians", numbers(c.head_process_medians)},
-                             {"process_changes", numbers(c.process_changes)},
-                             {"processes_disagree", c.processes_disagree},
-                             {"mann_whitney_p", c.mann_whitney.p_value},
-                             {"robust", estimators_json(c)},
-                             {"base_drift", nan_or(drifts_[i].base.median_change)},
-                             {"head_drift", nan_or(drifts_[i].head.median_change)},
-                             {"warnings", [&] {
-                               Json w = Json::array();
-                               for (const auto& text : c.warnings) w.push_back(text);
-                               return w;
-                             }()}});
+    // Appended one by one: an initializer list would copy every nested value (its elements are const).
+    Json::Object o;
+    o.reserve(25);
+    const auto add = [&o](const char* key, Json value) { o.emplace_back(key, std::move(value)); };
+    add("name", view_.names[i]);
+    add("key", std::move(key));
+    add("unit_base", std::string(base_symbol(unit_of(i).dimension)));
+    add("base_median", c.base_median);
+    add("head_median", c.head_median);
+    add("change", c.change);
+    add("change_lower", c.change_lower);
+    add("change_upper", c.change_upper);
+    add("interval_method", c.change_interval_method);
+    add("verdict", std::string(to_string(c.verdict)));
+    add("verdict_code", c.verdict_code);
+    add("verdict_reason", c.verdict_reason);
+    add("base_n", static_cast<std::int64_t>(c.base_n));
+    add("head_n", static_cast<std::int64_t>(c.head_n));
+    add("base_mad_pct", c.base_mad_pct);
+    add("head_mad_pct", c.head_mad_pct);
+    add("base_process_medians", numbers(c.base_process_medians));
+    add("head_process_medians", numbers(c.head_process_medians));
+    add("process_changes", numbers(c.process_changes));
+    add("processes_disagree", c.processes_disagree);
+    add("mann_whitney_p", c.mann_whitney.p_value);
+    add("robust", estimators_json(c));
+    add("base_drift", nan_or(drifts_[i].base.median_change));
+    add("head_drift", nan_or(drifts_[i].head.median_change));
+    Json warnings = Json::array();
+    for (const auto& text : c.warnings) warnings.push_back(text);
+    add("warnings", std::move(warnings));
+    return Json(std::move(o));
   }
 
   Json section_json(const std::string& section, const SectionFigures& f) const {
@@ -613,20 +616,21 @@ class ComparisonBuilder {
     for (const Verdict v : {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent, Verdict::unchanged}) {
       verdicts.set(std::string(to_string(v)), static_cast<std::int64_t>(f.rollup.verdict_counts[static_cast<std::size_t>(v)]));
     }
-    return Json(Json::Object{{"section", section},
-                             {"title", section_title(section)},
-                             {"cases_compared", static_cast<std::int64_t>(f.cases.size())},
-                             {"median_abs_change", f.rollup.median_abs_change},
-                             {"cases_at_threshold", static_cast<std::int64_t>(f.rollup.cases_at_threshold)},
-                             {"largest_abs_change", f.rollup.largest_abs_change},
-                             {"largest_abs_change_case", f.largest ? Json(view_.names[*f.largest]) : Json()},
-                             {"geomean_change", f.rollup.geomean_ratio - 1},
-                             {"geomean_change_lower", f.rollup.geomean_lower - 1},
-                             {"geomean_change_upper", f.rollup.geomean_upper - 1},
-                             {"suggested_threshold", cmp_.same_revision ? Json(f.suggested_threshold) : Json()},
-                             {"verdicts", std::move(verdicts)},
-                             {"drift_flags", static_cast<std::int64_t>(f.drift_flags.size())},
-                             {"cases", std::move(cases)}});
+    Json::Object out{{"section", section},
+                     {"title", section_title(section)},
+                     {"cases_compared", static_cast<std::int64_t>(f.cases.size())},
+                     {"median_abs_change", f.rollup.median_abs_change},
+                     {"cases_at_threshold", static_cast<std::int64_t>(f.rollup.cases_at_threshold)},
+                     {"largest_abs_change", f.rollup.largest_abs_change},
+                     {"largest_abs_change_case", f.largest ? Json(view_.names[*f.largest]) : Json()},
+                     {"geomean_change", f.rollup.geomean_ratio - 1},
+                     {"geomean_change_lower", f.rollup.geomean_lower - 1},
+                     {"geomean_change_upper", f.rollup.geomean_upper - 1},
+                     {"suggested_threshold", cmp_.same_revision ? Json(f.suggested_threshold) : Json()},
+                     {"verdicts", std::move(verdicts)},
+                     {"drift_flags", static_cast<std::int64_t>(f.drift_flags.size())}};
+    out.emplace_back("cases", std::move(cases));  // moved in: in the list above it would be copied, case by case
+    return Json(std::move(out));
   }
 
   const Dataset& ds_;

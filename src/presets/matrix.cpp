@@ -296,14 +296,21 @@ class MatrixBuilder {
         }
       }
       table.add_row(std::move(cells));
-      rows.push_back(Json(Json::Object{{"row", join_key(m.row_keys[r])}, {"values", std::move(values)}}));
+      Json row = Json::object();  // set() moves; an initializer list would copy the values
+      row.set("row", join_key(m.row_keys[r]));
+      row.set("values", std::move(values));
+      rows.push_back(std::move(row));
     }
     if (incomplete > 0) table.footnote = "— = not measured for that column (not part of the comparison).";
     Json cols = Json::array();
     for (const auto& key : m.col_keys) cols.push_back(join_key(key));
     Json key = Json::object();
     for (std::size_t k = 0; k < t.key.size(); ++k) key.set(table_columns_[k], t.key[k]);
-    return Json(Json::Object{{"key", std::move(key)}, {"columns", std::move(cols)}, {"rows", std::move(rows)}});
+    Json out = Json::object();
+    out.set("key", std::move(key));
+    out.set("columns", std::move(cols));
+    out.set("rows", std::move(rows));
+    return out;
   }
 
   const MatrixReportOptions& opt_;
