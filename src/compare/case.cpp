@@ -439,18 +439,25 @@ Verdict decide_verdict(double estimate, double change_lower, double change_upper
 }
 
 void control_false_discoveries(std::span<CaseComparison> cases, const CompareOptions& o) {
-  std::vector<std::size_t> family;
+  std::vector<CaseComparison*> pointers;
+  pointers.reserve(cases.size());
+  for (auto& c : cases) pointers.push_back(&c);
+  control_false_discoveries(std::span<CaseComparison* const>(pointers), o);
+}
+
+void control_false_discoveries(std::span<CaseComparison* const> cases, const CompareOptions& o) {
+  std::vector<CaseComparison*> family;
   std::vector<double> p;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    cases[i].p_adjusted = cases[i].p_value;
-    if (o.exact_unit || !std::isfinite(cases[i].p_value)) continue;
-    family.push_back(i);
-    p.push_back(cases[i].p_value);
+  for (CaseComparison* c : cases) {
+    c->p_adjusted = c->p_value;
+    if (o.exact_unit || !std::isfinite(c->p_value)) continue;
+    family.push_back(c);
+    p.push_back(c->p_value);
   }
   if (family.empty()) return;
   const std::vector<double> adjusted = adjust_bh(p);
   for (std::size_t j = 0; j < family.size(); ++j) {
-    CaseComparison& c = cases[family[j]];
+    CaseComparison& c = *family[j];
     c.p_adjusted = adjusted[j];
     const bool claims = c.verdict == Verdict::slower || c.verdict == Verdict::faster;
     if (o.control_fdr && claims && c.verdict_code.rfind("exact", 0) != 0 && !(c.p_adjusted < o.alpha)) {

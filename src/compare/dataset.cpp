@@ -411,25 +411,16 @@ DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& o
     batch_options.direction = kind.first ? Direction::higher_is_better : Direction::lower_is_better;
     batch_options.exact_unit = batch_options.exact_unit || kind.second;
     std::vector<CaseInput> batch;
-    for (const auto i : indices) batch.push_back(inputs[i]);
+    for (const auto i : indices) batch.push_back(std::move(inputs[i]));  // each case is in one batch
     auto results = compare_cases(batch, batch_options, options.threads);
     for (std::size_t j = 0; j < indices.size(); ++j) out.cases[indices[j]].comparison = std::move(results[j]);
   }
   // Benjamini–Hochberg across all cases of the comparison (exact-unit cases are not in the family).
-  std::vector<CaseComparison> all;
-  all.reserve(out.cases.size());
-  for (auto& c : out.cases) all.push_back(std::move(c.comparison));
-  std::vector<std::size_t> statistical;
-  std::vector<CaseComparison> family;
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    const auto& code = all[i].verdict_code;
-    if (code.rfind("exact", 0) == 0) continue;
-    statistical.push_back(i);
-    family.push_back(std::move(all[i]));
+  std::vector<CaseComparison*> family;
+  for (auto& c : out.cases) {
+    if (c.comparison.verdict_code.rfind("exact", 0) != 0) family.push_back(&c.comparison);
   }
-  control_false_discoveries(family, options.compare);
-  for (std::size_t j = 0; j < statistical.size(); ++j) all[statistical[j]] = std::move(family[j]);
-  for (std::size_t i = 0; i < all.size(); ++i) out.cases[i].comparison = std::move(all[i]);
+  control_false_discoveries(std::span<CaseComparison* const>(family), options.compare);
   return out;
 }
 

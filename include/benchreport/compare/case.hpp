@@ -172,6 +172,8 @@ Verdict decide_verdict(double estimate, double change_lower, double change_upper
 // excluded): sets p_adjusted and, when options.control_fdr, demotes slower/faster
 // with p_adjusted >= alpha to inconclusive (code "fdr_adjusted").
 void control_false_discoveries(std::span<CaseComparison> cases, const CompareOptions& options);
+// The same over cases held elsewhere (a dataset comparison's matched cases), in the given order.
+void control_false_discoveries(std::span<CaseComparison* const> cases, const CompareOptions& options);
 
 // Smallest equal per-side sample count whose best exact two-sided U-test
 // p-value, 2 / C(2n, n), is <= alpha.
