@@ -168,13 +168,10 @@ class ComparisonBuilder {
  public:
   ComparisonBuilder(const Dataset& dataset, const ComparisonView& view, const ComparisonReportOptions& options)
       : ds_(dataset), view_(view), cmp_(view.comparison), opt_(options), threshold_(options.compare.compare.threshold) {
-    drifts_.resize(cmp_.cases.size());
-    parallel_for_chunks(cmp_.cases.size(), 512, opt_.compare.threads, [&](std::size_t begin, std::size_t end, unsigned) {
-      for (std::size_t i = begin; i < end; ++i) {
-        const auto& c = cmp_.cases[i];
-        drifts_[i] = {side_drift(ds_, c.base_sets, opt_.drift_k, opt_.drift_limit),
-                      side_drift(ds_, c.head_sets, opt_.drift_k, opt_.drift_limit)};
-      }
+    drifts_ = map_indexed(cmp_.cases.size(), 512, opt_.compare.threads, [&](std::size_t i) {
+      const auto& c = cmp_.cases[i];
+      return CaseDrift{side_drift(ds_, c.base_sets, opt_.drift_k, opt_.drift_limit),
+                       side_drift(ds_, c.head_sets, opt_.drift_k, opt_.drift_limit)};
     });
     order_sections();
   }
@@ -440,11 +437,7 @@ class ComparisonBuilder {
   // threads, in chunks (a row takes microseconds), and kept in case order.
   template <class Build>
   auto per_case(const std::vector<std::size_t>& cases, Build build) const {
-    std::vector<decltype(build(std::size_t{}))> out(cases.size());
-    parallel_for_chunks(cases.size(), 512, opt_.compare.threads, [&](std::size_t begin, std::size_t end, unsigned) {
-      for (std::size_t k = begin; k < end; ++k) out[k] = build(cases[k]);
-    });
-    return out;
+    return map_indexed(cases.size(), 512, opt_.compare.threads, [&](std::size_t k) { return build(cases[k]); });
   }
 
   Json add_section(Report& report, std::size_t s) const {

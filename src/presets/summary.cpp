@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "benchreport/core/error.hpp"
+#include "benchreport/core/parallel.hpp"
 #include "benchreport/report/format.hpp"
 #include "benchreport/stats/grouped.hpp"
 #include "sample_notes.hpp"
@@ -103,27 +104,32 @@ std::vector<Cell> row(const SummaryGroups& groups, const GroupedSummary& s, std:
   return cells;
 }
 
-Json payload(const SummaryGroups& groups, const GroupedSummary& s, std::size_t k) {
+// One group of the payload: its labels, units and statistics.
+Json group_json(const SummaryGroups& groups, const GroupedSummary& s, std::size_t i) {
+  Json labels = Json::object();
+  for (std::size_t c = 0; c < groups.columns.size() && c < groups.keys[i].size(); ++c) {
+    labels.set(groups.columns[c], groups.keys[i][c]);
+  }
+  const Unit& unit = *groups.units[i];
+  Json item = Json::object();
+  item.set("labels", std::move(labels));
+  item.set("unit", std::string(base_symbol(unit.dimension)));
+  item.set("display_unit", unit.symbol);
+  item.set("n", s.n[i]);
+  item.set("median", finite_or_null(s.median[i]));
+  item.set("mad", finite_or_null(s.mad[i]));
+  item.set("mad_over_median_pct", finite_or_null(s.mad_over_median_pct[i]));
+  item.set("cv", finite_or_null(s.cv[i]));
+  item.set("min", finite_or_null(s.min[i]));
+  item.set("max", finite_or_null(s.max[i]));
+  item.set("drift", s.drift_ok[i] != 0 ? finite_or_null(s.drift[i]) : Json());
+  item.set("drift_reason", s.drift_reason[i]);
+  return item;
+}
+
+Json payload(const SummaryGroups& groups, const GroupedSummary& s, std::size_t k, unsigned threads) {
   Json rows = Json::array();
-  for (std::size_t i = 0; i < groups.size(); ++i) {
-    Json labels = Json::object();
-    for (std::size_t c = 0; c < groups.columns.size() && c < groups.keys[i].size(); ++c) {
-      labels.set(groups.columns[c], groups.keys[i][c]);
-    }
-    const Unit& unit = *groups.units[i];
-    Json item = Json::object();
-    item.set("labels", std::move(labels));
-    item.set("unit", std::string(base_symbol(unit.dimension)));
-    item.set("display_unit", unit.symbol);
-    item.set("n", s.n[i]);
-    item.set("median", finite_or_null(s.median[i]));
-    item.set("mad", finite_or_null(s.mad[i]));
-    item.set("mad_over_median_pct", finite_or_null(s.mad_over_median_pct[i]));
-    item.set("cv", finite_or_null(s.cv[i]));
-    item.set("min", finite_or_null(s.min[i]));
-    item.set("max", finite_or_null(s.max[i]));
-    item.set("drift", s.drift_ok[i] != 0 ? finite_or_null(s.drift[i]) : Json());
-    item.set("drift_reason", s.drift_reason[i]);
+  for (Json& item : map_indexed(groups.size(), 512, threads, [&](std::size_t i) { return group_json(groups, s, i); })) {
     rows.push_back(std::move(item));
   }
   Json by = Json::array();
@@ -181,13 +187,15 @@ Report summary_report(const Dataset& dataset, const SummaryReportOptions& option
   for (std::size_t c = 0; c + 1 < kStatColumns.size(); ++c) columns.emplace_back(std::string(kStatColumns[c]), Align::right);
   columns.emplace_back(std::string(kStatColumns.back()));
   Table& table = report.add_table(std::move(columns), {}, "summary");
-  for (std::size_t i = 0; i < groups.size(); ++i) table.add_row(row(groups, s, i, options.drift_limit));
+  const auto rows = map_indexed(groups.size(), 512, options.threads,
+                                [&](std::size_t i) { return row(groups, s, i, options.drift_limit); });
+  for (auto& cells : rows) table.add_row(std::move(cells));
   table.footnote = fmt::format(
       "p50 = median; MAD / p50 = median absolute deviation over the median; CV = population standard deviation over "
       "the mean; drift = median of the last {} samples over the first {} \u2212 1 (n/a below {} samples).",
       k, k, 2 * k);
   if (const std::string samples = sample_footnote(dataset); !samples.empty()) report.add_footnote(samples);
-  report.data = payload(groups, s, k);
+  report.data = payload(groups, s, k, options.threads);
   return report;
 }
 

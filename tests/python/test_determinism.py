@@ -57,7 +57,7 @@ def test_comparison_identical_for_threads_and_repeats(comparison_file):
 
 
 def test_many_case_report_identical_for_threads():
-    # 3 000 cases: the report's rows, drifts and payload are built in chunks of 512 cases on
+    # 3 000 cases: the reports' rows, drifts and payloads are built in chunks of 512 cases on
     # several threads; every format must match the one-thread build byte for byte.
     rng = np.random.default_rng(5)
     n_cases, n = 3000, 6
@@ -68,6 +68,7 @@ def test_many_case_report_identical_for_threads():
     ds = br.Dataset.from_arrays(values, offsets, labels=labels, unit="ns")
     reference = _renders(br.compare(ds, threads=1, resamples=RESAMPLES).report)
     assert _renders(br.compare(ds, threads=2, resamples=RESAMPLES).report) == reference
+    assert _renders(br.summary_report(ds, threads=2)) == _renders(br.summary_report(ds, threads=1))
 
 
 def test_seed_matters(comparison_file):

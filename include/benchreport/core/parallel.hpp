@@ -6,6 +6,7 @@
 #include <exception>
 #include <system_error>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace benchreport {
@@ -84,6 +85,17 @@ void run_indexed(std::size_t n, unsigned threads, Task&& task) {
   parallel_for_chunks(n, 1, threads, [&](std::size_t begin, std::size_t end, unsigned) {
     for (std::size_t i = begin; i < end; ++i) task(i);
   });
+}
+
+// build(i) for every i in [0, n), in chunks of `chunk` on `threads` workers, the
+// results in index order: for per-item work of microseconds (report rows).
+template <class Build>
+auto map_indexed(std::size_t n, std::size_t chunk, unsigned threads, Build&& build) {
+  std::vector<std::decay_t<decltype(build(std::size_t{}))>> out(n);
+  parallel_for_chunks(n, chunk, threads, [&](std::size_t begin, std::size_t end, unsigned) {
+    for (std::size_t i = begin; i < end; ++i) out[i] = build(i);
+  });
+  return out;
 }
 
 }  // namespace benchreport
