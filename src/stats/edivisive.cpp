@@ -149,8 +149,7 @@ struct Scanner {
       const std::size_t lo = o.min_segment, hi = kappa - o.min_segment;  // tau in [lo, hi]
       const double* inv_m = inv.data();
       const double* inv_r = inv_reversed.data() + (inv.size() - 1 - kappa);  // inv_r[tau] = inv[kappa - tau]
-      double g_min = INFINITY;
-      for (std::size_t tau = lo; tau <= hi; ++tau) g_min = std::min(g_min, left[tau] * inv_m[tau] + tail[tau] * inv_r[tau]);
+      const double g_min = min_g(left.data(), inv_m, tail.data(), inv_r, lo, hi + 1);
       // q = m r / K (2 C / (m r) - 2 W_l / d(m) m - 2 W_r / d(r) r) with C = prefix - W_l - W_r
       //   = 2 / K (prefix - c_K g), c_K = K - 1 (pairs: d(k) = k - 1) or K (squares: d(k) = k).
       const double k = static_cast<double>(kappa);
@@ -181,6 +180,21 @@ struct Scanner {
     const std::size_t off = within == WithinMean::pairs ? 1 : 0;
     for (std::size_t k = off + 1; k <= n; ++k) inv[k] = 1.0 / static_cast<double>(k - off);
     inv_reversed.assign(inv.rbegin(), inv.rend());  // inv_reversed[j] = inv[n - j]
+  }
+
+  // Minimum over t in [begin, end) of a[t] b[t] + c[t] d[t]. Four running
+  // minima: one would make each step wait for the last min's latency (the
+  // compiler keeps min's NaN order, so it does not split the chain itself);
+  // the minimum of finite values does not depend on the order.
+  static double min_g(const double* a, const double* b, const double* c, const double* d, std::size_t begin,
+                      std::size_t end) {
+    double m[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
+    std::size_t t = begin;
+    for (; t + 4 <= end; t += 4) {
+      for (std::size_t k = 0; k < 4; ++k) m[k] = std::min(m[k], a[t + k] * b[t + k] + c[t + k] * d[t + k]);
+    }
+    for (; t < end; ++t) m[0] = std::min(m[0], a[t] * b[t] + c[t] * d[t]);
+    return std::min(std::min(m[0], m[1]), std::min(m[2], m[3]));
   }
 
   // tail[t] += sum of |v[i] - x| for i in [t, end), every t < end. Blocks of
