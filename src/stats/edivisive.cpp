@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <utility>
 
@@ -182,19 +183,29 @@ struct Scanner {
     inv_reversed.assign(inv.rbegin(), inv.rend());  // inv_reversed[j] = inv[n - j]
   }
 
-  // Minimum over t in [begin, end) of a[t] b[t] + c[t] d[t]. Four running
-  // minima: one would make each step wait for the last min's latency (the
-  // compiler keeps min's NaN order, so it does not split the chain itself);
-  // the minimum of finite values does not depend on the order.
+  // Minimum over t in [begin, end) of a[t] b[t] + c[t] d[t], in pairs of lanes
+  // and two running minima: a single scalar chain waits for each min's latency
+  // (the compiler keeps std::min's order, so it does not split it). The values
+  // are finite and >= +0, so the minimum does not depend on the order.
   static double min_g(const double* a, const double* b, const double* c, const double* d, std::size_t begin,
                       std::size_t end) {
-    double m[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
+    using Pair = double __attribute__((vector_size(16)));
+    const auto load = [](const double* p) {
+      Pair v;
+      std::memcpy(&v, p, sizeof v);
+      return v;
+    };
+    Pair m0 = {INFINITY, INFINITY}, m1 = m0;
     std::size_t t = begin;
     for (; t + 4 <= end; t += 4) {
-      for (std::size_t k = 0; k < 4; ++k) m[k] = std::min(m[k], a[t + k] * b[t + k] + c[t + k] * d[t + k]);
+      const Pair g0 = load(a + t) * load(b + t) + load(c + t) * load(d + t);
+      const Pair g1 = load(a + t + 2) * load(b + t + 2) + load(c + t + 2) * load(d + t + 2);
+      m0 = g0 < m0 ? g0 : m0;
+      m1 = g1 < m1 ? g1 : m1;
     }
-    for (; t < end; ++t) m[0] = std::min(m[0], a[t] * b[t] + c[t] * d[t]);
-    return std::min(std::min(m[0], m[1]), std::min(m[2], m[3]));
+    double out = std::min(std::min(m0[0], m0[1]), std::min(m1[0], m1[1]));
+    for (; t < end; ++t) out = std::min(out, a[t] * b[t] + c[t] * d[t]);
+    return out;
   }
 
   // tail[t] += sum of |v[i] - x| for i in [t, end), every t < end. Blocks of
