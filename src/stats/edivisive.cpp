@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <utility>
 
@@ -85,12 +86,17 @@ struct Scanner {
   std::vector<double> left, right;  // per point: distance sum to the points before / after it
   std::vector<double> tail;         // search_end: per tau, sum of distances within [tau, kappa)
   std::vector<double> v, inv, inv_reversed;  // search_end: values in scan order; 1 / d(k), and reversed
+  bool stopped = false;  // the last scan stopped early at a q >= its stop_at: its q is a lower bound
   Scanner(std::size_t n, WithinMean within) : sums(n), left(n), right(n), tail(n + 1) { prepare_inverse(n, within); }
 
-  // Best split of the points values[order[k]] (k = 0..n-1) in that order.
-  EDivisiveSplit best(const Segment& s, std::span<const std::size_t> order, const EDivisiveOptions& o) {
+  // Best split of the points values[order[k]] (k = 0..n-1) in that order. A
+  // permutation test only asks whether the best q reaches the observed one, so
+  // the searched-end scan may stop at the first q >= stop_at (sets `stopped`).
+  EDivisiveSplit best(const Segment& s, std::span<const std::size_t> order, const EDivisiveOptions& o,
+                      double stop_at = INFINITY) {
+    stopped = false;
     if (order.size() < 2 * o.min_segment) return {};
-    return o.search_end ? best_any_end(s, order, o) : best_at_end(s, order, o);
+    return o.search_end ? best_any_end(s, order, o, stop_at) : best_at_end(s, order, o);
   }
 
   // Y runs to the segment's end: O(n log n) with Fenwick sums.
@@ -128,7 +134,8 @@ struct Scanner {
   // For a fixed kappa = m + r the q of a split is an affine, decreasing function
   // of g(tau) = W_left / d(m) + W_right / d(r) (see within_scale), so each kappa
   // needs one vectorisable minimum and no division.
-  EDivisiveSplit best_any_end(const Segment& s, std::span<const std::size_t> order, const EDivisiveOptions& o) {
+  EDivisiveSplit best_any_end(const Segment& s, std::span<const std::size_t> order, const EDivisiveOptions& o,
+                              double stop_at) {
     const std::size_t n = order.size();
     EDivisiveSplit out;
     gather(s, order);
@@ -143,8 +150,7 @@ struct Scanner {
       const std::size_t lo = o.min_segment, hi = kappa - o.min_segment;  // tau in [lo, hi]
       const double* inv_m = inv.data();
       const double* inv_r = inv_reversed.data() + (inv.size() - 1 - kappa);  // inv_r[tau] = inv[kappa - tau]
-      double g_min = INFINITY;
-      for (std::size_t tau = lo; tau <= hi; ++tau) g_min = std::min(g_min, left[tau] * inv_m[tau] + tail[tau] * inv_r[tau]);
+      const double g_min = min_g(left.data(), inv_m, tail.data(), inv_r, lo, hi + 1);
       // q = m r / K (2 C / (m r) - 2 W_l / d(m) m - 2 W_r / d(r) r) with C = prefix - W_l - W_r
       //   = 2 / K (prefix - c_K g), c_K = K - 1 (pairs: d(k) = k - 1) or K (squares: d(k) = k).
       const double k = static_cast<double>(kappa);
@@ -155,6 +161,10 @@ struct Scanner {
           out = {tau, q, 1.0, true, kappa};
           break;
         }
+      }
+      if (q >= stop_at) {
+        stopped = true;
+        return out;
       }
     }
     return out;
@@ -171,6 +181,31 @@ struct Scanner {
     const std::size_t off = within == WithinMean::pairs ? 1 : 0;
     for (std::size_t k = off + 1; k <= n; ++k) inv[k] = 1.0 / static_cast<double>(k - off);
     inv_reversed.assign(inv.rbegin(), inv.rend());  // inv_reversed[j] = inv[n - j]
+  }
+
+  // Minimum over t in [begin, end) of a[t] b[t] + c[t] d[t], in pairs of lanes
+  // and two running minima: a single scalar chain waits for each min's latency
+  // (the compiler keeps std::min's order, so it does not split it). The values
+  // are finite and >= +0, so the minimum does not depend on the order.
+  static double min_g(const double* a, const double* b, const double* c, const double* d, std::size_t begin,
+                      std::size_t end) {
+    using Pair = double __attribute__((vector_size(16)));
+    const auto load = [](const double* p) {
+      Pair v;
+      std::memcpy(&v, p, sizeof v);
+      return v;
+    };
+    Pair m0 = {INFINITY, INFINITY}, m1 = m0;
+    std::size_t t = begin;
+    for (; t + 4 <= end; t += 4) {
+      const Pair g0 = load(a + t) * load(b + t) + load(c + t) * load(d + t);
+      const Pair g1 = load(a + t + 2) * load(b + t + 2) + load(c + t + 2) * load(d + t + 2);
+      m0 = g0 < m0 ? g0 : m0;
+      m1 = g1 < m1 ? g1 : m1;
+    }
+    double out = std::min(std::min(m0[0], m0[1]), std::min(m1[0], m1[1]));
+    for (; t < end; ++t) out = std::min(out, a[t] * b[t] + c[t] * d[t]);
+    return out;
   }
 
   // tail[t] += sum of |v[i] - x| for i in [t, end), every t < end. Blocks of
@@ -237,6 +272,21 @@ double screen_bound(std::span<const double> x, std::size_t begin, std::size_t n,
   return std::min(1.0, p * compared_splits(n, o));
 }
 
+// One permutation of a window: the generator state it is drawn from and what
+// its scan found (q NaN: not scanned yet; not exact: q is a lower bound).
+struct Permutation {
+  Xoshiro256 start;
+  double q = NAN;
+  bool exact = false;
+};
+
+// order = a Fisher–Yates shuffle of 0..n-1 from rng.
+void shuffle(Xoshiro256& rng, std::size_t n, std::vector<std::size_t>& order) {
+  order.resize(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+}
+
 }  // namespace
 
 EDivisiveSplit best_q_split(std::span<const double> x, const EDivisiveOptions& options) {
@@ -261,11 +311,12 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
     std::size_t begin, end;
     Segment segment;
     EDivisiveSplit best;
-    Xoshiro256 rng;
-    std::vector<double> permuted;  // best q per permutation drawn so far (-inf: no split fits)
+    Xoshiro256 rng;                // state after the permutations drawn so far
+    std::vector<Permutation> permuted;
   };
   std::uint64_t series_key = stream;
   series_key = splitmix64(series_key);
+  std::vector<Window> windows;
   auto make_window = [&](std::size_t begin, std::size_t end) {
     const std::uint64_t bounds = (static_cast<std::uint64_t>(begin) << 32) ^ static_cast<std::uint64_t>(end);
     Window w{begin, end, make_segment(x.subspan(begin, end - begin)), {},
@@ -276,18 +327,37 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
     return w;
   };
   std::vector<std::size_t> order;
-  auto permuted_q = [&](Window& w, std::size_t p) {
+  // Permutation p of a window: drawn in stream order (so the same for any test
+  // that asks), scanned only when a test needs it.
+  auto draw = [&](Window& w, std::size_t p) -> Permutation& {
     while (w.permuted.size() <= p) {
-      const std::size_t n = w.end - w.begin;
-      order.resize(n);
-      std::iota(order.begin(), order.end(), std::size_t{0});
-      for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[w.rng.below(i)]);  // Fisher–Yates
-      const EDivisiveSplit s = scanner.best(w.segment, order, options);
-      w.permuted.push_back(s.index != 0 ? s.q : -INFINITY);
+      w.permuted.push_back({w.rng});
+      shuffle(w.rng, w.end - w.begin, order);
     }
     return w.permuted[p];
   };
-  std::vector<Window> windows;
+  // Its best q if exact, else a lower bound that reaches `observed` when the true q does.
+  auto permuted_q = [&](Window& w, std::size_t p, double observed) {
+    Permutation& d = draw(w, p);
+    if (d.exact || d.q >= observed) return d.q;
+    Xoshiro256 rng = d.start;
+    shuffle(rng, w.end - w.begin, order);
+    const EDivisiveSplit s = scanner.best(w.segment, order, options, observed);
+    d.q = s.index != 0 ? s.q : -INFINITY;
+    d.exact = !scanner.stopped;
+    return d.q;
+  };
+  // Whether permutation p's largest q over windows reaches `observed`: the q
+  // already known first, then scans that stop at the first one that reaches it.
+  auto reaches = [&](double observed, std::size_t p) {
+    for (Window& w : windows) {
+      if (draw(w, p).q >= observed) return true;
+    }
+    for (Window& w : windows) {
+      if (permuted_q(w, p, observed) >= observed) return true;
+    }
+    return false;
+  };
   windows.push_back(make_window(0, x.size()));
   // Stop counting once the p-value can no longer reach max_p_value.
   const auto max_exceed = static_cast<std::size_t>(
@@ -315,9 +385,7 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
     }
     std::size_t exceed = 0;  // permutations whose largest q (over all segments) reaches the observed one
     for (std::size_t p = 0; p < options.permutations && exceed < max_exceed; ++p) {
-      double largest = -INFINITY;
-      for (Window& w : windows) largest = std::max(largest, permuted_q(w, p));
-      if (largest >= observed) ++exceed;
+      if (reaches(observed, p)) ++exceed;
     }
     const double p_value = static_cast<double>(exceed + 1) / static_cast<double>(options.permutations + 1);
     if (exceed >= max_exceed || p_value > options.max_p_value) break;
