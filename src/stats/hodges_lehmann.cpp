@@ -8,6 +8,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <mutex>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -203,8 +204,10 @@ RowWindows upper_triangle(std::size_t n, std::size_t offset) {
 }
 
 // A margin depends on (sizes, misrate) alone, and a batch of cases asks for the same few
-// again and again (the exact null counts of 10 + 10 samples were 10 % of a 100 000-case
-// comparison): each thread keeps the last few it computed.
+// again and again (the exact null counts of 10 + 10 samples were ~5 % of a 100 000-case
+// comparison's CPU samples): the process keeps the last few computed. Shared under a
+// mutex, not thread_local: a dlopen'd module's TLS block is allocated on a thread's first
+// access, and glibc aborts the process when that fails under a memory limit.
 enum class MarginKind { shift, center };
 
 template <class Compute>
@@ -216,12 +219,17 @@ Margin remembered_margin(MarginKind kind, std::size_t n, std::size_t m, double m
     double misrate = 0;
     Margin margin;
   };
-  thread_local std::array<Entry, 8> entries{};
-  thread_local std::size_t next = 0;
-  for (const Entry& e : entries) {
-    if (e.used && e.kind == kind && e.n == n && e.m == m && e.misrate == misrate) return e.margin;
+  static std::mutex mutex;
+  static std::array<Entry, 16> entries{};
+  static std::size_t next = 0;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    for (const Entry& e : entries) {
+      if (e.used && e.kind == kind && e.n == n && e.m == m && e.misrate == misrate) return e.margin;
+    }
   }
-  const Margin margin = compute();
+  const Margin margin = compute();  // outside the lock: it may take long, or throw
+  const std::lock_guard<std::mutex> lock(mutex);
   entries[next] = Entry{true, kind, n, m, misrate, margin};
   next = (next + 1) % entries.size();
   return margin;
