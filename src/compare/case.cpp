@@ -439,10 +439,7 @@ Verdict decide_verdict(double estimate, double change_lower, double change_upper
 }
 
 void control_false_discoveries(std::span<CaseComparison> cases, const CompareOptions& o) {
-  std::vector<CaseComparison*> pointers;
-  pointers.reserve(cases.size());
-  for (auto& c : cases) pointers.push_back(&c);
-  control_false_discoveries(std::span<CaseComparison* const>(pointers), o);
+  control_false_discoveries(std::span<CaseComparison* const>(pointers_to(cases)), o);
 }
 
 void control_false_discoveries(std::span<CaseComparison* const> cases, const CompareOptions& o) {

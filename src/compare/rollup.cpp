@@ -30,13 +30,6 @@ void geomean_interval(Rollup& r, std::span<const double> log_ratios, const Rollu
   r.geomean_upper = std::exp(t.upper);
 }
 
-std::vector<const CaseComparison*> pointers_to(std::span<const CaseComparison> cases) {
-  std::vector<const CaseComparison*> pointers;
-  pointers.reserve(cases.size());
-  for (const auto& c : cases) pointers.push_back(&c);
-  return pointers;
-}
-
 }  // namespace
 
 Rollup rollup(std::span<const CaseComparison> cases, const RollupOptions& options) {

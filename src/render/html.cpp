@@ -46,6 +46,7 @@ constexpr double kSparkWidth = 80.0;
 constexpr double kSparkHeight = 18.0;
 constexpr double kSparkPad = 2.0;
 constexpr std::size_t kSparkPoints = 40;
+static_assert(kCellSparklinePoints % kSparkPoints == 0, "drawn buckets must cover whole kept buckets");
 
 std::string inline_spans(const Spans& spans) {
   std::string out;

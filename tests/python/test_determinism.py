@@ -57,8 +57,9 @@ def test_comparison_identical_for_threads_and_repeats(comparison_file):
 
 
 def test_many_case_report_identical_for_threads():
-    # 3 000 cases: the reports' rows, drifts and payloads are built in chunks of 512 cases on
-    # several threads; every format must match the one-thread build byte for byte.
+    # 3 000 cases: the comparison report's rows, drifts and payload are built in chunks of 512
+    # cases on several threads (the summary's statistics too); every format must match the
+    # one-thread build byte for byte.
     rng = np.random.default_rng(5)
     n_cases, n = 3000, 6
     values = 100 * (1 + 0.02 * rng.random(2 * n_cases * n)) * np.repeat(rng.uniform(0.9, 1.1, 2 * n_cases), n)

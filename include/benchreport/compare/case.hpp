@@ -172,6 +172,16 @@ Verdict decide_verdict(double estimate, double change_lower, double change_upper
 // excluded): sets p_adjusted and, when options.control_fdr, demotes slower/faster
 // with p_adjusted >= alpha to inconclusive (code "fdr_adjusted").
 void control_false_discoveries(std::span<CaseComparison> cases, const CompareOptions& options);
+
+// Pointers to each of `cases`, in order: the overloads on spans of values forward
+// through it to the ones that read cases held elsewhere.
+template <class Case>
+std::vector<Case*> pointers_to(std::span<Case> cases) {
+  std::vector<Case*> pointers;
+  pointers.reserve(cases.size());
+  for (Case& c : cases) pointers.push_back(&c);
+  return pointers;
+}
 // The same over cases held elsewhere (a dataset comparison's matched cases), in the given order.
 void control_false_discoveries(std::span<CaseComparison* const> cases, const CompareOptions& options);
 

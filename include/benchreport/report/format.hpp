@@ -105,6 +105,8 @@ std::vector<double> sparkline_points(std::span<const double> samples, std::size_
 // so the Markdown/text (16) and HTML (40) sparklines drawn from the kept points
 // bucket exactly the samples they would bucket from all of them.
 inline constexpr std::size_t kCellSparklinePoints = 4000;
+inline constexpr std::size_t kSparklineWidth = 16;  // Markdown and text sparklines
+static_assert(kCellSparklinePoints % kSparklineWidth == 0);
 
 // What a preset's cell keeps to draw a sample sparkline: the finite samples
 // themselves up to kCellSparklinePoints, else that many bucket means. Keeps a
@@ -117,6 +119,6 @@ std::vector<double> sparkline_levels(std::span<const double> samples, std::size_
 
 // Unicode block sparkline ("▁▃█▅", U+2581–U+2588) of at most `width` characters,
 // scaled between the smallest and largest point; flat data draws "▄"; no finite samples draw "".
-std::string format_sparkline(std::span<const double> samples, std::size_t width = 16);
+std::string format_sparkline(std::span<const double> samples, std::size_t width = kSparklineWidth);
 
 }  // namespace benchreport
