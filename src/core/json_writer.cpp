@@ -24,8 +24,11 @@ void append_json_number(std::string& out, double value) {
     out += "null";
     return;
   }
+  // The shortest round-trip form of a double has at most 24 characters
+  // ("-2.2250738585072014e-308"); a compiled format into a plain pointer
+  // avoids the per-character bounds checks of format_to_n.
   char buffer[32];
-  const auto end = fmt::format_to_n(buffer, sizeof buffer, FMT_COMPILE("{}"), value).out;  // compiled: no format-string parse per number
+  char* const end = fmt::format_to(buffer, FMT_COMPILE("{}"), value);
   const std::string_view text(buffer, static_cast<std::size_t>(end - buffer));
   out += text;
   // Keep doubles doubles for readers that type by syntax ("1.0", "-0.0").
@@ -123,49 +126,84 @@ const Json* Json::find(std::string_view key) const {
 void JsonStream::newline() {
   if (options_.indent <= 0) return;
   out_ += '\n';
-  out_.append(static_cast<std::size_t>(options_.indent) * empty_.size(), ' ');
+  out_.append(static_cast<std::size_t>(options_.indent) * open_.size(), ' ');
 }
 
-// A value in an array is preceded by "," after the first and a new line; in an
-// object the key() before it has done that.
+// The separator before a member of the innermost container: "," after the
+// first, then a new line, or ", " while the container is on one line.
+void JsonStream::separate_member() {
+  Frame& frame = open_.back();
+  if (frame.one_line) {
+    if (!frame.empty) {
+      out_ += ", ";
+      member_starts_.push_back(out_.size());
+    }
+    frame.empty = false;
+    return;
+  }
+  if (!frame.empty) out_ += ',';
+  frame.empty = false;
+  newline();
+}
+
+// In an object the key() before a value has already separated it.
 void JsonStream::before_value() {
   if (after_key_) {
     after_key_ = false;
     return;
   }
-  if (empty_.empty()) return;  // the top-level value
-  if (!empty_.back()) out_ += ',';
-  empty_.back() = false;
-  newline();
+  if (open_.empty()) return;  // the top-level value
+  separate_member();
+}
+
+// The innermost container gets a nested one, so its members so far move from
+// one line to a line each: the ", " between them become ",\n" plus indent.
+void JsonStream::break_innermost_line() {
+  Frame& frame = open_.back();
+  frame.one_line = false;
+  if (frame.empty) return;
+  const std::string pad = '\n' + std::string(static_cast<std::size_t>(options_.indent) * open_.size(), ' ');
+  std::string members;
+  members.reserve(out_.size() - frame.start + pad.size() * (member_starts_.size() + 1));
+  std::size_t from = frame.start;
+  for (const std::size_t next : member_starts_) {
+    members += pad;
+    members.append(out_, from, next - 2 - from);  // the member, without its ", "
+    members += ',';
+    from = next;
+  }
+  members += pad;
+  members.append(out_, from, std::string::npos);
+  out_.replace(frame.start, std::string::npos, members);
+  member_starts_.clear();
+}
+
+void JsonStream::begin(char bracket) {
+  if (!open_.empty() && open_.back().one_line) break_innermost_line();
+  before_value();
+  out_ += bracket;
+  open_.push_back(Frame{out_.size(), true, options_.indent > 0});
+  member_starts_.clear();
 }
 
 void JsonStream::close(char bracket) {
-  const bool was_empty = empty_.back();
-  empty_.pop_back();
-  if (!was_empty) newline();
+  const Frame frame = open_.back();
+  open_.pop_back();
+  member_starts_.clear();
+  if (!frame.empty && !frame.one_line) newline();
   out_ += bracket;
 }
 
-void JsonStream::begin_object() {
-  before_value();
-  out_ += '{';
-  empty_.push_back(true);
-}
+void JsonStream::begin_object() { begin('{'); }
 
 void JsonStream::end_object() { close('}'); }
 
-void JsonStream::begin_array() {
-  before_value();
-  out_ += '[';
-  empty_.push_back(true);
-}
+void JsonStream::begin_array() { begin('['); }
 
 void JsonStream::end_array() { close(']'); }
 
 void JsonStream::key(std::string_view name) {
-  if (!empty_.back()) out_ += ',';
-  empty_.back() = false;
-  newline();
+  separate_member();
   append_escaped(out_, name);
   out_ += options_.indent > 0 ? ": " : ":";
   after_key_ = true;

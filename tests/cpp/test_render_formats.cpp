@@ -147,7 +147,7 @@ TEST_CASE("JSON writer: shortest round-trip numbers, escapes, key order", "[rend
   object.set("b", 1).set("a", Json::Array{true, nullptr, "x"}).set("b", 2);
   CHECK(to_json(object) == "{\"b\":2,\"a\":[true,null,\"x\"]}");
   CHECK(to_json(object, JsonWriteOptions{0, true}) == "{\"a\":[true,null,\"x\"],\"b\":2}");
-  CHECK(to_json(object, JsonWriteOptions{1, false}) == "{\n \"b\": 2,\n \"a\": [\n  true,\n  null,\n  \"x\"\n ]\n}");
+  CHECK(to_json(object, JsonWriteOptions{1, false}) == "{\n \"b\": 2,\n \"a\": [true, null, \"x\"]\n}");
   CHECK(to_json(Json::object()) == "{}");
   CHECK(to_json(Json::array()) == "[]");
   REQUIRE(object.find("a") != nullptr);
@@ -155,6 +155,24 @@ TEST_CASE("JSON writer: shortest round-trip numbers, escapes, key order", "[rend
   Json number = 3;
   CHECK_THROWS_AS(number.set("k", 1), std::logic_error);
   CHECK_THROWS_AS(number.push_back(1), std::logic_error);
+}
+
+TEST_CASE("JSON writer: pretty layout keeps scalar-only containers on one line", "[render][json]") {
+  const JsonWriteOptions pretty{2, false};
+  // Scalars, then a nested container: the members before it move to their own lines.
+  Json cell;
+  cell.set("text", "1.0 ms").set("value", 0.001);
+  CHECK(to_json(cell, pretty) == "{\"text\": \"1.0 ms\", \"value\": 0.001}");
+  cell.set("samples", Json::Array{1.0, 2.0});
+  CHECK(to_json(cell, pretty) == "{\n  \"text\": \"1.0 ms\",\n  \"value\": 0.001,\n  \"samples\": [1.0, 2.0]\n}");
+  // A scalar after a nested container stays on its own line; empty containers stay "[]" / "{}".
+  const Json mixed = Json::Array{Json::Array{}, 1, Json::object(), Json::Array{Json::Array{2}}, "x"};
+  CHECK(to_json(mixed, pretty) == "[\n  [],\n  1,\n  {},\n  [\n    [2]\n  ],\n  \"x\"\n]");
+  // Strings holding the separator are not split when a container is re-laid out.
+  const Json tricky = Json::Array{"a, b", "c\", d", Json::Array{}};
+  CHECK(to_json(tricky, pretty) == "[\n  \"a, b\",\n  \"c\\\", d\",\n  []\n]");
+  // Compact output is unchanged by the layout rule.
+  CHECK(to_json(mixed) == "[[],1,{},[[2]],\"x\"]");
 }
 
 TEST_CASE("every format is deterministic and reachable through render()", "[render]") {

@@ -331,6 +331,42 @@ def test_json_numbers_round_trip_exactly(values):
             assert back is None
 
 
+def _pretty_reference(value, indent: int, level: int = 0) -> str:
+    """The documented pretty layout, written independently: a container of scalars only on one
+    line with ", " and ": ", any other with one member per line; empty ones as [] and {}."""
+    if not isinstance(value, (list, dict)):
+        return json.dumps(value)
+    members = list(value.items()) if isinstance(value, dict) else [(None, item) for item in value]
+    brackets = "{}" if isinstance(value, dict) else "[]"
+    if not members:
+        return brackets
+
+    def member(key, item, depth):
+        head = "" if key is None else json.dumps(key) + ": "
+        return head + _pretty_reference(item, indent, depth)
+
+    if all(not isinstance(item, (list, dict)) for _, item in members):
+        return brackets[0] + ", ".join(member(k, v, level) for k, v in members) + brackets[1]
+    pad = "\n" + " " * (indent * (level + 1))
+    body = ",".join(pad + member(k, v, level + 1) for k, v in members)
+    return brackets[0] + body + "\n" + " " * (indent * level) + brackets[1]
+
+
+_json_scalars = (st.none() | st.booleans() | st.integers(-10**6, 10**6)
+                 | st.sampled_from([0.5, -2.25, 1e-07, 3.0]) | st.text("ab ,:\"[]{}", max_size=6))
+_json_trees = st.recursive(_json_scalars, lambda inner: st.lists(inner, max_size=4)
+                           | st.dictionaries(st.text("kx,", max_size=3), inner, max_size=4), max_leaves=25)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_json_trees, st.integers(1, 4))
+def test_json_pretty_layout_matches_an_independent_reference(tree, indent):
+    report = br.Report()
+    report.data = {"tree": tree}
+    doc = {"schema": br.REPORT_SCHEMA, "title": "", "blocks": [], "data": {"tree": tree}}
+    assert report.to_json(indent=indent) == _pretty_reference(doc, indent) + "\n"
+
+
 def test_data_rejects_what_json_cannot_hold():
     report = br.Report()
     with pytest.raises(br.InputError, match=r"report data \$\.a\[1\]: unsupported type object"):

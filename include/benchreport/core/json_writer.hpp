@@ -82,6 +82,12 @@ std::string to_json(const Json& value, const JsonWriteOptions& options = {});
 // layout to_json gives a tree (to_json is built on it): large reports are
 // written without building a tree first. Calls must nest properly: inside an
 // object every value follows a key().
+//
+// Pretty layout (indent > 0): a container that holds only scalars stays on one
+// line ({"text": "1.0 ms", "value": 0.001}, [1.0, 2.0]); any other puts each
+// member on a line of its own. A container is written on one line until its
+// first nested container begins, and is then re-laid out once; only the
+// innermost open container can still be on one line.
 class JsonStream {
  public:
   JsonStream(std::string& out, const JsonWriteOptions& options) : out_(out), options_(options) {}
@@ -111,13 +117,23 @@ class JsonStream {
   }
 
  private:
+  struct Frame {
+    std::size_t start;  // offset just after the opening bracket
+    bool empty = true;  // nothing written in it yet
+    bool one_line;      // still laid out on one line
+  };
+
   void before_value();
+  void separate_member();
+  void begin(char bracket);
+  void break_innermost_line();
   void newline();
   void close(char bracket);
 
   std::string& out_;
   JsonWriteOptions options_;
-  std::vector<bool> empty_;  // per open container: nothing written in it yet
+  std::vector<Frame> open_;                // the open containers, outermost first
+  std::vector<std::size_t> member_starts_;  // innermost one-line container: offset of each member after the first
   bool after_key_ = false;
 };
 
