@@ -14,6 +14,10 @@
   refused.
 * The GitHub step summary is appended to (opened with ``O_NOFOLLOW``), as the
   runner expects.
+* An output may be rendered while it is written (``Output.write_to``: a large
+  JSON report goes to its temporary file through a small buffer instead of
+  being held whole). Such outputs are written first, so if rendering fails
+  nothing has been written and the temporary file is removed.
 
 Errors are :class:`OutputError` (an ``OSError``), one line naming the path.
 """
@@ -24,7 +28,7 @@ import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence, Union
+from typing import Callable, Optional, Sequence, Union
 
 
 class OutputError(OSError):
@@ -34,11 +38,13 @@ class OutputError(OSError):
 @dataclass(frozen=True)
 class Output:
     """Text for one path: replaced atomically, or appended to (``append=True``). ``text`` may be
-    UTF-8 already, as bytes or a buffer (a large report rendered for a file, never a Python str)."""
+    UTF-8 already, as bytes or a buffer. Instead of ``text``, ``write_to`` may render the output into
+    an open binary file descriptor (a large report, never held whole)."""
 
     path: str
-    text: Union[str, bytes, memoryview]
+    text: Union[str, bytes, memoryview] = b""
     append: bool = False
+    write_to: Optional[Callable[[int], None]] = None
 
 
 def _lstat(path: Path):
@@ -107,20 +113,33 @@ def _utf8(text: Union[str, bytes, memoryview]) -> Union[bytes, memoryview]:
     return text.encode("utf-8") if isinstance(text, str) else text
 
 
-def write_atomic(path: str, text: Union[str, bytes, memoryview]) -> None:
-    """Write ``text`` (UTF-8) to ``path`` through a temporary file in its folder and a rename."""
+def _writer(text: Union[str, bytes, memoryview, Callable[[int], None]]) -> Callable[[int], None]:
+    """What writes ``text`` into an open binary descriptor: ``text`` itself when it renders there."""
+    if callable(text):
+        return text
+    data = _utf8(text)
+
+    def write(fd: int) -> None:
+        with open(fd, "wb", closefd=False) as fh:
+            fh.write(data)
+
+    return write
+
+
+def write_atomic(path: str, text: Union[str, bytes, memoryview, Callable[[int], None]]) -> None:
+    """Write ``text`` (UTF-8, or a callable that writes it into a descriptor) to ``path`` through a
+    temporary file in its folder and a rename."""
     target = Path(path)
     existing = _lstat(target)
-    data = _utf8(text)
+    write = _writer(text)
     if _is_stream_path(path, existing):
-        _write_in_place(path, data)
+        _write_in_place(path, write)
         return
     mode = _new_file_mode(existing)
     fd, temporary = tempfile.mkstemp(dir=str(target.parent), prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
+            write(fh.fileno())
             os.fsync(fh.fileno())
         os.chmod(temporary, mode)
         os.replace(temporary, target)
@@ -134,13 +153,17 @@ def write_atomic(path: str, text: Union[str, bytes, memoryview]) -> None:
         raise
 
 
-def _write_in_place(path: str, data: bytes) -> None:
+def _write_in_place(path: str, write: Callable[[int], None]) -> None:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND)
     except OSError as exc:
         raise OutputError(f"{path}: cannot be written ({exc.strerror})") from None
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
+    try:
+        write(fd)
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot be written ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
 
 
 def append_text(path: str, text: Union[str, bytes, memoryview]) -> None:
@@ -162,8 +185,9 @@ def write_outputs(outputs: Sequence[Output]) -> None:
     if len(set(paths)) != len(paths):
         duplicate = next(p for p in paths if paths.count(p) > 1)
         raise OutputError(f"{duplicate}: named as two different outputs")
-    for output in sorted(outputs, key=lambda o: o.append):
+    # Rendered while written first (a rendering error then leaves every path untouched), appends last.
+    for output in sorted(outputs, key=lambda o: (o.append, o.write_to is None)):
         if output.append:
             append_text(output.path, output.text)
         else:
-            write_atomic(output.path, output.text)
+            write_atomic(output.path, output.write_to or output.text)

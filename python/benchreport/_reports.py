@@ -304,6 +304,12 @@ class Report(_Builder):
         nor a bytes copy of a large report is built)."""
         return memoryview(self._core.render_utf8(format, _options(**options))).toreadonly()
 
+    def render_to_fd(self, fd: int, format: str, **options: Any) -> None:
+        """As :meth:`render`, written into the open file descriptor ``fd`` a piece at a time (JSON
+        through a buffer of about 1 MiB: a report of any size is never held whole). Raises OSError
+        when a write fails."""
+        self._core.render_to_fd(format, _options(**options), int(fd))
+
     def to_markdown(self, budget: int = DEFAULT_MARKDOWN_BUDGET, *, full_report_location: Optional[str] = None,
                     sparklines: bool = True) -> str:
         """GitHub-flavoured Markdown held to ``budget`` UTF-8 bytes (0 = unlimited)."""

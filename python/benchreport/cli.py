@@ -13,6 +13,7 @@ reaches the terminal.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import warnings
@@ -284,11 +285,13 @@ def _with_newline(text: str) -> str:
 
 
 def _emit(report: Any, args: argparse.Namespace, extra: Sequence[Output] = ()) -> None:
-    """Render everything asked for (-o, --github, and ``extra`` files already rendered, e.g. --bmf-dir)
-    before writing any file; then check every path and write them all."""
+    """Render everything asked for (--github, and ``extra`` files already rendered, e.g. --bmf-dir),
+    check every path, then write them all: -o first, rendered straight into its temporary file, so a
+    failure to render it leaves every path untouched."""
     color = args.output is None and args.format == "text" and _isatty(sys.stdout)
-    if args.output:  # bytes for a file: a large report never becomes a Python str
-        outputs = [Output(args.output, report.render_utf8(args.format, markdown_budget=args.budget))]
+    if args.output:  # rendered into the file while it is written: a large report is never held whole
+        outputs = [Output(args.output, write_to=functools.partial(
+            report.render_to_fd, format=args.format, markdown_budget=args.budget))]
     else:
         text = render(report, args.format, args.budget, color)
         outputs = []

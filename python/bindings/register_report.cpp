@@ -7,6 +7,9 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -89,6 +92,32 @@ py::array_t<std::uint8_t> render_utf8(const Report& report, Format format, const
   py::capsule owner(text.get(), [](void* held) { delete static_cast<std::string*>(held); });
   text.release();  // the capsule owns it now
   return py::array_t<std::uint8_t>({size}, {py::ssize_t{1}}, data, owner);
+}
+
+// A write(2) that failed while a report was rendered into a file.
+struct WriteFailed {
+  int error;
+};
+
+// Renders into the open file descriptor `fd` a piece at a time (render_into),
+// without the GIL; a failed write raises OSError with its errno, and the
+// caller removes the partial file.
+void render_to_fd(const Report& report, Format format, const RenderOptions& options, int fd) {
+  try {
+    py::gil_scoped_release release;
+    render_into(report, format, options, [fd](std::string_view piece) {
+      while (!piece.empty()) {
+        const ssize_t written = ::write(fd, piece.data(), piece.size());
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) throw WriteFailed{written < 0 ? errno : EIO};
+        piece.remove_prefix(static_cast<std::size_t>(written));
+      }
+    });
+  } catch (const WriteFailed& failed) {
+    errno = failed.error;
+    PyErr_SetFromErrno(PyExc_OSError);
+    throw py::error_already_set();
+  }
 }
 
 void register_json(py::module_& m) {
@@ -209,6 +238,11 @@ void register_model(py::module_& m) {
              return render_utf8(r, format_from_name(format), options);
            },
            py::arg("format"), py::arg("options") = RenderOptions{})
+      .def("render_to_fd",
+           [](const Report& r, const std::string& format, const RenderOptions& options, int fd) {
+             render_to_fd(r, format_from_name(format), options, fd);
+           },
+           py::arg("format"), py::arg("options"), py::arg("fd"))
       .def("render_html_fragment",
            [](const Report& r, const RenderOptions& options) {
              py::gil_scoped_release release;

@@ -136,7 +136,7 @@ void JsonStream::separate_member() {
   if (frame.one_line) {
     if (!frame.empty) {
       out_ += ", ";
-      member_starts_.push_back(out_.size());
+      member_starts_.push_back(handed_over_ + out_.size());
     }
     frame.empty = false;
     return;
@@ -163,10 +163,12 @@ void JsonStream::break_innermost_line() {
   frame.one_line = false;
   if (frame.empty) return;
   const std::string pad = '\n' + std::string(static_cast<std::size_t>(options_.indent) * open_.size(), ' ');
+  const std::size_t start = frame.start - handed_over_;
   std::string members;
-  members.reserve(out_.size() - frame.start + pad.size() * (member_starts_.size() + 1));
-  std::size_t from = frame.start;
-  for (const std::size_t next : member_starts_) {
+  members.reserve(out_.size() - start + pad.size() * (member_starts_.size() + 1));
+  std::size_t from = start;
+  for (const std::size_t member_start : member_starts_) {
+    const std::size_t next = member_start - handed_over_;
     members += pad;
     members.append(out_, from, next - 2 - from);  // the member, without its ", "
     members += ',';
@@ -174,15 +176,35 @@ void JsonStream::break_innermost_line() {
   }
   members += pad;
   members.append(out_, from, std::string::npos);
-  out_.replace(frame.start, std::string::npos, members);
+  out_.replace(start, std::string::npos, members);
   member_starts_.clear();
+}
+
+// Everything before an innermost one-line container is final (only that one
+// can still be re-laid out): hand it to the sink once the buffer is large.
+void JsonStream::flush_final_text() {
+  if (!sink_ || out_.size() < kFlushBytes) return;
+  const std::size_t final_bytes =
+      !open_.empty() && open_.back().one_line ? open_.back().start - handed_over_ : out_.size();
+  if (final_bytes == 0) return;
+  sink_(std::string_view(out_).substr(0, final_bytes));
+  out_.erase(0, final_bytes);
+  handed_over_ += final_bytes;
+}
+
+void JsonStream::finish() {
+  if (!sink_ || out_.empty()) return;
+  sink_(out_);
+  handed_over_ += out_.size();
+  out_.clear();
 }
 
 void JsonStream::begin(char bracket) {
   if (!open_.empty() && open_.back().one_line) break_innermost_line();
+  flush_final_text();
   before_value();
   out_ += bracket;
-  open_.push_back(Frame{out_.size(), true, options_.indent > 0});
+  open_.push_back(Frame{handed_over_ + out_.size(), true, options_.indent > 0});
   member_starts_.clear();
 }
 

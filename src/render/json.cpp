@@ -12,4 +12,12 @@ std::string render_json(const Report& report, const RenderOptions& options) {
   return out;
 }
 
+void render_json_into(const Report& report, const RenderOptions& options, const JsonSink& sink) {
+  std::string buffer;
+  JsonStream stream(buffer, JsonWriteOptions{options.json_indent, false}, sink);
+  write_report_json(report, stream);
+  buffer += '\n';
+  stream.finish();
+}
+
 }  // namespace benchreport

@@ -37,4 +37,12 @@ std::string render(const Report& report, Format format, const RenderOptions& opt
   throw InputError("unknown report format");
 }
 
+void render_into(const Report& report, Format format, const RenderOptions& options, const JsonSink& sink) {
+  if (format == Format::json) {
+    render_json_into(report, options, sink);
+  } else {
+    sink(render(report, format, options));
+  }
+}
+
 }  // namespace benchreport

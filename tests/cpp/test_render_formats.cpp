@@ -175,6 +175,39 @@ TEST_CASE("JSON writer: pretty layout keeps scalar-only containers on one line",
   CHECK(to_json(mixed) == "[[],1,{},[[2]],\"x\"]");
 }
 
+TEST_CASE("JSON writer: a sink receives the same bytes in pieces of bounded size", "[render][json]") {
+  // Cells past the flush size, a one-line array far longer than it (kept whole
+  // until it closes), then a one-line array re-laid out when a container follows.
+  Json rows = Json::array();
+  for (int i = 0; i < 40000; ++i) {
+    Json cell;
+    cell.set("text", "case " + std::to_string(i)).set("value", i * 0.5);
+    rows.push_back(std::move(cell));
+  }
+  Json long_array = Json::array();
+  for (int i = 0; i < 150000; ++i) long_array.push_back(i * 0.25);
+  Json relaid = long_array;
+  relaid.push_back(Json::object());
+  Json doc;
+  doc.set("rows", std::move(rows)).set("long", std::move(long_array)).set("relaid", std::move(relaid));
+  for (const int indent : {0, 2}) {
+    const JsonWriteOptions options{indent, false};
+    const std::string whole = to_json(doc, options);
+    std::string buffer, joined;
+    std::size_t pieces = 0;
+    JsonStream stream(buffer, options, [&](std::string_view piece) {
+      joined += piece;
+      ++pieces;
+    });
+    stream.value(doc);
+    stream.finish();
+    CHECK(joined == whole);
+    CHECK(buffer.empty());
+    CHECK(pieces > 2);
+    CHECK(whole.size() > 3 * JsonStream::kFlushBytes);
+  }
+}
+
 TEST_CASE("every format is deterministic and reachable through render()", "[render]") {
   const Report report = hostile_report();
   for (const Format format : {Format::markdown, Format::html, Format::text, Format::csv, Format::json}) {

@@ -2,6 +2,7 @@
 (temporary file + rename), symbolic links refused, errors naming the path (issue 17)."""
 from __future__ import annotations
 
+import errno
 import json
 import os
 import stat
@@ -110,3 +111,57 @@ def test_convert_output_is_atomic_too(capsys, tmp_path):
     plain = tmp_path / "plain.csv"
     assert run(capsys, "convert", src, "-o", plain)[0] == 0
     assert plain.read_text(encoding="utf-8").startswith("benchmark,revision")
+
+
+def _large_report():
+    """A report whose JSON is several MiB: many cells and a long one-line array."""
+    import benchreport as br
+    report = br.Report("Large")
+    table = report.add_table(["Benchmark", ("p50", "right")], id="all")
+    for i in range(30000):
+        table.add_row(f"case {i} | <b>", br.Cell(br.format_time(i * 1e-9), value=i * 1e-9))
+    report.data = {"values": [i * 0.25 for i in range(200000)]}
+    return report
+
+
+@pytest.mark.parametrize("fmt", ["json", "markdown", "html", "text", "csv"])
+def test_rendering_into_a_file_gives_the_rendered_bytes(tmp_path, fmt):
+    report = _large_report()
+    target = tmp_path / f"out.{fmt}"
+    write_outputs([Output(str(target), write_to=lambda fd: report.render_to_fd(fd, fmt, markdown_budget=0))])
+    assert target.read_bytes() == bytes(report.render_utf8(fmt, markdown_budget=0))
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]
+    if fmt == "json":
+        assert target.stat().st_size > 4 * 2**20  # several of the writer's 1 MiB pieces
+
+
+def test_a_failed_write_while_rendering_raises_oserror_and_keeps_the_old_file(tmp_path):
+    report = _large_report()
+    read_only = os.open(os.devnull, os.O_RDONLY)
+    try:
+        with pytest.raises(OSError) as raised:
+            report.render_to_fd(read_only, "json")
+        assert raised.value.errno == errno.EBADF  # the descriptor is not open for writing
+    finally:
+        os.close(read_only)
+    target = tmp_path / "report.json"
+    target.write_text("old\n")
+
+    def fails(fd):
+        os.write(fd, b"partial")
+        raise MemoryError("rendering ran out of memory")
+
+    with pytest.raises(MemoryError):
+        write_outputs([Output(str(target), write_to=fails), Output(str(tmp_path / "other.md"), "x\n")])
+    assert target.read_text() == "old\n"  # the rendered output is written first: nothing else was
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]
+
+
+def test_cli_output_is_the_rendered_report(capsys, tmp_path):
+    source = canonical_ab(tmp_path)
+    out = tmp_path / "report.json"
+    code, _, _ = run(capsys, "compare", source, "--format", "json", "-o", out)
+    assert code == 0
+    import benchreport as br
+    expected = br.compare(br.load(str(source))).report.render_utf8("json")
+    assert out.read_bytes() == bytes(expected)

@@ -4,6 +4,7 @@
 // round-trip form, and NaN/±inf — which JSON cannot hold — print as null.
 #include <concepts>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -88,9 +89,20 @@ std::string to_json(const Json& value, const JsonWriteOptions& options = {});
 // member on a line of its own. A container is written on one line until its
 // first nested container begins, and is then re-laid out once; only the
 // innermost open container can still be on one line.
+//
+// With a sink, the text is handed over in pieces of about kFlushBytes as soon
+// as it can no longer change (all but an innermost one-line container), and
+// the rest by finish(): a report of any size is written through a small buffer.
+using JsonSink = std::function<void(std::string_view)>;
+
 class JsonStream {
  public:
-  JsonStream(std::string& out, const JsonWriteOptions& options) : out_(out), options_(options) {}
+  static constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
+
+  JsonStream(std::string& out, const JsonWriteOptions& options, JsonSink sink = {})
+      : out_(out), options_(options), sink_(std::move(sink)) {}
+  // Hands everything still buffered to the sink (nothing without one).
+  void finish();
 
   void begin_object();
   void end_object();
@@ -118,7 +130,7 @@ class JsonStream {
 
  private:
   struct Frame {
-    std::size_t start;  // offset just after the opening bracket
+    std::size_t start;  // offset in the whole text just after the opening bracket
     bool empty = true;  // nothing written in it yet
     bool one_line;      // still laid out on one line
   };
@@ -129,9 +141,12 @@ class JsonStream {
   void break_innermost_line();
   void newline();
   void close(char bracket);
+  void flush_final_text();
 
   std::string& out_;
   JsonWriteOptions options_;
+  JsonSink sink_;
+  std::size_t handed_over_ = 0;  // bytes already given to the sink: out_ holds the text after them
   std::vector<Frame> open_;                // the open containers, outermost first
   std::vector<std::size_t> member_starts_;  // innermost one-line container: offset of each member after the first
   bool after_key_ = false;

@@ -40,5 +40,10 @@ std::string render_html_fragment(const Report& report, const RenderOptions& opti
 std::string render_text(const Report& report, const RenderOptions& options = {});
 std::string render_csv(const Report& report, const RenderOptions& options = {});
 std::string render_json(const Report& report, const RenderOptions& options = {});
+// The same bytes as render(), handed to `sink` in pieces: JSON through a buffer
+// of about JsonStream::kFlushBytes (a report of any size is written to a file
+// without being held whole), the other formats as one piece.
+void render_into(const Report& report, Format format, const RenderOptions& options, const JsonSink& sink);
+void render_json_into(const Report& report, const RenderOptions& options, const JsonSink& sink);
 
 }  // namespace benchreport
