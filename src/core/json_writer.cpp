@@ -211,7 +211,6 @@ void JsonStream::begin(char bracket) {
 void JsonStream::close(char bracket) {
   const Frame frame = open_.back();
   open_.pop_back();
-  member_starts_.clear();
   if (!frame.empty && !frame.one_line) newline();
   out_ += bracket;
 }

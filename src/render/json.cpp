@@ -3,21 +3,27 @@
 #include "benchreport/render/render.hpp"
 
 namespace benchreport {
+namespace {
+
+// The whole document into `out`, handed to `sink` in pieces when there is one.
+void write_document(const Report& report, const RenderOptions& options, std::string& out, const JsonSink& sink) {
+  JsonStream stream(out, JsonWriteOptions{options.json_indent, false}, sink);
+  write_report_json(report, stream);
+  out += '\n';
+  stream.finish();
+}
+
+}  // namespace
 
 std::string render_json(const Report& report, const RenderOptions& options) {
   std::string out;
-  JsonStream stream(out, JsonWriteOptions{options.json_indent, false});
-  write_report_json(report, stream);
-  out += '\n';
+  write_document(report, options, out, {});
   return out;
 }
 
 void render_json_into(const Report& report, const RenderOptions& options, const JsonSink& sink) {
   std::string buffer;
-  JsonStream stream(buffer, JsonWriteOptions{options.json_indent, false}, sink);
-  write_report_json(report, stream);
-  buffer += '\n';
-  stream.finish();
+  write_document(report, options, buffer, sink);
 }
 
 }  // namespace benchreport
