@@ -220,7 +220,8 @@ void register_model(py::module_& m) {
       .def_readwrite("color", &RenderOptions::color)
       .def_readwrite("sparklines", &RenderOptions::sparklines)
       .def_readwrite("json_indent", &RenderOptions::json_indent)
-      .def_readwrite("csv_table", &RenderOptions::csv_table);
+      .def_readwrite("csv_table", &RenderOptions::csv_table)
+      .def_readwrite("threads", &RenderOptions::threads);
 
   py::class_<Report>(m, "Report", "The report model: title, blocks and a JSON data payload.")
       .def(py::init<std::string>(), py::arg("title") = "")

@@ -5,10 +5,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <iterator>
 #include <stdexcept>
 
 #include "benchreport/core/escape.hpp"
+#include "benchreport/core/parallel.hpp"
 
 namespace benchreport {
 namespace {
@@ -39,6 +41,16 @@ void append_json_number(std::string& out, double value) {
 bool plain_ascii(char c) { return c >= 0x20 && c < 0x7F && c != '"' && c != '\\'; }
 
 void append_escaped(std::string& out, std::string_view text) {
+  // Most strings (keys, numbers as text, names) need no escape: one append.
+  if (std::all_of(text.begin(), text.end(), plain_ascii)) {
+    const std::size_t at = out.size();
+    out.resize(at + text.size() + 2);
+    char* const p = out.data() + at;
+    p[0] = '"';
+    std::memcpy(p + 1, text.data(), text.size());
+    p[text.size() + 1] = '"';
+    return;
+  }
   out += '"';
   for (std::size_t pos = 0; pos < text.size();) {
     std::size_t run = pos;
@@ -255,10 +267,51 @@ void JsonStream::value(std::string_view text) {
   append_escaped(out_, text);
 }
 
+// Each member on a line of its own, as the first container in the array puts
+// it; a worker's part starts at the same depth, after a member unless it holds
+// the array's first.
+void JsonStream::container_items(std::size_t n, const WriteItem& write) {
+  const std::size_t tasks = (n + kItemsPerTask - 1) / kItemsPerTask;
+  const unsigned workers = resolve_thread_count(options_.threads, tasks);
+  if (workers <= 1) {
+    for (std::size_t i = 0; i < n; ++i) write(*this, i);
+    return;
+  }
+  if (open_.back().one_line) break_innermost_line();
+  const bool array_empty = open_.back().empty;
+  const JsonWriteOptions part_options{options_.indent, options_.sort_keys, 1};
+  std::vector<std::string> parts(workers);  // one round: a run of kItemsPerTask members per worker
+  for (std::size_t round = 0; round < n; round += kItemsPerTask * workers) {
+    const std::size_t round_items = std::min(n - round, kItemsPerTask * workers);
+    parallel_for_chunks(round_items, kItemsPerTask, workers, [&](std::size_t begin, std::size_t end, unsigned) {
+      // Written into a string of the worker's own (its buffer reused): neighbouring
+      // strings in `parts` share a cache line, which every append would bounce.
+      std::string text;
+      text.swap(parts[begin / kItemsPerTask]);
+      text.clear();
+      JsonStream part(text, part_options);
+      part.open_.assign(open_.size(), Frame{0, false, false});
+      part.open_.back().empty = array_empty && round + begin == 0;
+      for (std::size_t i = round + begin; i < round + end; ++i) write(part, i);
+      text.swap(parts[begin / kItemsPerTask]);
+    });
+    for (std::size_t p = 0; p * kItemsPerTask < round_items; ++p) {
+      out_ += parts[p];
+      flush_final_text();
+    }
+  }
+  open_.back().empty = false;
+}
+
 void JsonStream::value(const Json& tree) {
   if (tree.is_array()) {
+    const Json::Array& items = tree.as_array();
     begin_array();
-    for (const Json& item : tree.as_array()) value(item);
+    if (std::all_of(items.begin(), items.end(), [](const Json& item) { return item.is_array() || item.is_object(); })) {
+      container_items(items.size(), [&](JsonStream& part, std::size_t i) { part.value(items[i]); });
+    } else {
+      for (const Json& item : items) value(item);
+    }
     end_array();
   } else if (tree.is_object()) {
     std::vector<const std::pair<std::string, Json>*> order;

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "benchreport/core/error.hpp"
+#include "benchreport/core/parallel.hpp"
 #include "benchreport/report/format.hpp"
 #include "benchreport/stats/grouped.hpp"
 #include "sample_notes.hpp"
@@ -126,9 +127,12 @@ Json group_json(const SummaryGroups& groups, const GroupedSummary& s, std::size_
   return item;
 }
 
-Json payload(const SummaryGroups& groups, const GroupedSummary& s, std::size_t k) {
-  Json rows = Json::array();
-  for (std::size_t i = 0; i < groups.size(); ++i) rows.push_back(group_json(groups, s, i));
+// Rows and payload items are built in chunks over the threads (each item on its
+// own, so the report is the same for any thread count).
+constexpr std::size_t kRowChunk = 1024;
+
+Json payload(const SummaryGroups& groups, const GroupedSummary& s, std::size_t k, unsigned threads) {
+  Json rows(map_indexed(groups.size(), kRowChunk, threads, [&](std::size_t i) { return group_json(groups, s, i); }));
   Json by = Json::array();
   for (const auto& column : groups.columns) by.push_back(column);
   Json methods = Json::object();
@@ -184,13 +188,15 @@ Report summary_report(const Dataset& dataset, const SummaryReportOptions& option
   for (std::size_t c = 0; c + 1 < kStatColumns.size(); ++c) columns.emplace_back(std::string(kStatColumns[c]), Align::right);
   columns.emplace_back(std::string(kStatColumns.back()));
   Table& table = report.add_table(std::move(columns), {}, "summary");
-  for (std::size_t i = 0; i < groups.size(); ++i) table.add_row(row(groups, s, i, options.drift_limit));
+  auto rows = map_indexed(groups.size(), kRowChunk, options.threads,
+                          [&](std::size_t i) { return row(groups, s, i, options.drift_limit); });
+  for (auto& cells : rows) table.add_row(std::move(cells));
   table.footnote = fmt::format(
       "p50 = median; MAD / p50 = median absolute deviation over the median; CV = population standard deviation over "
       "the mean; drift = median of the last {} samples over the first {} \u2212 1 (n/a below {} samples).",
       k, k, 2 * k);
   if (const std::string samples = sample_footnote(dataset); !samples.empty()) report.add_footnote(samples);
-  report.data = payload(groups, s, k);
+  report.data = payload(groups, s, k, options.threads);
   return report;
 }
 

@@ -7,7 +7,7 @@ namespace {
 
 // The whole document into `out`, handed to `sink` in pieces when there is one.
 void write_document(const Report& report, const RenderOptions& options, std::string& out, const JsonSink& sink) {
-  JsonStream stream(out, JsonWriteOptions{options.json_indent, false}, sink);
+  JsonStream stream(out, JsonWriteOptions{options.json_indent, false, options.threads}, sink);
   write_report_json(report, stream);
   out += '\n';
   stream.finish();

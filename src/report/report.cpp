@@ -78,11 +78,11 @@ void write_table(JsonStream& out, const Table& table) {
   out.end_array();
   out.key("rows");
   out.begin_array();
-  for (const auto& row : table.rows) {
-    out.begin_array();
-    for (const Cell& cell : row) write_cell(out, cell);
-    out.end_array();
-  }
+  out.container_items(table.rows.size(), [&](JsonStream& part, std::size_t r) {
+    part.begin_array();
+    for (const Cell& cell : table.rows[r]) write_cell(part, cell);
+    part.end_array();
+  });
   out.end_array();
   if (!table.footnote.empty()) out.member("footnote", std::string_view(table.footnote));
   out.end_object();

@@ -208,6 +208,56 @@ TEST_CASE("JSON writer: a sink receives the same bytes in pieces of bounded size
   }
 }
 
+TEST_CASE("JSON writer: long arrays of containers give the same text on any thread count", "[render][json]") {
+  // Arrays long enough to be split over threads: one-line objects, multi-line
+  // objects, arrays of objects (nested in a worker's part), an array whose
+  // scalars come first (written on one thread) and an empty one.
+  Json cells = Json::array(), deep = Json::array(), scalars_first = Json::Array{1, "two"};
+  for (int i = 0; i < 3 * static_cast<int>(JsonStream::kItemsPerTask) + 17; ++i) {
+    Json cell;
+    cell.set("text", "case \"" + std::to_string(i) + "\"").set("value", i * 0.5);
+    if (i % 7 == 0) cell.set("samples", Json::Array{1.0, i * 0.25});
+    Json pair = Json::Array{cell, Json::object()};
+    cells.push_back(cell);
+    deep.push_back(std::move(pair));
+    scalars_first.push_back(std::move(cell));
+  }
+  Json doc;
+  doc.set("cells", std::move(cells)).set("deep", std::move(deep)).set("scalars_first", std::move(scalars_first));
+  doc.set("empty", Json::array());
+  for (const int indent : {0, 2, 3}) {
+    const std::string serial = to_json(doc, JsonWriteOptions{indent, false, 1});
+    for (const unsigned threads : {2u, 3u, 0u}) {
+      const JsonWriteOptions options{indent, false, threads};
+      CHECK(to_json(doc, options) == serial);
+      std::string buffer, joined;
+      JsonStream stream(buffer, options, [&](std::string_view piece) { joined += piece; });
+      stream.value(doc);
+      stream.finish();
+      CHECK(joined == serial);
+    }
+  }
+}
+
+TEST_CASE("JSON report: a long table renders the same bytes on any thread count", "[render][json]") {
+  Report report("Many rows");
+  Table& table = report.add_table({{"name"}, {"value", Align::right}}, "rows", "many");
+  for (std::size_t i = 0; i < 2 * JsonStream::kItemsPerTask + 3; ++i) {
+    table.add_row({Cell("row|" + std::to_string(i)), Cell(std::to_string(i), static_cast<double>(i))});
+  }
+  RenderOptions one;
+  one.threads = 1;
+  const std::string serial = render(report, Format::json, one);
+  for (const unsigned threads : {2u, 0u}) {
+    RenderOptions options;
+    options.threads = threads;
+    CHECK(render(report, Format::json, options) == serial);
+    std::string joined;
+    render_into(report, Format::json, options, [&](std::string_view piece) { joined += piece; });
+    CHECK(joined == serial);
+  }
+}
+
 TEST_CASE("every format is deterministic and reachable through render()", "[render]") {
   const Report report = hostile_report();
   for (const Format format : {Format::markdown, Format::html, Format::text, Format::csv, Format::json}) {

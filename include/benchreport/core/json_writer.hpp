@@ -75,6 +75,9 @@ class Json {
 struct JsonWriteOptions {
   int indent = 0;          // 0: compact on one line; n: pretty, n spaces per level
   bool sort_keys = false;  // true: canonical form (keys in byte order), e.g. for hashing
+  // Long arrays of containers are written on this many threads (0 = hardware
+  // concurrency); the text is the same for any count.
+  unsigned threads = 1;
 };
 
 std::string to_json(const Json& value, const JsonWriteOptions& options = {});
@@ -121,6 +124,13 @@ class JsonStream {
   void value(std::string_view text);
   void value(const char* text) { value(std::string_view(text)); }
   void value(const Json& tree);
+  // Writes n members of the array just opened (or holding only containers so
+  // far), member i by write(stream, i), which must write one container. With
+  // options.threads != 1 and more than kItemsPerTask members, runs of them are
+  // written on worker threads into buffers of their own and appended in order.
+  using WriteItem = std::function<void(JsonStream&, std::size_t)>;
+  static constexpr std::size_t kItemsPerTask = 512;
+  void container_items(std::size_t n, const WriteItem& write);
   // key(name) then value(v).
   template <class T>
   void member(std::string_view name, const T& v) {

@@ -29,6 +29,9 @@ struct RenderOptions {
   // Markdown and text: a table cell wider than this many display columns is
   // cut and ends with … (0 = no cap). The full text stays in JSON and CSV.
   std::size_t max_cell_width = 100;
+  // JSON: long tables and payload arrays are written on this many threads
+  // (0 = hardware concurrency); the bytes are the same for any count.
+  unsigned threads = 0;
 };
 
 std::string render(const Report& report, Format format, const RenderOptions& options = {});

@@ -383,6 +383,12 @@ class RenderOptions:
     @markdown_budget.setter
     def markdown_budget(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
         ...
+    @property
+    def threads(self) -> int:
+        ...
+    @threads.setter
+    def threads(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
 class Report:
     """
     The report model: title, blocks and a JSON data payload.
