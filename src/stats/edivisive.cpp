@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <numeric>
 #include <utility>
@@ -133,41 +134,52 @@ struct Scanner {
   // tail[tau] holds the within sum of [tau, kappa) and grows by one column per kappa.
   // For a fixed kappa = m + r the q of a split is an affine, decreasing function
   // of g(tau) = W_left / d(m) + W_right / d(r) (see within_scale), so each kappa
-  // needs one vectorisable minimum and no division.
+  // needs one minimum and no division; W_left / d(m) is fixed once the prefix
+  // [0, tau) is complete, so it is kept scaled (scaled_left).
   EDivisiveSplit best_any_end(const Segment& s, std::span<const std::size_t> order, const EDivisiveOptions& o,
                               double stop_at) {
     const std::size_t n = order.size();
     EDivisiveSplit out;
     gather(s, order);
     std::fill(tail.begin(), tail.begin() + static_cast<std::ptrdiff_t>(n + 1), 0.0);
-    left[0] = 0;  // left[b] = within sum of [0, b) (prefix), once known
+    double* const scaled_left = left.data();  // scaled_left[b] = (within sum of [0, b)) / d(b), once known
+    scaled_left[0] = 0;
     const bool pairs = o.within == WithinMean::pairs;
     for (std::size_t kappa = 1; kappa <= n; ++kappa) {
-      add_suffix_distances(v.data(), v[kappa - 1], kappa - 1, tail.data());
-      const double prefix = tail[0];
-      if (kappa < n) left[kappa] = prefix;
-      if (o.min_segment + o.min_segment > kappa) continue;
-      const std::size_t lo = o.min_segment, hi = kappa - o.min_segment;  // tau in [lo, hi]
-      const double* inv_m = inv.data();
+      const bool scored = o.min_segment + o.min_segment <= kappa;
+      const std::size_t lo = o.min_segment, hi = scored ? kappa - o.min_segment : 0;  // tau in [lo, hi]
       const double* inv_r = inv_reversed.data() + (inv.size() - 1 - kappa);  // inv_r[tau] = inv[kappa - tau]
-      const double g_min = min_g(left.data(), inv_m, tail.data(), inv_r, lo, hi + 1);
+      const double g_min = add_column_min_g(v.data(), kappa - 1, tail.data(), scaled_left, inv_r, lo, hi);
+      const double prefix = tail[0];
+      if (kappa < n) scaled_left[kappa] = prefix * inv[kappa];
+      if (!scored) continue;
       // q = m r / K (2 C / (m r) - 2 W_l / d(m) m - 2 W_r / d(r) r) with C = prefix - W_l - W_r
       //   = 2 / K (prefix - c_K g), c_K = K - 1 (pairs: d(k) = k - 1) or K (squares: d(k) = k).
       const double k = static_cast<double>(kappa);
       const double q = 2.0 / k * (prefix - (pairs ? k - 1.0 : k) * g_min);
       if (out.index != 0 && !(q > out.q)) continue;
-      for (std::size_t tau = lo; tau <= hi; ++tau) {
-        if (left[tau] * inv_m[tau] + tail[tau] * inv_r[tau] == g_min) {
-          out = {tau, q, 1.0, true, kappa};
-          break;
-        }
-      }
+      out = {first_min_g(scaled_left, tail.data(), inv_r, lo, hi, g_min), q, 1.0, true, kappa};
       if (q >= stop_at) {
         stopped = true;
         return out;
       }
     }
     return out;
+  }
+
+  // The first t in [lo, hi] whose g is g_min (the scan's minimum). Should the
+  // compiler have evaluated the scan's g differently (a fused multiply-add), the
+  // first smallest g as computed here.
+  static std::size_t first_min_g(const double* scaled_left, const double* tail, const double* inv_r, std::size_t lo,
+                                 std::size_t hi, double g_min) {
+    std::size_t best = lo;
+    double smallest = INFINITY;
+    for (std::size_t t = lo; t <= hi; ++t) {
+      const double g = scaled_left[t] + tail[t] * inv_r[t];
+      if (g == g_min) return t;
+      if (g < smallest) smallest = g, best = t;
+    }
+    return best;
   }
 
   // v = the segment's values in scan order; inv[k] = 1 / d(k) for the within normalisation.
@@ -183,51 +195,59 @@ struct Scanner {
     inv_reversed.assign(inv.rbegin(), inv.rend());  // inv_reversed[j] = inv[n - j]
   }
 
-  // Minimum over t in [begin, end) of a[t] b[t] + c[t] d[t], in pairs of lanes
-  // and two running minima: a single scalar chain waits for each min's latency
-  // (the compiler keeps std::min's order, so it does not split it). The values
-  // are finite and >= +0, so the minimum does not depend on the order.
-  static double min_g(const double* a, const double* b, const double* c, const double* d, std::size_t begin,
-                      std::size_t end) {
+  // One column of the scan, in one pass from right to left: tail[t] += sum of
+  // |v[i] - x| for i in [t, end), x = v[end], for every t < end; returns the
+  // minimum over t in [lo, hi] (hi < end; empty when hi < lo) of the updated
+  // g(t) = scaled_left[t] + tail[t] inv_r[t]. Blocks of four points are two
+  // pairs: their own suffix sums first, so the running carry (the serial
+  // dependency) advances four points per addition, then tail and g lane-wise
+  // with a minimum per lane (g is finite and >= +0, so the minimum does not
+  // depend on the order). Each tail and g gets the same operations, in the same
+  // order, as the scalar remainder below.
+  static double add_column_min_g(const double* v, std::size_t end, double* tail, const double* scaled_left,
+                                 const double* inv_r, std::size_t lo, std::size_t hi) {
     using Pair = double __attribute__((vector_size(16)));
+    using Bits = std::uint64_t __attribute__((vector_size(16)));
     const auto load = [](const double* p) {
-      Pair v;
-      std::memcpy(&v, p, sizeof v);
-      return v;
+      Pair q;
+      std::memcpy(&q, p, sizeof q);
+      return q;
     };
-    Pair m0 = {INFINITY, INFINITY}, m1 = m0;
-    std::size_t t = begin;
-    for (; t + 4 <= end; t += 4) {
-      const Pair g0 = load(a + t) * load(b + t) + load(c + t) * load(d + t);
-      const Pair g1 = load(a + t + 2) * load(b + t + 2) + load(c + t + 2) * load(d + t + 2);
-      m0 = g0 < m0 ? g0 : m0;
-      m1 = g1 < m1 ? g1 : m1;
-    }
-    double out = std::min(std::min(m0[0], m0[1]), std::min(m1[0], m1[1]));
-    for (; t < end; ++t) out = std::min(out, a[t] * b[t] + c[t] * d[t]);
-    return out;
-  }
-
-  // tail[t] += sum of |v[i] - x| for i in [t, end), every t < end. Blocks of
-  // four sum their own distances first, so the running carry (the serial
-  // dependency) advances four points per addition.
-  static void add_suffix_distances(const double* v, double x, std::size_t end, double* tail) {
-    double carry = 0;
+    const double x = v[end];
+    const auto g = [&](std::size_t t) { return scaled_left[t] + tail[t] * inv_r[t]; };
+    const Bits magnitude = ~Bits{} >> 1;  // every bit but the sign
+    const Pair far = {INFINITY, INFINITY};
+    Pair low_lanes = far, high_lanes = far;
+    double carry = 0, rest = INFINITY;
     std::size_t t = end;
     for (; t >= 4; t -= 4) {
-      const double d3 = std::abs(v[t - 1] - x), d2 = std::abs(v[t - 2] - x);
-      const double d1 = std::abs(v[t - 3] - x), d0 = std::abs(v[t - 4] - x);
-      const double s23 = d2 + d3, s123 = d1 + s23, s0123 = d0 + s123;
-      tail[t - 1] += carry + d3;
-      tail[t - 2] += carry + s23;
-      tail[t - 3] += carry + s123;
-      tail[t - 4] += carry + s0123;
+      double* const at = tail + (t - 4);
+      const Pair d01 = reinterpret_cast<Pair>(reinterpret_cast<Bits>(load(v + (t - 4)) - x) & magnitude);
+      const Pair d23 = reinterpret_cast<Pair>(reinterpret_cast<Bits>(load(v + (t - 2)) - x) & magnitude);
+      const double s23 = d23[0] + d23[1], s123 = d01[1] + s23, s0123 = d01[0] + s123;
+      const Pair low = load(at) + (carry + Pair{s0123, s123});
+      const Pair high = load(at + 2) + (carry + Pair{s23, d23[1]});
+      std::memcpy(at, &low, sizeof low);
+      std::memcpy(at + 2, &high, sizeof high);
       carry += s0123;
+      if (t - 4 >= lo && t - 1 <= hi) {
+        const Pair g_low = load(scaled_left + (t - 4)) + low * load(inv_r + (t - 4));
+        const Pair g_high = load(scaled_left + (t - 2)) + high * load(inv_r + (t - 2));
+        low_lanes = g_low < low_lanes ? g_low : low_lanes;
+        high_lanes = g_high < high_lanes ? g_high : high_lanes;
+      } else {
+        for (std::size_t i = t - 4; i < t; ++i) {
+          if (i >= lo && i <= hi) rest = std::min(rest, g(i));
+        }
+      }
     }
     for (; t > 0; --t) {
       carry += std::abs(v[t - 1] - x);
       tail[t - 1] += carry;
+      if (t - 1 >= lo && t - 1 <= hi) rest = std::min(rest, g(t - 1));
     }
+    const Pair lanes = low_lanes < high_lanes ? low_lanes : high_lanes;
+    return std::min(std::min(lanes[0], lanes[1]), rest);
   }
 };
 
