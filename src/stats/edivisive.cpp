@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
+#include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
@@ -81,12 +83,118 @@ double q_value(double m, double r, double cross, double within_left, double with
   return m * r / (m + r) * (2.0 * cross / (m * r) - 2.0 * within_left / pairs_left - 2.0 * within_right / pairs_right);
 }
 
+// GCC vector types of 2 and 4 doubles (vector_size does not take a template
+// argument), aligned as double and allowed to alias it: read and written in
+// place as unaligned vectors, one instruction each, where a memcpy of 32 bytes
+// is split into two 16-byte moves.
+using Double2 = double __attribute__((vector_size(16), aligned(8), may_alias));
+using Double4 = double __attribute__((vector_size(32), aligned(8), may_alias));
+using Bits2 = std::uint64_t __attribute__((vector_size(16)));
+using Bits4 = std::uint64_t __attribute__((vector_size(32)));
+
+// One column of the q scan, in one pass from right to left: tail[t] += sum of
+// |v[i] - x| for i in [t, end), x = v[end], for every t < end; returns the
+// minimum over t in [lo, hi] (hi < end; empty when hi < lo) of the updated
+// g(t) = scaled_left[t] + tail[t] inv_r[t]. Blocks of four points are vectors
+// (Vec: two or four doubles): their own suffix sums first, so the running carry
+// (the serial dependency) advances four points per addition, then tail and g
+// lane-wise with a minimum per lane (g is finite and >= +0, so the minimum
+// does not depend on the order). Each point gets the same operations for any
+// vector width, so every build gives the same bits.
+template <class Vec, class Bits>
+[[gnu::always_inline]] inline double add_column_min_g(const double* v, std::size_t end, double* tail,
+                                                      const double* scaled_left, const double* inv_r, std::size_t lo,
+                                                      std::size_t hi) {
+  constexpr std::size_t kLanes = sizeof(Vec) / sizeof(double), kVecs = 4 / kLanes;
+  const double x = v[end];
+  const Bits magnitude = ~Bits{} >> 1;  // every bit but the sign
+  Vec lanes[kVecs];
+  for (Vec& m : lanes) m = Vec{} + INFINITY;
+  double carry = 0, rest = INFINITY;
+  std::size_t t = end;
+  for (; t >= 4; t -= 4) {
+    const std::size_t b = t - 4;
+    const Vec* const values = reinterpret_cast<const Vec*>(v + b);
+    Vec* const sums = reinterpret_cast<Vec*>(tail + b);
+    Vec d[kVecs], suffix[kVecs];
+    for (std::size_t k = 0; k < kVecs; ++k) d[k] = reinterpret_cast<Vec>(reinterpret_cast<Bits>(values[k] - x) & magnitude);
+    // Built from lanes, not through memory: a wide load of narrow stores stalls.
+    const double d3 = d[3 / kLanes][3 % kLanes];
+    const double s23 = d[2 / kLanes][2 % kLanes] + d3, s123 = d[1 / kLanes][1 % kLanes] + s23;
+    const double s0123 = d[0][0] + s123;
+    if constexpr (kLanes == 4) {
+      suffix[0] = Vec{s0123, s123, s23, d3};
+    } else {
+      suffix[0] = Vec{s0123, s123};
+      suffix[1] = Vec{s23, d3};
+    }
+    for (std::size_t k = 0; k < kVecs; ++k) sums[k] += carry + suffix[k];
+    carry += s0123;
+    if (b >= lo && t - 1 <= hi) {
+      const Vec* const left = reinterpret_cast<const Vec*>(scaled_left + b);
+      const Vec* const inv = reinterpret_cast<const Vec*>(inv_r + b);
+      for (std::size_t k = 0; k < kVecs; ++k) {
+        const Vec g = left[k] + sums[k] * inv[k];
+        lanes[k] = g < lanes[k] ? g : lanes[k];
+      }
+    } else {
+      for (std::size_t i = b; i < t; ++i) {
+        if (i >= lo && i <= hi) rest = std::min(rest, scaled_left[i] + tail[i] * inv_r[i]);
+      }
+    }
+  }
+  for (; t > 0; --t) {
+    carry += std::abs(v[t - 1] - x);
+    tail[t - 1] += carry;
+    if (t - 1 >= lo && t - 1 <= hi) rest = std::min(rest, scaled_left[t - 1] + tail[t - 1] * inv_r[t - 1]);
+  }
+  for (std::size_t k = 0; k < kVecs; ++k) {
+    for (std::size_t j = 0; j < kLanes; ++j) rest = std::min(rest, lanes[k][j]);
+  }
+  return rest;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// With 256-bit vectors where the processor has AVX2 (not FMA: products and sums
+// stay separately rounded, as in the baseline build).
+__attribute__((target("avx2"))) double add_column_min_g_avx2(const double* v, std::size_t end, double* tail,
+                                                             const double* scaled_left, const double* inv_r,
+                                                             std::size_t lo, std::size_t hi) {
+  return add_column_min_g<Double4, Bits4>(v, end, tail, scaled_left, inv_r, lo, hi);
+}
+#endif
+
+double add_column_min_g_sse2(const double* v, std::size_t end, double* tail, const double* scaled_left,
+                             const double* inv_r, std::size_t lo, std::size_t hi) {
+  return add_column_min_g<Double2, Bits2>(v, end, tail, scaled_left, inv_r, lo, hi);
+}
+
+using ColumnScan = double (*)(const double*, std::size_t, double*, const double*, const double*, std::size_t,
+                              std::size_t);
+
+// AVX2 where the processor has it, unless BENCHREPORT_SIMD=baseline (both give
+// the same bits: the variable is there to check that, and to rule it out).
+ColumnScan pick_column_scan() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  const char* simd = std::getenv("BENCHREPORT_SIMD");
+  const bool baseline = simd != nullptr && std::string_view(simd) == "baseline";
+  if (!baseline && __builtin_cpu_supports("avx2")) return add_column_min_g_avx2;
+#endif
+  return add_column_min_g_sse2;
+}
+
+ColumnScan column_scan_of_this_machine() {
+  static const ColumnScan chosen = pick_column_scan();
+  return chosen;
+}
+
 // Reusable buffers of the q scans of one series.
 struct Scanner {
   RankSums sums;
   std::vector<double> left, right;  // per point: distance sum to the points before / after it
   std::vector<double> tail;         // search_end: per tau, sum of distances within [tau, kappa)
   std::vector<double> v, inv, inv_reversed;  // search_end: values in scan order; 1 / d(k), and reversed
+  const ColumnScan column_scan = column_scan_of_this_machine();
   bool stopped = false;  // the last scan stopped early at a q >= its stop_at: its q is a lower bound
   Scanner(std::size_t n, WithinMean within) : sums(n), left(n), right(n), tail(n + 1) { prepare_inverse(n, within); }
 
@@ -149,7 +257,7 @@ struct Scanner {
       const bool scored = o.min_segment + o.min_segment <= kappa;
       const std::size_t lo = o.min_segment, hi = scored ? kappa - o.min_segment : 0;  // tau in [lo, hi]
       const double* inv_r = inv_reversed.data() + (inv.size() - 1 - kappa);  // inv_r[tau] = inv[kappa - tau]
-      const double g_min = add_column_min_g(v.data(), kappa - 1, tail.data(), scaled_left, inv_r, lo, hi);
+      const double g_min = column_scan(v.data(), kappa - 1, tail.data(), scaled_left, inv_r, lo, hi);
       const double prefix = tail[0];
       if (kappa < n) scaled_left[kappa] = prefix * inv[kappa];
       if (!scored) continue;
@@ -193,61 +301,6 @@ struct Scanner {
     const std::size_t off = within == WithinMean::pairs ? 1 : 0;
     for (std::size_t k = off + 1; k <= n; ++k) inv[k] = 1.0 / static_cast<double>(k - off);
     inv_reversed.assign(inv.rbegin(), inv.rend());  // inv_reversed[j] = inv[n - j]
-  }
-
-  // One column of the scan, in one pass from right to left: tail[t] += sum of
-  // |v[i] - x| for i in [t, end), x = v[end], for every t < end; returns the
-  // minimum over t in [lo, hi] (hi < end; empty when hi < lo) of the updated
-  // g(t) = scaled_left[t] + tail[t] inv_r[t]. Blocks of four points are two
-  // pairs: their own suffix sums first, so the running carry (the serial
-  // dependency) advances four points per addition, then tail and g lane-wise
-  // with a minimum per lane (g is finite and >= +0, so the minimum does not
-  // depend on the order). Each tail and g gets the same operations, in the same
-  // order, as the scalar remainder below.
-  static double add_column_min_g(const double* v, std::size_t end, double* tail, const double* scaled_left,
-                                 const double* inv_r, std::size_t lo, std::size_t hi) {
-    using Pair = double __attribute__((vector_size(16)));
-    using Bits = std::uint64_t __attribute__((vector_size(16)));
-    const auto load = [](const double* p) {
-      Pair q;
-      std::memcpy(&q, p, sizeof q);
-      return q;
-    };
-    const double x = v[end];
-    const auto g = [&](std::size_t t) { return scaled_left[t] + tail[t] * inv_r[t]; };
-    const Bits magnitude = ~Bits{} >> 1;  // every bit but the sign
-    const Pair far = {INFINITY, INFINITY};
-    Pair low_lanes = far, high_lanes = far;
-    double carry = 0, rest = INFINITY;
-    std::size_t t = end;
-    for (; t >= 4; t -= 4) {
-      double* const at = tail + (t - 4);
-      const Pair d01 = reinterpret_cast<Pair>(reinterpret_cast<Bits>(load(v + (t - 4)) - x) & magnitude);
-      const Pair d23 = reinterpret_cast<Pair>(reinterpret_cast<Bits>(load(v + (t - 2)) - x) & magnitude);
-      const double s23 = d23[0] + d23[1], s123 = d01[1] + s23, s0123 = d01[0] + s123;
-      const Pair low = load(at) + (carry + Pair{s0123, s123});
-      const Pair high = load(at + 2) + (carry + Pair{s23, d23[1]});
-      std::memcpy(at, &low, sizeof low);
-      std::memcpy(at + 2, &high, sizeof high);
-      carry += s0123;
-      if (t - 4 >= lo && t - 1 <= hi) {
-        const Pair g_low = load(scaled_left + (t - 4)) + low * load(inv_r + (t - 4));
-        const Pair g_high = load(scaled_left + (t - 2)) + high * load(inv_r + (t - 2));
-        low_lanes = g_low < low_lanes ? g_low : low_lanes;
-        high_lanes = g_high < high_lanes ? g_high : high_lanes;
-      } else {
-        for (std::size_t i = t - 4; i < t; ++i) {
-          if (i >= lo && i <= hi) rest = std::min(rest, g(i));
-        }
-      }
-    }
-    for (; t > 0; --t) {
-      carry += std::abs(v[t - 1] - x);
-      tail[t - 1] += carry;
-      if (t - 1 >= lo && t - 1 <= hi) rest = std::min(rest, g(t - 1));
-    }
-    const Pair lanes = low_lanes < high_lanes ? low_lanes : high_lanes;
-    return std::min(std::min(lanes[0], lanes[1]), rest);
   }
 };
 

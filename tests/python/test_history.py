@@ -4,6 +4,8 @@ per-commit summaries and intervals against numpy/scipy, a seeded planted-shift s
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -81,6 +83,31 @@ def test_e_divisive_is_deterministic_per_seed_and_stream():
     b = br.e_divisive(x, seed=7)
     assert [(s.index, s.p_value, s.q) for s in a] == [(s.index, s.p_value, s.q) for s in b]
     assert all(s.p_value >= 1 / 200 for s in a)
+
+
+
+def test_e_divisive_same_bits_with_and_without_avx2():
+    """The searched-end scan's AVX2 and baseline builds (BENCHREPORT_SIMD=baseline) give the same
+    change points, p-values and q to the bit, on lengths that are and are not multiples of four."""
+    script = (
+        "import sys, json, numpy as np, benchreport as br\n"
+        "rng = np.random.default_rng(5); out = []\n"
+        "for n in (9, 16, 31, 64, 130, 203):\n"
+        "    x = np.concatenate([rng.lognormal(0, .05, n // 2), rng.lognormal(.3, .05, n - n // 2)])\n"
+        "    for within in ('pairs', 'squares'):\n"
+        "        for s in br.e_divisive(x, seed=3, within=within, screen_p_value=0.0):\n"
+        "            out.append([n, within, s.index, s.p_value.hex(), s.q.hex()])\n"
+        "print(json.dumps(out))\n"
+    )
+    def run(simd):
+        env = dict(os.environ, BENCHREPORT_SIMD=simd)
+        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+        return json.loads(done.stdout)
+
+    default, baseline = run("default"), run("baseline")
+    found = {(n, within) for n, within, *_ in default}
+    assert found >= {(n, w) for n in (16, 31, 64, 130, 203) for w in ("pairs", "squares")}  # each planted change
+    assert default == baseline
 
 
 def _dataset(series_by_case, commit_names=None):
