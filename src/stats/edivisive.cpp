@@ -200,12 +200,15 @@ struct Scanner {
 
   // Best split of the points values[order[k]] (k = 0..n-1) in that order. A
   // permutation test only asks whether the best q reaches the observed one, so
-  // the searched-end scan may stop at the first q >= stop_at (sets `stopped`).
+  // the searched-end scan may stop at the first q >= stop_at (sets `stopped`),
+  // and needs no split index (Locate::q_only: the searched-end scan then gives
+  // min_segment as the index, and saves a pass over the splits per better q).
+  enum class Locate { split, q_only };
   EDivisiveSplit best(const Segment& s, std::span<const std::size_t> order, const EDivisiveOptions& o,
-                      double stop_at = INFINITY) {
+                      double stop_at = INFINITY, Locate locate = Locate::split) {
     stopped = false;
     if (order.size() < 2 * o.min_segment) return {};
-    return o.search_end ? best_any_end(s, order, o, stop_at) : best_at_end(s, order, o);
+    return o.search_end ? best_any_end(s, order, o, stop_at, locate) : best_at_end(s, order, o);
   }
 
   // Y runs to the segment's end: O(n log n) with Fenwick sums.
@@ -245,7 +248,7 @@ struct Scanner {
   // needs one minimum and no division; W_left / d(m) is fixed once the prefix
   // [0, tau) is complete, so it is kept scaled (scaled_left).
   EDivisiveSplit best_any_end(const Segment& s, std::span<const std::size_t> order, const EDivisiveOptions& o,
-                              double stop_at) {
+                              double stop_at, Locate locate) {
     const std::size_t n = order.size();
     EDivisiveSplit out;
     gather(s, order);
@@ -266,7 +269,8 @@ struct Scanner {
       const double k = static_cast<double>(kappa);
       const double q = 2.0 / k * (prefix - (pairs ? k - 1.0 : k) * g_min);
       if (out.index != 0 && !(q > out.q)) continue;
-      out = {first_min_g(scaled_left, tail.data(), inv_r, lo, hi, g_min), q, 1.0, true, kappa};
+      const std::size_t tau = locate == Locate::split ? first_min_g(scaled_left, tail.data(), inv_r, lo, hi, g_min) : lo;
+      out = {tau, q, 1.0, true, kappa};
       if (q >= stop_at) {
         stopped = true;
         return out;
@@ -401,7 +405,7 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
   };
   std::vector<std::size_t> order;
   // Permutation p of a window: drawn in stream order (so the same for any test
-  // that asks), scanned only when a test needs it.
+  // that asks), scanned only when a test needs it; `order` holds it after a draw.
   auto draw = [&](Window& w, std::size_t p) -> Permutation& {
     while (w.permuted.size() <= p) {
       w.permuted.push_back({w.rng});
@@ -411,11 +415,14 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
   };
   // Its best q if exact, else a lower bound that reaches `observed` when the true q does.
   auto permuted_q = [&](Window& w, std::size_t p, double observed) {
+    const bool drawn_now = w.permuted.size() <= p;
     Permutation& d = draw(w, p);
     if (d.exact || d.q >= observed) return d.q;
-    Xoshiro256 rng = d.start;
-    shuffle(rng, w.end - w.begin, order);
-    const EDivisiveSplit s = scanner.best(w.segment, order, options, observed);
+    if (!drawn_now) {
+      Xoshiro256 rng = d.start;
+      shuffle(rng, w.end - w.begin, order);
+    }
+    const EDivisiveSplit s = scanner.best(w.segment, order, options, observed, Scanner::Locate::q_only);
     d.q = s.index != 0 ? s.q : -INFINITY;
     d.exact = !scanner.stopped;
     return d.q;
@@ -423,8 +430,8 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
   // Whether permutation p's largest q over windows reaches `observed`: the q
   // already known first, then scans that stop at the first one that reaches it.
   auto reaches = [&](double observed, std::size_t p) {
-    for (Window& w : windows) {
-      if (draw(w, p).q >= observed) return true;
+    for (const Window& w : windows) {
+      if (p < w.permuted.size() && w.permuted[p].q >= observed) return true;
     }
     for (Window& w : windows) {
       if (permuted_q(w, p, observed) >= observed) return true;
