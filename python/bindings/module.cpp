@@ -3,14 +3,19 @@
 #include <pybind11/pybind11.h>
 
 #include "benchreport/core/error.hpp"
+#include "benchreport/core/worker_pool.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
 
 PYBIND11_MODULE(_core, m) {
-  // Claim this thread's C++ exception state now (see start_worker in
-  // core/parallel.hpp): a bad_alloc thrown later must not need an allocation.
+  // Claim this thread's C++ exception state now (see
+  // core/worker_pool.hpp): a bad_alloc thrown later must not need an allocation.
   [[maybe_unused]] volatile int claimed = std::uncaught_exceptions();  // volatile: the call is pure
+  // The helper threads start now and claim theirs, while memory is known to
+  // be there: a thread started later, under an address-space limit, could
+  // be ended by glibc on its first use of that state (core/worker_pool.hpp).
+  benchreport::start_worker_pool();
   m.doc() = "benchreport compiled core (statistics, comparison, readers, reports)";
   m.attr("__version__") = benchreport::version();
   py::register_exception<benchreport::InputError>(m, "InputError", PyExc_ValueError);

@@ -8,12 +8,11 @@
 #include <exception>
 #include <fmt/format.h>
 #include <optional>
-#include <system_error>
-#include <thread>
 
 #include "array_split.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/core/parallel.hpp"
+#include "benchreport/core/worker_pool.hpp"
 #include "google_benchmark_rows.hpp"
 #include "reader.hpp"
 
@@ -87,12 +86,12 @@ std::optional<Document> read_head(const Source& head, GoogleBenchmarkRows& rows)
   return doc;
 }
 
-// Two threads: this one reads the head document (everything up to a cut in
-// the middle of "benchmarks"), a second one the tail array. None when the
+// Two parts, read at once when a helper thread is idle: the head document
+// (everything up to a cut in the middle of "benchmarks") and the tail array. None when the
 // parts do not make up the file exactly as one pass reads it, including any
 // InputError in either part: the caller then reads it in one pass, which
 // gives the result or the message of one pass. Other exceptions (out of
-// memory) propagate; a thread that cannot be started is a decline.
+// memory) propagate.
 std::optional<Dataset> read_in_two_parts(const Source& source, const ArraySplit& cut, char* bytes) {
   if (source.options.max_depth < 2) return std::nullopt;
   const SplitEdit edit(bytes, cut);
@@ -107,28 +106,22 @@ std::optional<Dataset> read_in_two_parts(const Source& source, const ArraySplit&
   GoogleBenchmarkRows head_rows, tail_rows;
   bool tail_ok = false;
   std::exception_ptr tail_failure;
-  std::thread tail_reader;
-  try {
-    tail_reader = std::thread([&] {
-      try {
-        tail_ok = read_tail(tail, tail_rows);
-      } catch (const InputError&) {
-      } catch (...) {
-        tail_failure = std::current_exception();
-      }
-    });
-  } catch (const std::system_error&) {
-    return std::nullopt;
-  }
   std::optional<Document> doc;
   std::exception_ptr head_failure;
-  try {
-    doc = read_head(head, head_rows);
-  } catch (const InputError&) {
-  } catch (...) {
-    head_failure = std::current_exception();
-  }
-  tail_reader.join();
+  // Task 0 reads the head, task 1 the tail: on two threads when a helper is
+  // idle, one after the other otherwise. Neither lets an exception out.
+  fork_join(2, [&](unsigned part) {
+    try {
+      if (part == 0) {
+        doc = read_head(head, head_rows);
+      } else {
+        tail_ok = read_tail(tail, tail_rows);
+      }
+    } catch (const InputError&) {
+    } catch (...) {
+      (part == 0 ? head_failure : tail_failure) = std::current_exception();
+    }
+  });
   if (head_failure) std::rethrow_exception(head_failure);
   if (tail_failure) std::rethrow_exception(tail_failure);
   if (!doc || !tail_ok || !head_rows.append(std::move(tail_rows)) || head_rows.samples() > source.options.max_samples) {

@@ -4,10 +4,11 @@
 #include <atomic>
 #include <cstddef>
 #include <exception>
-#include <system_error>
 #include <thread>
 #include <type_traits>
 #include <vector>
+
+#include "benchreport/core/worker_pool.hpp"
 
 namespace benchreport {
 
@@ -17,19 +18,10 @@ inline unsigned resolve_thread_count(unsigned requested, std::size_t n_chunks) {
   return static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(n_chunks, 1)));
 }
 
-// The first thing a worker thread does: claim its C++ exception state.
-// libstdc++ keeps it in thread-local storage that glibc allocates on first use
-// when libstdc++ was loaded after start-up (into Python, by dlopen), and glibc
-// ends the process (exit 127) when that allocation fails. Claimed here, a
-// std::bad_alloc thrown later under memory pressure can still be thrown.
-template <class Work>
-void start_worker(Work& work, unsigned worker) {
-  [[maybe_unused]] volatile int claimed = std::uncaught_exceptions();  // volatile: the call is pure
-  work(worker);
-}
-
 // Calls body(begin, end, worker) over [0, n_items) in chunks of `chunk` items,
-// spread over `threads` workers (0 = hardware concurrency, 1 = inline). Chunks
+// spread over `threads` workers (0 = hardware concurrency, 1 = inline), which
+// run on the caller and the process's helper threads (core/worker_pool.hpp;
+// at most one per hardware thread run at once). Chunks
 // are claimed dynamically; every item is computed independently, so results do
 // not depend on the thread count. If bodies throw, the exception of the
 // lowest-numbered failing chunk is rethrown (the same one for any thread
@@ -62,17 +54,8 @@ void parallel_for_chunks(std::size_t n_items, std::size_t chunk, unsigned thread
       }
     }
   };
-  std::vector<std::thread> pool;
-  pool.reserve(workers - 1);
-  // A thread that cannot be started (no memory for its stack under ulimit -v)
-  // is not an error: the workers already running, and this one, share the
-  // chunks. Throwing here would destroy joinable threads (std::terminate).
-  try {
-    for (unsigned w = 1; w < workers; ++w) pool.emplace_back([&work, w] { start_worker(work, w); });
-  } catch (const std::system_error&) {
-  }
-  work(0);
-  for (auto& t : pool) t.join();
+  // Each worker index is one task: run once, on the caller or on an idle helper.
+  fork_join(workers, [&work](unsigned worker) { work(worker); });
   const std::size_t failed = first_failed.load();
   if (failed < n_chunks) std::rethrow_exception(errors[failed]);
 }

@@ -1,0 +1,151 @@
+#include "benchreport/core/worker_pool.hpp"
+
+#include <pthread.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+namespace benchreport {
+namespace {
+
+// One fork_join call: its tasks are taken in index order, by the caller and
+// by helpers, under the pool's mutex. Lives on the caller's stack.
+struct Job {
+  Job(TaskRef t, unsigned n) : task(t), n_tasks(n) {}
+  TaskRef task;
+  unsigned n_tasks;
+  unsigned next_task = 0;
+  unsigned running_on_helpers = 0;
+  Job* next_open = nullptr;  // the pool's list of jobs with tasks left to take
+  std::condition_variable helpers_done;
+};
+
+class WorkerPool {
+ public:
+  unsigned start();  // the number of helpers
+  void fork_join(unsigned n_tasks, TaskRef task);
+
+ private:
+  void helper_main();
+  // Under the mutex: the next task of `job`; unlinks the job when none is left.
+  unsigned take(Job& job);
+  void unlink(Job& job);
+  void run_on_caller(Job& job);
+
+  std::mutex mutex_;
+  std::condition_variable work_available_;
+  Job* open_ = nullptr;  // newest first: a nested call's tasks are taken before its parent's
+  unsigned helpers_ = 0;
+  bool started_ = false;
+};
+
+unsigned WorkerPool::start() {
+  const std::lock_guard lock(mutex_);
+  if (started_) return helpers_;
+  started_ = true;
+  const unsigned wanted = std::max(1u, std::thread::hardware_concurrency()) - 1;
+  for (unsigned h = 0; h < wanted; ++h) {
+    try {
+      std::thread([this] { helper_main(); }).detach();
+      ++helpers_;
+    } catch (const std::exception&) {  // no memory for a stack or a thread: fewer helpers
+      break;
+    }
+  }
+  return helpers_;
+}
+
+void WorkerPool::helper_main() {
+  // Claim libstdc++'s thread-local state before any work (see the header).
+  [[maybe_unused]] volatile int claimed = std::uncaught_exceptions();  // volatile: the call is pure
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    work_available_.wait(lock, [this] { return open_ != nullptr; });
+    Job& job = *open_;
+    const unsigned index = take(job);
+    ++job.running_on_helpers;
+    lock.unlock();
+    job.task(index);  // tasks do not throw (the contract of fork_join)
+    lock.lock();
+    // Notified under the mutex: the caller cannot see zero and leave (freeing
+    // the job) before this call has returned.
+    if (--job.running_on_helpers == 0) job.helpers_done.notify_all();
+  }
+}
+
+unsigned WorkerPool::take(Job& job) {
+  const unsigned index = job.next_task++;
+  if (job.next_task == job.n_tasks) unlink(job);
+  return index;
+}
+
+void WorkerPool::unlink(Job& job) {
+  for (Job** link = &open_; *link != nullptr; link = &(*link)->next_open) {
+    if (*link == &job) {
+      *link = job.next_open;
+      return;
+    }
+  }
+}
+
+void WorkerPool::run_on_caller(Job& job) {
+  std::unique_lock lock(mutex_);
+  while (job.next_task < job.n_tasks) {
+    const unsigned index = take(job);
+    lock.unlock();
+    try {
+      job.task(index);
+    } catch (...) {  // a broken contract still must not leave the job linked or helpers on it
+      lock.lock();
+      if (job.next_task < job.n_tasks) unlink(job);
+      job.next_task = job.n_tasks;
+      job.helpers_done.wait(lock, [&] { return job.running_on_helpers == 0; });
+      throw;
+    }
+    lock.lock();
+  }
+  job.helpers_done.wait(lock, [&] { return job.running_on_helpers == 0; });
+}
+
+void WorkerPool::fork_join(unsigned n_tasks, TaskRef task) {
+  if (n_tasks <= 1 || start() == 0) {
+    for (unsigned i = 0; i < n_tasks; ++i) task(i);
+    return;
+  }
+  Job job(task, n_tasks);
+  {
+    const std::lock_guard lock(mutex_);
+    job.next_open = open_;
+    open_ = &job;
+  }
+  work_available_.notify_all();
+  run_on_caller(job);
+}
+
+// The pool of this process. A child made by fork() has the parent's memory but
+// none of its threads: it gets a pool of its own, started on first use (the
+// parent's may have been copied with its mutex held, so it is never touched).
+WorkerPool*& current_pool() {
+  static WorkerPool* pool = [] {
+    pthread_atfork(nullptr, nullptr, [] {
+      [[maybe_unused]] static WorkerPool* inherited = nullptr;  // kept reachable, never used again
+      inherited = current_pool();
+      current_pool() = new WorkerPool;
+    });
+    return new WorkerPool;
+  }();
+  return pool;
+}
+
+}  // namespace
+
+void start_worker_pool() { current_pool()->start(); }
+
+unsigned worker_pool_helpers() { return current_pool()->start(); }
+
+void fork_join(unsigned n_tasks, TaskRef task) { current_pool()->fork_join(n_tasks, task); }
+
+}  // namespace benchreport
