@@ -94,7 +94,7 @@ using Bits4 = std::uint64_t __attribute__((vector_size(32)));
 
 // One column of the q scan, in one pass from right to left: tail[t] += sum of
 // |v[i] - x| for i in [t, end), x = v[end], for every t < end; returns the
-// minimum over t in [lo, hi] (hi < end; empty when hi < lo) of the updated
+// minimum over t in [lo, min(hi, end - 1)] (empty when hi < lo) of the updated
 // g(t) = scaled_left[t] + tail[t] inv_r[t]. Blocks of four points are vectors
 // (Vec: two or four doubles): their own suffix sums first, so the running carry
 // (the serial dependency) advances four points per addition, then tail and g
@@ -260,7 +260,10 @@ struct Scanner {
       const bool scored = o.min_segment + o.min_segment <= kappa;
       const std::size_t lo = o.min_segment, hi = scored ? kappa - o.min_segment : 0;  // tau in [lo, hi]
       const double* inv_r = inv_reversed.data() + (inv.size() - 1 - kappa);  // inv_r[tau] = inv[kappa - tau]
-      const double g_min = column_scan(v.data(), kappa - 1, tail.data(), scaled_left, inv_r, lo, hi);
+      double g_min = column_scan(v.data(), kappa - 1, tail.data(), scaled_left, inv_r, lo, hi);
+      // With min_segment 1, Y may be the column's own point alone: tau = kappa - 1
+      // lies past the points the column adds (its tail is 0).
+      if (scored && hi == kappa - 1) g_min = std::min(g_min, scaled_left[hi] + tail[hi] * inv_r[hi]);
       const double prefix = tail[0];
       if (kappa < n) scaled_left[kappa] = prefix * inv[kappa];
       if (!scored) continue;

@@ -60,7 +60,7 @@ TEST_CASE("BMF reader: Bencher's reference example, field for field") {
   CHECK(ds.direction(size) == Direction::lower_is_better);
 }
 
-TEST_CASE("BMF reader: the custom-benchmarks example; detection") {
+TEST_CASE("BMF reader: the custom-benchmarks example - detection") {
   const Dataset ds = read(kData + "/bmf/custom-benchmarks-example.json");
   REQUIRE(ds.n_sets() == 1);
   CHECK(ds.label(0, "benchmark") == "benchmark_name");
@@ -77,7 +77,7 @@ TEST_CASE("BMF reader: errors name the JSON path") {
   CHECK_THROWS_AS(read_buffer(R"({})", "x.json", "bmf"), InputError);
 }
 
-TEST_CASE("BMF writer: median and median CI per case, in ns; round trip through the reader") {
+TEST_CASE("BMF writer: median and median CI per case, in ns - round trip through the reader") {
   Dataset ds;
   std::mt19937_64 rng(7);
   std::lognormal_distribution<double> dist(0.0, 0.1);

@@ -178,7 +178,7 @@ TEST_CASE("format_labels", "[dataset]") {
   CHECK(format_labels({}) == "(no labels)");
 }
 
-TEST_CASE("Values are kept bit for bit as read; base units only on demand", "[dataset]") {
+TEST_CASE("Values are kept bit for bit as read - base units only on demand", "[dataset]") {
   // 30559.43256159456 ns: x * 1e-9 / 1e-9 is one ulp off, so base-unit storage could not give it back.
   const std::vector<double> ns{30559.43256159456, 1.0 / 3.0, 5e-324, 1.7e308};
   Dataset ds;

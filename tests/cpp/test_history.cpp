@@ -93,7 +93,7 @@ TEST_CASE("best_q_split: both scans equal the direct q at its argmax", "[history
   }
 }
 
-TEST_CASE("best_q_split: no split fits below two points per side; ties keep the first", "[history]") {
+TEST_CASE("best_q_split: no split fits below two points per side - ties keep the first", "[history]") {
   CHECK(best_q_split(std::vector<double>{1, 2, 3}).index == 0);
   const auto flat = best_q_split(std::vector<double>{5, 5, 5, 5, 5, 5});
   CHECK(flat.index == 2);

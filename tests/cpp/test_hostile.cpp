@@ -169,7 +169,7 @@ TEST_CASE("hostile names keep every Markdown table row at the header's cell coun
   CHECK_THAT(html, Contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
 }
 
-TEST_CASE("labels, unit symbols and run ids must be valid UTF-8; messages stay valid UTF-8", "[hostile][dataset]") {
+TEST_CASE("labels, unit symbols and run ids must be valid UTF-8 - messages stay valid UTF-8", "[hostile][dataset]") {
   const std::vector<double> one{1.0};
   Dataset ds;
   try {

@@ -138,7 +138,7 @@ TEST_CASE("CSV reader errors name the file and line", "[io][canonical][errors]")
   CHECK_THROWS_WITH(read_buffer("", "f.csv", "csv"), Catch::Contains("empty CSV"));
 }
 
-TEST_CASE("canonical JSON reader: runs may follow sets; errors name the JSON path", "[io][canonical][errors]") {
+TEST_CASE("canonical JSON reader: runs may follow sets - errors name the JSON path", "[io][canonical][errors]") {
   const std::string late_runs = R"({"schema":"benchreport/1","sets":[{"labels":{"b":"x"},"unit":"s","run":"r","values":[1]}],"runs":[{"id":"r","metadata":{}}]})";
   CHECK(read_buffer(late_runs, "a.json").run_id(0) == "r");
 

@@ -24,7 +24,7 @@ void fails_with(const std::string& text, const std::string& format, const std::s
 }
 }  // namespace
 
-TEST_CASE("pyperf: one set per worker process; calibration runs counted", "[io][pyperf]") {
+TEST_CASE("pyperf: one set per worker process - calibration runs counted", "[io][pyperf]") {
   const Dataset ds = read(kData + "/pyperf/two_benchmarks.json");
   REQUIRE(ds.n_sets() == 6);  // 2 benchmarks x 3 processes
   CHECK(ds.label(0, "benchmark") == "sort_small");
@@ -36,7 +36,7 @@ TEST_CASE("pyperf: one set per worker process; calibration runs counted", "[io][
   CHECK(ds.runs()[0].metadata_json.find("\"cpu_count\"") != std::string::npos);
 }
 
-TEST_CASE("pyperf: member order is free; the name may be in the file's metadata", "[io][pyperf]") {
+TEST_CASE("pyperf: member order is free - the name may be in the file's metadata", "[io][pyperf]") {
   // `pyperf timeit -o` writes the name in the file-level metadata, after "benchmarks" (keys sorted).
   const Dataset timeit = read_buffer(
       R"({"benchmarks":[{"runs":[{"values":[1,2]},{"values":[3]}]}],"metadata":{"name":"timeit","unit":"second"},"version":"1.0"})",
@@ -69,7 +69,7 @@ TEST_CASE("pyperf: errors", "[io][pyperf][errors]") {
   fails_with(R"({"version":"1.0"})", "pyperf", "missing \"benchmarks\"");
 }
 
-TEST_CASE("pytest-benchmark: stats.data are the samples; labels from name, group, params", "[io][pytest-benchmark]") {
+TEST_CASE("pytest-benchmark: stats.data are the samples - labels from name, group, params", "[io][pytest-benchmark]") {
   const Dataset ds = read(kData + "/pytest_benchmark/with_data.json");
   REQUIRE(ds.n_sets() == 3);
   const auto sum10 = ds.select({{"benchmark", "test_sum[10]"}, {"n", "10"}});

@@ -113,7 +113,7 @@ TEST_CASE("folders: format detection reads a bounded prefix, not the whole file"
   CHECK_THAT(ds.warnings()[0], Contains("skipped 1 files no reader recognises: big.bin"));
 }
 
-TEST_CASE("byte order marks: a UTF-8 BOM is dropped before detection and reading; UTF-16 is refused by name", "[io][bom]") {
+TEST_CASE("byte order marks: a UTF-8 BOM is dropped before detection and reading - UTF-16 is refused by name", "[io][bom]") {
   // F5: a BOM before Go text dropped the first line; before JSON it gave a "scalar document" error.
   const std::string bom = "\xEF\xBB\xBF";
   CHECK(read_buffer(bom + "BenchmarkA-8 100 12 ns/op\nBenchmarkA-8 100 13 ns/op\n", "go.txt").n_values() == 2);

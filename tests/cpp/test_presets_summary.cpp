@@ -63,7 +63,7 @@ TEST_CASE("summary_report: one row per set with n, p50, MAD / p50, CV, range and
   CHECK(report.data.find("drift_k")->as_integer() == 5);
 }
 
-TEST_CASE("summary_report: --by pools sets in set order; mixed dimensions are refused", "[presets][summary]") {
+TEST_CASE("summary_report: --by pools sets in set order - mixed dimensions are refused", "[presets][summary]") {
   Dataset ds;
   ds.add_set({{"benchmark", "a"}, {"run", "1"}}, std::vector<double>{1, 2}, parse_unit("s"));
   ds.add_set({{"benchmark", "a"}, {"run", "2"}}, std::vector<double>{3}, parse_unit("ms"));
@@ -75,10 +75,10 @@ TEST_CASE("summary_report: --by pools sets in set order; mixed dimensions are re
   const Table& table = summary_table(report);
   REQUIRE(table.rows.size() == 2);
   CHECK(table.rows[0][1].text == "3");            // 1 s, 2 s and 3 ms pooled
-  CHECK(table.rows[0][2].text == "1.00 s");
+  CHECK(table.rows[0][2].text == "1.000 s");  // four significant digits (report/format.hpp)
   REQUIRE(table.rows[0][7].samples.size() == 3);
   CHECK(table.rows[0][7].samples[2] == Approx(0.003));
-  CHECK(table.rows[1][2].text == "5.00 ops/s");
+  CHECK(table.rows[1][2].text == "5.000 ops/s");
   CHECK_THAT(render_markdown(report, {}), Contains("pooled by benchmark into 2 groups"));
   o.by = {"run"};
   CHECK_THROWS_WITH(summary_report(ds, o), Contains("group run=1 mixes units s and ops/s"));

@@ -40,13 +40,16 @@ def test_best_q_split_matches_numpy(within, search_end, seed):
     if seed % 3 == 0:
         x = np.round(x, 1)  # ties
     n = len(x)
-    # (q, tau) over every allowed split, kappa outer as the scan visits them (first maximum wins).
-    candidates = [(direct_q(x[:kappa], tau, within), tau) for kappa in (range(4, n + 1) if search_end else [n])
-                  for tau in range(2, kappa - 1)]
-    q = np.array([c[0] for c in candidates])
-    best = _core.best_q_split(x, 2, within, search_end)
-    assert best.index == candidates[int(np.argmax(q))][1]
-    assert best.q == pytest.approx(q.max(), rel=1e-12)
+    # min_segment 1 (one point on a side) only where a lone point has a within mean: squares.
+    for min_segment in (2, 1) if within == "squares" else (2,):
+        # (q, tau) over every allowed split, kappa outer as the scan visits them (first maximum wins).
+        candidates = [(direct_q(x[:kappa], tau, within), tau)
+                      for kappa in (range(2 * min_segment, n + 1) if search_end else [n])
+                      for tau in range(min_segment, kappa - min_segment + 1)]
+        q = np.array([c[0] for c in candidates])
+        best = _core.best_q_split(x, min_segment, within, search_end)
+        assert best.index == candidates[int(np.argmax(q))][1]
+        assert best.q == pytest.approx(q.max(), rel=1e-12)
 
 
 def test_best_q_split_edge_cases():
