@@ -57,17 +57,19 @@ class RankSums {
   double total_sum_ = 0;
 };
 
-// One segment's values (centred, so the sums cancel less) and their ranks.
+// One segment's values (centred, so the sums cancel less) and their ranks
+// (only the Fenwick scan with Y to the segment's end uses them).
 struct Segment {
   std::vector<double> values;
   std::vector<std::size_t> ranks;
 };
 
-Segment make_segment(std::span<const double> x) {
+Segment make_segment(std::span<const double> x, const EDivisiveOptions& options) {
   Segment s;
   const double mean = x.empty() ? 0.0 : std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(x.size());
   s.values.reserve(x.size());
   for (const double v : x) s.values.push_back(v - mean);
+  if (options.search_end) return s;
   std::vector<std::size_t> order(x.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return x[a] < x[b]; });
@@ -111,42 +113,57 @@ template <class Vec, class Bits>
   Vec lanes[kVecs];
   for (Vec& m : lanes) m = Vec{} + INFINITY;
   double carry = 0, rest = INFINITY;
-  std::size_t t = end;
-  for (; t >= 4; t -= 4) {
-    const std::size_t b = t - 4;
+  // tail[b, b + 4) += carry + the block's own suffix sums; carry += their total.
+  const auto add_block = [&](std::size_t b) {
     const Vec* const values = reinterpret_cast<const Vec*>(v + b);
     Vec* const sums = reinterpret_cast<Vec*>(tail + b);
     Vec d[kVecs], suffix[kVecs];
     for (std::size_t k = 0; k < kVecs; ++k) d[k] = reinterpret_cast<Vec>(reinterpret_cast<Bits>(values[k] - x) & magnitude);
-    // Built from lanes, not through memory: a wide load of narrow stores stalls.
-    const double d3 = d[3 / kLanes][3 % kLanes];
-    const double s23 = d[2 / kLanes][2 % kLanes] + d3, s123 = d[1 / kLanes][1 % kLanes] + s23;
-    const double s0123 = d[0][0] + s123;
+    // The suffix sums in two halving steps, (d0 + d1) + (d2 + d3),
+    // (d1 + d2) + d3, d2 + d3, d3: two shuffles in a 4-lane register, the same
+    // sums lane by lane in 2-lane ones.
+    double total;
     if constexpr (kLanes == 4) {
-      suffix[0] = Vec{s0123, s123, s23, d3};
+      const Vec y = d[0] + __builtin_shufflevector(d[0], Vec{}, 1, 2, 3, 4);
+      suffix[0] = y + __builtin_shufflevector(y, Vec{}, 2, 3, 4, 5);
+      total = suffix[0][0];
     } else {
-      suffix[0] = Vec{s0123, s123};
-      suffix[1] = Vec{s23, d3};
+      const double d01 = d[0][0] + d[0][1], d12 = d[0][1] + d[1][0], d23 = d[1][0] + d[1][1];
+      total = d01 + d23;
+      suffix[0] = Vec{total, d12 + d[1][1]};
+      suffix[1] = Vec{d23, d[1][1]};
     }
     for (std::size_t k = 0; k < kVecs; ++k) sums[k] += carry + suffix[k];
-    carry += s0123;
-    if (b >= lo && t - 1 <= hi) {
-      const Vec* const left = reinterpret_cast<const Vec*>(scaled_left + b);
-      const Vec* const inv = reinterpret_cast<const Vec*>(inv_r + b);
-      for (std::size_t k = 0; k < kVecs; ++k) {
-        const Vec g = left[k] + sums[k] * inv[k];
-        lanes[k] = g < lanes[k] ? g : lanes[k];
-      }
-    } else {
-      for (std::size_t i = b; i < t; ++i) {
-        if (i >= lo && i <= hi) rest = std::min(rest, scaled_left[i] + tail[i] * inv_r[i]);
-      }
+    carry += total;
+  };
+  const auto min_g_points = [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = std::max(b, lo); i < e && i <= hi; ++i) rest = std::min(rest, scaled_left[i] + tail[i] * inv_r[i]);
+  };
+  // Blocks of four from the right: those reaching past hi, then those inside
+  // [lo, hi] (g as vectors, no bounds checks), then those reaching below lo.
+  std::size_t t = end;
+  for (; t >= 4 && t - 1 > hi; t -= 4) {
+    add_block(t - 4);
+    min_g_points(t - 4, t);
+  }
+  for (; t >= 4 && t - 4 >= lo; t -= 4) {
+    add_block(t - 4);
+    const Vec* const sums = reinterpret_cast<const Vec*>(tail + t - 4);
+    const Vec* const left = reinterpret_cast<const Vec*>(scaled_left + t - 4);
+    const Vec* const inv = reinterpret_cast<const Vec*>(inv_r + t - 4);
+    for (std::size_t k = 0; k < kVecs; ++k) {
+      const Vec g = left[k] + sums[k] * inv[k];
+      lanes[k] = g < lanes[k] ? g : lanes[k];
     }
+  }
+  for (; t >= 4; t -= 4) {
+    add_block(t - 4);
+    min_g_points(t - 4, t);
   }
   for (; t > 0; --t) {
     carry += std::abs(v[t - 1] - x);
     tail[t - 1] += carry;
-    if (t - 1 >= lo && t - 1 <= hi) rest = std::min(rest, scaled_left[t - 1] + tail[t - 1] * inv_r[t - 1]);
+    min_g_points(t - 1, t);
   }
   for (std::size_t k = 0; k < kVecs; ++k) {
     for (std::size_t j = 0; j < kLanes; ++j) rest = std::min(rest, lanes[k][j]);
@@ -371,7 +388,7 @@ void shuffle(Xoshiro256& rng, std::size_t n, std::vector<std::size_t>& order) {
 
 EDivisiveSplit best_q_split(std::span<const double> x, const EDivisiveOptions& options) {
   check_min_segment(options.min_segment, options.within);
-  const Segment s = make_segment(x);
+  const Segment s = make_segment(x, options);
   std::vector<std::size_t> order(x.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   Scanner scanner(x.size(), options.within);
@@ -399,7 +416,7 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
   std::vector<Window> windows;
   auto make_window = [&](std::size_t begin, std::size_t end) {
     const std::uint64_t bounds = (static_cast<std::uint64_t>(begin) << 32) ^ static_cast<std::uint64_t>(end);
-    Window w{begin, end, make_segment(x.subspan(begin, end - begin)), {},
+    Window w{begin, end, make_segment(x.subspan(begin, end - begin), options), {},
              Xoshiro256::for_stream(options.seed ^ series_key, bounds), {}};
     std::vector<std::size_t> order(end - begin);
     std::iota(order.begin(), order.end(), std::size_t{0});
