@@ -384,6 +384,29 @@ void shuffle(Xoshiro256& rng, std::size_t n, std::vector<std::size_t>& order) {
   for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
 }
 
+// With a searched end a split is located in the segment it was found in, where
+// Y may stop short of the next change and the location drift into a run of
+// intermediate values. Once all splits are known, each (left to right) is
+// located again as the best split, Y to the end, of the points between its
+// neighbours: the left one as already located again, the right one as found.
+// Each stays strictly between them, with min_segment points on either side.
+void locate_between_neighbours(std::span<const double> x, const EDivisiveOptions& options,
+                               std::vector<EDivisiveSplit>& found, Scanner& scanner) {
+  EDivisiveOptions to_end = options;
+  to_end.search_end = false;
+  std::vector<std::size_t> order;
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    const std::size_t end = i + 1 < found.size() ? found[i + 1].index : x.size();
+    const Segment segment = make_segment(x.subspan(begin, end - begin), to_end);
+    order.resize(end - begin);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    const EDivisiveSplit best = scanner.best(segment, order, to_end);
+    if (best.index != 0) found[i].index = begin + best.index;
+    begin = found[i].index;
+  }
+}
+
 }  // namespace
 
 EDivisiveSplit best_q_split(std::span<const double> x, const EDivisiveOptions& options) {
@@ -492,6 +515,7 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
     keep(p_value, true);
   }
   std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
+  if (options.search_end) locate_between_neighbours(x, options, found, scanner);
   return found;
 }
 

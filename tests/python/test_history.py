@@ -79,6 +79,32 @@ def test_e_divisive_matches_signal_processing_algorithms():
         assert _core.best_q_split(x, 1, "squares", False).q == pytest.approx(t.max(), rel=1e-12)
 
 
+def test_e_divisive_locates_each_split_between_its_neighbours():
+    """With a searched end, found splits are located again, Y to the end, between their neighbours:
+    the last one is then the numpy argmax of q over the points from the one before it to the end.
+    On a planted series whose searched-end split drifts into a run of intermediate commits it
+    lands on the planted shift."""
+    rng = np.random.default_rng(3)
+    checked = 0
+    for _ in range(12):
+        x = planted_series(rng, commits=50).summaries()
+        splits = br.e_divisive(x, seed=1, max_p_value=0.02)
+        if not splits:
+            continue
+        begin = splits[-2].index if len(splits) > 1 else 0
+        segment = x[begin:]
+        q = [direct_q(segment, tau) for tau in range(2, len(segment) - 1)]
+        assert splits[-1].index == begin + 2 + int(np.argmax(q))
+        checked += 1
+    assert checked >= 8
+    rng = np.random.default_rng(1)
+    for _ in range(68):  # bench/bench_history.py's series 67 at 60 commits: planted at 18, searched end gave 24
+        drifting = planted_series(rng, commits=60)
+    assert drifting.truth[0] == 18
+    found = [c.index for c in _core.series_changes(drifting.summaries()).change_points]
+    assert min(abs(i - 18) for i in found) <= 1
+
+
 def test_e_divisive_is_deterministic_per_seed_and_stream():
     rng = np.random.default_rng(1)
     x = np.concatenate([rng.normal(10, 1, 20), rng.normal(11, 1, 20)])

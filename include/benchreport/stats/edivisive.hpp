@@ -54,7 +54,10 @@ struct EDivisiveSplit {
 // WithinMean::squares divides the within sums by m^2 and n^2 instead.
 EDivisiveSplit best_q_split(std::span<const double> x, const EDivisiveOptions& options = {});
 
-// Significant splits in ascending index order. `stream` separates the
+// Significant splits in ascending index order. With search_end, once all are
+// found each index is located again as the best split (Y to the end) of the
+// points between its neighbours; q and p_value stay those of the test that
+// kept it (docs/statistics-history.md). `stream` separates the
 // permutation streams of many series under one seed (e.g. the case index).
 // Throws InputError on a non-finite value or bad options.
 std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiveOptions& options = {},
