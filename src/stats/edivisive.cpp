@@ -171,23 +171,87 @@ template <class Vec, class Bits>
   return rest;
 }
 
+// The first t in [lo, hi] whose g is g_min (the scan's minimum). Should the
+// compiler have evaluated the scan's g differently (a fused multiply-add), the
+// first smallest g as computed here.
+inline std::size_t first_min_g(const double* scaled_left, const double* tail, const double* inv_r, std::size_t lo,
+                               std::size_t hi, double g_min) {
+  std::size_t best = lo;
+  double smallest = INFINITY;
+  for (std::size_t t = lo; t <= hi; ++t) {
+    const double g = scaled_left[t] + tail[t] * inv_r[t];
+    if (g == g_min) return t;
+    if (g < smallest) smallest = g, best = t;
+  }
+  return best;
+}
+
+// One searched-end scan of v[0, n): its buffers (tail zeroed, n + 1 long;
+// scaled_left n long) and settings.
+struct ColumnScanInput {
+  const double* v;
+  std::size_t n;
+  double* tail;
+  double* scaled_left;        // scaled_left[b] = (within sum of [0, b)) / d(b), once known
+  const double* inv;          // inv[k] = 1 / d(k), k = 0..n_inv - 1
+  const double* inv_reversed; // inv_reversed[j] = inv[n_inv - 1 - j]
+  std::size_t n_inv;
+  std::size_t min_segment;
+  bool pairs;
+  double stop_at;  // stop at the first q >= this (then *stopped)
+  bool locate;     // find the split index (else min_segment stands in for it)
+};
+
+// Y = [tau, kappa) for every kappa (Matteson & James 2014): O(n^2) time, O(n) memory.
+// tail[tau] holds the within sum of [tau, kappa) and grows by one column per kappa.
+// For a fixed kappa = m + r the q of a split is an affine, decreasing function
+// of g(tau) = W_left / d(m) + W_right / d(r), so each kappa needs one minimum
+// and no division; W_left / d(m) is fixed once the prefix [0, tau) is complete,
+// so it is kept scaled. The loop over kappa is compiled with the column pass
+// for each vector width, so the pass inlines into it.
+template <class Vec, class Bits>
+[[gnu::always_inline]] inline EDivisiveSplit scan_columns(const ColumnScanInput& in, bool* stopped) {
+  EDivisiveSplit out;
+  in.scaled_left[0] = 0;
+  for (std::size_t kappa = 1; kappa <= in.n; ++kappa) {
+    const bool scored = in.min_segment + in.min_segment <= kappa;
+    const std::size_t lo = in.min_segment, hi = scored ? kappa - in.min_segment : 0;  // tau in [lo, hi]
+    const double* inv_r = in.inv_reversed + (in.n_inv - 1 - kappa);  // inv_r[tau] = inv[kappa - tau]
+    double g_min = add_column_min_g<Vec, Bits>(in.v, kappa - 1, in.tail, in.scaled_left, inv_r, lo, hi);
+    // With min_segment 1, Y may be the column's own point alone: tau = kappa - 1
+    // lies past the points the column adds (its tail is 0).
+    if (scored && hi == kappa - 1) g_min = std::min(g_min, in.scaled_left[hi] + in.tail[hi] * inv_r[hi]);
+    const double prefix = in.tail[0];
+    if (kappa < in.n) in.scaled_left[kappa] = prefix * in.inv[kappa];
+    if (!scored) continue;
+    // q = m r / K (2 C / (m r) - 2 W_l / d(m) m - 2 W_r / d(r) r) with C = prefix - W_l - W_r
+    //   = 2 / K (prefix - c_K g), c_K = K - 1 (pairs: d(k) = k - 1) or K (squares: d(k) = k).
+    const double k = static_cast<double>(kappa);
+    const double q = 2.0 / k * (prefix - (in.pairs ? k - 1.0 : k) * g_min);
+    if (out.index != 0 && !(q > out.q)) continue;
+    const std::size_t tau = in.locate ? first_min_g(in.scaled_left, in.tail, inv_r, lo, hi, g_min) : lo;
+    out = {tau, q, 1.0, true, kappa};
+    if (q >= in.stop_at) {
+      *stopped = true;
+      return out;
+    }
+  }
+  return out;
+}
+
 #if defined(__x86_64__) && defined(__GNUC__)
 // With 256-bit vectors where the processor has AVX2 (not FMA: products and sums
 // stay separately rounded, as in the baseline build).
-__attribute__((target("avx2"))) double add_column_min_g_avx2(const double* v, std::size_t end, double* tail,
-                                                             const double* scaled_left, const double* inv_r,
-                                                             std::size_t lo, std::size_t hi) {
-  return add_column_min_g<Double4, Bits4>(v, end, tail, scaled_left, inv_r, lo, hi);
+__attribute__((target("avx2"))) EDivisiveSplit scan_columns_avx2(const ColumnScanInput& in, bool* stopped) {
+  return scan_columns<Double4, Bits4>(in, stopped);
 }
 #endif
 
-double add_column_min_g_sse2(const double* v, std::size_t end, double* tail, const double* scaled_left,
-                             const double* inv_r, std::size_t lo, std::size_t hi) {
-  return add_column_min_g<Double2, Bits2>(v, end, tail, scaled_left, inv_r, lo, hi);
+EDivisiveSplit scan_columns_sse2(const ColumnScanInput& in, bool* stopped) {
+  return scan_columns<Double2, Bits2>(in, stopped);
 }
 
-using ColumnScan = double (*)(const double*, std::size_t, double*, const double*, const double*, std::size_t,
-                              std::size_t);
+using ColumnScan = EDivisiveSplit (*)(const ColumnScanInput&, bool*);
 
 // AVX2 where the processor has it, unless BENCHREPORT_SIMD=baseline (both give
 // the same bits: the variable is there to check that, and to rule it out).
@@ -195,9 +259,9 @@ ColumnScan pick_column_scan() {
 #if defined(__x86_64__) && defined(__GNUC__)
   const char* simd = std::getenv("BENCHREPORT_SIMD");
   const bool baseline = simd != nullptr && std::string_view(simd) == "baseline";
-  if (!baseline && __builtin_cpu_supports("avx2")) return add_column_min_g_avx2;
+  if (!baseline && __builtin_cpu_supports("avx2")) return scan_columns_avx2;
 #endif
-  return add_column_min_g_sse2;
+  return scan_columns_sse2;
 }
 
 ColumnScan column_scan_of_this_machine() {
@@ -258,60 +322,15 @@ struct Scanner {
     return out;
   }
 
-  // Y = [tau, kappa) for every kappa (Matteson & James 2014): O(n^2) time, O(n) memory.
-  // tail[tau] holds the within sum of [tau, kappa) and grows by one column per kappa.
-  // For a fixed kappa = m + r the q of a split is an affine, decreasing function
-  // of g(tau) = W_left / d(m) + W_right / d(r) (see within_scale), so each kappa
-  // needs one minimum and no division; W_left / d(m) is fixed once the prefix
-  // [0, tau) is complete, so it is kept scaled (scaled_left).
+  // Y = [tau, kappa) for every kappa: scan_columns, for this machine's vectors.
   EDivisiveSplit best_any_end(const Segment& s, std::span<const std::size_t> order, const EDivisiveOptions& o,
                               double stop_at, Locate locate) {
     const std::size_t n = order.size();
-    EDivisiveSplit out;
     gather(s, order);
     std::fill(tail.begin(), tail.begin() + static_cast<std::ptrdiff_t>(n + 1), 0.0);
-    double* const scaled_left = left.data();  // scaled_left[b] = (within sum of [0, b)) / d(b), once known
-    scaled_left[0] = 0;
-    const bool pairs = o.within == WithinMean::pairs;
-    for (std::size_t kappa = 1; kappa <= n; ++kappa) {
-      const bool scored = o.min_segment + o.min_segment <= kappa;
-      const std::size_t lo = o.min_segment, hi = scored ? kappa - o.min_segment : 0;  // tau in [lo, hi]
-      const double* inv_r = inv_reversed.data() + (inv.size() - 1 - kappa);  // inv_r[tau] = inv[kappa - tau]
-      double g_min = column_scan(v.data(), kappa - 1, tail.data(), scaled_left, inv_r, lo, hi);
-      // With min_segment 1, Y may be the column's own point alone: tau = kappa - 1
-      // lies past the points the column adds (its tail is 0).
-      if (scored && hi == kappa - 1) g_min = std::min(g_min, scaled_left[hi] + tail[hi] * inv_r[hi]);
-      const double prefix = tail[0];
-      if (kappa < n) scaled_left[kappa] = prefix * inv[kappa];
-      if (!scored) continue;
-      // q = m r / K (2 C / (m r) - 2 W_l / d(m) m - 2 W_r / d(r) r) with C = prefix - W_l - W_r
-      //   = 2 / K (prefix - c_K g), c_K = K - 1 (pairs: d(k) = k - 1) or K (squares: d(k) = k).
-      const double k = static_cast<double>(kappa);
-      const double q = 2.0 / k * (prefix - (pairs ? k - 1.0 : k) * g_min);
-      if (out.index != 0 && !(q > out.q)) continue;
-      const std::size_t tau = locate == Locate::split ? first_min_g(scaled_left, tail.data(), inv_r, lo, hi, g_min) : lo;
-      out = {tau, q, 1.0, true, kappa};
-      if (q >= stop_at) {
-        stopped = true;
-        return out;
-      }
-    }
-    return out;
-  }
-
-  // The first t in [lo, hi] whose g is g_min (the scan's minimum). Should the
-  // compiler have evaluated the scan's g differently (a fused multiply-add), the
-  // first smallest g as computed here.
-  static std::size_t first_min_g(const double* scaled_left, const double* tail, const double* inv_r, std::size_t lo,
-                                 std::size_t hi, double g_min) {
-    std::size_t best = lo;
-    double smallest = INFINITY;
-    for (std::size_t t = lo; t <= hi; ++t) {
-      const double g = scaled_left[t] + tail[t] * inv_r[t];
-      if (g == g_min) return t;
-      if (g < smallest) smallest = g, best = t;
-    }
-    return best;
+    const ColumnScanInput in{v.data(), n, tail.data(), left.data(), inv.data(), inv_reversed.data(), inv.size(),
+                             o.min_segment, o.within == WithinMean::pairs, stop_at, locate == Locate::split};
+    return column_scan(in, &stopped);
   }
 
   // v = the segment's values in scan order; inv[k] = 1 / d(k) for the within normalisation.
