@@ -15,7 +15,7 @@ turns pass by pass, so that a slow spell of a shared machine falls on all of
 them alike.
 
 - benchreport: E-divisive means (Matteson & James q, searched end), 199
-  permutations, p <= 0.05, min magnitude 1 %, splits whose Bonferroni-adjusted
+  permutations, p <= 0.02, min magnitude 1 %, splits whose Bonferroni-adjusted
   Welch t-test is <= 0.0005 kept without permutations (the `history`
   defaults); "benchreport, always permute" is the same with the screen off;
 - Otava: `otava.analysis.compute_change_points` with its defaults (windows of
