@@ -1,8 +1,10 @@
 #include "benchreport/core/worker_pool.hpp"
 
-#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -23,8 +25,18 @@ struct Job {
   std::condition_variable helpers_done;
 };
 
+// The CPUs this process may run on (its affinity mask, e.g. taskset or a
+// container's cpuset), else what the standard library reports.
+unsigned usable_cpus() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 class WorkerPool {
  public:
+  explicit WorkerPool(pid_t owner) : owner(owner) {}
+  const pid_t owner;  // the process whose helpers these are
   unsigned start();  // the number of helpers
   void fork_join(unsigned n_tasks, TaskRef task);
 
@@ -46,7 +58,7 @@ unsigned WorkerPool::start() {
   const std::lock_guard lock(mutex_);
   if (started_) return helpers_;
   started_ = true;
-  const unsigned wanted = std::max(1u, std::thread::hardware_concurrency()) - 1;
+  const unsigned wanted = usable_cpus() - 1;
   for (unsigned h = 0; h < wanted; ++h) {
     try {
       std::thread([this] { helper_main(); }).detach();
@@ -111,7 +123,8 @@ void WorkerPool::run_on_caller(Job& job) {
 }
 
 void WorkerPool::fork_join(unsigned n_tasks, TaskRef task) {
-  if (n_tasks <= 1 || start() == 0) {
+  const unsigned helpers = n_tasks <= 1 ? 0 : start();
+  if (helpers == 0) {
     for (unsigned i = 0; i < n_tasks; ++i) task(i);
     return;
   }
@@ -121,22 +134,32 @@ void WorkerPool::fork_join(unsigned n_tasks, TaskRef task) {
     job.next_open = open_;
     open_ = &job;
   }
-  work_available_.notify_all();
+  // One wake-up per task a helper could take (the caller takes one itself);
+  // a helper busy elsewhere looks for open jobs before it waits again.
+  for (unsigned w = std::min(n_tasks - 1, helpers); w > 0; --w) work_available_.notify_one();
   run_on_caller(job);
 }
 
 // The pool of this process. A child made by fork() has the parent's memory but
-// none of its threads: it gets a pool of its own, started on first use (the
-// parent's may have been copied with its mutex held, so it is never touched).
-WorkerPool*& current_pool() {
-  static WorkerPool* pool = [] {
-    pthread_atfork(nullptr, nullptr, [] {
-      [[maybe_unused]] static WorkerPool* inherited = nullptr;  // kept reachable, never used again
-      inherited = current_pool();
-      current_pool() = new WorkerPool;
-    });
-    return new WorkerPool;
-  }();
+// none of its threads, and the parent's pool may have been copied with its
+// mutex held: a process that finds a pool of another process makes its own
+// (started on first use) and never touches the inherited one, which stays
+// reachable so that it does not count as a leak. Plain atomics, no fork
+// handler: nothing runs, or allocates, inside fork().
+std::atomic<WorkerPool*> the_pool{nullptr};
+std::atomic<WorkerPool*> inherited_pool{nullptr};
+
+WorkerPool* current_pool() {
+  const pid_t self = getpid();
+  WorkerPool* pool = the_pool.load(std::memory_order_acquire);
+  while (pool == nullptr || pool->owner != self) {
+    auto* fresh = new WorkerPool(self);
+    if (the_pool.compare_exchange_strong(pool, fresh, std::memory_order_acq_rel)) {
+      if (pool != nullptr) inherited_pool.store(pool, std::memory_order_relaxed);
+      return fresh;
+    }
+    delete fresh;  // another thread of this process made one first: `pool` is now that one
+  }
   return pool;
 }
 

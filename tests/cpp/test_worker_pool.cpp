@@ -3,12 +3,14 @@
 // task that breaks the no-throw contract leaves the pool usable.
 #include <catch2/catch.hpp>
 
+#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -28,11 +30,25 @@ TEST_CASE("fork_join runs every task once", "[worker_pool]") {
   }
 }
 
-TEST_CASE("helpers fill the machine and are reused", "[worker_pool]") {
-  const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
-  REQUIRE(worker_pool_helpers() == hardware - 1);
-  // Helpers are kept: the threads that run tasks are never more than the
-  // caller and the helpers, however many calls are made.
+// Threads of this process, from /proc/self/task.
+std::size_t thread_count() {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+  return n;
+}
+
+// The CPUs this process may run on.
+unsigned usable_cpus() {
+  cpu_set_t set;
+  REQUIRE(sched_getaffinity(0, sizeof(set), &set) == 0);
+  return static_cast<unsigned>(CPU_COUNT(&set));
+}
+
+TEST_CASE("helpers fill the usable CPUs and are reused", "[worker_pool]") {
+  REQUIRE(worker_pool_helpers() == usable_cpus() - 1);
+  // Helpers are kept: 50 calls start no thread, and the threads that run
+  // tasks are never more than the caller and the helpers.
+  const std::size_t threads_before = thread_count();
   std::set<std::thread::id> seen;
   std::mutex seen_mutex;
   for (int call = 0; call < 50; ++call) {
@@ -42,8 +58,8 @@ TEST_CASE("helpers fill the machine and are reused", "[worker_pool]") {
       seen.insert(std::this_thread::get_id());
     });
   }
-  REQUIRE(seen.size() <= hardware);
-  REQUIRE(seen.count(std::this_thread::get_id()) == 1);
+  REQUIRE(thread_count() == threads_before);
+  REQUIRE(seen.size() <= usable_cpus());
 }
 
 TEST_CASE("nested fork_join does not wait for busy helpers", "[worker_pool]") {
@@ -70,20 +86,26 @@ TEST_CASE("fork_join from several threads at once", "[worker_pool]") {
   REQUIRE(total.load() == 4L * 100 * (1 + 2 + 3 + 4 + 5 + 6));
 }
 
-TEST_CASE("a throwing task on the caller propagates and leaves the pool usable", "[worker_pool]") {
+TEST_CASE("a throwing task on the caller propagates, and no task starts after", "[worker_pool]") {
   // Only tasks run by the caller throw (one thrown on a helper would end the
   // process: the contract is that tasks do not throw). With 1 000 tasks of
-  // 20 us each the caller runs some of them.
+  // 20 us each the caller runs some of them; the tasks left when it throws
+  // are never started, and the helpers have finished theirs when it returns.
   const auto caller = std::this_thread::get_id();
-  std::atomic<int> on_helpers{0};
+  std::atomic<int> started{0}, finished{0};
   REQUIRE_THROWS_AS(fork_join(1000,
                               [&](unsigned) {
+                                started.fetch_add(1);
                                 if (std::this_thread::get_id() == caller) throw std::runtime_error("task");
                                 std::this_thread::sleep_for(std::chrono::microseconds(20));
-                                on_helpers.fetch_add(1);
+                                finished.fetch_add(1);
                               }),
                     std::runtime_error);
-  REQUIRE(on_helpers.load() < 1000);
+  const int started_at_return = started.load();
+  REQUIRE(finished.load() == started_at_return - 1);  // all but the caller's throwing one
+  REQUIRE(started_at_return < 1000);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  REQUIRE(started.load() == started_at_return);
   std::atomic<int> after{0};
   fork_join(9, [&](unsigned) { after.fetch_add(1); });
   REQUIRE(after.load() == 9);
@@ -101,13 +123,28 @@ TEST_CASE("parallel_for_chunks results do not depend on the thread count", "[wor
   }
 }
 
-TEST_CASE("a child made by fork has a pool of its own", "[worker_pool]") {
+TEST_CASE("a child made by fork has helpers of its own", "[worker_pool]") {
+  if (usable_cpus() < 2) {
+    WARN("one usable CPU: no helpers, nothing to check");
+    return;
+  }
   fork_join(4, [](unsigned) {});  // the parent's helpers exist
   const pid_t child = fork();
   if (child == 0) {
-    std::atomic<int> runs{0};
-    fork_join(8, [&](unsigned) { runs.fetch_add(1); });
-    _exit(runs.load() == 8 ? 0 : 1);
+    // Task 0 waits for task 1 to start on another thread: with no helper in
+    // the child the caller would run them one after the other, and it fails.
+    std::atomic<bool> second_started{false};
+    std::atomic<bool> overlapped{false};
+    fork_join(2, [&](unsigned i) {
+      if (i == 1) {
+        second_started = true;
+        return;
+      }
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (!second_started && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+      overlapped = second_started.load();
+    });
+    _exit(overlapped ? 0 : 1);
   }
   int status = 0;
   REQUIRE(waitpid(child, &status, 0) == child);
