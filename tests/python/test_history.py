@@ -89,6 +89,8 @@ def test_e_divisive_locates_each_split_between_its_neighbours():
     for _ in range(12):
         x = planted_series(rng, commits=50).summaries()
         splits = br.e_divisive(x, seed=1, max_p_value=0.02)
+        bounds = [0, *(s.index for s in splits), len(x)]
+        assert all(b - a >= 2 for a, b in zip(bounds, bounds[1:]))  # increasing, min_segment on each side
         if not splits:
             continue
         begin = splits[-2].index if len(splits) > 1 else 0
