@@ -96,7 +96,7 @@ using Bits4 = std::uint64_t __attribute__((vector_size(32)));
 
 // One column of the q scan, in one pass from right to left: tail[t] += sum of
 // |v[i] - x| for i in [t, end), x = v[end], for every t < end; returns the
-// minimum over t in [lo, min(hi, end - 1)] (empty when hi < lo) of the updated
+// minimum over t in [lo, min(hi, end)] (empty when hi < lo) of the updated
 // g(t) = scaled_left[t] + tail[t] inv_r[t]. Blocks of four points are vectors
 // (Vec: two or four doubles): their own suffix sums first, so the running carry
 // (the serial dependency) advances four points per addition, then tail and g
@@ -139,6 +139,8 @@ template <class Vec, class Bits>
   const auto min_g_points = [&](std::size_t b, std::size_t e) {
     for (std::size_t i = std::max(b, lo); i < e && i <= hi; ++i) rest = std::min(rest, scaled_left[i] + tail[i] * inv_r[i]);
   };
+  // t = end: Y is the column's own point alone (min_segment 1); its tail is 0.
+  min_g_points(end, end + 1);
   // Blocks of four from the right: those reaching past hi, then those inside
   // [lo, hi] (g as vectors, no bounds checks), then those reaching below lo.
   std::size_t t = end;
@@ -217,10 +219,7 @@ template <class Vec, class Bits>
     const bool scored = in.min_segment + in.min_segment <= kappa;
     const std::size_t lo = in.min_segment, hi = scored ? kappa - in.min_segment : 0;  // tau in [lo, hi]
     const double* inv_r = in.inv_reversed + (in.n_inv - 1 - kappa);  // inv_r[tau] = inv[kappa - tau]
-    double g_min = add_column_min_g<Vec, Bits>(in.v, kappa - 1, in.tail, in.scaled_left, inv_r, lo, hi);
-    // With min_segment 1, Y may be the column's own point alone: tau = kappa - 1
-    // lies past the points the column adds (its tail is 0).
-    if (scored && hi == kappa - 1) g_min = std::min(g_min, in.scaled_left[hi] + in.tail[hi] * inv_r[hi]);
+    const double g_min = add_column_min_g<Vec, Bits>(in.v, kappa - 1, in.tail, in.scaled_left, inv_r, lo, hi);
     const double prefix = in.tail[0];
     if (kappa < in.n) in.scaled_left[kappa] = prefix * in.inv[kappa];
     if (!scored) continue;

@@ -55,7 +55,7 @@ void parallel_for_chunks(std::size_t n_items, std::size_t chunk, unsigned thread
     }
   };
   // Each worker index is one task: run once, on the caller or on an idle helper.
-  fork_join(workers, [&work](unsigned worker) { work(worker); });
+  fork_join(workers, work);
   const std::size_t failed = first_failed.load();
   if (failed < n_chunks) std::rethrow_exception(errors[failed]);
 }
