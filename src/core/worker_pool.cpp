@@ -49,24 +49,32 @@ class WorkerPool {
 
   std::mutex mutex_;
   std::condition_variable work_available_;
+  std::condition_variable helper_ready_;
   Job* open_ = nullptr;  // newest first: a nested call's tasks are taken before its parent's
   unsigned helpers_ = 0;
+  unsigned ready_ = 0;  // helpers past their start-up
   bool started_ = false;
 };
 
 unsigned WorkerPool::start() {
-  const std::lock_guard lock(mutex_);
-  if (started_) return helpers_;
-  started_ = true;
-  const unsigned wanted = usable_cpus() - 1;
-  for (unsigned h = 0; h < wanted; ++h) {
-    try {
-      std::thread([this] { helper_main(); }).detach();
-      ++helpers_;
-    } catch (const std::exception&) {  // no memory for a stack or a thread: fewer helpers
-      break;
+  std::unique_lock lock(mutex_);
+  if (!started_) {
+    started_ = true;
+    const unsigned wanted = usable_cpus() - 1;
+    for (unsigned h = 0; h < wanted; ++h) {
+      try {
+        std::thread([this] { helper_main(); }).detach();
+        ++helpers_;
+      } catch (const std::exception&) {  // no memory for a stack or a thread: fewer helpers
+        break;
+      }
     }
   }
+  // Returns only when every helper is past its start-up, which allocates (the
+  // thread's TLS, a sanitizer's own bookkeeping): a fork() right after start
+  // then cannot copy an allocator lock held by a half-started helper into a
+  // child, whose own helpers would block on it for ever.
+  helper_ready_.wait(lock, [this] { return ready_ == helpers_; });
   return helpers_;
 }
 
@@ -74,6 +82,8 @@ void WorkerPool::helper_main() {
   // Claim libstdc++'s thread-local state before any work (see the header).
   [[maybe_unused]] volatile int claimed = std::uncaught_exceptions();  // volatile: the call is pure
   std::unique_lock lock(mutex_);
+  ++ready_;
+  helper_ready_.notify_all();
   for (;;) {
     work_available_.wait(lock, [this] { return open_ != nullptr; });
     Job& job = *open_;
