@@ -268,12 +268,26 @@ ColumnScan column_scan_of_this_machine() {
   return chosen;
 }
 
+// A Fisher–Yates shuffle of a in place, from rng. Shuffling the values gives
+// values[order[k]] for the order the same draws make of 0..n-1, so a scan
+// needs no gather through an index order.
+template <class T>
+void shuffle_in_place(Xoshiro256& rng, std::span<T> a) {
+  for (std::size_t i = a.size(); i > 1; --i) std::swap(a[i - 1], a[rng.below(i)]);
+}
+
+// Advances rng past the draws of a shuffle of n items, without shuffling.
+void skip_shuffle(Xoshiro256& rng, std::size_t n) {
+  for (std::size_t i = n; i > 1; --i) rng.below(i);
+}
+
 // Reusable buffers of the q scans of one series.
 struct Scanner {
   RankSums sums;
   std::vector<double> left, right;  // per point: distance sum to the points before / after it
   std::vector<double> tail;         // search_end: per tau, sum of distances within [tau, kappa)
   std::vector<double> v, inv, inv_reversed;  // search_end: values in scan order; 1 / d(k), and reversed
+  std::vector<std::size_t> order;   // a shuffled order, for the scan with Y to the end
   const ColumnScan column_scan = column_scan_of_this_machine();
   bool stopped = false;  // the last scan stopped early at a q >= its stop_at: its q is a lower bound
   Scanner(std::size_t n, WithinMean within) : sums(n), left(n), right(n), tail(n + 1) { prepare_inverse(n, within); }
@@ -289,6 +303,24 @@ struct Scanner {
     stopped = false;
     if (order.size() < 2 * o.min_segment) return {};
     return o.search_end ? best_any_end(s, order, o, stop_at, locate) : best_at_end(s, order, o);
+  }
+
+  // Best q of a shuffle of the segment drawn from rng (advanced past its
+  // draws), for a permutation test: the scan may stop at the first q >=
+  // stop_at, as in best(), and locates no split.
+  EDivisiveSplit best_of_shuffle(const Segment& s, Xoshiro256& rng, const EDivisiveOptions& o, double stop_at) {
+    const std::size_t n = s.values.size();
+    stopped = false;
+    if (!o.search_end) {
+      order.resize(n);
+      std::iota(order.begin(), order.end(), std::size_t{0});
+      shuffle_in_place(rng, std::span(order));
+      return best(s, order, o);
+    }
+    v.assign(s.values.begin(), s.values.end());
+    shuffle_in_place(rng, std::span(v));
+    if (n < 2 * o.min_segment) return {};
+    return scan_values(n, o, stop_at, Locate::q_only);
   }
 
   // Y runs to the segment's end: O(n log n) with Fenwick sums.
@@ -324,8 +356,12 @@ struct Scanner {
   // Y = [tau, kappa) for every kappa: scan_columns, for this machine's vectors.
   EDivisiveSplit best_any_end(const Segment& s, std::span<const std::size_t> order, const EDivisiveOptions& o,
                               double stop_at, Locate locate) {
-    const std::size_t n = order.size();
     gather(s, order);
+    return scan_values(order.size(), o, stop_at, locate);
+  }
+
+  // The searched-end scan of v[0, n).
+  EDivisiveSplit scan_values(std::size_t n, const EDivisiveOptions& o, double stop_at, Locate locate) {
     std::fill(tail.begin(), tail.begin() + static_cast<std::ptrdiff_t>(n + 1), 0.0);
     const ColumnScanInput in{v.data(), n, tail.data(), left.data(), inv.data(), inv_reversed.data(), inv.size(),
                              o.min_segment, o.within == WithinMean::pairs, stop_at, locate == Locate::split};
@@ -395,13 +431,6 @@ struct Permutation {
   bool exact = false;
 };
 
-// order = a Fisher–Yates shuffle of 0..n-1 from rng.
-void shuffle(Xoshiro256& rng, std::size_t n, std::vector<std::size_t>& order) {
-  order.resize(n);
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
-}
-
 // With a searched end a split is located in the segment it was found in, where
 // Y may stop short of the next change and the location drift into a run of
 // intermediate values. Once all splits are known, each (left to right) is
@@ -464,29 +493,29 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
     w.best = scanner.best(w.segment, order, options);
     return w;
   };
-  std::vector<std::size_t> order;
-  // Permutation p of a window: drawn in stream order (so the same for any test
-  // that asks), scanned only when a test needs it; `order` holds it after a draw.
-  auto draw = [&](Window& w, std::size_t p) -> Permutation& {
-    while (w.permuted.size() <= p) {
-      w.permuted.push_back({w.rng});
-      shuffle(w.rng, w.end - w.begin, order);
-    }
-    return w.permuted[p];
-  };
-  // Its best q if exact, else a lower bound that reaches `observed` when the true q does.
-  auto permuted_q = [&](Window& w, std::size_t p, double observed) {
-    const bool drawn_now = w.permuted.size() <= p;
-    Permutation& d = draw(w, p);
-    if (d.exact || d.q >= observed) return d.q;
-    if (!drawn_now) {
-      Xoshiro256 rng = d.start;
-      shuffle(rng, w.end - w.begin, order);
-    }
-    const EDivisiveSplit s = scanner.best(w.segment, order, options, observed, Scanner::Locate::q_only);
+  // Scans permutation d of window w, drawn from rng (advanced past its draws).
+  auto scan = [&](Window& w, Permutation& d, Xoshiro256& rng, double observed) {
+    const EDivisiveSplit s = scanner.best_of_shuffle(w.segment, rng, options, observed);
     d.q = s.index != 0 ? s.q : -INFINITY;
     d.exact = !scanner.stopped;
     return d.q;
+  };
+  // Permutation p of a window: drawn in stream order (so the same for any test
+  // that asks), scanned only when a test needs it. Its best q if exact, else a
+  // lower bound that reaches `observed` when the true q does.
+  auto permuted_q = [&](Window& w, std::size_t p, double observed) {
+    while (w.permuted.size() < p) {  // drawn but not needed by the tests that skipped them
+      w.permuted.push_back({w.rng});
+      skip_shuffle(w.rng, w.end - w.begin);
+    }
+    if (w.permuted.size() == p) {
+      Permutation& d = w.permuted.emplace_back(Permutation{w.rng});
+      return scan(w, d, w.rng, observed);
+    }
+    Permutation& d = w.permuted[p];
+    if (d.exact || d.q >= observed) return d.q;
+    Xoshiro256 rng = d.start;
+    return scan(w, d, rng, observed);
   };
   // Whether permutation p's largest q over windows reaches `observed`: the q
   // already known first, then scans that stop at the first one that reaches it.
