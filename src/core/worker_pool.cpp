@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -54,6 +55,8 @@ class WorkerPool {
   unsigned helpers_ = 0;
   unsigned ready_ = 0;  // helpers past their start-up
   bool started_ = false;
+  bool startup_waited_ = false;
+  static constexpr std::chrono::seconds kStartupWait{10};
 };
 
 unsigned WorkerPool::start() {
@@ -70,11 +73,16 @@ unsigned WorkerPool::start() {
       }
     }
   }
-  // Returns only when every helper is past its start-up, which allocates (the
+  // Returns once every helper is past its start-up, which allocates (the
   // thread's TLS, a sanitizer's own bookkeeping): a fork() right after start
   // then cannot copy an allocator lock held by a half-started helper into a
-  // child, whose own helpers would block on it for ever.
-  helper_ready_.wait(lock, [this] { return ready_ == helpers_; });
+  // child, whose own helpers would block on it for ever. The wait is bounded,
+  // once: a helper that cannot get going (in a child forked while some other
+  // thread held such a lock) must not hang the caller, who can run every task.
+  if (!startup_waited_) {
+    helper_ready_.wait_for(lock, kStartupWait, [this] { return ready_ == helpers_; });
+    startup_waited_ = true;
+  }
   return helpers_;
 }
 

@@ -317,9 +317,12 @@ struct Scanner {
       shuffle_in_place(rng, std::span(order));
       return best(s, order, o);
     }
+    if (n < 2 * o.min_segment) {  // no split to score: only the draws are made
+      skip_shuffle(rng, n);
+      return {};
+    }
     v.assign(s.values.begin(), s.values.end());
     shuffle_in_place(rng, std::span(v));
-    if (n < 2 * o.min_segment) return {};
     return scan_values(n, o, stop_at, Locate::q_only);
   }
 

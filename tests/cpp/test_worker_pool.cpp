@@ -14,6 +14,7 @@
 #include <mutex>
 #include <set>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -131,9 +132,18 @@ TEST_CASE("a child made by fork has helpers of its own", "[worker_pool]") {
   fork_join(4, [](unsigned) {});  // the parent's helpers exist (and have started: see start_worker_pool)
   const pid_t child = fork();
   if (child == 0) {
+    alarm(60);  // a hang (a lock copied held) ends the child by a signal, and fails below
     // A child still using the parent's pool would count its helpers, which do
-    // not run here; none at all means the system refused the child a thread.
-    if (worker_pool_helpers() == 0) _exit(3);
+    // not run here. None at all passes only if the system refuses the child
+    // any thread (a process or thread limit): exit 3, a warning.
+    if (worker_pool_helpers() == 0) {
+      try {
+        std::thread([] {}).join();
+      } catch (const std::system_error&) {
+        _exit(3);
+      }
+      _exit(4);
+    }
     // Task 0 waits for task 1 to start on another thread: with no helper in
     // the child the caller would run them one after the other, and it fails.
     std::atomic<bool> second_started{false};
