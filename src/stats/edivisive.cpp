@@ -311,15 +311,15 @@ struct Scanner {
   EDivisiveSplit best_of_shuffle(const Segment& s, Xoshiro256& rng, const EDivisiveOptions& o, double stop_at) {
     const std::size_t n = s.values.size();
     stopped = false;
+    if (n < 2 * o.min_segment) {  // no split to score: only the draws are made
+      skip_shuffle(rng, n);
+      return {};
+    }
     if (!o.search_end) {
       order.resize(n);
       std::iota(order.begin(), order.end(), std::size_t{0});
       shuffle_in_place(rng, std::span(order));
-      return best(s, order, o);
-    }
-    if (n < 2 * o.min_segment) {  // no split to score: only the draws are made
-      skip_shuffle(rng, n);
-      return {};
+      return best_at_end(s, order, o);
     }
     v.assign(s.values.begin(), s.values.end());
     shuffle_in_place(rng, std::span(v));
