@@ -9,6 +9,7 @@
 #include <cstring>
 #include <numeric>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include <fmt/format.h>
@@ -16,6 +17,7 @@
 #include "benchreport/core/error.hpp"
 #include "benchreport/core/rng.hpp"
 #include "benchreport/stats/welch.hpp"
+#include "stats/q_columns.hpp"
 
 namespace benchreport {
 namespace {
@@ -62,6 +64,7 @@ class RankSums {
 struct Segment {
   std::vector<double> values;
   std::vector<std::size_t> ranks;
+  double float_scale = 0;  // search_end: q_columns::float_scale of the values (0: no float bounds)
 };
 
 Segment make_segment(std::span<const double> x, const EDivisiveOptions& options) {
@@ -69,7 +72,10 @@ Segment make_segment(std::span<const double> x, const EDivisiveOptions& options)
   const double mean = x.empty() ? 0.0 : std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(x.size());
   s.values.reserve(x.size());
   for (const double v : x) s.values.push_back(v - mean);
-  if (options.search_end) return s;
+  if (options.search_end) {
+    s.float_scale = q_columns::float_scale(s.values.data(), s.values.size());
+    return s;
+  }
   std::vector<std::size_t> order(x.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return x[a] < x[b]; });
@@ -85,189 +91,6 @@ double q_value(double m, double r, double cross, double within_left, double with
   return m * r / (m + r) * (2.0 * cross / (m * r) - 2.0 * within_left / pairs_left - 2.0 * within_right / pairs_right);
 }
 
-// GCC vector types of 2 and 4 doubles (vector_size does not take a template
-// argument), aligned as double and allowed to alias it: read and written in
-// place as unaligned vectors, one instruction each, where a memcpy of 32 bytes
-// is split into two 16-byte moves.
-using Double2 = double __attribute__((vector_size(16), aligned(8), may_alias));
-using Double4 = double __attribute__((vector_size(32), aligned(8), may_alias));
-using Bits2 = std::uint64_t __attribute__((vector_size(16)));
-using Bits4 = std::uint64_t __attribute__((vector_size(32)));
-
-// One column of the q scan, in one pass from right to left: tail[t] += sum of
-// |v[i] - x| for i in [t, end), x = v[end], for every t < end; returns the
-// minimum over t in [lo, min(hi, end)] (empty when hi < lo) of the updated
-// g(t) = scaled_left[t] + tail[t] inv_r[t]. Blocks of four points are vectors
-// (Vec: two or four doubles): their own suffix sums first, so the running carry
-// (the serial dependency) advances four points per addition, then tail and g
-// lane-wise with a minimum per lane (g is finite and >= +0, so the minimum
-// does not depend on the order). Each point gets the same operations for any
-// vector width, so every build gives the same bits.
-template <class Vec, class Bits>
-[[gnu::always_inline]] inline double add_column_min_g(const double* v, std::size_t end, double* tail,
-                                                      const double* scaled_left, const double* inv_r, std::size_t lo,
-                                                      std::size_t hi) {
-  constexpr std::size_t kLanes = sizeof(Vec) / sizeof(double), kVecs = 4 / kLanes;
-  const double x = v[end];
-  const Bits magnitude = ~Bits{} >> 1;  // every bit but the sign
-  Vec lanes[kVecs];
-  for (Vec& m : lanes) m = Vec{} + INFINITY;
-  double carry = 0, rest = INFINITY;
-  // tail[b, b + 4) += carry + the block's own suffix sums; carry += their total.
-  const auto add_block = [&](std::size_t b) {
-    const Vec* const values = reinterpret_cast<const Vec*>(v + b);
-    Vec* const sums = reinterpret_cast<Vec*>(tail + b);
-    Vec d[kVecs], suffix[kVecs];
-    for (std::size_t k = 0; k < kVecs; ++k) d[k] = reinterpret_cast<Vec>(reinterpret_cast<Bits>(values[k] - x) & magnitude);
-    // The suffix sums in two halving steps, (d0 + d1) + (d2 + d3),
-    // (d1 + d2) + d3, d2 + d3, d3: two shuffles in a 4-lane register, the same
-    // sums lane by lane in 2-lane ones.
-    double total;
-    if constexpr (kLanes == 4) {
-      const Vec y = d[0] + __builtin_shufflevector(d[0], Vec{}, 1, 2, 3, 4);
-      suffix[0] = y + __builtin_shufflevector(y, Vec{}, 2, 3, 4, 5);
-      total = suffix[0][0];
-    } else {
-      const double d01 = d[0][0] + d[0][1], d12 = d[0][1] + d[1][0], d23 = d[1][0] + d[1][1];
-      total = d01 + d23;
-      suffix[0] = Vec{total, d12 + d[1][1]};
-      suffix[1] = Vec{d23, d[1][1]};
-    }
-    for (std::size_t k = 0; k < kVecs; ++k) sums[k] += carry + suffix[k];
-    carry += total;
-  };
-  const auto min_g_points = [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = std::max(b, lo); i < e && i <= hi; ++i) rest = std::min(rest, scaled_left[i] + tail[i] * inv_r[i]);
-  };
-  // t = end: Y is the column's own point alone (min_segment 1); its tail is 0.
-  min_g_points(end, end + 1);
-  // Blocks of four from the right: those reaching past hi, then those inside
-  // [lo, hi] (g as vectors, no bounds checks), then those reaching below lo.
-  std::size_t t = end;
-  for (; t >= 4 && t - 1 > hi; t -= 4) {
-    add_block(t - 4);
-    min_g_points(t - 4, t);
-  }
-  for (; t >= 4 && t - 4 >= lo; t -= 4) {
-    add_block(t - 4);
-    const Vec* const sums = reinterpret_cast<const Vec*>(tail + t - 4);
-    const Vec* const left = reinterpret_cast<const Vec*>(scaled_left + t - 4);
-    const Vec* const inv = reinterpret_cast<const Vec*>(inv_r + t - 4);
-    for (std::size_t k = 0; k < kVecs; ++k) {
-      const Vec g = left[k] + sums[k] * inv[k];
-      lanes[k] = g < lanes[k] ? g : lanes[k];
-    }
-  }
-  for (; t >= 4; t -= 4) {
-    add_block(t - 4);
-    min_g_points(t - 4, t);
-  }
-  for (; t > 0; --t) {
-    carry += std::abs(v[t - 1] - x);
-    tail[t - 1] += carry;
-    min_g_points(t - 1, t);
-  }
-  for (std::size_t k = 0; k < kVecs; ++k) {
-    for (std::size_t j = 0; j < kLanes; ++j) rest = std::min(rest, lanes[k][j]);
-  }
-  return rest;
-}
-
-// The first t in [lo, hi] whose g is g_min (the scan's minimum). Should the
-// compiler have evaluated the scan's g differently (a fused multiply-add), the
-// first smallest g as computed here.
-inline std::size_t first_min_g(const double* scaled_left, const double* tail, const double* inv_r, std::size_t lo,
-                               std::size_t hi, double g_min) {
-  std::size_t best = lo;
-  double smallest = INFINITY;
-  for (std::size_t t = lo; t <= hi; ++t) {
-    const double g = scaled_left[t] + tail[t] * inv_r[t];
-    if (g == g_min) return t;
-    if (g < smallest) smallest = g, best = t;
-  }
-  return best;
-}
-
-// One searched-end scan of v[0, n): its buffers (tail zeroed, n + 1 long;
-// scaled_left n long) and settings.
-struct ColumnScanInput {
-  const double* v;
-  std::size_t n;
-  double* tail;
-  double* scaled_left;        // scaled_left[b] = (within sum of [0, b)) / d(b), once known
-  const double* inv;          // inv[k] = 1 / d(k), k = 0..n_inv - 1
-  const double* inv_reversed; // inv_reversed[j] = inv[n_inv - 1 - j]
-  std::size_t n_inv;
-  std::size_t min_segment;
-  bool pairs;
-  double stop_at;  // stop at the first q >= this (then *stopped)
-  bool locate;     // find the split index (else min_segment stands in for it)
-};
-
-// Y = [tau, kappa) for every kappa (Matteson & James 2014): O(n^2) time, O(n) memory.
-// tail[tau] holds the within sum of [tau, kappa) and grows by one column per kappa.
-// For a fixed kappa = m + r the q of a split is an affine, decreasing function
-// of g(tau) = W_left / d(m) + W_right / d(r), so each kappa needs one minimum
-// and no division; W_left / d(m) is fixed once the prefix [0, tau) is complete,
-// so it is kept scaled. The loop over kappa is compiled with the column pass
-// for each vector width, so the pass inlines into it.
-template <class Vec, class Bits>
-[[gnu::always_inline]] inline EDivisiveSplit scan_columns(const ColumnScanInput& in, bool* stopped) {
-  EDivisiveSplit out;
-  in.scaled_left[0] = 0;
-  for (std::size_t kappa = 1; kappa <= in.n; ++kappa) {
-    const bool scored = in.min_segment + in.min_segment <= kappa;
-    const std::size_t lo = in.min_segment, hi = scored ? kappa - in.min_segment : 0;  // tau in [lo, hi]
-    const double* inv_r = in.inv_reversed + (in.n_inv - 1 - kappa);  // inv_r[tau] = inv[kappa - tau]
-    const double g_min = add_column_min_g<Vec, Bits>(in.v, kappa - 1, in.tail, in.scaled_left, inv_r, lo, hi);
-    const double prefix = in.tail[0];
-    if (kappa < in.n) in.scaled_left[kappa] = prefix * in.inv[kappa];
-    if (!scored) continue;
-    // q = m r / K (2 C / (m r) - 2 W_l / d(m) m - 2 W_r / d(r) r) with C = prefix - W_l - W_r
-    //   = 2 / K (prefix - c_K g), c_K = K - 1 (pairs: d(k) = k - 1) or K (squares: d(k) = k).
-    const double k = static_cast<double>(kappa);
-    const double q = 2.0 / k * (prefix - (in.pairs ? k - 1.0 : k) * g_min);
-    if (out.index != 0 && !(q > out.q)) continue;
-    const std::size_t tau = in.locate ? first_min_g(in.scaled_left, in.tail, inv_r, lo, hi, g_min) : lo;
-    out = {tau, q, 1.0, true, kappa};
-    if (q >= in.stop_at) {
-      *stopped = true;
-      return out;
-    }
-  }
-  return out;
-}
-
-#if defined(__x86_64__) && defined(__GNUC__)
-// With 256-bit vectors where the processor has AVX2 (not FMA: products and sums
-// stay separately rounded, as in the baseline build).
-__attribute__((target("avx2"))) EDivisiveSplit scan_columns_avx2(const ColumnScanInput& in, bool* stopped) {
-  return scan_columns<Double4, Bits4>(in, stopped);
-}
-#endif
-
-EDivisiveSplit scan_columns_sse2(const ColumnScanInput& in, bool* stopped) {
-  return scan_columns<Double2, Bits2>(in, stopped);
-}
-
-using ColumnScan = EDivisiveSplit (*)(const ColumnScanInput&, bool*);
-
-// AVX2 where the processor has it, unless BENCHREPORT_SIMD=baseline (both give
-// the same bits: the variable is there to check that, and to rule it out).
-ColumnScan pick_column_scan() {
-#if defined(__x86_64__) && defined(__GNUC__)
-  const char* simd = std::getenv("BENCHREPORT_SIMD");
-  const bool baseline = simd != nullptr && std::string_view(simd) == "baseline";
-  if (!baseline && __builtin_cpu_supports("avx2")) return scan_columns_avx2;
-#endif
-  return scan_columns_sse2;
-}
-
-ColumnScan column_scan_of_this_machine() {
-  static const ColumnScan chosen = pick_column_scan();
-  return chosen;
-}
-
 // A Fisher–Yates shuffle of a in place, from rng. Shuffling the values gives
 // values[order[k]] for the order the same draws make of 0..n-1, so a scan
 // needs no gather through an index order.
@@ -281,16 +104,32 @@ void skip_shuffle(Xoshiro256& rng, std::size_t n) {
   for (std::size_t i = n; i > 1; --i) rng.below(i);
 }
 
+// The best q of a permutation, or bounds of it: lower <= q <= upper.
+struct QRange {
+  double lower, upper;
+};
+
+// x moved outwards by a hair (2^-40 of it, and 2^-1000), past any rounding of
+// dividing it by a power of two.
+double widened_down(double x) { return std::isfinite(x) ? x - std::abs(x) * 0x1p-40 - 0x1p-1000 : x; }
+double widened_up(double x) { return std::isfinite(x) ? x + std::abs(x) * 0x1p-40 + 0x1p-1000 : x; }
+
 // Reusable buffers of the q scans of one series.
 struct Scanner {
   RankSums sums;
   std::vector<double> left, right;  // per point: distance sum to the points before / after it
   std::vector<double> tail;         // search_end: per tau, sum of distances within [tau, kappa)
   std::vector<double> v, inv, inv_reversed;  // search_end: values in scan order; 1 / d(k), and reversed
+  std::vector<float> v_float, tail_float, left_float, inv_float, inv_reversed_float;  // the same, for the float bounds
+  std::vector<q_columns::BoundTerms> bound_terms;
   std::vector<std::size_t> order;   // a shuffled order, for the scan with Y to the end
-  const ColumnScan column_scan = column_scan_of_this_machine();
+  const q_columns::ExactScan exact_scan = q_columns::exact_scan_of_this_machine();
+  const q_columns::BoundScan bound_scan = q_columns::bound_scan_of_this_machine();
   bool stopped = false;  // the last scan stopped early at a q >= its stop_at: its q is a lower bound
-  Scanner(std::size_t n, WithinMean within) : sums(n), left(n), right(n), tail(n + 1) { prepare_inverse(n, within); }
+  Scanner(std::size_t n, WithinMean within)
+      : sums(n), left(n), right(n), tail(n + 1), v_float(n), tail_float(n + 1), left_float(n) {
+    prepare_inverse(n, within);
+  }
 
   // Best split of the points values[order[k]] (k = 0..n-1) in that order. A
   // permutation test only asks whether the best q reaches the observed one, so
@@ -305,25 +144,35 @@ struct Scanner {
     return o.search_end ? best_any_end(s, order, o, stop_at, locate) : best_at_end(s, order, o);
   }
 
-  // Best q of a shuffle of the segment drawn from rng (advanced past its
-  // draws), for a permutation test: the scan may stop at the first q >=
-  // stop_at, as in best(), and locates no split.
-  EDivisiveSplit best_of_shuffle(const Segment& s, Xoshiro256& rng, const EDivisiveOptions& o, double stop_at) {
+  // For a permutation test: the best q of a shuffle of the segment drawn from
+  // rng (advanced past its draws), or bounds of it that tell whether it
+  // reaches stop_at (then lower >= stop_at), the same answer the scan in
+  // doubles gives. With a searched end the float scan's bounds come first; the
+  // scan in doubles runs only when they straddle stop_at, and may stop at the
+  // first q >= stop_at (then upper is +inf).
+  QRange q_of_shuffle(const Segment& s, Xoshiro256& rng, const EDivisiveOptions& o, double stop_at) {
     const std::size_t n = s.values.size();
     stopped = false;
     if (n < 2 * o.min_segment) {  // no split to score: only the draws are made
       skip_shuffle(rng, n);
-      return {};
+      return {-INFINITY, -INFINITY};
     }
     if (!o.search_end) {
       order.resize(n);
       std::iota(order.begin(), order.end(), std::size_t{0});
       shuffle_in_place(rng, std::span(order));
-      return best_at_end(s, order, o);
+      const double q = best_at_end(s, order, o).q;
+      return {q, q};
     }
     v.assign(s.values.begin(), s.values.end());
     shuffle_in_place(rng, std::span(v));
-    return scan_values(n, o, stop_at, Locate::q_only);
+    if (s.float_scale > 0) {
+      const q_columns::Bounds b = bound_values(n, s.float_scale, o, stop_at);
+      if (b.upper == INFINITY) return {stop_at, INFINITY};
+      if (b.settled) return {widened_down(b.lower / s.float_scale), widened_up(b.upper / s.float_scale)};
+    }
+    const double q = scan_values(n, o, stop_at, Locate::q_only).q;
+    return {q, stopped ? INFINITY : q};
   }
 
   // Y runs to the segment's end: O(n log n) with Fenwick sums.
@@ -366,9 +215,19 @@ struct Scanner {
   // The searched-end scan of v[0, n).
   EDivisiveSplit scan_values(std::size_t n, const EDivisiveOptions& o, double stop_at, Locate locate) {
     std::fill(tail.begin(), tail.begin() + static_cast<std::ptrdiff_t>(n + 1), 0.0);
-    const ColumnScanInput in{v.data(), n, tail.data(), left.data(), inv.data(), inv_reversed.data(), inv.size(),
-                             o.min_segment, o.within == WithinMean::pairs, stop_at, locate == Locate::split};
-    return column_scan(in, &stopped);
+    const q_columns::Buffers<double> in{v.data(),   n, tail.data(), left.data(), inv.data(), inv_reversed.data(),
+                                        inv.size(), o.min_segment, o.within == WithinMean::pairs};
+    return exact_scan(in, stop_at, locate == Locate::split, &stopped);
+  }
+
+  // Bounds of the best q of v[0, n), from the float scan of v * scale.
+  q_columns::Bounds bound_values(std::size_t n, double scale, const EDivisiveOptions& o, double stop_at) {
+    for (std::size_t i = 0; i < n; ++i) v_float[i] = static_cast<float>(v[i] * scale);
+    std::fill(tail_float.begin(), tail_float.begin() + static_cast<std::ptrdiff_t>(n + 1), 0.0f);
+    const q_columns::Buffers<float> in{v_float.data(), n, tail_float.data(), left_float.data(), inv_float.data(),
+                                       inv_reversed_float.data(), inv_float.size(), o.min_segment,
+                                       o.within == WithinMean::pairs};
+    return bound_scan(in, bound_terms.data(), stop_at * scale);
   }
 
   // v = the segment's values in scan order; inv[k] = 1 / d(k) for the within normalisation.
@@ -382,6 +241,9 @@ struct Scanner {
     const std::size_t off = within == WithinMean::pairs ? 1 : 0;
     for (std::size_t k = off + 1; k <= n; ++k) inv[k] = 1.0 / static_cast<double>(k - off);
     inv_reversed.assign(inv.rbegin(), inv.rend());  // inv_reversed[j] = inv[n - j]
+    inv_float.assign(inv.begin(), inv.end());
+    bound_terms = q_columns::bound_terms(n, within == WithinMean::pairs);
+    inv_reversed_float.assign(inv_reversed.begin(), inv_reversed.end());
   }
 };
 
@@ -427,11 +289,10 @@ double screen_bound(std::span<const double> x, std::size_t begin, std::size_t n,
 }
 
 // One permutation of a window: the generator state it is drawn from and what
-// its scan found (q NaN: not scanned yet; not exact: q is a lower bound).
+// its scans found of its best q: lower <= q <= upper (NaN: not scanned yet).
 struct Permutation {
   Xoshiro256 start;
-  double q = NAN;
-  bool exact = false;
+  double lower = NAN, upper = NAN;
 };
 
 // With a searched end a split is located in the segment it was found in, where
@@ -498,14 +359,14 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
   };
   // Scans permutation d of window w, drawn from rng (advanced past its draws).
   auto scan = [&](Window& w, Permutation& d, Xoshiro256& rng, double observed) {
-    const EDivisiveSplit s = scanner.best_of_shuffle(w.segment, rng, options, observed);
-    d.q = s.index != 0 ? s.q : -INFINITY;
-    d.exact = !scanner.stopped;
-    return d.q;
+    const QRange q = scanner.q_of_shuffle(w.segment, rng, options, observed);
+    d.lower = q.lower;
+    d.upper = q.upper;
+    return d.lower;
   };
   // Permutation p of a window: drawn in stream order (so the same for any test
-  // that asks), scanned only when a test needs it. Its best q if exact, else a
-  // lower bound that reaches `observed` when the true q does.
+  // that asks), scanned only when a test needs it. A lower bound of its best q
+  // that reaches `observed` exactly when the best q does.
   auto permuted_q = [&](Window& w, std::size_t p, double observed) {
     while (w.permuted.size() < p) {  // drawn but not needed by the tests that skipped them
       w.permuted.push_back({w.rng});
@@ -516,7 +377,7 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
       return scan(w, d, w.rng, observed);
     }
     Permutation& d = w.permuted[p];
-    if (d.exact || d.q >= observed) return d.q;
+    if (d.lower >= observed || d.upper < observed) return d.lower;
     Xoshiro256 rng = d.start;
     return scan(w, d, rng, observed);
   };
@@ -524,7 +385,7 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
   // already known first, then scans that stop at the first one that reaches it.
   auto reaches = [&](double observed, std::size_t p) {
     for (const Window& w : windows) {
-      if (p < w.permuted.size() && w.permuted[p].q >= observed) return true;
+      if (p < w.permuted.size() && w.permuted[p].lower >= observed) return true;
     }
     for (Window& w : windows) {
       if (permuted_q(w, p, observed) >= observed) return true;
