@@ -225,7 +225,7 @@ __attribute__((target("avx2"))) EDivisiveSplit exact_scan_avx2(const Buffers<dou
                                                                  bool* stopped) {
   return exact_scan<Double4, Bits4>(in, stop_at, locate, stopped);
 }
-__attribute__((target("avx2"))) Bounds bound_scan_avx2(const Buffers<float>& in, const BoundTerms* terms,
+__attribute__((target("avx2,fma"))) Bounds bound_scan_avx2(const Buffers<float>& in, const BoundTerms* terms,
                                                        double stop_at) {
   return bound_scan<Float8, Bits8f>(in, terms, stop_at);
 }
@@ -261,7 +261,7 @@ ExactScan exact_scan_of_this_machine() {
 
 BoundScan bound_scan_of_this_machine() {
 #if defined(__x86_64__) && defined(__GNUC__)
-  static const BoundScan chosen = avx2_allowed() ? bound_scan_avx2 : bound_scan_sse2;
+  static const BoundScan chosen = avx2_allowed() && __builtin_cpu_supports("fma") ? bound_scan_avx2 : bound_scan_sse2;
 #else
   static const BoundScan chosen = bound_scan_sse2;
 #endif
