@@ -1,6 +1,7 @@
 #include "benchreport/core/worker_pool.hpp"
 
-#include <sched.h>
+#include "benchreport/core/cpu_budget.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -25,14 +26,6 @@ struct Job {
   Job* next_open = nullptr;  // the pool's list of jobs with tasks left to take
   std::condition_variable helpers_done;
 };
-
-// The CPUs this process may run on (its affinity mask, e.g. taskset or a
-// container's cpuset), else what the standard library reports.
-unsigned usable_cpus() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
-  return std::max(1u, std::thread::hardware_concurrency());
-}
 
 class WorkerPool {
  public:

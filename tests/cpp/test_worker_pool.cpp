@@ -3,7 +3,6 @@
 // task that breaks the no-throw contract leaves the pool usable.
 #include <catch2/catch.hpp>
 
-#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "benchreport/core/cpu_budget.hpp"
 #include "benchreport/core/parallel.hpp"
 #include "benchreport/core/worker_pool.hpp"
 
@@ -36,13 +36,6 @@ std::size_t thread_count() {
   std::size_t n = 0;
   for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) ++n;
   return n;
-}
-
-// The CPUs this process may run on.
-unsigned usable_cpus() {
-  cpu_set_t set;
-  REQUIRE(sched_getaffinity(0, sizeof(set), &set) == 0);
-  return static_cast<unsigned>(CPU_COUNT(&set));
 }
 
 TEST_CASE("helpers fill the usable CPUs and are reused", "[worker_pool]") {

@@ -147,7 +147,7 @@ struct CaseInput {
   ProcessPairing pairing = ProcessPairing::automatic;
 };
 
-// Many cases on `threads` worker threads (0 = hardware concurrency). Each case
+// Many cases on `threads` worker threads (0 = one per usable CPU). Each case
 // uses a bootstrap stream derived from its name (its index when unnamed), so
 // results depend neither on the thread count nor on the input order. The
 // first failing case (by index) is rethrown.

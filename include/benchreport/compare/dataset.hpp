@@ -30,7 +30,7 @@ struct DatasetCompareOptions {
   // Per-process labels that never form cases.
   std::vector<std::string> process_columns{"process", "pair", "order", "run", "repetition"};
   CompareOptions compare;
-  unsigned threads = 0;  // compare_cases worker threads (0 = hardware)
+  unsigned threads = 0;  // compare_cases worker threads (0 = one per usable CPU)
   // Refuse when these values differ between the base and head sets of a case
   // (looked up in the set metadata, else depth-first in its run's metadata
   // JSON; absent on both sides = fine, absent on one side = differs).

@@ -24,7 +24,7 @@ struct ChangePointOptions {
   double confidence = 0.95;  // of the interval of each change
   // "Still regressed": the latest segment worse than the first by more than this.
   double threshold = 0.05;
-  unsigned threads = 0;  // over cases; 0 = hardware concurrency (same results)
+  unsigned threads = 0;  // over cases; 0 = one per usable CPU (same results)
 };
 
 struct ChangePoint {

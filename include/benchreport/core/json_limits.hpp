@@ -14,7 +14,7 @@ struct ReadOptions {
   std::size_t max_depth = 256;
   // Most samples one file may contribute.
   std::uint64_t max_samples = std::uint64_t{1} << 28;  // 268 million (2 GiB of doubles)
-  // Threads one large file may be parsed with: 0 = one per hardware thread,
+  // Threads one large file may be parsed with: 0 = one per usable CPU,
   // 1 = serial. The result (and any error) does not depend on it. Used by the
   // Google Benchmark reader for files of 4 MiB and more (docs/formats.md).
   unsigned threads = 0;

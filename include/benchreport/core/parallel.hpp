@@ -8,20 +8,22 @@
 #include <type_traits>
 #include <vector>
 
+#include "benchreport/core/cpu_budget.hpp"
 #include "benchreport/core/worker_pool.hpp"
 
 namespace benchreport {
 
-// 0 means "one per hardware thread"; never more threads than work chunks.
+// 0 means "one per usable CPU" (affinity mask, cgroup CPU quota); never more
+// threads than work chunks.
 inline unsigned resolve_thread_count(unsigned requested, std::size_t n_chunks) {
-  unsigned threads = requested != 0 ? requested : std::max(1u, std::thread::hardware_concurrency());
+  unsigned threads = requested != 0 ? requested : usable_cpus();
   return static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(n_chunks, 1)));
 }
 
 // Calls body(begin, end, worker) over [0, n_items) in chunks of `chunk` items,
-// spread over `threads` workers (0 = hardware concurrency, 1 = inline), which
+// spread over `threads` workers (0 = one per usable CPU, 1 = inline), which
 // run on the caller and the process's helper threads (core/worker_pool.hpp;
-// at most one per hardware thread run at once). Chunks
+// at most one per usable CPU run at once). Chunks
 // are claimed dynamically; every item is computed independently, so results do
 // not depend on the thread count. If bodies throw, the exception of the
 // lowest-numbered failing chunk is rethrown (the same one for any thread
@@ -60,8 +62,8 @@ void parallel_for_chunks(std::size_t n_items, std::size_t chunk, unsigned thread
   if (failed < n_chunks) std::rethrow_exception(errors[failed]);
 }
 
-// Calls task(i) for every i in [0, n) over `threads` workers (0 = hardware
-// concurrency): parallel_for_chunks with one item per chunk, for items that
+// Calls task(i) for every i in [0, n) over `threads` workers (0 = one per
+// usable CPU): parallel_for_chunks with one item per chunk, for items that
 // each take long (a whole case comparison). Rethrows the lowest failing index.
 template <class Task>
 void run_indexed(std::size_t n, unsigned threads, Task&& task) {

@@ -32,8 +32,8 @@ class TaskRef {
 };
 
 // Starts the helpers if they are not running yet: one fewer than the CPUs the
-// process may run on (its affinity mask), so that a caller and its helpers
-// fill them. Idempotent; a helper that cannot be started (no memory for its
+// process can use (usable_cpus(): its affinity mask, capped by a cgroup CPU
+// quota), so that a caller and its helpers fill them. Idempotent; a helper that cannot be started (no memory for its
 // stack) is left out. Returns when every helper has started (the first call
 // waits 10 s at most), so a fork() after it copies no half-started thread. A
 // child made by fork() starts helpers of its own.

@@ -25,7 +25,7 @@ struct SummaryReportOptions {
   std::size_t drift_k = 5;
   // |drift| at or beyond this is highlighted (and counted in a warning note).
   double drift_limit = 0.10;
-  unsigned threads = 0;  // threads of the statistics and the rows; 0 = hardware concurrency (same results)
+  unsigned threads = 0;  // threads of the statistics and the rows; 0 = one per usable CPU (same results)
 };
 
 // Throws InputError when the dataset has no sets, when a group mixes

@@ -30,7 +30,7 @@ struct RenderOptions {
   // cut and ends with … (0 = no cap). The full text stays in JSON and CSV.
   std::size_t max_cell_width = 100;
   // JSON: long tables and payload arrays are written on this many threads
-  // (0 = hardware concurrency); the bytes are the same for any count.
+  // (0 = one per usable CPU); the bytes are the same for any count.
   unsigned threads = 0;
 };
 

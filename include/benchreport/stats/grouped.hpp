@@ -35,8 +35,8 @@ struct GroupedSummary {
   std::vector<std::int64_t> tukey_mild, tukey_severe, modified_z;
 };
 
-// Set i is values[offsets[i] .. offsets[i+1]). threads: 0 = hardware
-// concurrency. Results are identical for every thread count. The first bad set
+// Set i is values[offsets[i] .. offsets[i+1]). threads: 0 = one per
+// usable CPU. Results are identical for every thread count. The first bad set
 // (lowest index) is reported as "set i: ...".
 GroupedSummary summarize_grouped(std::span<const double> values, std::span<const std::int64_t> offsets,
                                  const SummaryOptions& options, unsigned threads = 0);

@@ -1,0 +1,142 @@
+#include "benchreport/core/cpu_budget.hpp"
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+namespace benchreport {
+namespace {
+
+std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n')) s.remove_suffix(1);
+  return s;
+}
+
+std::optional<long long> whole_number(std::string_view s) {
+  s = trimmed(s);
+  long long value = 0;
+  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (error != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return value;
+}
+
+std::optional<std::string> file_text(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void keep_smallest(std::optional<double>& smallest, std::optional<double> quota) {
+  if (quota && (!smallest || *quota < *smallest)) smallest = quota;
+}
+
+// $dir and each parent up to $top ($dir starts with $top).
+std::vector<std::string> up_to(const std::string& top, std::string_view path) {
+  std::string dir = top;
+  std::vector<std::string> out{dir};
+  for (std::size_t at = 0; at < path.size();) {
+    const std::size_t slash = path.find('/', at);
+    const std::size_t stop = slash == std::string_view::npos ? path.size() : slash;
+    if (stop > at) out.push_back(out.back() + "/" + std::string(path.substr(at, stop - at)));
+    at = stop + 1;
+  }
+  return out;
+}
+
+bool names_cpu_controller(std::string_view controllers) {
+  for (std::size_t at = 0; at <= controllers.size();) {
+    const std::size_t comma = std::min(controllers.find(',', at), controllers.size());
+    if (controllers.substr(at, comma - at) == "cpu") return true;
+    at = comma + 1;
+  }
+  return false;
+}
+
+unsigned affinity_cpus() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return static_cast<unsigned>(std::max(1, CPU_COUNT(&set)));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+unsigned measure_usable_cpus() {
+  unsigned cpus = affinity_cpus();
+  if (const auto cgroup = file_text("/proc/self/cgroup")) {
+    if (const auto quota = cgroup_cpu_quota(*cgroup)) {
+      cpus = std::min(cpus, static_cast<unsigned>(std::max(1.0, std::ceil(*quota))));
+    }
+  }
+  return cpus;
+}
+
+}  // namespace
+
+std::optional<double> cpu_max_quota(std::string_view text) {
+  text = trimmed(text);
+  const std::size_t space = text.find(' ');
+  if (space == std::string_view::npos) return std::nullopt;
+  const auto max = whole_number(text.substr(0, space));
+  const auto period = whole_number(text.substr(space + 1));
+  if (!max || !period || *max <= 0 || *period <= 0) return std::nullopt;  // "max": no limit
+  return static_cast<double>(*max) / static_cast<double>(*period);
+}
+
+std::optional<double> cfs_quota(std::string_view quota_us, std::string_view period_us) {
+  const auto quota = whole_number(quota_us);
+  const auto period = whole_number(period_us);
+  if (!quota || !period || *quota <= 0 || *period <= 0) return std::nullopt;  // -1: no limit
+  return static_cast<double>(*quota) / static_cast<double>(*period);
+}
+
+std::optional<double> cgroup_cpu_quota(std::string_view proc_self_cgroup, const std::string& root) {
+  std::optional<double> smallest;
+  std::size_t at = 0;
+  while (at < proc_self_cgroup.size()) {
+    const std::size_t newline = std::min(proc_self_cgroup.find('\n', at), proc_self_cgroup.size());
+    const std::string_view line = proc_self_cgroup.substr(at, newline - at);
+    at = newline + 1;
+    const std::size_t first = line.find(':');
+    const std::size_t second = first == std::string_view::npos ? first : line.find(':', first + 1);
+    if (second == std::string_view::npos) continue;
+    const std::string_view id = line.substr(0, first), controllers = line.substr(first + 1, second - first - 1);
+    const std::string_view path = line.substr(second + 1);
+    if (id == "0" && controllers.empty()) {
+      for (const std::string& dir : up_to(root, path)) {
+        if (const auto text = file_text(dir + "/cpu.max")) keep_smallest(smallest, cpu_max_quota(*text));
+      }
+    } else if (names_cpu_controller(controllers)) {
+      for (const char* mount : {"/cpu", "/cpu,cpuacct"}) {
+        for (const std::string& dir : up_to(root + mount, path)) {
+          const auto quota = file_text(dir + "/cpu.cfs_quota_us");
+          const auto period = file_text(dir + "/cpu.cfs_period_us");
+          if (quota && period) keep_smallest(smallest, cfs_quota(*quota, *period));
+        }
+      }
+    }
+  }
+  return smallest;
+}
+
+unsigned usable_cpus() {
+  // Racing first calls each measure the same value.
+  static std::atomic<unsigned> cached{0};
+  static std::atomic<pid_t> measured_in{0};
+  const pid_t self = getpid();
+  if (cached.load(std::memory_order_relaxed) == 0 || measured_in.load(std::memory_order_relaxed) != self) {
+    cached.store(measure_usable_cpus(), std::memory_order_relaxed);
+    measured_in.store(self, std::memory_order_relaxed);
+  }
+  return cached.load(std::memory_order_relaxed);
+}
+
+}  // namespace benchreport
