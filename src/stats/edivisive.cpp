@@ -114,6 +114,17 @@ struct QRange {
 double widened_down(double x) { return std::isfinite(x) ? x - std::abs(x) * 0x1p-40 - 0x1p-1000 : x; }
 double widened_up(double x) { return std::isfinite(x) ? x + std::abs(x) * 0x1p-40 + 0x1p-1000 : x; }
 
+// Whether permutation scans take the float bounds first (docs/statistics-history.md);
+// BENCHREPORT_FLOAT_BOUNDS=off always runs the double scan, to check that
+// both give the same results (tests/python/test_history.py).
+bool float_bounds_enabled() {
+  static const bool enabled = [] {
+    const char* setting = std::getenv("BENCHREPORT_FLOAT_BOUNDS");
+    return setting == nullptr || std::string_view(setting) != "off";
+  }();
+  return enabled;
+}
+
 // Reusable buffers of the q scans of one series.
 struct Scanner {
   RankSums sums;
@@ -166,7 +177,7 @@ struct Scanner {
     }
     v.assign(s.values.begin(), s.values.end());
     shuffle_in_place(rng, std::span(v));
-    if (s.float_scale > 0) {
+    if (s.float_scale > 0 && float_bounds_enabled()) {
       const q_columns::Bounds b = bound_values(n, s.float_scale, o, stop_at);
       if (b.upper == INFINITY) return {stop_at, INFINITY};
       if (b.settled) return {widened_down(b.lower / s.float_scale), widened_up(b.upper / s.float_scale)};

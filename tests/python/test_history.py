@@ -117,28 +117,45 @@ def test_e_divisive_is_deterministic_per_seed_and_stream():
 
 
 
-def test_e_divisive_same_bits_with_and_without_avx2():
+_SAME_BITS_SCRIPT = """
+import json, random, sys
+import numpy as np
+import benchreport as br
+out = []
+rng = random.Random(5)  # Python's generator: the same stream on every numpy
+for n in (9, 16, 31, 64, 130, 203):
+    steps = [0.0, 0.3, 0.1][: 2 + n // 130]
+    x = np.array([100 * (1 + steps[i * len(steps) // n]) * rng.lognormvariate(0, 0.05) for i in range(n)])
+    for options in ({}, {"within": "squares", "min_segment": 1}, {"min_segment": 5, "permutations": 99},
+                    {"max_p_value": 0.3}, {"search_end": False}):
+        for screen in (0.0, 5e-4):
+            for s in br.e_divisive(x, seed=3, screen_p_value=screen, **options):
+                out.append([n, sorted(options.items()), screen, s.index, s.p_value.hex(), s.q.hex(), s.end])
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("setting", [("BENCHREPORT_SIMD", "baseline"), ("BENCHREPORT_FLOAT_BOUNDS", "off")])
+def test_e_divisive_same_bits_without_avx2_and_without_float_bounds(setting):
     """The searched-end scan's AVX2 and baseline builds (BENCHREPORT_SIMD=baseline) give the same
-    change points, p-values and q to the bit, on lengths that are and are not multiples of four."""
-    script = (
-        "import sys, json, numpy as np, benchreport as br\n"
-        "rng = np.random.default_rng(5); out = []\n"
-        "for n in (9, 16, 31, 64, 130, 203):\n"
-        "    x = np.concatenate([rng.lognormal(0, .05, n // 2), rng.lognormal(.3, .05, n - n // 2)])\n"
-        "    for within in ('pairs', 'squares'):\n"
-        "        for s in br.e_divisive(x, seed=3, within=within, screen_p_value=0.0):\n"
-        "            out.append([n, within, s.index, s.p_value.hex(), s.q.hex()])\n"
-        "print(json.dumps(out))\n"
-    )
-    def run(simd):
-        env = dict(os.environ, BENCHREPORT_SIMD=simd)
-        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    change points, p-values, q and ends to the bit, on lengths that are and are not multiples of
+    four and eight; so do permutation tests with and without the float scan's bounds
+    (BENCHREPORT_FLOAT_BOUNDS=off: every permutation scanned in doubles), which only decide
+    what the double scan would."""
+    def run(env_setting):
+        env = dict(os.environ)
+        env.pop("BENCHREPORT_SIMD", None)
+        env.pop("BENCHREPORT_FLOAT_BOUNDS", None)
+        env.update(env_setting)
+        done = subprocess.run([sys.executable, "-c", _SAME_BITS_SCRIPT], env=env, capture_output=True, text=True,
+                              check=True)
         return json.loads(done.stdout)
 
-    default, baseline = run("default"), run("baseline")
-    found = {(n, within) for n, within, *_ in default}
-    assert found >= {(n, w) for n in (16, 31, 64, 130, 203) for w in ("pairs", "squares")}  # each planted change
-    assert default == baseline
+    default, changed = run({}), run(dict([setting]))
+    found = {n for n, *_ in default}
+    assert found >= {16, 31, 64, 130, 203}  # a planted change in each
+    assert len(default) > 50
+    assert default == changed
 
 
 def _dataset(series_by_case, commit_names=None):
