@@ -65,6 +65,7 @@ struct Segment {
   std::vector<double> values;
   std::vector<std::size_t> ranks;
   double float_scale = 0;  // search_end: q_columns::float_scale of the values (0: no float bounds)
+  std::vector<float> scaled;  // the values times float_scale, as floats (when float_scale > 0)
 };
 
 Segment make_segment(std::span<const double> x, const EDivisiveOptions& options) {
@@ -74,6 +75,9 @@ Segment make_segment(std::span<const double> x, const EDivisiveOptions& options)
   for (const double v : x) s.values.push_back(v - mean);
   if (options.search_end) {
     s.float_scale = q_columns::float_scale(s.values.data(), s.values.size());
+    if (s.float_scale > 0) {
+      for (const double v : s.values) s.scaled.push_back(static_cast<float>(v * s.float_scale));
+    }
     return s;
   }
   std::vector<std::size_t> order(x.size());
@@ -175,12 +179,19 @@ struct Scanner {
       const double q = best_at_end(s, order, o).q;
       return {q, q};
     }
-    v.assign(s.values.begin(), s.values.end());
-    shuffle_in_place(rng, std::span(v));
     if (s.float_scale > 0 && float_bounds_enabled()) {
+      // The floats are shuffled; the doubles, only if needed, by the same draws.
+      Xoshiro256 draws = rng;
+      std::copy(s.scaled.begin(), s.scaled.end(), v_float.begin());
+      shuffle_in_place(rng, std::span(v_float.data(), n));
       const q_columns::Bounds b = bound_values(n, s.float_scale, o, stop_at);
       if (b.upper == INFINITY) return {stop_at, INFINITY};
       if (b.settled) return {widened_down(b.lower / s.float_scale), widened_up(b.upper / s.float_scale)};
+      v.assign(s.values.begin(), s.values.end());
+      shuffle_in_place(draws, std::span(v));
+    } else {
+      v.assign(s.values.begin(), s.values.end());
+      shuffle_in_place(rng, std::span(v));
     }
     const double q = scan_values(n, o, stop_at, Locate::q_only).q;
     return {q, stopped ? INFINITY : q};
@@ -231,9 +242,8 @@ struct Scanner {
     return exact_scan(in, stop_at, locate == Locate::split, &stopped);
   }
 
-  // Bounds of the best q of v[0, n), from the float scan of v * scale.
+  // Bounds of the best q of v[0, n), from the float scan of v_float[0, n) = v * scale.
   q_columns::Bounds bound_values(std::size_t n, double scale, const EDivisiveOptions& o, double stop_at) {
-    for (std::size_t i = 0; i < n; ++i) v_float[i] = static_cast<float>(v[i] * scale);
     std::fill(tail_float.begin(), tail_float.begin() + static_cast<std::ptrdiff_t>(n + 1), 0.0f);
     const q_columns::Buffers<float> in{v_float.data(), n, tail_float.data(), left_float.data(), inv_float.data(),
                                        inv_reversed_float.data(), inv_float.size(), o.min_segment,
