@@ -73,7 +73,8 @@ unsigned measure_usable_cpus() {
   unsigned cpus = affinity_cpus();
   if (const auto cgroup = file_text("/proc/self/cgroup")) {
     if (const auto quota = cgroup_cpu_quota(*cgroup)) {
-      cpus = std::min(cpus, static_cast<unsigned>(std::max(1.0, std::ceil(*quota))));
+      // Compared as doubles: a quota of 2^32 CPUs or more must not wrap in the cast.
+      if (*quota < static_cast<double>(cpus)) cpus = std::max(1u, static_cast<unsigned>(std::ceil(*quota)));
     }
   }
   return cpus;

@@ -227,7 +227,7 @@ struct Scanner {
     return out;
   }
 
-  // Y = [tau, kappa) for every kappa: scan_columns, for this machine's vectors.
+  // Y = [tau, kappa) for every kappa: exact_scan, for this machine's vectors.
   EDivisiveSplit best_any_end(const Segment& s, std::span<const std::size_t> order, const EDivisiveOptions& o,
                               double stop_at, Locate locate) {
     gather(s, order);

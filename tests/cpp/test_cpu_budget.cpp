@@ -34,6 +34,7 @@ struct FakeCgroupMount {
 TEST_CASE("cpu.max: MAX / PERIOD CPUs, none for max or malformed text", "[cpu_budget]") {
   CHECK(cpu_max_quota("150000 100000\n") == 1.5);
   CHECK(cpu_max_quota("200000 100000") == 2.0);
+  CHECK(cpu_max_quota("17592186044415 1000") > 1e10);  // the kernel's largest: must not wrap when capped
   CHECK_FALSE(cpu_max_quota("max 100000\n"));
   CHECK_FALSE(cpu_max_quota("0 100000"));
   CHECK_FALSE(cpu_max_quota("-5 100000"));
