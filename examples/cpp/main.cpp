@@ -65,17 +65,6 @@ std::vector<benchreport::Cell> summary_row(const std::string& name, const std::v
   };
 }
 
-benchreport::CellRole verdict_role(benchreport::Verdict verdict) {
-  switch (verdict) {
-    case benchreport::Verdict::faster: return benchreport::CellRole::faster;
-    case benchreport::Verdict::slower: return benchreport::CellRole::slower;
-    case benchreport::Verdict::inconclusive: return benchreport::CellRole::inconclusive;
-    case benchreport::Verdict::equivalent: return benchreport::CellRole::equivalent;
-    case benchreport::Verdict::unchanged: return benchreport::CellRole::unchanged;
-  }
-  return benchreport::CellRole::none;
-}
-
 }  // namespace
 
 int main() {
@@ -90,7 +79,7 @@ int main() {
                                      {"Change", benchreport::Align::right}, {"95 % CI", benchreport::Align::right},
                                      "Verdict"},
                                     "Comparison", "comparison");
-  const benchreport::CellRole role = verdict_role(c.verdict);
+  const benchreport::CellRole role = benchreport::verdict_role(c.verdict);
   verdicts.add_row({benchreport::Cell(c.case_name, benchreport::CellRole::code),
                     benchreport::Cell(benchreport::format_time(c.base_median * kNsToSeconds), c.base_median),
                     benchreport::Cell(benchreport::format_time(c.head_median * kNsToSeconds), c.head_median),
