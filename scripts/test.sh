@@ -4,7 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh chromium  # chromium: tests/python/test_browser.py looks at the HTML reports
-python3 -m pip install -q --disable-pip-version-check pytest hypothesis scipy pandas matplotlib nbclient nbformat ipykernel html5lib jsonschema pyyaml pyarrow "dask[dataframe]" distributed
 # signal-processing-algorithms, the E-divisive peer tests/python/test_history.py checks against,
 # pins numpy 1.x (pandas 3 needs numpy 2), so it gets a venv of its own; the test skips without it.
 export BENCHREPORT_PEER_VENVS=${BENCHREPORT_PEER_VENVS:-$PWD/build/history-peers}
@@ -14,7 +13,8 @@ BUILD=${BUILD:-build/test}
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBENCHREPORT_WERROR=ON -DBENCHREPORT_PYTHON=OFF >/dev/null
 cmake --build "$BUILD" -j "$(nproc)"
 (cd "$BUILD" && ctest --output-on-failure -j "$(nproc)")
-python3 -m pip install -q --disable-pip-version-check --no-build-isolation . \
+# The package with its test extra: the one list of test dependencies (pyproject.toml).
+python3 -m pip install -q --disable-pip-version-check --no-build-isolation ".[test]" \
   -Ccmake.define.BENCHREPORT_WERROR=ON
 # The repository root holds no importable `benchreport` (the sources live in
 # python/), so this imports the installed package.
