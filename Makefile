@@ -10,5 +10,6 @@ sanitize:
 # Incremental developer build: PYTHONPATH=build/dev/python pytest tests/python
 dev:
 	cmake -S . -B build/dev -G Ninja -DCMAKE_BUILD_TYPE=Release && cmake --build build/dev
-bench:
-	python3 bench/run_all.py
+# Every bench script once with quick settings against build/dev (a smoke run; bench/run_all.py).
+bench: dev
+	PYTHONPATH=build/dev/python python3 bench/run_all.py
