@@ -59,7 +59,7 @@ samples are built around come from the three seed reports (shared/seeds):
 
 The wheel installs these inputs as ``benchreport/examples/`` (CMakeLists.txt)
 so that ``benchreport demo`` works after ``pip install``. With ``--reports`` the
-script also renders the three presets into ``examples/reports/`` using the
+script also renders three of the presets (comparison, runners, matrix) into ``examples/reports/`` using the
 installed/importable benchreport.
 """
 from __future__ import annotations

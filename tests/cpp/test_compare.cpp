@@ -85,7 +85,7 @@ TEST_CASE("Verdict rule", "[compare]") {
   // Excludes 0, estimate below t, interval reaches t: a change, of uncertain size.
   REQUIRE(explain_verdict(0.03, 0.01, 0.07, "", o).code == "below_threshold");
   REQUIRE(explain_verdict(0.03, 0.01, 0.07, "", o).verdict == Verdict::inconclusive);
-  // Excludes 0 but estimate below t: not slower (the estimate rule, DESIGN.md).
+  // Excludes 0 but estimate below t: not slower (the estimate rule, docs/statistics-comparison.md "Verdict").
   REQUIRE(decide_verdict(0.049, 0.001, 0.09, false, o) == Verdict::inconclusive);
   REQUIRE(decide_verdict(0.05, 0.001, 0.09, false, o) == Verdict::slower);
   REQUIRE(decide_verdict(0.0, NAN, NAN, false, o) == Verdict::inconclusive);

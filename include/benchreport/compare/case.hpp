@@ -1,8 +1,8 @@
 #pragma once
 // Base → head comparison of one benchmark case: the change in medians with a
 // bootstrap confidence interval, robust Hodges–Lehmann estimators with exact
-// bounds, rank tests, and a direction-aware verdict (DESIGN.md, "Comparison
-// of base and head"; docs/statistics-comparison.md for formulas).
+// bounds, rank tests, and a direction-aware verdict (docs/statistics-comparison.md:
+// formulas, the verdict rule and its decision table).
 #include <cstdint>
 #include <limits>
 #include <span>

@@ -1,5 +1,5 @@
 #pragma once
-// Number and unit formatting for reports (DESIGN.md "Formatting").
+// Number and unit formatting for reports (docs/reports.md, "Formatting").
 // Every function is locale-independent and deterministic (fmt, not iostreams),
 // and returns kUnavailable for NaN/±inf instead of printing "nan".
 #include <cstddef>
