@@ -4,10 +4,9 @@
 #             (the wheel then carries no libsimdjson to graft or to miss);
 #   fmt       header-only use (fmt::fmt-header-only);
 #   Boost     headers only (Boost.Math distributions and special functions);
-#   zlib      the system's (Linux: zlib-devel, allowed by manylinux; macOS: the SDK's),
-#             vcpkg's static one on Windows.
+#   zlib      the system's (Linux: zlib-devel, allowed by manylinux; macOS: the SDK's).
 # Linux runs inside the manylinux_2_28 container (AlmaLinux 8, dnf); macOS
-# uses Homebrew for Boost and fmt; Windows uses the runner's vcpkg.
+# uses Homebrew for Boost and fmt. No Windows wheels (docs/distribution.md).
 # Only the Linux x86_64 path has been exercised by hand (docs/distribution.md).
 set -euo pipefail
 SIMDJSON_VERSION=3.0.1
@@ -59,10 +58,6 @@ case "$(uname -s)" in
     brew install boost fmt
     # Universal static library: cibuildwheel builds arm64 and x86_64 wheels on one runner.
     build_simdjson /tmp/benchreport-deps -DCMAKE_OSX_ARCHITECTURES="arm64;x86_64" -DCMAKE_OSX_DEPLOYMENT_TARGET=11.0
-    ;;
-  MINGW*|MSYS*|CYGWIN*)
-    vcpkg="${VCPKG_INSTALLATION_ROOT:-C:/vcpkg}/vcpkg"
-    "$vcpkg" install --triplet x64-windows-static-md boost-math boost-headers fmt simdjson zlib
     ;;
   *)
     echo "cibw_before_all: unsupported system $(uname -s)" >&2

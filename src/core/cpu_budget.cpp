@@ -1,11 +1,21 @@
 #include "benchreport/core/cpu_budget.hpp"
 
+#ifdef _WIN32
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#else
 #include <sched.h>
 #include <unistd.h>
+#endif
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <charconv>
+#include <cstdint>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -63,10 +73,27 @@ bool names_cpu_controller(std::string_view controllers) {
   return false;
 }
 
+// CPUs this process may run on (Windows: in its processor group, at most 64).
 unsigned affinity_cpus() {
+#ifdef _WIN32
+  DWORD_PTR process = 0, system = 0;
+  if (GetProcessAffinityMask(GetCurrentProcess(), &process, &system) != 0 && process != 0) {
+    return static_cast<unsigned>(std::popcount(static_cast<std::uint64_t>(process)));
+  }
+#else
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof(set), &set) == 0) return static_cast<unsigned>(std::max(1, CPU_COUNT(&set)));
+#endif
   return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// This process's id: a forked child has another one, so it measures again.
+std::int64_t process_id() {
+#ifdef _WIN32
+  return static_cast<std::int64_t>(GetCurrentProcessId());
+#else
+  return static_cast<std::int64_t>(getpid());
+#endif
 }
 
 unsigned measure_usable_cpus() {
@@ -131,8 +158,8 @@ std::optional<double> cgroup_cpu_quota(std::string_view proc_self_cgroup, const 
 unsigned usable_cpus() {
   // Racing first calls each measure the same value.
   static std::atomic<unsigned> cached{0};
-  static std::atomic<pid_t> measured_in{0};
-  const pid_t self = getpid();
+  static std::atomic<std::int64_t> measured_in{0};
+  const std::int64_t self = process_id();
   if (cached.load(std::memory_order_relaxed) == 0 || measured_in.load(std::memory_order_relaxed) != self) {
     cached.store(measure_usable_cpus(), std::memory_order_relaxed);
     measured_in.store(self, std::memory_order_relaxed);
