@@ -481,21 +481,21 @@ def _load_all(path_or_paths: Any, format: str, base: Any, head: Any, limits: Dic
 
 
 #: Label whose values tell processes apart inside one file (pyperf workers, repetitions of a launch).
-PROCESS_LABEL = "process"
+PROCESS_LABEL: str = _core.PROCESS_LABEL
 
 
 def _label_file(part: Dataset, column: str, value: str, position: int) -> Dataset:
     """One input file of a side: ``column`` = side; ``pair`` = its position, per process when the file has several."""
     processes = sorted({p for p in part.labels.get(PROCESS_LABEL, []) if p})
     if len(processes) <= 1:
-        return part.with_labels({column: value, "pair": str(position)})
+        return part.with_labels({column: value, _core.PAIR_LABEL: str(position)})
     # Several processes in one file stay several processes: file i's worker k pairs with the other side's.
-    pieces = [part.take(sets).with_labels({column: value, "pair": f"{position}.{key[0]}"})
+    pieces = [part.take(sets).with_labels({column: value, _core.PAIR_LABEL: f"{position}.{key[0]}"})
               for key, sets in part.group_by(PROCESS_LABEL)]
     return pieces[0].concat(*pieces[1:])
 
 
-def label_sides(base: Sequence[Dataset], head: Sequence[Dataset], column: str = "revision",
+def label_sides(base: Sequence[Dataset], head: Sequence[Dataset], column: str = _core.SIDE_LABEL,
                 base_value: str = "base", head_value: str = "head") -> Dataset:
     """One Dataset from the files of each side: ``column`` names the side; ``pair`` pairs the i-th base
     file with the i-th head file (and, inside a file with several processes, process with process)."""

@@ -11,7 +11,6 @@ src/compare/matrix.cpp, src/presets/*.cpp). docs/presets.md describes the layout
 """
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,20 +104,10 @@ class CaseResult:
         return f"<CaseResult {self.name!r}: {self.change:+.2%} {self.verdict}>"
 
 
-# Time units the reports scale to, smallest first (format_time; minutes and hours stay seconds here).
-_TIME_UNITS = (("ns", 1e-9), ("\u00b5s", 1e-6), ("ms", 1e-3), ("s", 1.0))
-
-
 def display_unit(base_value: float, unit: Mapping[str, Any]) -> tuple[str, float]:
-    """``(symbol, base units per display unit)`` a value given in base units is shown in: times by
-    magnitude (below 1 µs ns, below 1 ms µs, below 1 s ms, else s), anything else in its own unit."""
-    if unit["dimension"] != "time":
-        return str(unit["symbol"]), float(unit["to_base"])
-    magnitude = abs(base_value) if math.isfinite(base_value) else 1.0
-    for symbol, scale in _TIME_UNITS:
-        if magnitude < 1000 * scale:
-            return symbol, scale
-    return _TIME_UNITS[-1]
+    """``(symbol, base units per display unit)`` a value given in base units is shown in: times as the
+    reports pick them (ns, µs, ms, s, min, h, after rounding), anything else in its own unit."""
+    return _core.display_unit(base_value, dict(unit))
 
 
 @dataclass

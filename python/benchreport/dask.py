@@ -25,8 +25,8 @@ from ._history import history as _history, read_arrow
 
 __all__ = ["read_parquet", "case_columns", "check_cases", "summaries", "change_points", "compute", "analyze"]
 
-#: Labels that name a process or repetition, never a case (as the C++ SeriesOptions::process_columns).
-PROCESS_COLUMNS = ("process", "pair", "run", "repetition")
+#: Labels that name a process or repetition, never a case (data/label_roles.hpp, as history uses them).
+PROCESS_COLUMNS: tuple[str, ...] = tuple(_core.PROCESS_LABELS)
 
 # The columns of HistoryResult.to_pandas after the case labels, with a value of each one's type:
 # an empty partition's frame is built from them so that its dtypes match a non-empty one's.

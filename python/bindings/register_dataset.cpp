@@ -1,4 +1,4 @@
-// Bindings for dataset.hpp, units.hpp and io.hpp. The Python skin is
+// Bindings for data/dataset.hpp, data/units.hpp, data/display_unit.hpp, data/label_roles.hpp and io/read.hpp. The Python skin is
 // python/benchreport/_dataset.py; these are its building blocks.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -15,6 +15,8 @@
 #include "benchreport/core/escape.hpp"
 #include "benchreport/io/read.hpp"
 #include "benchreport/data/units.hpp"
+#include "benchreport/data/display_unit.hpp"
+#include "benchreport/data/label_roles.hpp"
 #include "arrays.hpp"
 #include "register.hpp"
 
@@ -45,6 +47,22 @@ py::dict unit_dict(const Unit& unit) {
   return py::dict("symbol"_a = unit.symbol, "dimension"_a = std::string(dimension_name(unit.dimension)),
                   "to_base"_a = unit.to_base, "higher_is_better"_a = unit.higher_is_better, "exact"_a = unit.exact,
                   "base_symbol"_a = std::string(base_symbol(unit.dimension)));
+}
+
+// The unit a unit_dict mapping describes (the fields display_unit reads).
+Unit unit_of(const py::dict& mapping) {
+  Unit unit;
+  unit.symbol = mapping["symbol"].cast<std::string>();
+  unit.to_base = mapping["to_base"].cast<double>();
+  const auto name = mapping["dimension"].cast<std::string>();
+  for (auto d = Dimension::time; d != Dimension::custom; d = static_cast<Dimension>(static_cast<int>(d) + 1)) {
+    if (dimension_name(d) == name) {
+      unit.dimension = d;
+      return unit;
+    }
+  }
+  unit.dimension = Dimension::custom;
+  return unit;
 }
 
 ReadOptions make_read_options(std::uint64_t max_file_size, std::size_t max_depth, std::uint64_t max_samples, unsigned threads) {
@@ -224,7 +242,16 @@ void bind_io(py::module_& m) {
                "U+200E, U+200F) -> U+FFFD. The rule of the text renderer (core/escape.hpp neutralize_text).");
   m.def("parse_unit", [](const std::string& symbol) { return unit_dict(parse_unit(symbol)); }, "symbol"_a);
   m.def("known_unit_symbols", &known_unit_symbols);
+  m.def("display_unit", [](double base_value, const py::dict& unit) {
+    const DisplayUnit shown = display_unit(base_value, unit_of(unit));
+    return py::make_tuple(shown.symbol, shown.base_per_unit);
+  }, "base_value"_a, "unit"_a, "(symbol, base units per display unit) a value in base units of `unit` (a parse_unit "
+                              "mapping) is shown in: times as format_time picks (after rounding), others their own unit.");
   m.attr("CANONICAL_SCHEMA") = std::string(kCanonicalSchema);
+  m.attr("PROCESS_LABELS") = py::tuple(py::cast(process_labels()));  // data/label_roles.hpp
+  m.attr("SIDE_LABEL") = std::string(kSideLabel);
+  m.attr("PROCESS_LABEL") = std::string(kProcessLabel);
+  m.attr("PAIR_LABEL") = std::string(kPairLabel);
 }
 
 }  // namespace

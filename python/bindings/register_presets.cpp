@@ -20,6 +20,7 @@
 #include "benchreport/core/sha256.hpp"
 #include "benchreport/data/fingerprint.hpp"
 #include "benchreport/presets/bmf.hpp"
+#include "benchreport/io/nitro.hpp"
 #include "benchreport/presets/comparison.hpp"
 #include "benchreport/presets/matrix.hpp"
 #include "benchreport/presets/runners.hpp"

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <span>
+#include <stdexcept>
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/stats/order_stats.hpp"
@@ -88,15 +90,17 @@ MatrixStat parse_matrix_stat(std::string_view name) {
   throw InputError(fmt::format("matrix: unknown stat \"{}\" (expected median, pooled_median, mean or min)", name));
 }
 
-std::optional<std::size_t> Matrix::best_col(std::size_t row) const {
-  std::optional<std::size_t> best;
-  for (std::size_t c = 0; c < n_cols(); ++c) {
-    const auto& v = at(row, c);
-    if (!v) continue;
-    if (!best || (higher_is_better ? *v > *at(row, *best) : *v < *at(row, *best))) best = c;
-  }
-  return best;
+std::span<const std::optional<double>> Matrix::row(std::size_t r) const {
+  if (r >= n_rows()) throw std::out_of_range(fmt::format("matrix: row {} of {}", r, n_rows()));
+  return std::span<const std::optional<double>>(values).subspan(r * n_cols(), n_cols());
 }
+
+Direction Matrix::direction() const noexcept {
+  return higher_is_better ? Direction::higher_is_better : Direction::lower_is_better;
+}
+
+std::optional<std::size_t> Matrix::best_col(std::size_t r) const { return best_index(row(r), direction()); }
+std::optional<std::size_t> Matrix::worst_col(std::size_t r) const { return best_index(row(r), opposite(direction())); }
 
 std::optional<std::size_t> Matrix::find_row(std::string_view joined_key) const { return find_key(row_keys, joined_key); }
 std::optional<std::size_t> Matrix::find_col(std::string_view joined_key) const { return find_key(col_keys, joined_key); }

@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <ostream>
 
 #include "benchreport/core/error.hpp"
@@ -10,16 +9,6 @@
 #include "reader.hpp"
 
 namespace benchreport {
-
-double from_base(double base_value, const Unit& unit) {
-  const double guess = base_value / unit.to_base;
-  if (guess * unit.to_base == base_value) return guess;
-  // Division and multiplication round separately: a neighbour may map back exactly.
-  for (const double candidate : {std::nextafter(guess, INFINITY), std::nextafter(guess, -INFINITY)}) {
-    if (candidate * unit.to_base == base_value) return candidate;
-  }
-  return guess;
-}
 
 namespace io {
 

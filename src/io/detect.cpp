@@ -18,6 +18,12 @@ constexpr std::size_t kDetectBytes = 65536;
 
 bool has(std::string_view text, std::string_view needle) { return text.find(needle) != std::string_view::npos; }
 
+bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
+  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  return text.size() >= prefix.size() &&
+         std::equal(prefix.begin(), prefix.end(), text.begin(), [&](char a, char b) { return lower(a) == lower(b); });
+}
+
 std::string_view skip_space(std::string_view text) {
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   while (!text.empty() && (text.front() == ' ' || text.front() == '\n' || text.front() == '\r' || text.front() == '\t')) {
@@ -98,7 +104,7 @@ std::pair<std::string_view, std::string_view> first_line(std::string_view text) 
 bool starts_with_underlined_title(std::string_view head) {
   const auto [title, rest] = first_line(head);
   const std::string_view rule = first_line(rest).first;
-  if (title.empty() || rule.empty() || rule.find_first_not_of('=') != std::string_view::npos) return false;
+  if (title.empty() || rule.empty() || rule.find_first_not_of(kTextTitleRule) != std::string_view::npos) return false;
   return rule.size() == std::max<std::size_t>(display_width(title), 1);
 }
 
@@ -106,13 +112,13 @@ bool starts_with_underlined_title(std::string_view head) {
 
 std::string_view own_report_kind(std::string_view first_bytes) {
   const std::string_view head = skip_space(first_bytes);
-  if (head.starts_with("{") && has(head.substr(0, 256), "\"benchreport-report/")) return "a JSON report";
-  if ((head.starts_with("<!doctype html") || head.starts_with("<!DOCTYPE html")) && has(head, "class=\"benchreport\"")) {
+  if (head.starts_with("{") && has(head.substr(0, 256), fmt::format("\"{}", kReportSchemaPrefix))) return "a JSON report";
+  if (starts_with_ignoring_case(head, kHtmlDoctype) && has(head, fmt::format("class=\"{}\"", kHtmlReportClass))) {
     return "an HTML report";
   }
   if (first_bytes.starts_with(kMarkdownReportMarker)) return "a Markdown report";
   if (starts_with_underlined_title(first_bytes)) return "a text report";
-  if (head.starts_with("# ")) {
+  if (head.starts_with(kCsvCommentPrefix)) {
     const auto [comment, rest] = first_line(head);
     const std::string_view header = first_line(rest).first;
     if (!comment.empty() && has(header, ",")) return "a CSV report";

@@ -4,10 +4,13 @@
 // samplesNsPerOp (ns). suite.json ({baseSuiteHash, headSuiteHash}) becomes a
 // run with no sets. Everything else of the file is the run's metadata.
 #include <fmt/format.h>
+#include <cctype>
 #include <regex>
 #include <set>
 
 #include "benchreport/core/error.hpp"
+#include "benchreport/io/nitro.hpp"
+#include "benchreport/data/label_roles.hpp"
 #include "reader.hpp"
 
 namespace benchreport::io {
@@ -164,9 +167,12 @@ class NitroReader {
     const std::string operation = last == std::string::npos ? m.id : m.id.substr(last + 1);
     const std::string implementation = !m.implementation.empty() ? m.implementation : m.id.substr(0, first);
     const std::string family = !m.family.empty() || first == last ? m.family : m.id.substr(first + 1, last - first - 1);
-    const Labels labels{{"platform", platform_},         {"revision", process.revision},
-                        {"process", process.process},    {"pair", process.process},
-                        {"order", order_for(process.process, reverse_)}, {"benchmark", m.id},
+    const Labels labels{{"platform", platform_},
+                        {std::string(kSideLabel), process.revision},
+                        {std::string(kProcessLabel), process.process},
+                        {std::string(kPairLabel), process.process},
+                        {std::string(kOrderLabel), order_for(process.process, reverse_)},
+                        {"benchmark", m.id},
                         {"implementation", implementation}, {"family", family},
                         {"operation", operation}};
     SetOptions options;
@@ -190,3 +196,59 @@ class NitroReader {
 Dataset read_nitro(const Source& source) { return NitroReader(source).read(); }
 
 }  // namespace benchreport::io
+
+namespace benchreport {
+namespace {
+
+std::string camel_call(std::string_view slug) {
+  std::string out;
+  bool upper = false;
+  for (const char c : slug) {
+    if (c == '-' || c == '_') {
+      upper = !out.empty();
+      continue;
+    }
+    out.push_back(upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c);
+    upper = false;
+  }
+  return out + "()";
+}
+
+// The language of a Nitro implementation id; "" for anything else.
+std::string implementation_name(std::string_view impl, std::string_view platform) {
+  if (impl == "javascript") return "JavaScript";
+  if (impl == "turbo-module") return "TurboModule";
+  if (impl == "nitro-cpp") return "C++";
+  if (impl == "nitro-platform") {
+    if (platform == "ios") return "Swift";
+    if (platform == "android") return "Kotlin";
+    return "Platform";
+  }
+  return {};
+}
+
+}  // namespace
+
+Comparability nitro_comparability() {
+  return {{"suiteHash", "device", "osVersion", "architecture", "toolchain", "warmupCount", "sampleCount"},
+          {"chunkIterations"},
+          {nitro_suite_declaration()},
+          {"commitSha"}};
+}
+
+std::vector<std::string> nitro_section_order() { return {"ios", "android"}; }
+
+std::map<std::string, std::string> nitro_section_titles() { return {{"ios", "iOS"}, {"android", "Android"}}; }
+
+std::string nitro_case_name(std::string_view id, std::string_view platform, std::string_view display_name) {
+  const auto first = id.find('/');
+  const auto last = id.rfind('/');
+  // Only Nitro ids (implementation/group/name with a known implementation) are reworded:
+  // "BM_Sort/1024/8" from Google Benchmark stays as it is.
+  const std::string language = first == std::string_view::npos ? std::string() : implementation_name(id.substr(0, first), platform);
+  if (first == last || language.empty()) return std::string(display_name.empty() ? id : display_name);
+  const std::string call = display_name.empty() ? camel_call(id.substr(last + 1)) : std::string(display_name);
+  return fmt::format("{} {}", language, call);
+}
+
+}  // namespace benchreport

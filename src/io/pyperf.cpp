@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "benchreport/core/error.hpp"
+#include "benchreport/data/label_roles.hpp"
 #include "reader.hpp"
 
 namespace benchreport::io {
@@ -139,7 +140,7 @@ class PyperfReader {
       options.run = json_.name();
       options.metadata = std::move(run.metadata);
       try {
-        dataset_.add_set({{"benchmark", name}, {"process", std::to_string(++process)}}, run.values, parsed_unit, options);
+        dataset_.add_set({{"benchmark", name}, {std::string(kProcessLabel), std::to_string(++process)}}, run.values, parsed_unit, options);
       } catch (const InputError& e) {
         throw InputError(fmt::format("{}: {}: {}", json_.name(), run.path, e.what()));
       }

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "benchreport/core/error.hpp"
+#include "benchreport/io/nitro.hpp"
 #include "benchreport/io/read.hpp"
 #include "gzip.hpp"
 #include "reader.hpp"
@@ -431,6 +432,24 @@ Dataset read_many(std::span<const fs::path> paths, std::string_view format, cons
   Dataset out;
   for (const auto& path : paths) out.append(read(path, format, options));
   return out;
+}
+
+const Comparability& reader_comparability() {
+  static const Comparability kMerged = [] {
+    Comparability merged;
+    merged.work_keys = {"iterations"};  // Google Benchmark and Go: per-sample iteration counts
+    merged.merge(nitro_comparability());
+    merged.commit_keys.emplace_back("commit");  // any format's run metadata, after Nitro's commitSha
+    return merged;
+  }();
+  return kMerged;
+}
+
+FormatConventions format_conventions(const Dataset& dataset) {
+  for (const auto& run : dataset.runs()) {
+    if (run.format == "nitro") return {nitro_section_order(), nitro_section_titles(), &nitro_case_name};
+  }
+  return {};
 }
 
 }  // namespace benchreport

@@ -12,7 +12,7 @@
 #include <utility>
 
 #include "benchreport/core/error.hpp"
-#include "benchreport/io/read.hpp"
+#include "benchreport/data/display_unit.hpp"
 #include "benchreport/stats/summary.hpp"
 
 namespace benchreport {

@@ -23,33 +23,6 @@
 namespace benchreport {
 namespace {
 
-std::string camel_call(std::string_view slug) {
-  std::string out;
-  bool upper = false;
-  for (const char c : slug) {
-    if (c == '-' || c == '_') {
-      upper = !out.empty();
-      continue;
-    }
-    out.push_back(upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c);
-    upper = false;
-  }
-  return out + "()";
-}
-
-// The language of a Nitro implementation id; "" for anything else.
-std::string implementation_name(std::string_view impl, std::string_view platform) {
-  if (impl == "javascript") return "JavaScript";
-  if (impl == "turbo-module") return "TurboModule";
-  if (impl == "nitro-cpp") return "C++";
-  if (impl == "nitro-platform") {
-    if (platform == "ios") return "Swift";
-    if (platform == "android") return "Kotlin";
-    return "Platform";
-  }
-  return {};
-}
-
 // Values in the unit of their set: times scale (ns/µs/ms), others keep the input unit (4 significant digits).
 constexpr ValueStyle kCaseValue{.significant = true};
 
@@ -667,7 +640,14 @@ std::string case_display_name(const Dataset& dataset, const CaseResult& result, 
     name = it->second;
   } else {
     const auto display = metadata::set_metadata_display(dataset, first, options.display_name_key);
-    name = benchmark.empty() ? join_key(result.key) : nitro_case_name(benchmark, section, display.value_or(""));
+    const std::string display_name = display.value_or("");
+    if (benchmark.empty()) {
+      name = join_key(result.key);
+    } else if (options.case_name) {
+      name = options.case_name(benchmark, section, display_name);
+    } else {
+      name = display_name.empty() ? benchmark : display_name;
+    }
   }
   // Case columns that tell cases apart and that the benchmark id does not already spell stay visible.
   std::vector<std::string> extra;
@@ -697,20 +677,19 @@ void add_scaling_section(Report& report, const Dataset& dataset, const Compariso
   report.data.set("scaling", scaling_json(result));
 }
 
-}  // namespace
-
-std::string nitro_case_name(std::string_view id, std::string_view platform, std::string_view display_name) {
-  const auto first = id.find('/');
-  const auto last = id.rfind('/');
-  // Only Nitro ids (implementation/group/name with a known implementation) are reworded:
-  // "BM_Sort/1024/8" from Google Benchmark stays as it is.
-  const std::string language = first == std::string_view::npos ? std::string() : implementation_name(id.substr(0, first), platform);
-  if (first == last || language.empty()) return std::string(display_name.empty() ? id : display_name);
-  const std::string call = display_name.empty() ? camel_call(id.substr(last + 1)) : std::string(display_name);
-  return fmt::format("{} {}", language, call);
+// Sections, titles and the case-name rule left empty take the conventions of the data's format.
+ComparisonReportOptions with_format_conventions(const Dataset& dataset, ComparisonReportOptions options) {
+  FormatConventions conventions = format_conventions(dataset);
+  if (options.section_order.empty()) options.section_order = std::move(conventions.section_order);
+  if (options.section_titles.empty()) options.section_titles = std::move(conventions.section_titles);
+  if (!options.case_name && conventions.case_name != nullptr) options.case_name = conventions.case_name;
+  return options;
 }
 
-ComparisonView comparison_view(const Dataset& dataset, const ComparisonReportOptions& options) {
+}  // namespace
+
+ComparisonView comparison_view(const Dataset& dataset, const ComparisonReportOptions& given) {
+  const ComparisonReportOptions options = with_format_conventions(dataset, given);
   ComparisonView view;
   view.comparison = compare(dataset, options.compare);
   const std::vector<bool> varies = varying_columns(view.comparison);
@@ -725,7 +704,8 @@ ComparisonView comparison_view(const Dataset& dataset, const ComparisonReportOpt
   return view;
 }
 
-Report comparison_report(const Dataset& dataset, const ComparisonView& view, const ComparisonReportOptions& options) {
+Report comparison_report(const Dataset& dataset, const ComparisonView& view, const ComparisonReportOptions& given) {
+  const ComparisonReportOptions options = with_format_conventions(dataset, given);
   if (!(options.drift_limit > 0) || options.drift_k == 0) {
     throw InputError("comparison report: drift_limit must be > 0 and drift_k >= 1");
   }

@@ -9,7 +9,7 @@
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/data/metadata.hpp"
-#include "benchreport/io/read.hpp"
+#include "benchreport/data/display_unit.hpp"
 #include "benchreport/presets/matrix.hpp"
 #include "benchreport/report/format.hpp"
 
@@ -141,17 +141,6 @@ class MatrixBuilder {
     return *hi / *lo;
   }
 
-  // The worst column of a row (direction-aware).
-  static std::optional<std::size_t> worst_col(const Matrix& m, std::size_t r) {
-    std::optional<std::size_t> worst;
-    for (std::size_t c = 0; c < m.n_cols(); ++c) {
-      const auto& v = m.at(r, c);
-      if (!v) continue;
-      if (!worst || (m.higher_is_better ? *v < *m.at(r, *worst) : *v > *m.at(r, *worst))) worst = c;
-    }
-    return worst;
-  }
-
   void add_takeaways(Report& report) const {
     std::vector<Spans> items;
     for (const auto& t : tables_) {
@@ -164,7 +153,7 @@ class MatrixBuilder {
       const std::string where = t.key.empty() ? std::string() : key_name(t.key) + ": ";
       if (widest) {
         const auto best = *m.best_col(*widest);
-        const auto worst = *worst_col(m, *widest);
+        const auto worst = *m.worst_col(*widest);
         items.push_back({Span::plain(where), Span::plain("largest gap "), Span::bold(join_key(m.row_keys[*widest])),
                          Span::plain(fmt::format(" — {} {} vs {} {} ({:.1f}×).", name(join_key(m.col_keys[best])),
                                                  with_unit(*m.at(*widest, best), m.unit), name(join_key(m.col_keys[worst])),

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "benchreport/core/error.hpp"
+#include "benchreport/data/best.hpp"
 #include "benchreport/data/fingerprint.hpp"
 #include "benchreport/report/format.hpp"
 #include "benchreport/io/read.hpp"
@@ -182,11 +183,11 @@ class RunnersBuilder {
       if (is_unpinned(info(set)) == unpinned) sets.push_back(set);
     }
     if (sets.empty()) return;
-    const bool higher = ds_.direction(sets.front()) == Direction::higher_is_better;
+    const Direction direction = ds_.direction(sets.front());
     std::vector<std::pair<std::size_t, SetFigures>> rows;
     for (const auto set : sets) rows.emplace_back(set, figures_of(ds_, set));
     std::stable_sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) {
-      return higher ? a.second.median > b.second.median : a.second.median < b.second.median;
+      return is_better(a.second.median, b.second.median, direction);  // best first
     });
     std::set<std::string> metrics;
     for (const auto set : sets) metrics.emplace(ds_.label(set, opt_.metric_column));
@@ -246,13 +247,13 @@ class RunnersBuilder {
     }
     report.add_heading(2, "Disk I/O");
     std::vector<Column> columns{{"Runner"}, {"Affinity"}, {"File MiB", Align::right}};
-    std::map<std::string, std::size_t> best_runner_row;
-    std::map<std::string, double> best_value;
+    std::vector<std::size_t> metric_set;  // a set of each metric: its unit and direction
     for (const auto& metric : metrics) {
       std::size_t any = 0;
       for (const auto& [runner, by_metric] : cell) {
         if (const auto it = by_metric.find(metric); it != by_metric.end()) any = it->second;
       }
+      metric_set.push_back(any);
       columns.emplace_back(disk_title(metric, ds_.unit(any).symbol), Align::right);
     }
     Table& table = report.add_table(std::move(columns), {}, "disk");
@@ -267,9 +268,9 @@ class RunnersBuilder {
     }
     std::vector<std::optional<std::size_t>> best(metrics.size());
     for (std::size_t m = 0; m < metrics.size(); ++m) {
-      for (std::size_t r = 0; r < medians.size(); ++r) {
-        if (medians[r][m] && (!best[m] || *medians[r][m] > *medians[*best[m]][m])) best[m] = r;  // rates: higher
-      }
+      std::vector<std::optional<double>> column;
+      for (const auto& row : medians) column.push_back(row[m]);
+      best[m] = best_index(column, ds_.direction(metric_set[m]));
     }
     Json results = Json::array();
     std::size_t r = 0;

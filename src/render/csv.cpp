@@ -9,6 +9,7 @@
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/core/escape.hpp"
+#include "benchreport/core/report_markers.hpp"
 #include "benchreport/render/render.hpp"
 
 namespace benchreport {
@@ -93,7 +94,7 @@ std::string render_csv(const Report& report, const RenderOptions& options) {
   }
   for (std::size_t i = 0; i < tables.size(); ++i) {
     if (i > 0) out += kLineEnd;
-    out += fmt::format("# {}{}", comment_label(*tables[i], i), kLineEnd);
+    out += fmt::format("{}{}{}", kCsvCommentPrefix, comment_label(*tables[i], i), kLineEnd);
     write_table(out, *tables[i]);
   }
   return out;

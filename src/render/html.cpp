@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "benchreport/core/escape.hpp"
+#include "benchreport/core/report_markers.hpp"
 #include "benchreport/core/sha256.hpp"
 #include "benchreport/report/format.hpp"
 #include "benchreport/render/render.hpp"
@@ -205,15 +206,15 @@ std::string body(const Report& report, const RenderOptions& options) {
 std::string render_html(const Report& report, const RenderOptions& options) {
   const std::string title = report.title.empty() ? "benchreport" : escape_html(report.title);
   return fmt::format(
-      "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "{}\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n<main class=\"benchreport\">\n{}</main>\n"
+      "<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n<main class=\"{}\">\n{}</main>\n"
       "</body>\n</html>\n",
-      title, kStyle, body(report, options));
+      kHtmlDoctype, title, kStyle, kHtmlReportClass, body(report, options));
 }
 
 std::string render_html_fragment(const Report& report, const RenderOptions& options) {
-  return fmt::format("<div class=\"benchreport\">\n<style>{}</style>\n{}</div>\n", kStyle, body(report, options));
+  return fmt::format("<div class=\"{}\">\n<style>{}</style>\n{}</div>\n", kHtmlReportClass, kStyle, body(report, options));
 }
 
 }  // namespace benchreport

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "benchreport/core/escape.hpp"
+#include "benchreport/core/report_markers.hpp"
 #include "benchreport/report/format.hpp"
 #include "benchreport/render/render.hpp"
 
@@ -67,7 +68,7 @@ class TextWriter {
 
   void heading(int level, std::string_view raw) {
     const std::string text = neutralize_text(raw);
-    const char rule = level <= 1 ? '=' : '-';
+    const char rule = level <= 1 ? kTextTitleRule : '-';
     separate();
     out_ += fmt::format("{}\n{}\n", styled(text, "\x1b[1m"), std::string(std::max<std::size_t>(display_width(text), 1), rule));
   }

@@ -1,108 +1,36 @@
 #include "benchreport/report/format.hpp"
 
-#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cmath>
 #include <span>
 
-#include "benchreport/io/read.hpp"
+#include "benchreport/data/display_unit.hpp"
 
 namespace benchreport {
 namespace {
 
-// Decimals of a Scale that mean "kSignificantDigits significant digits".
-constexpr int kSignificant = -1;
-constexpr int kSignificantDigits = 4;
-
-// One display unit of a scaled quantity: value / factor printed with
-// `decimals`, or with kSignificantDigits significant digits.
-struct Scale {
-  double factor;
-  std::string_view suffix;
-  int decimals = kSignificant;
-};
-
-// Compiled: a report formats several numbers per row, and parsing the format
-// string each time was most of the cost.
-std::string fixed(double value, int decimals) { return fmt::format(FMT_COMPILE("{:.{}f}"), value, decimals); }
-
-double parse(const std::string& text) {
-  double value = 0.0;
-  std::from_chars(text.data(), text.data() + text.size(), value);
-  return value;
-}
-
-// `magnitude` (>= 0) with kSignificantDigits significant digits, trailing
-// zeros kept: "1.600", "400.0", "12.34", "0.5000"; never fewer than the
-// integer part ("12345").
-std::string significant(double magnitude) {
-  const int lead = magnitude > 0.0 ? static_cast<int>(std::floor(std::log10(magnitude))) : 0;  // 10^lead <= magnitude
-  const int wanted = kSignificantDigits - 1 - lead;
-  const int decimals = std::clamp(wanted, 0, 9);  // at most 9: tinier values show as 0.000000000
-  std::string digits = fixed(magnitude, decimals);
-  // Rounding up can add a digit (9.9996 -> "10.000"): one decimal fewer.
-  if (decimals > 0 && decimals == wanted && parse(digits) >= std::pow(10.0, lead + 1)) digits = fixed(magnitude, decimals - 1);
-  return digits;
-}
-
-std::string scaled_digits(double magnitude, int decimals) {
-  return decimals == kSignificant ? significant(magnitude) : fixed(magnitude, decimals);
-}
+std::string fixed(double value, int decimals) { return display_digits(value, decimals); }
 
 bool is_all_zero(const std::string& digits) {
   return digits.find_first_not_of("0.") == std::string::npos;
 }
 
-// Picks the unit after rounding, so a value that rounds up to the next unit's
-// threshold (999.96 ns -> "1000") moves to that unit ("1.000 µs"). A unit
-// above the first is reached only at 1 or more of it after rounding, so the
-// value shown there is at least 1 (59.996 s -> "1.000 min", not "0.9999 min").
-std::string format_scaled(double value, std::span<const Scale> scales) {
+// `value` in the scale pick_scale (data/display_unit.hpp) chooses for its magnitude.
+std::string format_scaled(double value, std::span<const DisplayScale> scales) {
   if (!std::isfinite(value)) return std::string(kUnavailable);
-  const double magnitude = std::fabs(value);
-  std::size_t pick = 0;
-  std::string digits;
-  for (std::size_t i = 0; i < scales.size(); ++i) {
-    pick = i;
-    const double in_unit = magnitude / scales[i].factor;
-    digits = scaled_digits(i == 0 ? in_unit : std::max(in_unit, 1.0), scales[i].decimals);
-    const bool last = i + 1 == scales.size();
-    if (last || parse(digits) * scales[i].factor < scales[i + 1].factor) break;
-  }
+  auto [pick, digits] = pick_scale(std::fabs(value), scales);
   const bool negative = value < 0 && !is_all_zero(digits);
   if (negative) digits.insert(digits.begin(), '-');
-  digits += scales[pick].suffix;
+  if (!scales[pick].attached) digits += ' ';
+  digits += scales[pick].symbol;
   return digits;
 }
 
-constexpr std::array kUnscaled{Scale{1.0, ""}};
-
-constexpr std::array kTimeScales{
-    Scale{1.0, " ns"}, Scale{1e3, " \u00b5s"}, Scale{1e6, " ms"}, Scale{1e9, " s"}, Scale{60e9, " min"}, Scale{3600e9, " h"},
-};
-
-constexpr std::array kByteScales{
-    Scale{1.0, " B", 0},
-    Scale{1024.0, " KiB"},
-    Scale{1024.0 * 1024.0, " MiB"},
-    Scale{1024.0 * 1024.0 * 1024.0, " GiB"},
-    Scale{1024.0 * 1024.0 * 1024.0 * 1024.0, " TiB"},
-};
-
-constexpr std::array kByteRateScales{
-    Scale{1.0, " B/s"},
-    Scale{1024.0, " KiB/s"},
-    Scale{1024.0 * 1024.0, " MiB/s"},
-    Scale{1024.0 * 1024.0 * 1024.0, " GiB/s"},
-};
-
-constexpr std::array kBitScales{
-    Scale{1.0, " bps"}, Scale{1e3, " kbps"}, Scale{1e6, " Mbps"}, Scale{1e9, " Gbps"},
-};
+// A number in its own unit, four significant digits, no symbol.
+constexpr std::array kUnscaled{DisplayScale{1.0, "", kSignificant, true}};
 
 // Always two decimals, so that a column of changes reads at one precision
 // ("+38.00%" beside "+38.14%", not "+38%").
@@ -112,7 +40,7 @@ std::string percent_digits(double change) { return fixed(std::fabs(change) * 100
 
 std::string format_time(double seconds) {
   if (!std::isfinite(seconds)) return std::string(kUnavailable);
-  return format_scaled(seconds * 1e9, kTimeScales);
+  return format_scaled(seconds * 1e9, time_scales());
 }
 
 std::string format_change_percent(double change) {
@@ -157,21 +85,21 @@ std::string format_integer(double value, bool thousands_separator, char separato
 }
 
 std::string format_rate(double per_second, std::string_view unit) {
-  const std::string space_unit = fmt::format(" {}", unit);
   const std::string k = fmt::format("k {}", unit);
   const std::string m = fmt::format("M {}", unit);
   const std::string g = fmt::format("G {}", unit);
-  const std::array scales{Scale{1.0, space_unit}, Scale{1e3, k}, Scale{1e6, m}, Scale{1e9, g}};
+  const std::array scales{DisplayScale{1.0, unit}, DisplayScale{1e3, k, kSignificant, true},
+                          DisplayScale{1e6, m, kSignificant, true}, DisplayScale{1e9, g, kSignificant, true}};
   return format_scaled(per_second, scales);
 }
 
-std::string format_bytes(double bytes) { return format_scaled(bytes, kByteScales); }
+std::string format_bytes(double bytes) { return format_scaled(bytes, byte_scales()); }
 
 std::string format_byte_rate(double bytes_per_second) {
-  return format_scaled(bytes_per_second, kByteRateScales);
+  return format_scaled(bytes_per_second, byte_rate_scales());
 }
 
-std::string format_bits(double bits_per_second) { return format_scaled(bits_per_second, kBitScales); }
+std::string format_bits(double bits_per_second) { return format_scaled(bits_per_second, bit_rate_scales()); }
 
 std::string format_value(double base_value, const Unit& unit, const ValueStyle& style) {
   if (!std::isfinite(base_value)) return std::string(kUnavailable);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "benchreport/core/error.hpp"
+#include "benchreport/data/display_unit.hpp"
 #include "benchreport/io/read.hpp"
 #include "benchreport/presets/bmf.hpp"
 #include "benchreport/stats/summary.hpp"

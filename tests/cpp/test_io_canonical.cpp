@@ -1,6 +1,5 @@
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <random>
 #include <sstream>
 
 #include "benchreport/core/error.hpp"
@@ -51,20 +50,6 @@ void require_same_sets(const Dataset& a, const Dataset& b) {
 }
 
 }  // namespace
-
-TEST_CASE("from_base inverts the unit scaling exactly", "[io][canonical]") {
-  std::mt19937_64 rng(7);
-  std::uniform_real_distribution<double> dist(-12, 12);
-  for (const char* symbol : {"ns", "us", "ms", "MiB/s", "Mbps", "%", "KiB"}) {
-    const Unit unit = parse_unit(symbol);
-    for (int i = 0; i < 2000; ++i) {
-      const double x = std::pow(10.0, dist(rng));
-      const double base = x * unit.to_base;
-      CHECK(from_base(base, unit) * unit.to_base == base);
-    }
-  }
-  CHECK(from_base(851.2 * 1e-9, parse_unit("ns")) == 851.2);
-}
 
 TEST_CASE("canonical JSON round-trips everything", "[io][canonical]") {
   const Dataset ds = sample_dataset();

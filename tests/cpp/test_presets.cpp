@@ -11,6 +11,7 @@
 #include "benchreport/compare/dataset.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/data/fingerprint.hpp"
+#include "benchreport/io/nitro.hpp"
 #include "benchreport/compare/matrix.hpp"
 #include "benchreport/render/render.hpp"
 #include "benchreport/presets/comparison.hpp"

@@ -1,6 +1,13 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <optional>
+#include <random>
+#include <vector>
+
 #include "benchreport/core/error.hpp"
+#include "benchreport/data/best.hpp"
+#include "benchreport/data/display_unit.hpp"
 #include "benchreport/data/units.hpp"
 
 using namespace benchreport;
@@ -61,4 +68,59 @@ TEST_CASE("base symbols and dimension names", "[units]") {
   CHECK(base_symbol(Dimension::rate_bytes) == "B/s");
   CHECK(dimension_name(Dimension::rate_time) == "rate_time");
   CHECK(known_unit_symbols().find("MiB/s") != std::string::npos);
+}
+
+TEST_CASE("from_base inverts the unit scaling exactly", "[units]") {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> dist(-12, 12);
+  for (const char* symbol : {"ns", "us", "ms", "MiB/s", "Mbps", "%", "KiB"}) {
+    const Unit unit = parse_unit(symbol);
+    for (int i = 0; i < 2000; ++i) {
+      const double x = std::pow(10.0, dist(rng));
+      const double base = x * unit.to_base;
+      CHECK(from_base(base, unit) * unit.to_base == base);
+    }
+  }
+  CHECK(from_base(851.2 * 1e-9, parse_unit("ns")) == 851.2);
+}
+
+TEST_CASE("a time's display unit is picked after rounding to four significant digits", "[units]") {
+  const Unit seconds = parse_unit("s");
+  struct Case {
+    double value;
+    const char* symbol;
+    double base_per_unit;
+  };
+  for (const auto& c : {Case{999.94e-9, "ns", 1e-9}, Case{999.96e-9, "\u00b5s", 1e-6}, Case{999.96e-6, "ms", 1e-3},
+                        Case{0.99996, "s", 1.0}, Case{59.994, "s", 1.0}, Case{59.996, "min", 60.0},
+                        Case{3599.9, "h", 3600.0}, Case{-999.96e-9, "\u00b5s", 1e-6}, Case{0.0, "ns", 1e-9}}) {
+    const DisplayUnit shown = display_unit(c.value, seconds);
+    CHECK(shown.symbol == c.symbol);
+    CHECK(shown.base_per_unit == c.base_per_unit);
+  }
+  CHECK(display_unit(NAN, seconds).symbol == "s");
+  const Unit rate = parse_unit("MiB/s");
+  CHECK(display_unit(5e9, rate).symbol == "MiB/s");
+  CHECK(display_unit(5e9, rate).base_per_unit == rate.to_base);
+}
+
+TEST_CASE("pick_scale keeps the digits it rounded to", "[units]") {
+  const ScaledDigits ns = pick_scale(999.96, time_scales());
+  CHECK(time_scales()[ns.scale].symbol == "\u00b5s");
+  CHECK(ns.digits == "1.000");
+  const ScaledDigits bytes = pick_scale(512.0, byte_scales());
+  CHECK(byte_scales()[bytes.scale].symbol == "B");
+  CHECK(bytes.digits == "512");
+  CHECK(display_digits(9.9996, kSignificant) == "10.00");
+  CHECK(display_digits(45851.1, 2) == "45851.10");
+}
+
+TEST_CASE("best_index is direction-aware and keeps the first of equals", "[units]") {
+  const std::vector<std::optional<double>> values{std::nullopt, 3.0, 1.0, 3.0, 1.0};
+  CHECK(best_index(values, Direction::higher_is_better) == 1u);
+  CHECK(best_index(values, Direction::lower_is_better) == 2u);
+  CHECK(best_index(values, opposite(Direction::lower_is_better)) == 1u);
+  CHECK_FALSE(best_index(std::vector<std::optional<double>>{std::nullopt}, Direction::lower_is_better));
+  CHECK(is_better(1.0, 2.0, Direction::lower_is_better));
+  CHECK_FALSE(is_better(2.0, 2.0, Direction::higher_is_better));
 }

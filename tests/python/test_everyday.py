@@ -321,3 +321,36 @@ def test_display_unit_scales_times_like_the_reports(seconds, symbol, scale):
 
     assert display_unit(seconds, br.parse_unit("s")) == (symbol, scale)
     assert display_unit(3.0, br.parse_unit("B/s")) == ("B/s", 1.0)
+
+
+# Each side of the unit boundaries: the unit is picked after rounding to four significant
+# digits (999.96 ns reads "1.000 µs"), the same way in the report's text and in pandas.
+BOUNDARIES = [999.94e-9, 999.95e-9, 999.96e-9, 1e-6, 999.94e-6, 999.96e-6, 0.99994, 0.99996, 59.994, 59.996,
+              3599.4, 3599.9, 7200.0, -999.96e-9, 0.0, 3e-13]
+
+
+@pytest.mark.parametrize("seconds", BOUNDARIES)
+def test_display_unit_is_the_unit_of_the_report_text(seconds):
+    from benchreport._presets import display_unit
+
+    symbol, scale = display_unit(seconds, br.parse_unit("s"))
+    digits, shown = br.format_time(seconds).split(" ")
+    assert shown == symbol
+    assert float(digits) == pytest.approx(seconds / scale, rel=1e-3, abs=1e-9)
+
+
+def test_comparison_frame_and_report_show_a_median_in_one_unit():
+    medians = [999.94e-9, 999.96e-9, 59.996]
+    values = [m for m in medians for _ in range(2) for _ in range(5)]
+    n = len(medians) * 2
+    ds = br.Dataset.from_arrays(values=values, offsets=[5 * i for i in range(n + 1)], unit="s",
+                                labels={"benchmark": [f"b{i // 2}" for i in range(n)],
+                                        "revision": ["base", "head"] * len(medians)})
+    result = br.compare(ds)
+    frame = result.to_pandas().set_index("benchmark")
+    text = result.report.to_markdown()
+    for i, median in enumerate(medians):
+        row = frame.loc[f"b{i}"]
+        shown = br.format_time(median)
+        assert shown.endswith(" " + row["unit"]) and shown in text
+        assert float(shown.split(" ")[0]) == pytest.approx(row["base_median"], rel=1e-3)

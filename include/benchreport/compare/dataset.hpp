@@ -9,15 +9,16 @@
 
 #include "benchreport/compare/case.hpp"
 #include "benchreport/data/dataset.hpp"
+#include "benchreport/data/label_roles.hpp"
 #include "benchreport/data/side_declaration.hpp"
-#include "benchreport/io/nitro.hpp"
+#include "benchreport/io/read.hpp"
 
 namespace benchreport {
 
 struct DatasetCompareOptions {
   // The baseline side: one label column and its value. The head side is the
   // other value of that column (`head_value`, or the only other value).
-  std::string baseline_column = "revision";
+  std::string baseline_column{kSideLabel};
   std::string baseline_value = "base";
   std::string head_value;  // "" = the only other value of baseline_column
   // Case key columns; empty = every label column except the baseline column and
@@ -26,22 +27,22 @@ struct DatasetCompareOptions {
   // Label that pairs processes: head process with label p vs base process p
   // (several sets with the same p on one side are one process, concatenated).
   // Sets without it are one process each, in dataset order.
-  std::string pair_column = "pair";
+  std::string pair_column{kPairLabel};
   // Per-process labels that never form cases.
-  std::vector<std::string> process_columns{"process", "pair", "order", "run", "repetition"};
+  std::vector<std::string> process_columns = process_labels();
   CompareOptions compare;
   unsigned threads = 0;  // compare_cases worker threads (0 = one per usable CPU)
+  // The keys below default to what the readers declare (io/read.hpp reader_comparability()).
   // Refuse when these values differ between the base and head sets of a case
   // (looked up in the set metadata, else depth-first in its run's metadata
   // JSON; absent on both sides = fine, absent on one side = differs).
-  std::vector<std::string> run_checks{"suiteHash", "device",      "osVersion",  "architecture",
-                                      "toolchain", "warmupCount", "sampleCount"};
+  std::vector<std::string> run_checks = reader_comparability().run_keys;
   // Refuse when a run's metadata declares different values for the two sides.
-  std::vector<SideDeclaration> side_declarations{nitro_suite_declaration()};
+  std::vector<SideDeclaration> side_declarations = reader_comparability().side_declarations;
   // Refuse when these set-metadata values differ between base and head sets of a case.
-  std::vector<std::string> work_checks{"iterations", "chunkIterations"};
+  std::vector<std::string> work_checks = reader_comparability().work_keys;
   // Run-metadata keys holding each revision's commit; equal on both sides = A/A run.
-  std::vector<std::string> commit_keys{"commitSha", "commit"};
+  std::vector<std::string> commit_keys = reader_comparability().commit_keys;
   bool check_comparability = true;
   // Cases present on one side only: listed as new/removed (true) or refused (false).
   bool allow_new_and_removed = true;

@@ -3,10 +3,12 @@
 // e.g. algorithm × engine medians for one platform and input size.
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "benchreport/data/best.hpp"
 #include "benchreport/data/dataset.hpp"
 
 namespace benchreport {
@@ -42,8 +44,13 @@ struct Matrix {
   std::size_t n_rows() const noexcept { return row_keys.size(); }
   std::size_t n_cols() const noexcept { return col_keys.size(); }
   const std::optional<double>& at(std::size_t row, std::size_t col) const { return values.at(row * n_cols() + col); }
-  // The column holding the best value of a row (direction-aware); nullopt when the row is empty.
-  std::optional<std::size_t> best_col(std::size_t row) const;
+  Direction direction() const noexcept;
+  // The cells of a row; throws std::out_of_range past the last row.
+  std::span<const std::optional<double>> row(std::size_t r) const;
+  // The column holding the best (worst) value of a row, the first of equals (best_index of
+  // data/direction.hpp); nullopt when the row is empty.
+  std::optional<std::size_t> best_col(std::size_t r) const;
+  std::optional<std::size_t> worst_col(std::size_t r) const;
   // Index of a row/column by its key joined with " / " (e.g. "SHA-256"); nullopt when absent.
   std::optional<std::size_t> find_row(std::string_view joined_key) const;
   std::optional<std::size_t> find_col(std::string_view joined_key) const;

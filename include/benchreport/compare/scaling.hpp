@@ -9,6 +9,7 @@
 
 #include "benchreport/data/dataset.hpp"
 #include "benchreport/data/families.hpp"
+#include "benchreport/data/label_roles.hpp"
 #include "benchreport/stats/scaling.hpp"
 
 namespace benchreport {
@@ -16,11 +17,11 @@ namespace benchreport {
 struct ScalingOptions {
   FamilyOptions families;
   // Sides: a baseline label and value; without the label every family is fitted once.
-  std::string baseline_column = "revision";
+  std::string baseline_column{kSideLabel};
   std::string baseline_value = "base";
   std::string head_value;  // "" = the only other value
   // Sets sharing this label at one size are one process (concatenated); others are one process each.
-  std::string pair_column = "pair";
+  std::string pair_column{kPairLabel};
   ScalingFitOptions fit;
   GrowthChangeOptions change;
 };

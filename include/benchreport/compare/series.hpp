@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "benchreport/data/dataset.hpp"
+#include "benchreport/data/label_roles.hpp"
 
 namespace benchreport {
 
@@ -20,10 +21,10 @@ struct SeriesOptions {
   // Case key columns; empty = every label column except `order` and process_columns.
   std::vector<std::string> by;
   // Per-process labels that never form cases.
-  std::vector<std::string> process_columns{"process", "pair", "run", "repetition"};
+  std::vector<std::string> process_columns = process_labels();
   // Sets of one commit sharing this label's value are one process (samples
   // concatenated); sets without it are one process each.
-  std::string process_column = "process";
+  std::string process_column{kProcessLabel};
 };
 
 // One case over the commits it was measured at (ascending commit order).

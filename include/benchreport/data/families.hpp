@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "benchreport/data/dataset.hpp"
+#include "benchreport/data/label_roles.hpp"
 
 namespace benchreport {
 
@@ -21,7 +22,7 @@ struct FamilyOptions {
   std::size_t size_argument = 0;  // which numeric argument of a name is the size (0 = first)
   std::size_t min_sizes = 3;      // fewer distinct sizes is not a family
   // Labels that never form a family key (sides and processes).
-  std::vector<std::string> ignore_columns{"revision", "process", "pair", "order", "run", "repetition", "file"};
+  std::vector<std::string> ignore_columns = process_labels({kSideLabel, kFileLabel});
 };
 
 // A case name with its size taken out: "BM_x/*/64" and 1024 for "BM_x/1024/64".

@@ -10,6 +10,8 @@ struct SideDeclaration {
   std::string field;     // how the refusal names it, e.g. "suite hash (suite.json)"
   std::string base_key;  // found depth-first in a run's metadata
   std::string head_key;
+
+  friend bool operator==(const SideDeclaration&, const SideDeclaration&) = default;
 };
 
 }  // namespace benchreport

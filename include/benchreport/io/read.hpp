@@ -2,11 +2,13 @@
 // Readers for benchmark result files and writers for the canonical formats.
 #include <filesystem>
 #include <iosfwd>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "benchreport/data/comparability.hpp"
 #include "benchreport/data/dataset.hpp"
 #include "benchreport/core/json_limits.hpp"
 
@@ -46,6 +48,24 @@ std::string_view own_report_kind(std::string_view first_bytes);
 // "nitro", "criterion", "zfh", "bmf" (Bencher Metric Format), "json", "csv".
 std::vector<std::string> reader_names();
 
+// The metadata keys every reader declares must match between base and head
+// (Google Benchmark and Go: `iterations`; Nitro: io/nitro.hpp; run metadata
+// `commit` for any format), merged in that order: the comparison's defaults.
+const Comparability& reader_comparability();
+
+// How a format's results are presented, as its reader declares it: sections
+// in this order with these titles, and a case name from a benchmark id, its
+// section and its display name (nullptr: the display name, else the id).
+struct FormatConventions {
+  std::vector<std::string> section_order;
+  std::map<std::string, std::string> section_titles;
+  std::string (*case_name)(std::string_view id, std::string_view section, std::string_view display_name) = nullptr;
+};
+
+// The conventions of the format the dataset's runs were read with (Nitro's
+// when a run was read by the Nitro reader); empty for every other format.
+FormatConventions format_conventions(const Dataset& dataset);
+
 // Canonical JSON (schema "benchreport/1"); values are written in each set's
 // unit, shortest round-trip form.
 void write_canonical_json(const Dataset& dataset, std::ostream& out);
@@ -54,9 +74,5 @@ void write_canonical_json(const Dataset& dataset, std::ostream& out);
 // what CSV cannot carry (run and set metadata, direction overrides, warnings)
 // when the dataset has any of it.
 std::vector<std::string> write_canonical_csv(const Dataset& dataset, std::ostream& out);
-
-// A value in base units converted back to `unit`, chosen so that converting
-// it to base units again gives exactly `base_value` whenever such a double exists.
-double from_base(double base_value, const Unit& unit);
 
 }  // namespace benchreport

@@ -10,6 +10,7 @@
 
 #include "benchreport/core/json_writer.hpp"
 #include "benchreport/data/dataset.hpp"
+#include "benchreport/data/label_roles.hpp"
 
 namespace benchreport {
 
@@ -19,7 +20,7 @@ struct BmfOptions {
   // and measure are pooled (several processes of one case give one figure).
   std::vector<std::string> by;
   // Columns never part of a name: the side and per-process labels.
-  std::vector<std::string> exclude{"revision", "process", "pair", "order", "run", "repetition"};
+  std::vector<std::string> exclude = process_labels({kSideLabel});
   // Nominal confidence of lower_value / upper_value.
   double confidence = 0.95;
 };

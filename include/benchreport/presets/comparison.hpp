@@ -2,6 +2,7 @@
 // The comparison preset (the PR performance report, base vs head): raw samples in, a Report out
 // (render it with benchreport/render/render.hpp). docs/presets.md describes inputs and layout.
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -18,13 +19,18 @@ struct ComparisonReportOptions {
   DatasetCompareOptions compare;  // sides, case columns, threshold (compare.compare.threshold), checks
   // One section per value of this label (e.g. platform), in `section_order`
   // first, then in order of appearance; a dataset without it is one section.
+  // Section values without a title show as they are.
   std::string section_column = "platform";
-  std::vector<std::string> section_order{"ios", "android"};
-  std::map<std::string, std::string> section_titles{{"ios", "iOS"}, {"android", "Android"}};
-  // Case names: `display_names[benchmark]`, else the Nitro rule (docs/presets.md):
-  // "<Implementation> <displayName metadata | camelCase(operation)()>".
+  std::vector<std::string> section_order;
+  std::map<std::string, std::string> section_titles;
+  // Case names: `display_names[benchmark]`, else `case_name(benchmark, section,
+  // displayName metadata)`, else the displayName metadata, else the benchmark.
+  // Left empty, section_order, section_titles and case_name take the
+  // conventions of the format the data was read with (io/read.hpp
+  // format_conventions: Nitro's sections iOS, Android and its naming rule).
   std::string benchmark_column = "benchmark";
   std::map<std::string, std::string> display_names;
+  std::function<std::string(std::string_view id, std::string_view section, std::string_view display_name)> case_name;
   std::string display_name_key = "displayName";
   // Within-process drift: median(last k) / median(first k) - 1 per process;
   // a side is flagged when the median over its processes reaches the limit.
@@ -43,9 +49,5 @@ struct ComparisonView {
 ComparisonView comparison_view(const Dataset& dataset, const ComparisonReportOptions& options = {});
 Report comparison_report(const Dataset& dataset, const ComparisonReportOptions& options = {});
 Report comparison_report(const Dataset& dataset, const ComparisonView& view, const ComparisonReportOptions& options);
-
-// The Nitro naming rule alone: "nitro-cpp/function/add-numbers" on "ios" → "C++ addNumbers()";
-// a non-empty `display_name` replaces the call. Ids without two '/' are returned as they are.
-std::string nitro_case_name(std::string_view id, std::string_view platform, std::string_view display_name = "");
 
 }  // namespace benchreport

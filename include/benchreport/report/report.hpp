@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "benchreport/core/json_writer.hpp"
+#include "benchreport/core/report_markers.hpp"  // kReportSchema
 #include "benchreport/report/plot.hpp"
 #include "benchreport/report/table.hpp"
 
@@ -93,8 +94,6 @@ struct Details {
 struct Block {
   std::variant<Heading, Paragraph, Note, BulletList, Table, Details, Footnote, Plot> content;
 };
-
-inline constexpr std::string_view kReportSchema = "benchreport-report/1";
 
 struct Report {
   std::string title;  // rendered as the level-1 heading when non-empty

@@ -1,0 +1,38 @@
+#pragma once
+// Roles of label columns beyond naming a case, declared once: the label that
+// names the side of a comparison, and the labels that tell the processes of a
+// case apart. Comparisons, histories, families, BMF names and the Python
+// layer (benchreport._core.PROCESS_LABELS) all read them from here.
+#include <array>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace benchreport {
+
+// The side of a comparison (base or head) by default.
+inline constexpr std::string_view kSideLabel = "revision";
+// Sets of one side (or one commit) sharing this label's value are one process.
+inline constexpr std::string_view kProcessLabel = "process";
+// Pairs a head process with the base process of the same value.
+inline constexpr std::string_view kPairLabel = "pair";
+// A process's position in an interleaved run (ABBA...), when the tool records it.
+inline constexpr std::string_view kOrderLabel = "order";
+// The input file a set came from, when several files are read as one dataset.
+inline constexpr std::string_view kFileLabel = "file";
+
+// Labels naming a process within a case (which process, its pair, its
+// position in an interleaved run, its run, its repetition): never part of a
+// case key, a family key or a BMF benchmark name.
+inline constexpr std::array<std::string_view, 5> kProcessLabels{kProcessLabel, kPairLabel, kOrderLabel, "run",
+                                                                "repetition"};
+
+// kProcessLabels, after `first` (e.g. the side label), as option defaults.
+inline std::vector<std::string> process_labels(std::initializer_list<std::string_view> first = {}) {
+  std::vector<std::string> out(first.begin(), first.end());
+  out.insert(out.end(), kProcessLabels.begin(), kProcessLabels.end());
+  return out;
+}
+
+}  // namespace benchreport
