@@ -23,8 +23,8 @@ from ._history import __all__ as _history_all
 __all__ = ["__version__", "InputError", *_stats_all, *_compare_all, *_dataset_all, *_reports_all, *_presets_all,
            *_scaling_all, *_history_all]
 
-# In a running IPython/Jupyter, results without their own display methods get
-# HTML/Markdown formatters; outside IPython this does nothing.
+# Results display in IPython/Jupyter through their own _repr_html_ / _repr_markdown_
+# methods; no formatter is registered at import (notebook.enable() registers them).
 from . import notebook as _notebook
 
-_notebook.enable()
+_notebook._install_display_methods()

@@ -13,7 +13,9 @@ import numpy as np
 from ._core import compare as _c
 
 __all__ = [
+    "CaseComparison",
     "CompareResult",
+    "CaseComparisons",
     "Bounds",
     "MannWhitneyResult",
     "BrunnerMunzelResult",
@@ -50,7 +52,10 @@ Side = Union[ArrayLike, Sequence[ArrayLike]]
 
 
 #: Result types are the C++ structs, bound with read-only properties.
-CompareResult = _c.CompareResult
+#: One base → head comparison of a case (C++ ``CaseComparison``, compare/case.hpp).
+CaseComparison = _c.CaseComparison
+#: The earlier name of :data:`CaseComparison`, kept for code that uses it.
+CompareResult = CaseComparison
 Bounds = _c.Bounds
 MannWhitneyResult = _c.MannWhitneyResult
 BrunnerMunzelResult = _c.BrunnerMunzelResult
@@ -59,6 +64,31 @@ BootstrapInterval = _c.BootstrapInterval
 LogTInterval = _c.LogTInterval
 Rollup = _c.Rollup
 NoiseCalibration = _c.NoiseCalibration
+
+
+class CaseComparisons(List[CaseComparison]):
+    """The CaseComparisons of :func:`compare_many`, in input order: a list with a columnar view
+    (the fields of a JSON case, C++ ``report/case_fields.hpp``) and notebook display."""
+
+    def columns(self) -> Dict[str, np.ndarray]:
+        """``{field: numpy array}``, one entry per result: ``name`` and the fields of a JSON case."""
+        return dict(_c.case_columns(list(self)))
+
+    def to_pandas(self) -> Any:
+        """``DataFrame(self.columns())``."""
+        import pandas as pd
+
+        return pd.DataFrame(self.columns())
+
+    def _repr_html_(self) -> str:
+        from .notebook import to_html
+
+        return to_html(list(self))
+
+    def _repr_markdown_(self) -> str:
+        from .notebook import to_markdown
+
+        return to_markdown(list(self))
 
 
 def _array(x: ArrayLike) -> np.ndarray:
@@ -99,7 +129,7 @@ def compare_samples(base: Side, head: Side, *, base_process: Optional[ArrayLike]
                     head_process: Optional[ArrayLike] = None, name: str = "", threshold: float = 0.05,
                     alpha: float = 0.05, confidence: float = 0.95, resamples: int = 10000, seed: int = 0,
                     misrate: float = 1e-3, direction: str = "lower", exact_unit: bool = False,
-                    noise_limit: float = 0.25, pairing: str = "auto") -> CompareResult:
+                    noise_limit: float = 0.25, pairing: str = "auto") -> CaseComparison:
     """Compare head against base for one case.
 
     ``base``/``head``: a 1-D array of samples, or a list of 1-D arrays (one per
@@ -122,7 +152,7 @@ def compare_many(cases: Mapping[str, Tuple[Side, Side]], *, threads: int = 0, th
                  alpha: float = 0.05, confidence: float = 0.95, resamples: int = 10000, seed: int = 0,
                  misrate: float = 1e-3, direction: str = "lower", exact_unit: bool = False,
                  noise_limit: float = 0.25, pairing: str = "auto",
-                 control_fdr: bool = True) -> List[CompareResult]:
+                 control_fdr: bool = True) -> CaseComparisons:
     """Compare many cases ``{name: (base, head)}`` on worker threads.
 
     Each case's bootstrap stream comes from its name, so results do not depend
@@ -134,7 +164,8 @@ def compare_many(cases: Mapping[str, Tuple[Side, Side]], *, threads: int = 0, th
     bases = [_processes(cases[n][0], None, "base") for n in names]
     heads = [_processes(cases[n][1], None, "head") for n in names]
     opts = _options(threshold, alpha, confidence, resamples, seed, misrate, direction, exact_unit, noise_limit)
-    return _c.compare_cases(names, bases, heads, threads=threads, pairing=pairing, control_fdr=control_fdr, **opts)
+    return CaseComparisons(_c.compare_cases(names, bases, heads, threads=threads, pairing=pairing,
+                                           control_fdr=control_fdr, **opts))
 
 
 def mann_whitney_u(x: ArrayLike, y: ArrayLike) -> MannWhitneyResult:
@@ -242,7 +273,7 @@ def adjust_pvalues(p: ArrayLike, method: str = "bh") -> np.ndarray:
     raise ValueError(f'method must be "bh" or "holm", got {method!r}')
 
 
-def rollup(results: Iterable[CompareResult], *, threshold: float = 0.05, confidence: float = 0.95,
+def rollup(results: Iterable[CaseComparison], *, threshold: float = 0.05, confidence: float = 0.95,
            resamples: int = 10000, seed: int = 0) -> Rollup:
     """Run-level figures over matched cases: median |Δ|, cases ≥ threshold, largest |Δ|,
     geometric mean of ratios with a t-interval over the cases' log ratios, verdict counts, BH/Holm
@@ -250,11 +281,11 @@ def rollup(results: Iterable[CompareResult], *, threshold: float = 0.05, confide
     return _c.rollup(list(results), threshold=threshold, confidence=confidence, resamples=resamples, seed=seed)
 
 
-def calibrate_noise(aa: Union[Iterable[CompareResult], Mapping[str, ArrayLike]], *, minimum_threshold: float = 0.05,
+def calibrate_noise(aa: Union[Iterable[CaseComparison], Mapping[str, ArrayLike]], *, minimum_threshold: float = 0.05,
                     factor: float = 1.5) -> NoiseCalibration:
     """Noise floor per case and a suggested threshold from same-code (A/A) comparisons.
 
-    ``aa``: A/A :class:`CompareResult` objects (one per case and run), or a
+    ``aa``: A/A :class:`CaseComparison` objects (one per case and run), or a
     mapping ``{case: [change, ...]}``. Suggested threshold =
     max(minimum_threshold, factor × p95 of |change|).
     """

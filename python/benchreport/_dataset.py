@@ -22,7 +22,12 @@ import numpy as np
 
 from . import _core
 
-__all__ = ["Dataset", "load", "save", "read_bytes", "detect_format", "parse_unit", "READERS", "CANONICAL_SCHEMA"]
+__all__ = ["Dataset", "Unit", "load", "save", "read_bytes", "detect_format", "parse_unit", "READERS",
+           "CANONICAL_SCHEMA"]
+
+#: A parsed unit (C++ ``Unit``): attributes ``symbol``, ``dimension``, ``to_base``, ``higher_is_better``,
+#: ``exact``, ``base_symbol``; also readable as a mapping of those names (``unit["symbol"]``).
+Unit = _core.Unit
 
 #: Reader names accepted by ``format=``.
 READERS: Tuple[str, ...] = tuple(_core.reader_names())
@@ -32,8 +37,9 @@ CANONICAL_SCHEMA: str = _core.CANONICAL_SCHEMA
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-def parse_unit(symbol: str) -> Dict[str, Any]:
-    """Describe a unit symbol: ``{"symbol", "dimension", "to_base", "higher_is_better", "exact", "base_symbol"}``.
+def parse_unit(symbol: str) -> "_core.Unit":
+    """Describe a unit symbol: a :class:`Unit` (``symbol``, ``dimension``, ``to_base``, ``higher_is_better``,
+    ``exact``, ``base_symbol``).
 
     Raises :class:`benchreport.InputError` for an unknown symbol.
     """
@@ -75,31 +81,18 @@ class Dataset:
         ``labels`` maps a column name to one value per set (``None`` = absent);
         ``unit`` is one symbol or one per set; ``weights`` aligns with values.
         """
-        v = np.ascontiguousarray(values, dtype=np.float64)
         o = np.asarray(offsets, dtype=np.int64)
-        if v.ndim != 1 or o.ndim != 1 or len(o) < 1 or o[0] != 0 or o[-1] != len(v) or np.any(np.diff(o) < 0):
-            raise _core.InputError(
-                "offsets must be 1-D, start at 0, be non-decreasing and end at len(values) "
-                f"(got {len(o)} offsets for {len(v)} values)")
-        n = len(o) - 1
+        n = max(len(o) - 1, 0) if o.ndim == 1 else 0
         labels = dict(labels or {})
         for name, column in labels.items():
             if len(column) != n:
                 raise _core.InputError(f"label column {name!r} has {len(column)} entries for {n} sets")
-        units = [unit] * n if isinstance(unit, str) else list(unit)
-        if len(units) != n:
-            raise _core.InputError(f"{len(units)} units for {n} sets")
-        w = None if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
-        if w is not None and w.shape != v.shape:
-            raise _core.InputError(f"weights has shape {w.shape}, values {v.shape}")
-        core = _core.Dataset()
-        for i in range(n):
-            lo, hi = int(o[i]), int(o[i + 1])
-            set_labels = [(k, str(col[i])) for k, col in labels.items() if col[i] is not None]
-            direction = directions[i] if directions is not None else None
-            core.add_set(set_labels, v[lo:hi], units[i], direction=direction,
-                         weights=None if w is None else w[lo:hi])
-        return cls(core)
+        columns = [(str(name), column) for name, column in labels.items()]
+        set_labels = [[(name, str(col[i])) for name, col in columns if col[i] is not None] for i in range(n)]
+        units = [unit] if isinstance(unit, str) else list(unit)
+        return cls(_core.dataset_from_csr(values, o, set_labels, units=units, weights=weights,
+                                          directions=None if directions is None else list(directions),
+                                          custom_unit_ok=False))
 
     @classmethod
     def from_pandas(
@@ -179,7 +172,7 @@ class Dataset:
         s = self._ds.samples(i)
         if not base:
             return np.array(s)
-        factor = self._ds.unit(i)["to_base"]
+        factor = self._ds.unit(i).to_base
         return s if factor == 1.0 else s * factor
 
     # --- labels, units, metadata --------------------------------------
@@ -213,8 +206,8 @@ class Dataset:
         """Unit symbol of each set, as the input spelled it."""
         return self._ds.unit_symbols()
 
-    def unit(self, i: int) -> Dict[str, Any]:
-        """Full unit description of set ``i`` (see :func:`parse_unit`)."""
+    def unit(self, i: int) -> "_core.Unit":
+        """Full unit description of set ``i`` (a :class:`Unit`, see :func:`parse_unit`)."""
         return self._ds.unit(i)
 
     @property
@@ -303,7 +296,7 @@ class Dataset:
         import pandas as pd
 
         frame = pd.DataFrame(keys)
-        frame["unit"] = [self._ds.unit(i)["symbol"] for i in first]
+        frame["unit"] = [self._ds.unit(i).symbol for i in first]
         table = pd.DataFrame(_flat_columns(dict(result)))
         return pd.concat([frame.reset_index(drop=True), table.reset_index(drop=True)], axis=1)
 
@@ -327,6 +320,11 @@ class Dataset:
         if self.weights is not None:
             data["weight"] = np.array(self.weights)
         return pd.DataFrame(data)
+
+    def __reduce__(self) -> Any:
+        # Pickles as its canonical JSON, which gives every value, label, unit, direction, weight and
+        # run back as read (docs/dataset.md).
+        return (_from_canonical_json, (self._ds.to_json_string(),))
 
     def to_json(self, path: Optional[PathLike] = None) -> Optional[str]:
         """Canonical JSON (schema ``benchreport/1``): written to ``path``, or returned when path is None."""
@@ -405,6 +403,10 @@ def _limits(max_file_size: Optional[int], max_depth: Optional[int], max_samples:
     if max_samples is not None:
         out["max_samples"] = int(max_samples)
     return out
+
+
+def _from_canonical_json(text: str) -> Dataset:
+    return Dataset(_core.read_buffer(text.encode("utf-8"), "<pickle>", "json"))
 
 
 def read_bytes(data: bytes, name: str = "<bytes>", format: str = "auto", **limits: int) -> Dataset:

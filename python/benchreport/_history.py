@@ -163,21 +163,17 @@ class HistoryResult(_RendersReport):
     def _keys(self, series: Any) -> dict:
         return dict(zip(self.by, series.key))
 
+    def columns(self) -> dict:
+        """``{field: numpy array}``, one entry per change point: the case labels, ``unit`` (base unit)
+        and the fields of a JSON change point (commit, index, before, after, change, lower, upper,
+        p_value, test, regression)."""
+        return dict(self.analysis.columns())
+
     def to_pandas(self) -> Any:
-        """One row per change point: case labels, commit, index, before, after (base unit), change,
-        lower, upper (interval of the change), p_value, regression."""
+        """One row per change point: ``DataFrame(self.columns())``."""
         import pandas as pd
-        commits = self.commits
-        rows = []
-        for series, changes in zip(self.analysis.history.series, self.analysis.changes):
-            for cp in changes.change_points:
-                rows.append({**self._keys(series), "commit": commits[cp.commit], "index": cp.index,
-                             "before": cp.before, "after": cp.after, "change": cp.change, "lower": cp.lower,
-                             "upper": cp.upper, "p_value": cp.p_value, "regression": cp.regression,
-                             "unit": series.base_unit})
-        columns = [*self.by, "commit", "index", "before", "after", "change", "lower", "upper", "p_value",
-                   "regression", "unit"]
-        return pd.DataFrame(rows, columns=columns)
+
+        return pd.DataFrame(self.columns())
 
     def series_frame(self) -> Any:
         """One row per (case, commit): case labels, commit, position, value (base unit), processes, samples."""

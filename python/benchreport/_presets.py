@@ -104,10 +104,10 @@ class CaseResult:
         return f"<CaseResult {self.name!r}: {self.change:+.2%} {self.verdict}>"
 
 
-def display_unit(base_value: float, unit: Mapping[str, Any]) -> tuple[str, float]:
+def display_unit(base_value: float, unit: Any) -> tuple[str, float]:
     """``(symbol, base units per display unit)`` a value given in base units is shown in: times as the
     reports pick them (ns, µs, ms, s, min, h, after rounding), anything else in its own unit."""
-    return _core.display_unit(base_value, dict(unit))
+    return _core.display_unit(base_value, unit)
 
 
 @dataclass
@@ -127,6 +127,7 @@ class ComparisonResult(_RendersReport):
     _baseline_column: str = field(default="revision", repr=False, compare=False)
     _view: Any = field(default=None, repr=False, compare=False)  # the C++ view, until cases are first read
     _cases: Optional[list] = field(default=None, repr=False, compare=False)
+    _columns: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def cases(self) -> list[CaseResult]:
@@ -193,107 +194,74 @@ class ComparisonResult(_RendersReport):
         return (f"<ComparisonResult {self.head_value} vs {self.base_value}: {len(self.cases)} cases ({counts}); "
                 f"{len(self.new_cases)} new, {len(self.removed_cases)} removed>")
 
-    def _case_unit(self, case: CaseResult) -> dict[str, Any]:
-        """parse_unit of the case's first base set (every set of a case shares a dimension)."""
-        if self._dataset is None:
-            return _core.parse_unit("1")
-        base = self._dataset.select(**case.key, **{self._baseline_column: self.base_value})
-        return base._ds.unit(0) if len(base) else _core.parse_unit("1")
+    def columns(self) -> dict[str, Any]:
+        """The columnar view: ``{field: numpy array}``, one entry per matched case, with exactly the
+        scalar fields of the JSON ``data`` cases (``key`` and ``robust`` flattened, ``section`` from the
+        case's section); values in base units (``unit_base``). Built in C++ from the fields the JSON
+        rows are built from (src/report/case_fields.hpp)."""
+        return dict(self._columns)
 
-    def to_pandas(self, base_units: bool = False):
-        """One row per case: key columns, name, section, ``unit``, medians, change, interval, verdict,
-        spread, Mann–Whitney p, and the robust estimators (Hodges–Lehmann shift, ratio, disparity) with
-        their distribution-free bounds and P(head better).
-
-        Medians and the shift are in the row's ``unit``: the unit the report shows them in (times scaled
-        by the base median to ns, µs, ms or s, as the report does; other quantities in their input
-        unit), so 2.1e-06 s reads as 2.1 µs. ``base_units=True`` gives them in base units (seconds,
-        bytes, ...) with the base unit's symbol instead. Changes, ratios and percentages have no unit."""
+    def to_pandas(self) -> Any:
+        """One row per case: ``DataFrame(self.columns())``."""
         import pandas as pd
 
-        def bounded(s: Any, name: str) -> dict[str, float]:
-            b = getattr(s, f"{name}_bounds")
-            return {name: getattr(s, name), f"{name}_lower": b.lower, f"{name}_upper": b.upper}
-
-        rows = []
-        for case in self.cases:
-            s = case.stats
-            unit = self._case_unit(case)
-            symbol, scale = (unit["base_symbol"], 1.0) if base_units else display_unit(s.base_median, unit)
-            shift = {k: v / scale for k, v in bounded(s, "shift").items()}
-            rows.append({
-                **case.key,
-                "name": case.name,
-                "section": case.section,
-                "unit": symbol,
-                "base_median": s.base_median / scale,
-                "head_median": s.head_median / scale,
-                "change": s.change,
-                "change_lower": s.change_ci[0],
-                "change_upper": s.change_ci[1],
-                "interval_method": s.change_ci_method,
-                "verdict": s.verdict,
-                "base_n": s.base_n,
-                "head_n": s.head_n,
-                "base_mad_pct": s.base_mad_pct,
-                "head_mad_pct": s.head_mad_pct,
-                "processes_disagree": s.processes_disagree,
-                "mann_whitney_p": s.mann_whitney.pvalue,
-                **shift,
-                **bounded(s, "ratio"),
-                **bounded(s, "disparity"),
-                "prob_head_better": s.prob_head_better,
-            })
-        return pd.DataFrame(rows)
-
-
-
-def _comparison_options(baseline: Mapping[str, str], by: Optional[Sequence[str]], threshold: float,
-                        **options: Any) -> dict[str, Any]:
-    column, value = _split_baseline(baseline)
-    out = {"baseline_column": column, "baseline_value": value, "threshold": float(threshold), "by": by}
-    out.update(options)
-    return {key: val for key, val in out.items() if val is not None}
+        return pd.DataFrame(self.columns())
 
 
 def compare(dataset: Any, baseline: Any = {"revision": "base"}, by: Optional[Sequence[str]] = None,
-            threshold: float = 0.05, *, head: Optional[str] = None, alpha: float = 0.05, confidence: float = 0.95,
-            resamples: int = 10000, seed: int = 0, pair: str = "pair", check: bool = True,
-            allow_new_and_removed: bool = True, threads: int = 0, sections: str = "platform",
-            names: Optional[Mapping[str, str]] = None, drift_limit: Optional[float] = None, gate: bool = False,
-            title: str = "Performance Report") -> ComparisonResult:
+            threshold: Optional[float] = None, *, head_value: Optional[str] = None, alpha: Optional[float] = None,
+            confidence: Optional[float] = None, resamples: Optional[int] = None, seed: Optional[int] = None,
+            noise_limit: Optional[float] = None, pair_column: Optional[str] = None,
+            process_columns: Optional[Sequence[str]] = None, check_comparability: Optional[bool] = None,
+            allow_new_and_removed: Optional[bool] = None, threads: Optional[int] = None,
+            section_column: Optional[str] = None, section_order: Optional[Sequence[str]] = None,
+            section_titles: Optional[Mapping[str, str]] = None, display_names: Optional[Mapping[str, str]] = None,
+            drift_limit: Optional[float] = None, drift_k: Optional[int] = None, gate: Optional[bool] = None,
+            title: Optional[str] = None) -> ComparisonResult:
     """Compare head against the baseline side of ``dataset`` per case.
 
     ``baseline`` picks the base side by one label (``{"revision": "base"}``); the
-    head side is the other value of that label (or ``head``). Cases are the
+    head side is the other value of that label (or ``head_value``). Cases are the
     distinct values of ``by`` (default: every label except the baseline and
-    per-process labels). Processes pair by the ``pair`` label. Refuses
+    per-process labels). Processes pair by the ``pair_column`` label (``pair``). Refuses
     (``InputError``) when suite hashes, devices, OS versions, architectures,
     toolchains, runner settings or per-case iterations differ, unless
-    ``check=False``. ``threshold`` is the relative change that matters (5 %).
+    ``check_comparability=False``. ``threshold`` is the relative change that matters (5 %).
+
+    Every keyword is the field of the same name of the C++ ``ComparisonReportOptions`` /
+    ``DatasetCompareOptions`` / ``CompareOptions`` (docs/presets.md); None keeps its C++ default
+    (alpha 0.05, confidence 0.95, resamples 10 000, seed 0, section_column ``platform``, drift_limit 10 %,
+    title "Performance Report").
 
     ``compare(base, head)`` with two Datasets, paths, folders or globs (one or
     a list each) compares them as the sides, labelled as ``load(base=, head=)``.
     """
     if not isinstance(baseline, Mapping):
         dataset, baseline = load(base=dataset, head=baseline), {"revision": "base"}
-    options = _comparison_options(
-        baseline, by, threshold, head_value=head, alpha=alpha, confidence=confidence, resamples=int(resamples),
-        seed=int(seed), pair_column=pair, check_comparability=bool(check),
-        allow_new_and_removed=bool(allow_new_and_removed), threads=int(threads), section_column=sections,
-        display_names=dict(names) if names else None, drift_limit=None if drift_limit is None else float(drift_limit), gate=bool(gate), title=title)
-    view, report = _core.presets_comparison(_native(dataset), **options)
+    column, value = _split_baseline(baseline)
+    options = dict(baseline_column=column, baseline_value=value, by=None if by is None else list(by),
+                   threshold=threshold, head_value=head_value, alpha=alpha, confidence=confidence,
+                   resamples=resamples, seed=seed, noise_limit=noise_limit, pair_column=pair_column,
+                   process_columns=None if process_columns is None else list(process_columns),
+                   check_comparability=check_comparability, allow_new_and_removed=allow_new_and_removed,
+                   threads=threads, section_column=section_column,
+                   section_order=None if section_order is None else list(section_order),
+                   section_titles=None if section_titles is None else dict(section_titles),
+                   display_names=None if display_names is None else dict(display_names), drift_limit=drift_limit,
+                   drift_k=drift_k, gate=gate, title=title)
+    view, report, columns = _core.presets_comparison(_native(dataset), **options)
     by_columns = list(view.by)
     return ComparisonResult(
         by=by_columns, base_value=view.base_value, head_value=view.head_value,
         base_commit=view.base_commit, head_commit=view.head_commit, same_revision=view.same_revision,
         new_cases=[dict(zip(by_columns, k)) for k in view.new_cases],
         removed_cases=[dict(zip(by_columns, k)) for k in view.removed_cases], report=Report._from_core(report),
-        _dataset=dataset, _baseline_column=options["baseline_column"], _view=view)
+        _dataset=dataset, _baseline_column=column, _view=view, _columns=columns)
 
 
 def comparison_report(dataset: Dataset, baseline: Mapping[str, str] = {"revision": "base"},
-                      by: Optional[Sequence[str]] = None, threshold: float = 0.05, **options: Any) -> Report:
+                      by: Optional[Sequence[str]] = None, threshold: Optional[float] = None,
+                      **options: Any) -> Report:
     """The ``comparison`` preset (the PR performance report) as a Report; options as for :func:`compare`."""
     return compare(dataset, baseline, by, threshold, **options).report
 

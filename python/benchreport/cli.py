@@ -432,8 +432,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     with status_line(f"comparing {len(ds)} sample sets ({args.resamples} resamples)…",
                      len(ds) >= PROGRESS_MIN_SETS and not args.quiet):
         result = compare(ds, baseline=baseline, by=by or None, threshold=threshold, alpha=alpha, seed=args.seed,
-                         resamples=args.resamples, gate=args.fail_on is not None, head=args.head_value,
-                         check=not args.no_check)
+                         resamples=args.resamples, gate=args.fail_on is not None, head_value=args.head_value,
+                         check_comparability=not args.no_check)
     bmf = []
     if args.bmf_dir:
         bmf = [Output(os.path.join(args.bmf_dir, name), text) for name, text in result.bmf_files()]

@@ -21,9 +21,9 @@ import sys
 from typing import Any, Dict, Iterable, List, Mapping, Optional
 
 from . import _core
-from ._reports import Cell, Report, format_change, format_change_percent, format_percent
+from ._reports import Cell, Report
 
-__all__ = ["enable", "to_report", "to_pandas", "compare_row", "summary_row", "to_html", "to_markdown", "to_text",
+__all__ = ["enable", "to_report", "to_pandas", "summary_row", "to_html", "to_markdown", "to_text",
            "flatten", "VERDICT_ROLES"]
 
 #: Cell role (colour) per verdict, as the comparison preset colours them; the HTML renderer styles ``role-<name>``.
@@ -77,35 +77,6 @@ def flatten(record: Mapping[str, Any], prefix: str = "") -> Dict[str, Any]:
     return out
 
 
-def _bounds_columns(name: str, value: float, bounds: Any) -> Dict[str, Any]:
-    return {name: value, f"{name}_bounds_lower": bounds.lower, f"{name}_bounds_upper": bounds.upper}
-
-
-def _pvalue(test: Any) -> Optional[float]:
-    return None if test is None else test.pvalue
-
-
-def compare_row(r: Any) -> Dict[str, Any]:
-    """The DataFrame row of one :class:`benchreport.CompareResult`: the figures a
-    comparison table shows, its interval, the robust estimators with their bounds
-    and the tests' p-values (nested results appear as ``<name>_<field>`` columns)."""
-    lower, upper = r.change_ci
-    return {
-        "case": r.case, "base_n": r.base_n, "head_n": r.head_n, "base_median": r.base_median,
-        "head_median": r.head_median, "change": r.change, "change_ci_lower": lower, "change_ci_upper": upper,
-        "change_ci_method": r.change_ci_method, "verdict": r.verdict, "log_ratio": r.log_ratio,
-        "base_mad_pct": r.base_mad_pct, "head_mad_pct": r.head_mad_pct, "base_robust_cv": r.base_robust_cv,
-        "head_robust_cv": r.head_robust_cv, "process_change_min": r.process_change_min,
-        "process_change_max": r.process_change_max, "processes_disagree": r.processes_disagree,
-        **_bounds_columns("shift", r.shift, r.shift_bounds), **_bounds_columns("ratio", r.ratio, r.ratio_bounds),
-        **_bounds_columns("disparity", r.disparity, r.disparity_bounds),
-        "mann_whitney_statistic": r.mann_whitney.statistic, "mann_whitney_pvalue": r.mann_whitney.pvalue,
-        "brunner_munzel_pvalue": _pvalue(r.brunner_munzel), "wilcoxon_pvalue": _pvalue(r.wilcoxon),
-        "prob_head_better": r.prob_head_better, "min_detectable_effect": r.min_detectable_effect,
-        "too_noisy": r.too_noisy, "too_few_samples": r.too_few_samples, "warnings": list(r.warnings),
-    }
-
-
 def summary_row(s: Any) -> Dict[str, Any]:
     """The DataFrame row of one :class:`benchreport.Summary` (quantiles as ``q<p>`` columns)."""
     ci, drift = s.median_ci, s.drift
@@ -125,9 +96,9 @@ def to_pandas(obj: Any) -> Any:
     """Any benchreport result as a pandas DataFrame.
 
     Objects with their own ``to_pandas`` (Dataset, ComparisonResult,
-    MatrixResult) use it; a Summary or CompareResult is one row
-    (:func:`summary_row`, :func:`compare_row`); a list or dict of
-    CompareResults is one row per case; a ``summarize_grouped`` dict is one
+    MatrixResult) use it; a Summary is one row (:func:`summary_row`); a
+    CompareResult, or a list or dict of them, is one row per case with the
+    fields of a JSON case (``_core.compare.case_columns``); a ``summarize_grouped`` dict is one
     row per set (quantiles as ``q<p>`` columns).
     """
     import pandas as pd
@@ -136,7 +107,7 @@ def to_pandas(obj: Any) -> Any:
         return obj.to_pandas()
     results = _compare_results(obj)
     if results is not None:
-        return pd.DataFrame([compare_row(r) for r in results])
+        return pd.DataFrame(_core.compare.case_columns(results))
     if _is_summary(obj):
         return pd.DataFrame([summary_row(obj)])
     if isinstance(obj, Mapping) and "quantiles" in obj and "probabilities" in obj:
@@ -154,28 +125,7 @@ def _number(x: Any) -> Optional[float]:
 
 
 def _compare_report(results: Iterable[Any], title: str) -> Report:
-    report = Report(title)
-    table = report.add_table(["Case", ("Base p50", "right"), ("Head p50", "right"), ("Change", "right"),
-                              ("CI of change", "right"), ("MAD / p50 (base, head)", "right"), "Verdict"], id="cases")
-    notes: List[str] = []
-    for i, r in enumerate(results):
-        name = r.case or f"case {i + 1}"
-        role = VERDICT_ROLES.get(r.verdict, "none")
-        lower, upper = r.change_ci
-        table.add_row(
-            name,
-            Cell(f"{r.base_median:.6g}", value=r.base_median),
-            Cell(f"{r.head_median:.6g}", value=r.head_median),
-            Cell(format_change(r.change), role=role, value=r.change),
-            f"{format_change_percent(lower)} to {format_change_percent(upper)}",
-            f"{format_percent(r.base_mad_pct / 100)}, {format_percent(r.head_mad_pct / 100)}",
-            Cell(r.verdict, role=role))
-        notes.extend(f"{name}: {w}" for w in r.warnings)
-    table.footnote = ("p50 = median in the input's unit; change = head p50 / base p50 − 1 with its bootstrap "
-                      "confidence interval.")
-    if notes:
-        report.add_details(f"{len(notes)} warning(s)").add_list(notes)
-    return report
+    return Report._from_core(_core.presets_case_comparisons_report(list(results), title))
 
 
 def _summary_report(summary: Any, title: str) -> Report:
@@ -231,6 +181,18 @@ def to_text(obj: Any) -> str:
 
 
 # ---------------------------------------------------------------- IPython
+
+def _install_display_methods() -> None:
+    """``_repr_html_`` and ``_repr_markdown_`` (and ``_repr_pretty_`` for results) on the result
+    types that lack them, so that IPython displays them with no formatter registered at import."""
+    for t in _display_types():
+        for method, render in (("_repr_html_", to_html), ("_repr_markdown_", to_markdown)):
+            if not hasattr(t, method):
+                setattr(t, method, render)
+        # A Dataset keeps its one-line repr as plain text; results print as their report.
+        if not hasattr(t, "_repr_pretty_") and t.__name__ != "Dataset":
+            setattr(t, "_repr_pretty_", _pretty)
+
 
 def _display_types() -> List[type]:
     from ._compare import CompareResult

@@ -117,14 +117,14 @@ def plot_samples(values: ArrayLike, k: int = 5, *, ax: Any = None, unit: str = "
     if windows is None:
         ax.set_title(f"drift n/a: {samples.size} samples, needs at least {2 * k} (k = {k})")
     else:
-        medians = []
         for (lo, hi), name in zip(windows, ("first", "last")):
             median = float(np.median(samples[lo:hi]))
-            medians.append(median)
             ax.axvspan(lo - 0.5, hi - 0.5, color="#999999", alpha=0.2)
             ax.hlines(median, lo - 0.5, hi - 0.5, colors=HEAD_COLOR, linewidth=2,
                       label=f"median of {name} {k}: {_with_unit(median, unit)}")
-        ax.set_title(f"drift {medians[1] / medians[0] - 1:+.2%} (median of last {k} / first {k} − 1)")
+        from ._stats import drift  # the one drift (stats/drift.hpp), not recomputed here
+
+        ax.set_title(f"drift {drift(samples, k).change:+.2%} (median of last {k} / first {k} − 1)")
     ax.set_xlabel("sample (measurement order)")
     ax.set_ylabel(f"value ({unit})" if unit else "value")
     ax.legend(loc="best", fontsize="small")

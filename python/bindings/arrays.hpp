@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 
+#include "benchreport/core/columns.hpp"
 #include "benchreport/core/error.hpp"
 
 namespace benchreport::python {
@@ -30,6 +31,32 @@ std::span<const T> one_dimensional(const py::array_t<T, py::array::c_style | py:
 inline std::size_t non_negative(long long v, const char* what) {
   if (v < 0) throw InputError(fmt::format("{} is {}: expected a non-negative integer", what, v));
   return static_cast<std::size_t>(v);
+}
+
+// A result's columnar view as Python sees it: {name: numpy array} in column order;
+// reals float64, counts int64, flags bool, texts object arrays of str.
+inline py::dict columns_dict(const Columns& columns) {
+  py::dict out;
+  for (const DataColumn& c : columns.columns()) {
+    switch (c.kind) {
+      case ColumnKind::real: out[py::str(c.name)] = py::array_t<double>(static_cast<py::ssize_t>(c.reals.size()), c.reals.data()); break;
+      case ColumnKind::count: out[py::str(c.name)] = py::array_t<std::int64_t>(static_cast<py::ssize_t>(c.counts.size()), c.counts.data()); break;
+      case ColumnKind::flag: {
+        py::array_t<bool> flags(static_cast<py::ssize_t>(c.counts.size()));
+        auto w = flags.mutable_unchecked<1>();
+        for (std::size_t i = 0; i < c.counts.size(); ++i) w(static_cast<py::ssize_t>(i)) = c.counts[i] != 0;
+        out[py::str(c.name)] = flags;
+        break;
+      }
+      case ColumnKind::text: {
+        py::list texts;
+        for (const auto& text : c.texts) texts.append(py::str(text));
+        out[py::str(c.name)] = py::module_::import("numpy").attr("array")(texts, py::arg("dtype") = "object");
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace benchreport::python

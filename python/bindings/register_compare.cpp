@@ -1,6 +1,8 @@
-// Bindings for compare.hpp, inference.hpp (rank tests, Hodges–Lehmann,
-// bootstrap, p-value adjustment) and rollup.hpp. Everything lives in the
-// submodule _core.compare so names never clash with other areas. Results are
+// The submodule _core.compare: compare/case.hpp (CaseComparison, compare_case),
+// compare/batch.hpp, compare/process_interval.hpp, compare/rollup.hpp, the columnar
+// view of case comparisons (report/case_fields.hpp), and the statistics the
+// comparison is made of: stats/rank_tests.hpp, stats/hodges_lehmann.hpp,
+// stats/bootstrap.hpp, stats/pvalues.hpp. Results are
 // py::class_ bindings of the C++ structs with read-only properties. Verdicts
 // and test methods cross as strings: the public Python API compares them with
 // "slower", "exact", ... and a py::enum_ would not equal those strings.
@@ -24,6 +26,9 @@
 #include "benchreport/core/error.hpp"
 #include "benchreport/compare/batch.hpp"
 #include "benchreport/compare/rollup.hpp"
+#include "benchreport/report/case_fields.hpp"
+#include "benchreport/report/verdict_text.hpp"
+#include "arrays.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
@@ -141,7 +146,7 @@ void bind_result_types(py::module_& m) {
       });
 
   using C = CaseComparison;
-  py::class_<C>(m, "CompareResult",
+  py::class_<C>(m, "CaseComparison",
                 "One base → head comparison (compare_case). change = median(head)/median(base) − 1 over pooled "
                 "samples; change_ci is the interval the verdict is read from.")
       .def_readonly("case", &C::case_name)
@@ -182,9 +187,13 @@ void bind_result_types(py::module_& m) {
       .def_readonly("between_process_dominates", &C::between_process_dominates)
       .def_readonly("detectable_change", &C::detectable_change,
                     "Change detectable with 80 % power, from the interval's half-width.")
-      .def_readonly("verdict_code", &C::verdict_code)
-      .def_readonly("verdict_reason", &C::verdict_reason)
-      .def_readonly("inconclusive_cause", &C::inconclusive_cause)
+      .def_property_readonly("verdict_code", &verdict_code_text,
+                             "Decision-table code; \"_within_process\" when one process is on a side.")
+      .def_property_readonly("verdict_reason", &verdict_reason)
+      .def_property_readonly("inconclusive_cause", [](const C& c) { return std::string(to_string(c.inconclusive_cause)); },
+                             "\"noise\", \"few_processes\", \"drift\", \"multiple_comparisons\" or \"\".")
+      .def_readonly("within_process_drift", &C::within_process_drift,
+                    "|median over processes of median(last 5) / median(first 5) − 1|, the larger side (inconclusive only).")
       .def_readonly("shift", &C::shift)
       .def_readonly("shift_bounds", &C::shift_bounds)
       .def_readonly("ratio", &C::ratio)
@@ -213,6 +222,12 @@ void bind_result_types(py::module_& m) {
                            py::repr(py::str(c.case_name)).cast<std::string>(), percent(c.change),
                            percent(c.change_lower), percent(c.change_upper), to_string(c.verdict));
       });
+
+  m.def(
+      "case_columns", [](const std::vector<const C*>& cases) { return columns_dict(case_columns(cases)); },
+      py::arg("results"),
+      "Columnar view of CompareResults: {field: numpy array}, one entry per result; the fields of a JSON case "
+      "(report/case_fields.hpp) after `name`.");
 
   py::class_<Rollup>(m, "Rollup", "Run-level figures over matched cases.")
       .def_readonly("cases", &Rollup::cases)

@@ -1,6 +1,8 @@
-// Bindings for data/dataset.hpp, data/units.hpp, data/display_unit.hpp, data/label_roles.hpp and io/read.hpp. The Python skin is
+// Bindings for data/dataset.hpp (and dataset_from_csr over data/csr.hpp), data/units.hpp
+// (the Unit class), data/display_unit.hpp, data/label_roles.hpp and io/read.hpp. The Python skin is
 // python/benchreport/_dataset.py; these are its building blocks.
 #include <pybind11/numpy.h>
+#include <pybind11/operators.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
@@ -10,6 +12,7 @@
 #include <optional>
 #include <sstream>
 
+#include "benchreport/data/csr.hpp"
 #include "benchreport/data/dataset.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/core/escape.hpp"
@@ -43,26 +46,46 @@ Direction parse_direction(const std::string& name) {
 
 std::string direction_name(Direction d) { return d == Direction::higher_is_better ? "higher" : "lower"; }
 
-py::dict unit_dict(const Unit& unit) {
-  return py::dict("symbol"_a = unit.symbol, "dimension"_a = std::string(dimension_name(unit.dimension)),
-                  "to_base"_a = unit.to_base, "higher_is_better"_a = unit.higher_is_better, "exact"_a = unit.exact,
-                  "base_symbol"_a = std::string(base_symbol(unit.dimension)));
+// The Unit's fields by name: attributes of the bound class, and its mapping view (unit["symbol"],
+// dict(unit)) for code written when units were dicts.
+constexpr const char* kUnitFields[] = {"symbol", "dimension", "to_base", "higher_is_better", "exact", "base_symbol"};
+
+py::object unit_field(const Unit& unit, const std::string& name) {
+  if (name == "symbol") return py::str(unit.symbol);
+  if (name == "dimension") return py::str(std::string(dimension_name(unit.dimension)));
+  if (name == "to_base") return py::float_(unit.to_base);
+  if (name == "higher_is_better") return py::bool_(unit.higher_is_better);
+  if (name == "exact") return py::bool_(unit.exact);
+  if (name == "base_symbol") return py::str(std::string(base_symbol(unit.dimension)));
+  throw py::key_error(name);
 }
 
-// The unit a unit_dict mapping describes (the fields display_unit reads).
-Unit unit_of(const py::dict& mapping) {
-  Unit unit;
-  unit.symbol = mapping["symbol"].cast<std::string>();
-  unit.to_base = mapping["to_base"].cast<double>();
-  const auto name = mapping["dimension"].cast<std::string>();
-  for (auto d = Dimension::time; d != Dimension::custom; d = static_cast<Dimension>(static_cast<int>(d) + 1)) {
-    if (dimension_name(d) == name) {
-      unit.dimension = d;
-      return unit;
-    }
-  }
-  unit.dimension = Dimension::custom;
-  return unit;
+void register_unit(py::module_& m) {
+  py::class_<Unit>(m, "Unit", "A parsed unit: symbol as spelled, dimension, factor to the base unit, direction, "
+                              "exactness. Also a read-only mapping of those names (unit[\"symbol\"]).")
+      .def_property_readonly("symbol", [](const Unit& u) { return u.symbol; })
+      .def_property_readonly("dimension", [](const Unit& u) { return std::string(dimension_name(u.dimension)); })
+      .def_property_readonly("to_base", [](const Unit& u) { return u.to_base; },
+                             "value in the base unit = value × to_base")
+      .def_property_readonly("higher_is_better", [](const Unit& u) { return u.higher_is_better; })
+      .def_property_readonly("exact", [](const Unit& u) { return u.exact; })
+      .def_property_readonly("base_symbol", [](const Unit& u) { return std::string(base_symbol(u.dimension)); })
+      .def("__getitem__", &unit_field, "key"_a)
+      .def("keys", [](const Unit&) { return std::vector<std::string>(std::begin(kUnitFields), std::end(kUnitFields)); })
+      .def("__iter__", [](const Unit&) {
+        return py::iter(py::cast(std::vector<std::string>(std::begin(kUnitFields), std::end(kUnitFields))));
+      })
+      .def("__len__", [](const Unit&) { return std::size(kUnitFields); })
+      .def(py::self == py::self)
+      .def(py::pickle([](const Unit& u) { return py::make_tuple(u.symbol, static_cast<int>(u.dimension), u.to_base,
+                                                                u.higher_is_better, u.exact); },
+                      [](const py::tuple& t) {
+                        return Unit{t[0].cast<std::string>(), static_cast<Dimension>(t[1].cast<int>()),
+                                    t[2].cast<double>(), t[3].cast<bool>(), t[4].cast<bool>()};
+                      }))
+      .def("__repr__", [](const Unit& u) {
+        return fmt::format("Unit('{}', dimension='{}', to_base={})", u.symbol, dimension_name(u.dimension), u.to_base);
+      });
 }
 
 ReadOptions make_read_options(std::uint64_t max_file_size, std::size_t max_depth, std::uint64_t max_samples, unsigned threads) {
@@ -117,7 +140,7 @@ void bind_dataset(py::module_& m) {
         return py::make_tuple(readonly_view(std::span<const std::int32_t>(col->codes), self), col->dictionary);
       }, "(codes, dictionary) of a label column, codes -1 where absent; None for an unknown column.")
       .def("labels", [](const Dataset& ds, long long i) { check_set_index(ds, i); return ds.labels(static_cast<std::size_t>(i)); })
-      .def("unit", [](const Dataset& ds, long long i) { check_set_index(ds, i); return unit_dict(ds.unit(static_cast<std::size_t>(i))); })
+      .def("unit", [](const Dataset& ds, long long i) { check_set_index(ds, i); return ds.unit(static_cast<std::size_t>(i)); })
       .def("unit_symbols", [](const Dataset& ds) {
         std::vector<std::string> out;
         for (std::size_t i = 0; i < ds.n_sets(); ++i) out.push_back(ds.unit(i).symbol);
@@ -240,13 +263,13 @@ void bind_io(py::module_& m) {
   }, "text"_a, "Input text made safe to print on a terminal: invalid UTF-8 -> U+FFFD; control characters "
                "(newline, tab, ESC, C1, DEL) -> one space each; bidi controls (U+202A-202E, U+2066-2069, "
                "U+200E, U+200F) -> U+FFFD. The rule of the text renderer (core/escape.hpp neutralize_text).");
-  m.def("parse_unit", [](const std::string& symbol) { return unit_dict(parse_unit(symbol)); }, "symbol"_a);
+  m.def("parse_unit", [](const std::string& symbol) { return parse_unit(symbol); }, "symbol"_a);
   m.def("known_unit_symbols", &known_unit_symbols);
-  m.def("display_unit", [](double base_value, const py::dict& unit) {
-    const DisplayUnit shown = display_unit(base_value, unit_of(unit));
+  m.def("display_unit", [](double base_value, const Unit& unit) {
+    const DisplayUnit shown = display_unit(base_value, unit);
     return py::make_tuple(shown.symbol, shown.base_per_unit);
-  }, "base_value"_a, "unit"_a, "(symbol, base units per display unit) a value in base units of `unit` (a parse_unit "
-                              "mapping) is shown in: times as format_time picks (after rounding), others their own unit.");
+  }, "base_value"_a, "unit"_a, "(symbol, base units per display unit) a value in base units of `unit` (a Unit "
+                              "from parse_unit) is shown in: times as format_time picks (after rounding), others their own unit.");
   m.attr("CANONICAL_SCHEMA") = std::string(kCanonicalSchema);
   m.attr("PROCESS_LABELS") = py::tuple(py::cast(process_labels()));  // data/label_roles.hpp
   m.attr("SIDE_LABEL") = std::string(kSideLabel);
@@ -256,7 +279,62 @@ void bind_io(py::module_& m) {
 
 }  // namespace
 
+// Set i's unit among `units` (one for every set, or one each).
+const Unit& unit_of_set(const std::vector<Unit>& units, std::size_t i) { return units[units.size() == 1 ? 0 : i]; }
+
+Dataset dataset_from_csr(const DoubleArray& values, const IndexArray& offsets, const std::vector<Labels>& labels,
+                         const std::vector<std::string>& unit_symbols, const std::optional<DoubleArray>& weights,
+                         const std::optional<std::vector<std::optional<std::string>>>& directions, bool custom_unit_ok) {
+  if (offsets.ndim() != 1) throw InputError("offsets must be 1-dimensional");
+  const auto v = one_dimensional(values, "values");
+  const std::span<const std::int64_t> o(offsets.data(), static_cast<std::size_t>(offsets.size()));
+  const std::size_t n = csr_cases(v, o);
+  if (labels.size() != n) throw InputError(fmt::format("{} label sets for {} sample sets", labels.size(), n));
+  if (unit_symbols.size() != 1 && unit_symbols.size() != n) {
+    throw InputError(fmt::format("{} units for {} sets", unit_symbols.size(), n));
+  }
+  if (directions && directions->size() != n) {
+    throw InputError(fmt::format("{} directions for {} sets", directions->size(), n));
+  }
+  std::span<const double> w;
+  if (weights) {
+    w = one_dimensional(*weights, "weights");
+    if (w.size() != v.size()) throw InputError(fmt::format("weights has {} values, values {}", w.size(), v.size()));
+  }
+  std::vector<Unit> units;
+  for (const auto& symbol : unit_symbols) units.push_back(custom_unit_ok ? parse_unit_or_custom(symbol) : parse_unit(symbol));
+  std::vector<std::optional<Direction>> parsed_directions(n);
+  for (std::size_t i = 0; directions && i < n; ++i) {
+    if ((*directions)[i]) parsed_directions[i] = parse_direction(*(*directions)[i]);
+  }
+  py::gil_scoped_release release;
+  Dataset ds;
+  ds.reserve_values(v.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    SetOptions options;
+    options.direction = parsed_directions[i];
+    if (!w.empty()) options.weights = csr_case(w, o, i);
+    ds.add_set(labels[i], csr_case(v, o, i), unit_of_set(units, i), options);
+  }
+  return ds;
+}
+
 void register_dataset(py::module_& m) {
+  register_unit(m);
+  m.def(
+      "dataset_from_csr",
+      [](const DoubleArray& values, const IndexArray& offsets, const std::vector<Labels>& labels,
+         const std::string& unit, const std::optional<std::vector<std::string>>& units,
+         const std::optional<DoubleArray>& weights, const std::optional<std::vector<std::optional<std::string>>>& directions,
+         bool custom_unit_ok) {
+        return dataset_from_csr(values, offsets, labels, units ? *units : std::vector<std::string>{unit}, weights,
+                                directions, custom_unit_ok);
+      },
+      "values"_a, "offsets"_a, "labels"_a, "unit"_a = "s", "units"_a = py::none(), "weights"_a = py::none(),
+      "directions"_a = py::none(), "custom_unit_ok"_a = true,
+      "A Dataset from CSR arrays read in place (an Arrow float64 column and its group offsets, "
+      "Dataset.from_arrays): set i is values[offsets[i]:offsets[i+1]] with labels[i], in `unit` "
+      "(or units[i]); weights align with values; directions[i] None = from the unit.");
   bind_dataset(m);
   bind_io(m);
 }

@@ -79,7 +79,9 @@ void bind_results(py::module_& m) {
         py::list out;
         for (const auto& c : commits_moving_cases(a)) out.append(py::make_tuple(c.commit, c.regressions, c.improvements));
         return out;
-      }, "(commit index, regressions, improvements) for each commit with change points, most cases moved first.");
+      }, "(commit index, regressions, improvements) for each commit with change points, most cases moved first.")
+      .def("columns", [](const HistoryAnalysis& a) { return columns_dict(history_columns(a)); },
+           "Columnar view: one entry per change point (case labels, unit, the JSON change point's fields).");
 }
 
 }  // namespace
@@ -110,23 +112,6 @@ void register_history(py::module_& m) {
         return best_q_split(one_dimensional(x, "x"), o);
       },
       "x"_a, "min_segment"_a = 2, "within"_a = "pairs", "search_end"_a = EDivisiveOptions{}.search_end, "The split of x with the largest q-statistic.");
-  m.def(
-      "dataset_from_csr",
-      [](const DoubleArray& values, const IndexArray& offsets, const std::vector<Labels>& labels, const std::string& unit) {
-        if (offsets.ndim() != 1) throw InputError("offsets must be 1-dimensional");
-        const auto v = one_dimensional(values, "values");
-        const std::span<const std::int64_t> o(offsets.data(), static_cast<std::size_t>(offsets.size()));
-        const std::size_t n = csr_cases(v, o);
-        if (labels.size() != n) throw InputError(fmt::format("{} label sets for {} sample sets", labels.size(), n));
-        const Unit parsed = parse_unit_or_custom(unit);
-        py::gil_scoped_release release;
-        Dataset ds;
-        ds.reserve_values(v.size());
-        for (std::size_t i = 0; i < n; ++i) ds.add_set(labels[i], csr_case(v, o, i), parsed);
-        return ds;
-      },
-      "values"_a, "offsets"_a, "labels"_a, "unit"_a,
-      "A Dataset from CSR arrays read in place (e.g. an Arrow float64 column and its group offsets).");
   const ChangePointOptions cpo;
   m.def(
       "series_changes",

@@ -1,6 +1,6 @@
-// Bindings for the presets: dataset comparison, matrix, the four report
-// presets (comparison, runners, matrix, summary), SHA-256 and parameter
-// fingerprints. Options come as keyword arguments (None keeps the C++
+// Bindings for the presets: dataset comparison (compare/dataset.hpp, presets/comparison.hpp
+// with its columnar view), matrix (compare/matrix.hpp, presets/matrix.hpp), the runners,
+// summary and BMF presets, SHA-256 and parameter fingerprints. Options come as keyword arguments (None keeps the C++
 // default); results are typed classes with read-only properties. The typed
 // skin is python/benchreport/_presets.py.
 #include <pybind11/numpy.h>
@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <optional>
 #include <sstream>
 
 #include "benchreport/compare/dataset.hpp"
@@ -25,6 +27,7 @@
 #include "benchreport/presets/matrix.hpp"
 #include "benchreport/presets/runners.hpp"
 #include "benchreport/presets/summary.hpp"
+#include "arrays.hpp"
 #include "keyword_options.hpp"
 #include "register.hpp"
 
@@ -32,82 +35,6 @@ namespace py = pybind11;
 
 namespace benchreport::python {
 namespace {
-
-ComparisonReportOptions comparison_options(const py::kwargs& kwargs) {
-  ComparisonReportOptions out;
-  DatasetCompareOptions& c = out.compare;
-  KeywordOptions(kwargs, "presets_comparison")
-      .read("baseline_column", c.baseline_column)
-      .read("baseline_value", c.baseline_value)
-      .read("head_value", c.head_value)
-      .read("by", c.by)
-      .read("pair_column", c.pair_column)
-      .read("process_columns", c.process_columns)
-      .read("threads", c.threads)
-      .read("run_checks", c.run_checks)
-      .read("work_checks", c.work_checks)
-      .read("commit_keys", c.commit_keys)
-      .read("check_comparability", c.check_comparability)
-      .read("allow_new_and_removed", c.allow_new_and_removed)
-      .read("threshold", c.compare.threshold)
-      .read("alpha", c.compare.alpha)
-      .read("confidence", c.compare.confidence)
-      .read("resamples", c.compare.resamples)
-      .read("seed", c.compare.seed)
-      .read("noise_limit", c.compare.noise_limit)
-      .read("title", out.title)
-      .read("section_column", out.section_column)
-      .read("section_order", out.section_order)
-      .read("section_titles", out.section_titles)
-      .read("benchmark_column", out.benchmark_column)
-      .read("display_names", out.display_names)
-      .read("display_name_key", out.display_name_key)
-      .read("drift_limit", out.drift_limit)
-      .read("drift_k", out.drift_k)
-      .read("gate", out.gate)
-      .finish();
-  return out;
-}
-
-MatrixReportOptions matrix_report_options(const py::kwargs& kwargs) {
-  MatrixReportOptions out;
-  std::string stat(matrix_stat_name(out.stat));
-  KeywordOptions(kwargs, "presets_matrix_report")
-      .read("title", out.title)
-      .read("rows", out.rows)
-      .read("cols", out.cols)
-      .read("tables", out.tables)
-      .read("stat", stat)
-      .read("names", out.names)
-      .read("label_names_key", out.label_names_key)
-      .read("quick_rows", out.quick_rows)
-      .read("quick_row_count", out.quick_row_count)
-      .read("ratio_baseline", out.ratio_baseline)
-      .finish();
-  out.stat = parse_matrix_stat(stat);
-  return out;
-}
-
-RunnersReportOptions runners_options(const py::kwargs& kwargs) {
-  RunnersReportOptions out;
-  KeywordOptions(kwargs, "presets_runners_report")
-      .read("title", out.title)
-      .read("runner_column", out.runner_column)
-      .read("suite_column", out.suite_column)
-      .read("metric_column", out.metric_column)
-      .read("backend_column", out.backend_column)
-      .read("service_column", out.service_column)
-      .read("protocol_key", out.protocol_key)
-      .read("fingerprint_digits", out.fingerprint_digits)
-      .read("fingerprint", out.fingerprint)
-      .finish();
-  return out;
-}
-
-std::size_t non_negative(long long v, const char* what) {
-  if (v < 0) throw InputError(fmt::format("{} is {}: expected a non-negative integer", what, v));
-  return static_cast<std::size_t>(v);
-}
 
 // One matched case of a comparison with the name and section the report shows it under.
 struct ComparisonCase {
@@ -196,18 +123,6 @@ void register_results(py::module_& m) {
 }
 
 // A preset taking keyword options: parse them (with the GIL), build the report without it.
-template <class ParseOptions, class Preset>
-void def_report_preset(py::module_& m, const char* name, ParseOptions parse, Preset preset, const char* doc) {
-  m.def(
-      name,
-      [parse, preset](const Dataset& dataset, const py::kwargs& options) {
-        const auto o = parse(options);
-        py::gil_scoped_release release;
-        return preset(dataset, o);
-      },
-      py::arg("dataset"), doc);
-}
-
 }  // namespace
 
 void register_presets(py::module_& m) {
@@ -215,20 +130,79 @@ void register_presets(py::module_& m) {
 
   m.def(
       "presets_comparison",
-      [](const Dataset& dataset, const py::kwargs& options) {
-        const ComparisonReportOptions o = comparison_options(options);
+      [](const Dataset& dataset, Maybe<std::string> baseline_column, Maybe<std::string> baseline_value,
+         Maybe<std::string> head_value, Maybe<std::vector<std::string>> by, Maybe<std::string> pair_column,
+         Maybe<std::vector<std::string>> process_columns, Maybe<unsigned> threads,
+         Maybe<std::vector<std::string>> run_checks, Maybe<std::vector<std::string>> work_checks,
+         Maybe<std::vector<std::string>> commit_keys, Maybe<bool> check_comparability,
+         Maybe<bool> allow_new_and_removed, Maybe<double> threshold, Maybe<double> alpha, Maybe<double> confidence,
+         Maybe<int> resamples, Maybe<std::uint64_t> seed, Maybe<double> noise_limit, Maybe<std::string> title,
+         Maybe<std::string> section_column, Maybe<std::vector<std::string>> section_order,
+         Maybe<std::map<std::string, std::string>> section_titles, Maybe<std::string> benchmark_column,
+         Maybe<std::map<std::string, std::string>> display_names, Maybe<std::string> display_name_key,
+         Maybe<double> drift_limit, Maybe<std::size_t> drift_k, Maybe<bool> gate) {
+        ComparisonReportOptions o;
+        DatasetCompareOptions& c = o.compare;
+        set_given(c.baseline_column, baseline_column);
+        set_given(c.baseline_value, baseline_value);
+        set_given(c.head_value, head_value);
+        set_given(c.by, by);
+        set_given(c.pair_column, pair_column);
+        set_given(c.process_columns, process_columns);
+        set_given(c.threads, threads);
+        set_given(c.run_checks, run_checks);
+        set_given(c.work_checks, work_checks);
+        set_given(c.commit_keys, commit_keys);
+        set_given(c.check_comparability, check_comparability);
+        set_given(c.allow_new_and_removed, allow_new_and_removed);
+        set_given(c.compare.threshold, threshold);
+        set_given(c.compare.alpha, alpha);
+        set_given(c.compare.confidence, confidence);
+        set_given(c.compare.resamples, resamples);
+        set_given(c.compare.seed, seed);
+        set_given(c.compare.noise_limit, noise_limit);
+        set_given(o.title, title);
+        set_given(o.section_column, section_column);
+        set_given(o.section_order, section_order);
+        set_given(o.section_titles, section_titles);
+        set_given(o.benchmark_column, benchmark_column);
+        set_given(o.display_names, display_names);
+        set_given(o.display_name_key, display_name_key);
+        set_given(o.drift_limit, drift_limit);
+        set_given(o.drift_k, drift_k);
+        set_given(o.gate, gate);
         ComparisonView view;
         Report report;
+        Columns columns;
         {
           py::gil_scoped_release release;
           view = comparison_view(dataset, o);
           report = comparison_report(dataset, view, o);
+          columns = comparison_columns(dataset, view);
         }
-        return std::make_pair(std::move(view), std::move(report));
+        return py::make_tuple(std::move(view), std::move(report), columns_dict(columns));
       },
-      py::arg("dataset"),
-      "Compare base and head over a Dataset; returns (ComparisonView, Report). Keyword options as "
-      "ComparisonReportOptions and DatasetCompareOptions. See benchreport.compare.");
+      py::arg("dataset"), py::kw_only(), py::arg("baseline_column") = py::none(),
+      py::arg("baseline_value") = py::none(), py::arg("head_value") = py::none(), py::arg("by") = py::none(),
+      py::arg("pair_column") = py::none(), py::arg("process_columns") = py::none(), py::arg("threads") = py::none(),
+      py::arg("run_checks") = py::none(), py::arg("work_checks") = py::none(), py::arg("commit_keys") = py::none(),
+      py::arg("check_comparability") = py::none(), py::arg("allow_new_and_removed") = py::none(),
+      py::arg("threshold") = py::none(), py::arg("alpha") = py::none(), py::arg("confidence") = py::none(),
+      py::arg("resamples") = py::none(), py::arg("seed") = py::none(), py::arg("noise_limit") = py::none(),
+      py::arg("title") = py::none(), py::arg("section_column") = py::none(), py::arg("section_order") = py::none(),
+      py::arg("section_titles") = py::none(), py::arg("benchmark_column") = py::none(),
+      py::arg("display_names") = py::none(), py::arg("display_name_key") = py::none(),
+      py::arg("drift_limit") = py::none(), py::arg("drift_k") = py::none(), py::arg("gate") = py::none(),
+      "Compare base and head over a Dataset; returns (ComparisonView, Report, columns). Keywords are the fields "
+      "of ComparisonReportOptions and DatasetCompareOptions; None keeps the C++ default.");
+
+  m.def(
+      "presets_case_comparisons_report",
+      [](const std::vector<const CaseComparison*>& cases, const std::string& title) {
+        return case_comparisons_report(cases, title);
+      },
+      py::arg("results"), py::arg("title") = "Comparison",
+      "CompareResults as a Report: the comparison preset's change table and the warnings.");
 
   m.def(
       "presets_matrix",
@@ -241,10 +215,57 @@ void register_presets(py::module_& m) {
       py::arg("dataset"), py::arg("rows"), py::arg("cols"), py::arg("stat") = "median",
       "Rows × columns of one statistic (values in base units, NaN = no data).");
 
-  def_report_preset(m, "presets_matrix_report", matrix_report_options, matrix_report,
-                    "The matrix preset; keyword options as MatrixReportOptions.");
-  def_report_preset(m, "presets_runners_report", runners_options, runners_report,
-                    "The runners preset; keyword options as RunnersReportOptions.");
+  m.def(
+      "presets_matrix_report",
+      [](const Dataset& dataset, Maybe<std::string> title, Maybe<std::vector<std::string>> rows,
+         Maybe<std::vector<std::string>> cols, Maybe<std::vector<std::string>> tables, Maybe<std::string> stat,
+         Maybe<std::map<std::string, std::string>> names, Maybe<std::string> label_names_key,
+         Maybe<std::vector<std::string>> quick_rows, Maybe<std::size_t> quick_row_count,
+         Maybe<std::string> ratio_baseline) {
+        MatrixReportOptions o;
+        set_given(o.title, title);
+        set_given(o.rows, rows);
+        set_given(o.cols, cols);
+        set_given(o.tables, tables);
+        if (stat) o.stat = parse_matrix_stat(*stat);
+        set_given(o.names, names);
+        set_given(o.label_names_key, label_names_key);
+        set_given(o.quick_rows, quick_rows);
+        set_given(o.quick_row_count, quick_row_count);
+        set_given(o.ratio_baseline, ratio_baseline);
+        py::gil_scoped_release release;
+        return matrix_report(dataset, o);
+      },
+      py::arg("dataset"), py::kw_only(), py::arg("title") = py::none(), py::arg("rows") = py::none(),
+      py::arg("cols") = py::none(), py::arg("tables") = py::none(), py::arg("stat") = py::none(),
+      py::arg("names") = py::none(), py::arg("label_names_key") = py::none(), py::arg("quick_rows") = py::none(),
+      py::arg("quick_row_count") = py::none(), py::arg("ratio_baseline") = py::none(),
+      "The matrix preset; keywords are the fields of MatrixReportOptions (None keeps the C++ default).");
+  m.def(
+      "presets_runners_report",
+      [](const Dataset& dataset, Maybe<std::string> title, Maybe<std::string> runner_column,
+         Maybe<std::string> suite_column, Maybe<std::string> metric_column, Maybe<std::string> backend_column,
+         Maybe<std::string> service_column, Maybe<std::string> protocol_key, Maybe<std::size_t> fingerprint_digits,
+         Maybe<std::string> fingerprint) {
+        RunnersReportOptions o;
+        set_given(o.title, title);
+        set_given(o.runner_column, runner_column);
+        set_given(o.suite_column, suite_column);
+        set_given(o.metric_column, metric_column);
+        set_given(o.backend_column, backend_column);
+        set_given(o.service_column, service_column);
+        set_given(o.protocol_key, protocol_key);
+        set_given(o.fingerprint_digits, fingerprint_digits);
+        set_given(o.fingerprint, fingerprint);
+        py::gil_scoped_release release;
+        return runners_report(dataset, o);
+      },
+      py::arg("dataset"), py::kw_only(), py::arg("title") = py::none(), py::arg("runner_column") = py::none(),
+      py::arg("suite_column") = py::none(), py::arg("metric_column") = py::none(),
+      py::arg("backend_column") = py::none(), py::arg("service_column") = py::none(),
+      py::arg("protocol_key") = py::none(), py::arg("fingerprint_digits") = py::none(),
+      py::arg("fingerprint") = py::none(),
+      "The runners preset; keywords are the fields of RunnersReportOptions (None keeps the C++ default).");
 
   const SummaryReportOptions summary_defaults;
   m.def(

@@ -1,5 +1,5 @@
-// Bindings for the report model (report.hpp, table.hpp), its JSON payload
-// (JsonValue), the renderers (render.hpp) and number formatting (format.hpp). The typed Python skin is
+// Bindings for the report model (report/report.hpp, report/table.hpp), its JSON payload
+// (JsonValue), the renderers (render/render.hpp) and number formatting (report/format.hpp). The typed Python skin is
 // python/benchreport/_reports.py.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>

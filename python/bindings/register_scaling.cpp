@@ -17,30 +17,6 @@ namespace py = pybind11;
 namespace benchreport::python {
 namespace {
 
-ScalingReportOptions scaling_options(const py::kwargs& kwargs) {
-  ScalingReportOptions out;
-  ScalingOptions& s = out.scaling;
-  std::optional<double> at;
-  KeywordOptions(kwargs, "scaling")
-      .read("title", out.title)
-      .read("name_column", s.families.name_column)
-      .read("size_column", s.families.size_column)
-      .read("size_argument", s.families.size_argument)
-      .read("min_sizes", s.families.min_sizes)
-      .read("baseline_column", s.baseline_column)
-      .read("baseline_value", s.baseline_value)
-      .read("head_value", s.head_value)
-      .read("pair_column", s.pair_column)
-      .read("confidence", s.fit.confidence)
-      .read("exponent_threshold", s.change.exponent_threshold)
-      .read("at", at)
-      .read("far_factor", s.change.far_factor)
-      .finish();
-  s.change.confidence = s.fit.confidence;
-  s.change.at = at;
-  return out;
-}
-
 std::string model_name(GrowthModel m) { return std::string(growth_model_name(m)); }
 
 void register_fit_classes(py::module_& m) {
@@ -163,8 +139,27 @@ void register_scaling(py::module_& m) {
       py::arg("name"), py::arg("argument") = 0, "(family, size) of a case name, or None.");
   m.def(
       "scaling",
-      [](const Dataset& dataset, const py::kwargs& kwargs) {
-        const ScalingReportOptions o = scaling_options(kwargs);
+      [](const Dataset& dataset, Maybe<std::string> title, Maybe<std::string> name_column,
+         Maybe<std::string> size_column, Maybe<std::size_t> size_argument, Maybe<std::size_t> min_sizes,
+         Maybe<std::string> baseline_column, Maybe<std::string> baseline_value, Maybe<std::string> head_value,
+         Maybe<std::string> pair_column, Maybe<double> confidence, Maybe<double> exponent_threshold, Maybe<double> at,
+         Maybe<double> far_factor) {
+        ScalingReportOptions o;
+        ScalingOptions& s = o.scaling;
+        set_given(o.title, title);
+        set_given(s.families.name_column, name_column);
+        set_given(s.families.size_column, size_column);
+        set_given(s.families.size_argument, size_argument);
+        set_given(s.families.min_sizes, min_sizes);
+        set_given(s.baseline_column, baseline_column);
+        set_given(s.baseline_value, baseline_value);
+        set_given(s.head_value, head_value);
+        set_given(s.pair_column, pair_column);
+        set_given(s.fit.confidence, confidence);
+        set_given(s.change.exponent_threshold, exponent_threshold);
+        set_given(s.change.far_factor, far_factor);
+        s.change.confidence = s.fit.confidence;
+        s.change.at = at;
         std::pair<ScalingResult, Report> out;
         {
           py::gil_scoped_release release;
@@ -173,7 +168,13 @@ void register_scaling(py::module_& m) {
         }
         return out;
       },
-      py::arg("dataset"), "Scaling of every size family: (ScalingResult, Report). Keyword options as ScalingOptions.");
+      py::arg("dataset"), py::kw_only(), py::arg("title") = py::none(), py::arg("name_column") = py::none(),
+      py::arg("size_column") = py::none(), py::arg("size_argument") = py::none(), py::arg("min_sizes") = py::none(),
+      py::arg("baseline_column") = py::none(), py::arg("baseline_value") = py::none(),
+      py::arg("head_value") = py::none(), py::arg("pair_column") = py::none(), py::arg("confidence") = py::none(),
+      py::arg("exponent_threshold") = py::none(), py::arg("at") = py::none(), py::arg("far_factor") = py::none(),
+      "Scaling of every size family: (ScalingResult, Report). Keywords are the fields of ScalingReportOptions "
+      "(None keeps the C++ default).");
 }
 
 }  // namespace benchreport::python

@@ -1,4 +1,4 @@
-// Bindings for summary.hpp, grouped.hpp, quantile.hpp, drift.hpp, median_ci.hpp.
+// Bindings for stats/summary.hpp, stats/grouped.hpp, stats/quantile.hpp, stats/drift.hpp, stats/median_ci.hpp.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <limits>
 
+#include "benchreport/compare/process_drift.hpp"
 #include "benchreport/compare/process_interval.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/core/parallel.hpp"
@@ -319,52 +320,38 @@ void fill_interval(CaseComparison& c, const SideSamples& base, const SideSamples
   }
 }
 
-// Median within-process drift (median of the last 5 / first 5 samples - 1) over the
-// processes with >= 10 samples, the larger of the two sides; NaN when none qualifies.
+// Drift window of the inconclusive cause (compare/process_drift.hpp with k = 5).
+constexpr std::size_t kCauseDriftK = 5;
+
+// The larger over the two sides of |median over processes of the window change|; NaN when none qualifies.
 double within_process_drift(const SideSamples& base, const SideSamples& head) {
-  constexpr std::size_t k = 5;
   double worst = kNaN;
   for (const SideSamples* side : {&base, &head}) {
-    std::vector<double> drifts;
-    for (const auto& p : side->processes) {
-      if (p.size() < 2 * k) continue;
-      drifts.push_back(median(p.last(k)) / median(p.first(k)) - 1);
-    }
-    if (drifts.empty()) continue;
-    const double d = std::fabs(median(drifts));
+    const double d = std::fabs(process_drift(side->processes, kCauseDriftK).median_change);
+    if (std::isnan(d)) continue;
     if (!(worst >= d)) worst = d;
   }
   return worst;
 }
 
 void decide(CaseComparison& c, const SideSamples& base, const SideSamples& head, const CompareOptions& o) {
-  std::string gate;
-  if (c.too_noisy) gate = "too_noisy";
-  else if (c.within_process_only && c.too_few_samples) gate = "too_few_samples";
-  VerdictDecision d = explain_verdict(c.change_estimate, c.change_lower, c.change_upper, gate, o);
+  std::optional<VerdictCode> gate;
+  if (c.too_noisy) gate = VerdictCode::too_noisy;
+  else if (c.within_process_only && c.too_few_samples) gate = VerdictCode::too_few_samples;
+  const VerdictDecision d = explain_verdict(c.change_estimate, c.change_lower, c.change_upper, gate, o);
   c.verdict = d.verdict;
   c.verdict_code = d.code;
-  c.verdict_reason = d.reason;
-  if (c.verdict == Verdict::inconclusive) {
-    const double drift = within_process_drift(base, head);
-    const std::size_t k = std::min(c.base_processes, c.head_processes);
-    if (!gate.empty()) c.inconclusive_cause = "noise";
-    else if (drift >= o.threshold / 2) c.inconclusive_cause = "drift";
-    else if (k < 4) c.inconclusive_cause = "few_processes";
-    else c.inconclusive_cause = "noise";
-    if (std::isfinite(c.detectable_change)) {
-      c.verdict_reason += fmt::format("; detectable change about {:.1f}% ({})", 100 * c.detectable_change,
-                                      c.inconclusive_cause == "drift"
-                                          ? fmt::format("within-process drift {:.1f}%", 100 * drift)
-                                      : c.inconclusive_cause == "few_processes"
-                                          ? fmt::format("{} process(es) per side", k)
-                                          : std::string("noise"));
-    }
-  }
-  if (c.within_process_only && !o.exact_unit) {
-    c.verdict_code += "_within_process";
-    c.verdict_reason = "one process per side: within-process noise only; " + c.verdict_reason;
-  }
+  c.threshold = o.threshold;
+  c.alpha = o.alpha;
+  c.confidence = o.confidence;
+  c.direction = o.direction;
+  if (c.verdict != Verdict::inconclusive) return;
+  c.within_process_drift = within_process_drift(base, head);
+  const std::size_t k = std::min(c.base_processes, c.head_processes);
+  if (gate) c.inconclusive_cause = InconclusiveCause::noise;
+  else if (c.within_process_drift >= o.threshold / 2) c.inconclusive_cause = InconclusiveCause::drift;
+  else if (k < 4) c.inconclusive_cause = InconclusiveCause::few_processes;
+  else c.inconclusive_cause = InconclusiveCause::noise;
 }
 
 void validate_options(const CompareOptions& o) {
@@ -391,51 +378,63 @@ std::string_view to_string(Verdict v) noexcept {
   return "unknown";
 }
 
+std::string_view to_string(VerdictCode code) noexcept {
+  switch (code) {
+    case VerdictCode::within_threshold: return "within_threshold";
+    case VerdictCode::beyond_threshold: return "beyond_threshold";
+    case VerdictCode::below_threshold: return "below_threshold";
+    case VerdictCode::straddles_zero: return "straddles_zero";
+    case VerdictCode::too_noisy: return "too_noisy";
+    case VerdictCode::too_few_samples: return "too_few_samples";
+    case VerdictCode::no_interval: return "no_interval";
+    case VerdictCode::fdr_adjusted: return "fdr_adjusted";
+    case VerdictCode::exact_equal: return "exact_equal";
+    case VerdictCode::exact_differs: return "exact_differs";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(InconclusiveCause cause) noexcept {
+  switch (cause) {
+    case InconclusiveCause::none: return "";
+    case InconclusiveCause::noise: return "noise";
+    case InconclusiveCause::few_processes: return "few_processes";
+    case InconclusiveCause::drift: return "drift";
+    case InconclusiveCause::multiple_comparisons: return "multiple_comparisons";
+  }
+  return "unknown";
+}
+
 std::size_t min_samples_per_side(double alpha) {
   std::size_t n = 1;
   while (best_u_test_p(n, n) > alpha) ++n;
   return n;
 }
 
-VerdictDecision explain_verdict(double estimate, double lower, double upper, std::string_view gate,
+VerdictDecision explain_verdict(double estimate, double lower, double upper, std::optional<VerdictCode> gate,
                                 const CompareOptions& o) {
   const double t = o.threshold;
-  const auto pct = [](double x) { return fmt::format("{:+.2f}%", 100 * x); };
-  const std::string interval = fmt::format("[{}, {}]", pct(lower), pct(upper));
   const auto by_direction = [&](double change) { return is_worse(change, o.direction) ? Verdict::slower : Verdict::faster; };
   if (o.exact_unit) {
-    if (estimate == 0) return {Verdict::unchanged, "exact_equal", "exact unit: equal values"};
-    return {by_direction(estimate), "exact_differs", fmt::format("exact unit: values differ by {}", pct(estimate))};
+    if (estimate == 0) return {Verdict::unchanged, VerdictCode::exact_equal};
+    return {by_direction(estimate), VerdictCode::exact_differs};
   }
   if (!(std::isfinite(lower) && std::isfinite(upper) && std::isfinite(estimate))) {
-    return {Verdict::inconclusive, "no_interval", "no finite interval of the change"};
+    return {Verdict::inconclusive, VerdictCode::no_interval};
   }
-  if (!gate.empty()) {
-    return {Verdict::inconclusive, std::string(gate),
-            fmt::format("{}: no confident verdict (interval {})", gate == "too_noisy" ? "too noisy" : "too few samples",
-                        interval)};
-  }
-  if (lower > -t && upper < t) {
-    return {Verdict::equivalent, "within_threshold",
-            fmt::format("interval {} lies within ±{:.2f}%", interval, 100 * t)};
-  }
+  if (gate) return {Verdict::inconclusive, *gate};
+  if (lower > -t && upper < t) return {Verdict::equivalent, VerdictCode::within_threshold};
   if ((lower > 0 && estimate >= t) || (upper < 0 && estimate <= -t)) {
-    return {by_direction(estimate), "beyond_threshold",
-            fmt::format("interval {} excludes 0 and the estimate {} is beyond ±{:.2f}%", interval, pct(estimate),
-                        100 * t)};
+    return {by_direction(estimate), VerdictCode::beyond_threshold};
   }
-  if (lower > 0 || upper < 0) {
-    return {Verdict::inconclusive, "below_threshold",
-            fmt::format("interval {} excludes 0 but the estimate {} is within ±{:.2f}% and the interval is not",
-                        interval, pct(estimate), 100 * t)};
-  }
-  return {Verdict::inconclusive, "straddles_zero",
-          fmt::format("interval {} includes 0 and is not within ±{:.2f}%", interval, 100 * t)};
+  if (lower > 0 || upper < 0) return {Verdict::inconclusive, VerdictCode::below_threshold};
+  return {Verdict::inconclusive, VerdictCode::straddles_zero};
 }
 
 Verdict decide_verdict(double estimate, double change_lower, double change_upper, bool gated,
                        const CompareOptions& o) {
-  return explain_verdict(estimate, change_lower, change_upper, gated ? "too_noisy" : "", o).verdict;
+  return explain_verdict(estimate, change_lower, change_upper,
+                         gated ? std::optional(VerdictCode::too_noisy) : std::nullopt, o).verdict;
 }
 
 void control_false_discoveries(std::span<CaseComparison> cases, const CompareOptions& o) {
@@ -456,16 +455,12 @@ void control_false_discoveries(std::span<CaseComparison* const> cases, const Com
   for (std::size_t j = 0; j < family.size(); ++j) {
     CaseComparison& c = *family[j];
     c.p_adjusted = adjusted[j];
+    c.fdr_cases = family.size();
     const bool claims = c.verdict == Verdict::slower || c.verdict == Verdict::faster;
-    if (o.control_fdr && claims && c.verdict_code.rfind("exact", 0) != 0 && !(c.p_adjusted < o.alpha)) {
+    if (o.control_fdr && claims && !is_exact(c.verdict_code) && !(c.p_adjusted < o.alpha)) {
       c.verdict = Verdict::inconclusive;
-      const bool within = c.within_process_only;
-      c.verdict_code = within ? "fdr_adjusted_within_process" : "fdr_adjusted";
-      c.inconclusive_cause = "multiple_comparisons";
-      c.verdict_reason = fmt::format("{}Benjamini-Hochberg adjusted p = {:.3g} >= alpha {} across {} cases (p = {:.3g}); "
-                                     "unadjusted: {}",
-                                     within ? "one process per side: within-process noise only; " : "", c.p_adjusted,
-                                     o.alpha, family.size(), c.p_value, c.verdict_reason);
+      c.verdict_code = VerdictCode::fdr_adjusted;
+      c.inconclusive_cause = InconclusiveCause::multiple_comparisons;
     }
   }
 }

@@ -418,7 +418,7 @@ DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& o
   // Benjamini–Hochberg across all cases of the comparison (exact-unit cases are not in the family).
   std::vector<CaseComparison*> family;
   for (auto& c : out.cases) {
-    if (c.comparison.verdict_code.rfind("exact", 0) != 0) family.push_back(&c.comparison);
+    if (!is_exact(c.comparison.verdict_code)) family.push_back(&c.comparison);
   }
   control_false_discoveries(std::span<CaseComparison* const>(family), options.compare);
   return out;

@@ -8,10 +8,11 @@
 #include <map>
 #include <optional>
 
-#include "benchreport/stats/drift.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/core/parallel.hpp"
+#include "benchreport/report/case_fields.hpp"
 #include "benchreport/report/format.hpp"
+#include "benchreport/report/verdict_text.hpp"
 #include "benchreport/io/read.hpp"
 #include "benchreport/stats/order_stats.hpp"
 #include "benchreport/presets/comparison.hpp"
@@ -26,8 +27,6 @@ namespace {
 // Values in the unit of their set: times scale (ns/µs/ms), others keep the input unit (4 significant digits).
 constexpr ValueStyle kCaseValue{.significant = true};
 
-std::string verdict_text(Verdict v) { return v == Verdict::unchanged ? "~ unchanged" : std::string(to_string(v)); }
-
 // Role of an observed change: its sign (direction-aware) once it reaches the threshold.
 CellRole change_role(double change, double threshold, Direction direction) {
   if (std::abs(change) < threshold) return CellRole::none;
@@ -35,33 +34,27 @@ CellRole change_role(double change, double threshold, Direction direction) {
   return worse ? CellRole::slower : CellRole::faster;
 }
 
-// The verdict's reason in a few words, for the "Why" column (the full sentence is the
-// case's verdict_reason in JSON; codes: docs/statistics-comparison.md, decision table).
-std::string verdict_why(const CaseComparison& c, double threshold) {
-  std::string_view code = c.verdict_code;
-  constexpr std::string_view kWithin = "_within_process";
-  const bool within = code.ends_with(kWithin);
-  if (within) code.remove_suffix(kWithin.size());
-  const std::string t = format_percent(threshold, 0);
-  std::string why;
-  if (code == "within_threshold") why = fmt::format("CI within ±{}", t);
-  else if (code == "beyond_threshold") why = fmt::format("CI excludes 0, change beyond ±{}", t);
-  else if (code == "below_threshold") why = fmt::format("change within ±{}, its CI is not", t);
-  else if (code == "straddles_zero") why = fmt::format("CI spans 0, reaches past ±{}", t);
-  else if (code == "too_noisy") why = "too noisy";
-  else if (code == "too_few_samples") why = "too few samples";
-  else if (code == "no_interval") why = "no finite CI";
-  else if (code == "fdr_adjusted") why = fmt::format("BH-adjusted p = {:.2g}", c.p_adjusted);
-  else if (code.starts_with("exact")) why = "exact unit";
-  else why = std::string(code);
-  // Power is the question only when the interval cannot tell a change from none.
-  if (code == "straddles_zero" && std::isfinite(c.detectable_change)) {
-    const std::string_view cause = c.inconclusive_cause == "drift"           ? "drift"
-                                   : c.inconclusive_cause == "few_processes" ? "few processes"
-                                                                              : "noise";
-    why += fmt::format("; detects ≥ {} ({})", format_percent(c.detectable_change, 1), cause);
-  }
-  return within ? "1 process/side: " + why : why;
+// The change table of a comparison (the preset's sections and case_comparisons_report).
+std::vector<Column> case_change_columns(double confidence) {
+  return {{"Benchmark"},
+          {"Base p50", Align::right},
+          {"Head p50", Align::right},
+          {"Observed change", Align::right},
+          {fmt::format("{:g}% CI", confidence * 100), Align::right},
+          {"Verdict"},
+          {"Why"}};
+}
+
+std::string interval_text(double lower, double upper);
+
+std::vector<Cell> case_change_cells(std::string name, const CaseComparison& c, const Unit& unit) {
+  return {std::move(name),
+          Cell(format_value(c.base_median, unit, kCaseValue), c.base_median),
+          Cell(format_value(c.head_median, unit, kCaseValue), c.head_median),
+          Cell(format_change(c.change, c.direction), c.change, change_role(c.change, c.threshold, c.direction)),
+          Cell(interval_text(c.change_lower, c.change_upper)),
+          Cell(verdict_label(c.verdict), verdict_role(c.verdict)),
+          Cell(verdict_why(c), CellRole::muted)};
 }
 
 std::string interval_text(double lower, double upper) {
@@ -74,53 +67,6 @@ std::string count_words(std::size_t n) {
                                          "six",  "seven", "eight", "nine", "ten"};
   return n <= 10 ? std::string(kWords[n]) : fmt::format("{}", n);
 }
-
-struct SideDrift {
-  double median_change = std::nan("");  // median over processes of median(last k)/median(first k) - 1
-  std::size_t processes = 0;            // processes where it was available
-  bool trend_significant = false;       // most of those processes have a Mann–Kendall trend the same way
-                                        // (only tested when |median_change| reaches the drift limit)
-};
-
-constexpr double kTrendAlpha = 0.05;  // Mann–Kendall two-sided significance level for the drift warning
-
-// A process's monotonic trend counts when Mann–Kendall is significant and points the way the window change does.
-bool trend_agrees(const Drift& d, double side_change) {
-  if (!d.mann_kendall_availability.ok || !(d.mann_kendall_p < kTrendAlpha)) return false;
-  return (d.mann_kendall_s > 0) == (side_change > 0);
-}
-
-// Mann–Kendall runs only when the median window change reaches the limit: below it the
-// trend cannot flag anything (drift_is_real), and on 10^6 samples it is an O(n log n) sort.
-SideDrift side_drift(const Dataset& dataset, const std::vector<std::size_t>& sets, std::size_t k, double limit) {
-  std::vector<double> changes;
-  std::vector<double> scratch;
-  std::vector<std::size_t> available;
-  for (const auto set : sets) {
-    Drift d;
-    drift_change(dataset.base_samples(set), k, scratch, d);
-    if (!d.change_availability.ok) continue;
-    changes.push_back(d.change);
-    available.push_back(set);
-  }
-  SideDrift out;
-  out.processes = changes.size();
-  if (changes.empty()) return out;
-  out.median_change = median_inplace(changes);
-  if (std::abs(out.median_change) < limit) return out;
-  std::size_t agreeing = 0;
-  for (const auto set : available) {
-    Drift d;
-    mann_kendall(dataset.base_samples(set), scratch, d);
-    agreeing += trend_agrees(d, out.median_change) ? 1 : 0;
-  }
-  out.trend_significant = 2 * agreeing > available.size();
-  return out;
-}
-
-struct CaseDrift {
-  SideDrift base, head;
-};
 
 struct DriftFlag {
   std::size_t case_index;
@@ -137,15 +83,30 @@ struct SectionFigures {
   std::optional<DriftFlag> largest_drift;
 };
 
+// One row of a comparison: the JSON case of `data` and a row of comparison_columns. `section`
+// is the parent section's field in JSON; `key` a nested object there and one column per case
+// column here. The case fields are report/case_fields.hpp's.
+template <class Visitor>
+void visit_comparison_row(const Dataset& dataset, const ComparisonView& view, std::size_t i, Visitor& v) {
+  const auto& r = view.comparison.cases[i];
+  const auto& c = r.comparison;
+  v.field("name", view.names[i]);
+  v.section(view.sections[i]);
+  v.begin_group("key");
+  for (std::size_t k = 0; k < view.comparison.by.size(); ++k) v.field(view.comparison.by[k].c_str(), r.key[k]);
+  v.end_group();
+  v.field("unit_base", std::string(base_symbol(dataset.unit(r.base_sets.front()).dimension)));
+  visit_case_fields(c, v);
+  v.optional("base_drift", !std::isnan(view.drifts[i].base.median_change), view.drifts[i].base.median_change);
+  v.optional("head_drift", !std::isnan(view.drifts[i].head.median_change), view.drifts[i].head.median_change);
+  v.texts("warnings", c.warnings);
+}
+
 class ComparisonBuilder {
  public:
   ComparisonBuilder(const Dataset& dataset, const ComparisonView& view, const ComparisonReportOptions& options)
-      : ds_(dataset), view_(view), cmp_(view.comparison), opt_(options), threshold_(options.compare.compare.threshold) {
-    drifts_ = map_indexed(cmp_.cases.size(), 512, opt_.compare.threads, [&](std::size_t i) {
-      const auto& c = cmp_.cases[i];
-      return CaseDrift{side_drift(ds_, c.base_sets, opt_.drift_k, opt_.drift_limit),
-                       side_drift(ds_, c.head_sets, opt_.drift_k, opt_.drift_limit)};
-    });
+      : ds_(dataset), view_(view), cmp_(view.comparison), opt_(options), threshold_(options.compare.compare.threshold),
+        drifts_(view.drifts) {
     order_sections();
   }
 
@@ -248,7 +209,7 @@ class ComparisonBuilder {
 
   // Beyond the limit, and either a significant monotonic trend or beyond the limit by more than the side's own
   // noise (MAD / p50): a window change on noisy samples alone is not a trend.
-  bool drift_is_real(const SideDrift& d, double mad_pct) const {
+  bool drift_is_real(const ProcessDrift& d, double mad_pct) const {
     const double size = std::abs(d.median_change);
     if (size < opt_.drift_limit) return false;
     return d.trend_significant || size - opt_.drift_limit > mad_pct / 100;
@@ -262,7 +223,7 @@ class ComparisonBuilder {
       f.cases.push_back(i);
       comparisons.push_back(&cmp_.cases[i].comparison);
       for (const bool head : {false, true}) {
-        const SideDrift& d = head ? drifts_[i].head : drifts_[i].base;
+        const ProcessDrift& d = head ? drifts_[i].head : drifts_[i].base;
         if (std::isnan(d.median_change)) continue;
         const DriftFlag flag{i, head, d.median_change};
         if (drift_is_real(d, head ? cmp_.cases[i].comparison.head_mad_pct : cmp_.cases[i].comparison.base_mad_pct)) {
@@ -284,7 +245,7 @@ class ComparisonBuilder {
     std::vector<std::string> parts;
     for (const Verdict v : {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent, Verdict::unchanged}) {
       const auto count = r.verdict_counts[static_cast<std::size_t>(v)];
-      if (count > 0) parts.push_back(fmt::format("{} {}", count, verdict_text(v)));
+      if (count > 0) parts.push_back(fmt::format("{} {}", count, verdict_label(v)));
     }
     return fmt::format("{}", fmt::join(parts, ", "));
   }
@@ -345,27 +306,10 @@ class ComparisonBuilder {
         fmt::arg("k", opt_.drift_k));
   }
 
-  std::vector<Column> change_columns() const {
-    return {{"Benchmark"},
-            {"Base p50", Align::right},
-            {"Head p50", Align::right},
-            {"Observed change", Align::right},
-            {fmt::format("{:g}% CI", cmp_.options.confidence * 100), Align::right},
-            {"Verdict"},
-            {"Why"}};
-  }
+  std::vector<Column> change_columns() const { return case_change_columns(cmp_.options.confidence); }
 
   std::vector<Cell> change_row(std::size_t i) const {
-    const auto& c = cmp_.cases[i].comparison;
-    const Unit& unit = unit_of(i);
-    const Direction dir = direction_of(i);
-    return {view_.names[i],
-            Cell(format_value(c.base_median, unit, kCaseValue), c.base_median),
-            Cell(format_value(c.head_median, unit, kCaseValue), c.head_median),
-            Cell(format_change(c.change, dir), c.change, change_role(c.change, threshold_, dir)),
-            Cell(interval_text(c.change_lower, c.change_upper)),
-            Cell(verdict_text(c.verdict), verdict_role(c.verdict)),
-            Cell(verdict_why(c, threshold_), CellRole::muted)};
+    return case_change_cells(view_.names[i], cmp_.cases[i].comparison, unit_of(i));
   }
 
   std::vector<Cell> process_row(std::size_t i) const {
@@ -381,7 +325,7 @@ class ComparisonBuilder {
     std::string paired = fmt::format("{}", fmt::join(changes, ", "));
     if (c.processes_disagree) paired += " (pairs disagree)";
     const auto& d = drifts_[i];
-    const auto drift_text = [](const SideDrift& s) {
+    const auto drift_text = [](const ProcessDrift& s) {
       return std::isnan(s.median_change) ? std::string(kUnavailable) : format_change_percent(s.median_change);
     };
     // Each side's samples in measurement order (processes one after another), drawn as a sparkline
@@ -515,64 +459,11 @@ class ComparisonBuilder {
                              {"misrate", o.misrate}});
   }
 
-  // Robust estimators and the tests beside the verdict's bootstrap interval.
-  static Json estimators_json(const CaseComparison& c) {
-    const auto estimate = [](double value, const Bounds& b) {
-      return Json(Json::Object{{"value", value}, {"lower", b.lower}, {"upper", b.upper},
-                               {"achieved_misrate", b.achieved_misrate}});
-    };
-    return Json(Json::Object{{"shift", estimate(c.shift, c.shift_bounds)},
-                             {"ratio", estimate(c.ratio, c.ratio_bounds)},
-                             {"disparity", estimate(c.disparity, c.disparity_bounds)},
-                             {"brunner_munzel_p", c.brunner_munzel_available ? Json(c.brunner_munzel.p_value) : Json()},
-                             {"wilcoxon_p", c.wilcoxon_available ? Json(c.wilcoxon.p_value) : Json()},
-                             {"prob_head_better", c.prob_head_better}});
-  }
-
-  // One case of a section's payload: every statistic behind its rows.
+  // One case of a section's payload: every statistic behind its rows (comparison_row_fields).
   Json case_json(std::size_t i) const {
-    const auto& r = cmp_.cases[i];
-    const auto& c = r.comparison;
-    const auto numbers = [](const std::vector<double>& v) {
-      Json a = Json::array();
-      for (const double x : v) a.push_back(x);
-      return a;
-    };
-    const auto nan_or = [](double v) { return std::isnan(v) ? Json() : Json(v); };
-    Json key = Json::object();
-    for (std::size_t k = 0; k < cmp_.by.size(); ++k) key.set(cmp_.by[k], r.key[k]);
-    // Appended one by one: an initializer list would copy every nested value (its elements are const).
-    Json::Object o;
-    o.reserve(25);
-    const auto add = [&o](const char* key, Json value) { o.emplace_back(key, std::move(value)); };
-    add("name", view_.names[i]);
-    add("key", std::move(key));
-    add("unit_base", std::string(base_symbol(unit_of(i).dimension)));
-    add("base_median", c.base_median);
-    add("head_median", c.head_median);
-    add("change", c.change);
-    add("change_lower", c.change_lower);
-    add("change_upper", c.change_upper);
-    add("interval_method", c.change_interval_method);
-    add("verdict", std::string(to_string(c.verdict)));
-    add("verdict_code", c.verdict_code);
-    add("verdict_reason", c.verdict_reason);
-    add("base_n", static_cast<std::int64_t>(c.base_n));
-    add("head_n", static_cast<std::int64_t>(c.head_n));
-    add("base_mad_pct", c.base_mad_pct);
-    add("head_mad_pct", c.head_mad_pct);
-    add("base_process_medians", numbers(c.base_process_medians));
-    add("head_process_medians", numbers(c.head_process_medians));
-    add("process_changes", numbers(c.process_changes));
-    add("processes_disagree", c.processes_disagree);
-    add("mann_whitney_p", c.mann_whitney.p_value);
-    add("robust", estimators_json(c));
-    add("base_drift", nan_or(drifts_[i].base.median_change));
-    add("head_drift", nan_or(drifts_[i].head.median_change));
-    Json warnings = Json::array();
-    for (const auto& text : c.warnings) warnings.push_back(text);
-    add("warnings", std::move(warnings));
-    return Json(std::move(o));
+    JsonFields fields;
+    visit_comparison_row(ds_, view_, i, fields);
+    return Json(fields.take());
   }
 
   Json section_json(const std::string& section, const SectionFigures& f) const {
@@ -604,7 +495,7 @@ class ComparisonBuilder {
   const DatasetComparison& cmp_;
   const ComparisonReportOptions& opt_;
   double threshold_;
-  std::vector<CaseDrift> drifts_;
+  const std::vector<CaseDrift>& drifts_;
   std::vector<std::string> sections_;
   std::vector<SectionFigures> figures_;
 };
@@ -661,6 +552,22 @@ std::string case_display_name(const Dataset& dataset, const CaseResult& result, 
   return extra.empty() ? name : fmt::format("{} ({})", name, fmt::join(extra, ", "));
 }
 
+void check_drift_options(const ComparisonReportOptions& options) {
+  if (!(options.drift_limit > 0) || options.drift_k == 0) {
+    throw InputError("comparison report: drift_limit must be > 0 and drift_k >= 1");
+  }
+}
+
+// Drift of one side of a case over its processes (one set each), with the trend test beyond drift_limit.
+ProcessDrift side_drift(const Dataset& dataset, const std::vector<std::size_t>& sets,
+                        const ComparisonReportOptions& options) {
+  std::vector<BaseSamples> samples;
+  std::vector<std::span<const double>> processes;
+  samples.reserve(sets.size());
+  for (const auto set : sets) processes.push_back(samples.emplace_back(dataset.base_samples(set)).span());
+  return process_drift(processes, options.drift_k, options.drift_limit);
+}
+
 // Families over a size (BM_sort/1024 ...) get the scaling preset's growth
 // change after the cases; reports without families are left exactly as they were.
 void add_scaling_section(Report& report, const Dataset& dataset, const ComparisonReportOptions& options) {
@@ -690,6 +597,7 @@ ComparisonReportOptions with_format_conventions(const Dataset& dataset, Comparis
 
 ComparisonView comparison_view(const Dataset& dataset, const ComparisonReportOptions& given) {
   const ComparisonReportOptions options = with_format_conventions(dataset, given);
+  check_drift_options(options);
   ComparisonView view;
   view.comparison = compare(dataset, options.compare);
   const std::vector<bool> varies = varying_columns(view.comparison);
@@ -701,16 +609,49 @@ ComparisonView comparison_view(const Dataset& dataset, const ComparisonReportOpt
     view.names.push_back(case_display_name(dataset, c, view.comparison, varies, options, section));
     view.sections.push_back(std::move(section));
   }
+  view.drifts = map_indexed(view.comparison.cases.size(), 512, options.compare.threads, [&](std::size_t i) {
+    const auto& c = view.comparison.cases[i];
+    return CaseDrift{side_drift(dataset, c.base_sets, options), side_drift(dataset, c.head_sets, options)};
+  });
   return view;
 }
 
 Report comparison_report(const Dataset& dataset, const ComparisonView& view, const ComparisonReportOptions& given) {
   const ComparisonReportOptions options = with_format_conventions(dataset, given);
-  if (!(options.drift_limit > 0) || options.drift_k == 0) {
-    throw InputError("comparison report: drift_limit must be > 0 and drift_k >= 1");
-  }
+  check_drift_options(options);
   Report report = ComparisonBuilder(dataset, view, options).build();
   add_scaling_section(report, dataset, options);
+  return report;
+}
+
+Columns comparison_columns(const Dataset& dataset, const ComparisonView& view) {
+  Columns out;
+  ColumnFields fields(out);
+  for (std::size_t i = 0; i < view.comparison.cases.size(); ++i) {
+    out.begin_row();
+    visit_comparison_row(dataset, view, i, fields);
+  }
+  return out;
+}
+
+Report case_comparisons_report(std::span<const CaseComparison* const> cases, const std::string& title) {
+  Report report(title);
+  if (cases.empty()) return report;
+  Table& table = report.add_table(case_change_columns(cases.front()->confidence), {}, "cases");
+  std::vector<std::string> warnings;
+  std::vector<std::string> methods;
+  const Unit unit = parse_unit("1");
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const CaseComparison& c = *cases[i];
+    const std::string name = c.case_name.empty() ? fmt::format("case {}", i + 1) : c.case_name;
+    table.add_row(case_change_cells(name, c, unit));
+    for (const auto& w : c.warnings) warnings.push_back(fmt::format("{}: {}", name, w));
+    const std::string method = interval_method_text(c.change_interval_method);
+    if (std::find(methods.begin(), methods.end(), method) == methods.end()) methods.push_back(method);
+  }
+  table.footnote = fmt::format("p50 = median in the input's unit; change = head p50 / base p50 − 1; its interval is {}.",
+                               fmt::join(methods, "; "));
+  if (!warnings.empty()) report.add_details(fmt::format("{} warning(s)", warnings.size())).blocks.add_list(warnings);
   return report;
 }
 

@@ -2,6 +2,8 @@
 // laid out in the report model from an analyze_history result.
 #include "benchreport/presets/history.hpp"
 
+#include "benchreport/report/fields.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -114,6 +116,21 @@ void add_change_points(Report& report, const HistoryAnalysis& a) {
       std::min(o.detect.screen_p_value, o.detect.max_p_value));
 }
 
+// The fields of one change point: its JSON object and its columns.
+template <class Visitor>
+void visit_change_point(const HistoryAnalysis& a, const ChangePoint& cp, Visitor& v) {
+  v.field("commit", a.history.commits[cp.commit]);
+  v.field("index", cp.index);
+  v.field("before", cp.before);
+  v.field("after", cp.after);
+  v.field("change", cp.change);
+  v.optional("lower", std::isfinite(cp.lower), cp.lower);
+  v.optional("upper", std::isfinite(cp.upper), cp.upper);
+  v.field("p_value", cp.p_value);
+  v.field("test", std::string(cp.permuted ? "permutation" : "welch_t_bonferroni"));
+  v.field("regression", cp.regression);
+}
+
 Json payload(const HistoryAnalysis& a) {
   Json series = Json::array();
   for (std::size_t i = 0; i < a.history.series.size(); ++i) {
@@ -126,18 +143,9 @@ Json payload(const HistoryAnalysis& a) {
       values.push_back(s.values[k]);
     }
     for (const auto& cp : a.changes[i].change_points) {
-      Json j = Json::object();
-      j.set("commit", a.history.commits[cp.commit]);
-      j.set("index", cp.index);
-      j.set("before", cp.before);
-      j.set("after", cp.after);
-      j.set("change", cp.change);
-      j.set("lower", finite_or_null(cp.lower));
-      j.set("upper", finite_or_null(cp.upper));
-      j.set("p_value", cp.p_value);
-      j.set("test", cp.permuted ? "permutation" : "welch_t_bonferroni");
-      j.set("regression", cp.regression);
-      cps.push_back(std::move(j));
+      JsonFields fields;
+      visit_change_point(a, cp, fields);
+      cps.push_back(Json(fields.take()));
     }
     Json item = Json::object();
     item.set("labels", std::move(labels));
@@ -167,6 +175,28 @@ Json payload(const HistoryAnalysis& a) {
 }
 
 }  // namespace
+
+Columns history_columns(const HistoryAnalysis& a) {
+  Columns out;
+  ColumnFields fields(out);
+  const auto row = [&](const std::vector<std::string>& key, std::string unit, const ChangePoint& cp) {
+    out.begin_row();
+    for (std::size_t c = 0; c < a.history.by.size(); ++c) {
+      fields.field(a.history.by[c].c_str(), c < key.size() ? key[c] : std::string());
+    }
+    fields.field("unit", std::move(unit));
+    visit_change_point(a, cp, fields);
+  };
+  for (std::size_t i = 0; i < a.history.series.size(); ++i) {
+    const Series& s = a.history.series[i];
+    for (const auto& cp : a.changes[i].change_points) row(s.key, std::string(base_symbol(s.unit.dimension)), cp);
+  }
+  if (out.rows() == 0 && !a.history.commits.empty()) {
+    row({}, "", ChangePoint{});  // names and kinds without rows
+    out.drop_rows();
+  }
+  return out;
+}
 
 Report history_report(const HistoryAnalysis& a, const HistoryReportOptions& options) {
   std::size_t points = 0, regressions = 0, still = 0;

@@ -80,11 +80,11 @@ TEST_CASE("Verdict rule", "[compare]") {
   // The old rule called these "unchanged" although the interval reaches beyond +t (or the
   // case was gated); a verdict may not claim more than its interval: inconclusive.
   REQUIRE(decide_verdict(0.01, -0.02, 0.08, false, o) == Verdict::inconclusive);
-  REQUIRE(explain_verdict(0.01, -0.02, 0.08, "", o).code == "straddles_zero");
+  REQUIRE(explain_verdict(0.01, -0.02, 0.08, std::nullopt, o).code == VerdictCode::straddles_zero);
   REQUIRE(decide_verdict(0.01, -0.02, 0.03, true, o) == Verdict::inconclusive);
   // Excludes 0, estimate below t, interval reaches t: a change, of uncertain size.
-  REQUIRE(explain_verdict(0.03, 0.01, 0.07, "", o).code == "below_threshold");
-  REQUIRE(explain_verdict(0.03, 0.01, 0.07, "", o).verdict == Verdict::inconclusive);
+  REQUIRE(explain_verdict(0.03, 0.01, 0.07, std::nullopt, o).code == VerdictCode::below_threshold);
+  REQUIRE(explain_verdict(0.03, 0.01, 0.07, std::nullopt, o).verdict == Verdict::inconclusive);
   // Excludes 0 but estimate below t: not slower (the estimate rule, docs/statistics-comparison.md "Verdict").
   REQUIRE(decide_verdict(0.049, 0.001, 0.09, false, o) == Verdict::inconclusive);
   REQUIRE(decide_verdict(0.05, 0.001, 0.09, false, o) == Verdict::slower);

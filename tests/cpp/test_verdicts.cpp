@@ -7,6 +7,7 @@
 
 #include "benchreport/compare/case.hpp"
 #include "benchreport/compare/process_interval.hpp"
+#include "benchreport/report/verdict_text.hpp"
 
 using namespace benchreport;
 using V = std::vector<double>;
@@ -55,10 +56,9 @@ TEST_CASE("verdict sweep across the threshold boundaries never contradicts the i
         if (hi < lo) continue;
         for (double w : {0.0, 0.25, 0.5, 0.75, 1.0}) {
           const double est = lo + w * (hi - lo);
-          const auto decision = explain_verdict(est, lo, hi, "", o);
+          const auto decision = explain_verdict(est, lo, hi, std::nullopt, o);
           check_consistent(decision.verdict, est, lo, hi, o);
-          REQUIRE_FALSE(decision.code.empty());
-          REQUIRE_FALSE(decision.reason.empty());
+          REQUIRE(to_string(decision.code) != "unknown");
           ++seen[static_cast<int>(decision.verdict)];
         }
       }
@@ -98,7 +98,7 @@ TEST_CASE("process-level interval, one process per side, and BH demotion", "[ver
   REQUIRE(c.base_processes == 3);
   REQUIRE(c.interval_df == 2);
   REQUIRE(c.verdict == Verdict::slower);
-  REQUIRE(c.verdict_code == "beyond_threshold");
+  REQUIRE(c.verdict_code == VerdictCode::beyond_threshold);
   REQUIRE(c.between_process_share > 0.9);
   REQUIRE(c.between_process_dominates);
   REQUIRE(c.change_lower <= c.change_estimate);
@@ -111,7 +111,7 @@ TEST_CASE("process-level interval, one process per side, and BH demotion", "[ver
   // Two processes of very different speed per side: Welch on 2 + 2 processes is inconclusive.
   const auto few = compare_case(SideSamples{{b0, h1}}, SideSamples{{b1, h2}}, o, "few", ProcessPairing::unpaired);
   REQUIRE(few.verdict == Verdict::inconclusive);
-  REQUIRE(few.inconclusive_cause == "few_processes");
+  REQUIRE(few.inconclusive_cause == InconclusiveCause::few_processes);
   REQUIRE(std::isfinite(few.detectable_change));
 
   V flat_b, flat_h;
@@ -123,8 +123,8 @@ TEST_CASE("process-level interval, one process per side, and BH demotion", "[ver
   REQUIRE(one.interval_unit == "sample");
   REQUIRE(one.within_process_only);
   REQUIRE(one.verdict == Verdict::slower);
-  REQUIRE(one.verdict_code == "beyond_threshold_within_process");
-  REQUIRE(one.verdict_reason.rfind("one process per side: within-process noise only", 0) == 0);
+  REQUIRE(verdict_code_text(one) == "beyond_threshold_within_process");
+  REQUIRE(verdict_reason(one).rfind("one process per side: within-process noise only", 0) == 0);
   const auto tiny = compare_case(SideSamples{{V{1.0}}}, SideSamples{{V{2.0}}}, o, "tiny");  // no crash
   REQUIRE(tiny.verdict == Verdict::inconclusive);
 
@@ -135,13 +135,13 @@ TEST_CASE("process-level interval, one process per side, and BH demotion", "[ver
     cases[i].p_value = 0.5 + 0.04 * static_cast<double>(i);
   }
   cases[0].verdict = Verdict::slower;
-  cases[0].verdict_code = "beyond_threshold";
+  cases[0].verdict_code = VerdictCode::beyond_threshold;
   cases[0].p_value = 0.02;
   control_false_discoveries(cases, o);
   REQUIRE(cases[0].p_adjusted == Approx(0.2));
   REQUIRE(cases[0].verdict == Verdict::inconclusive);
-  REQUIRE(cases[0].verdict_code == "fdr_adjusted");
-  REQUIRE(cases[0].inconclusive_cause == "multiple_comparisons");
+  REQUIRE(cases[0].verdict_code == VerdictCode::fdr_adjusted);
+  REQUIRE(cases[0].inconclusive_cause == InconclusiveCause::multiple_comparisons);
   cases[0].verdict = Verdict::slower;
   o.control_fdr = false;
   control_false_discoveries(cases, o);

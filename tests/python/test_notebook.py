@@ -32,17 +32,18 @@ def test_compare_result_to_pandas_matches_attributes(slower):
     assert len(frame) == 1
     row = frame.iloc[0]
     assert row["change"] == slower.change and row["verdict"] == slower.verdict == "slower"
-    assert (row["change_ci_lower"], row["change_ci_upper"]) == slower.change_ci
-    assert row["mann_whitney_pvalue"] == slower.mann_whitney.pvalue
-    assert row["shift_bounds_lower"] == slower.shift_bounds.lower
+    assert (row["change_lower"], row["change_upper"]) == slower.change_ci
+    assert row["mann_whitney_p"] == slower.mann_whitney.pvalue
+    assert row["shift_lower"] == slower.shift_bounds.lower
+    assert row["verdict_code"] == slower.verdict_code and row["verdict_reason"] == slower.verdict_reason
 
 
 def test_compare_many_to_pandas_one_row_per_case(samples):
     base, head, same = samples
     results = br.compare_many({"slow": (base, head), "same": (base, same)}, resamples=300)
     frame = nb.to_pandas(results)
-    assert sorted(frame["case"]) == ["same", "slow"]
-    np.testing.assert_allclose(frame.set_index("case").loc["slow", "change"], np.median(head) / np.median(base) - 1,
+    assert sorted(frame["name"]) == ["same", "slow"]
+    np.testing.assert_allclose(frame.set_index("name").loc["slow", "change"], np.median(head) / np.median(base) - 1,
                                rtol=1e-12)
 
 
@@ -175,3 +176,18 @@ def test_comparison_result_displays_itself(tmp_path):
     frame = frame.set_index("benchmark")
     expected = np.median(values[1]) / np.median(values[0]) - 1
     assert frame.loc["slow", "change"] == pytest.approx(expected, rel=1e-12)
+
+
+def test_import_registers_no_ipython_formatter():
+    pytest.importorskip("IPython")
+    import subprocess
+
+    code = ("from IPython.core.interactiveshell import InteractiveShell\n"
+            "shell = InteractiveShell.instance()\n"
+            "import benchreport as br\n"
+            "for mime in ('text/html', 'text/markdown', 'text/plain'):\n"
+            "    f = shell.display_formatter.formatters[mime]\n"
+            "    assert br.CaseComparison not in f.type_printers and br.Summary not in f.type_printers, mime\n"
+            "    assert mime == 'text/plain' or list not in f.type_printers, mime\n"
+            "assert hasattr(br.CompareResult, '_repr_html_') and hasattr(br.Summary, '_repr_html_')\n")
+    subprocess.run([sys.executable, "-c", code], check=True)

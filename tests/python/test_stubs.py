@@ -55,7 +55,7 @@ def test_compare_submodule_stub_lists_every_public_name():
 
 def test_statistics_results_are_typed_classes():
     compare = _returns("compare.pyi")
-    for function, result in [("compare_case", "CompareResult"), ("mann_whitney_u", "MannWhitneyResult"),
+    for function, result in [("compare_case", "CaseComparison"), ("mann_whitney_u", "MannWhitneyResult"),
                              ("brunner_munzel", "BrunnerMunzelResult"), ("wilcoxon_signed_rank", "WilcoxonResult"),
                              ("shift_bounds", "Bounds"), ("spread_bounds", "Bounds"),
                              ("bootstrap_median_ratio_ci", "BootstrapInterval"), ("rollup", "Rollup"),
@@ -64,7 +64,7 @@ def test_statistics_results_are_typed_classes():
     core = _returns("__init__.pyi")
     assert (core["summarize"], core["drift"], core["median_ci"]) == ("Summary", "Drift", "MedianCI")
     classes = {node.name: node for node in _tree("compare.pyi").body if isinstance(node, ast.ClassDef)}
-    properties = {f.name for f in classes["CompareResult"].body if isinstance(f, ast.FunctionDef)}
+    properties = {f.name for f in classes["CaseComparison"].body if isinstance(f, ast.FunctionDef)}
     assert {"change", "change_ci", "verdict", "mann_whitney", "shift_bounds"} <= properties
     assert "to_dict" not in properties
 

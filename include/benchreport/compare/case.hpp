@@ -5,6 +5,7 @@
 // formulas, the verdict rule and its decision table).
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -19,6 +20,25 @@ namespace benchreport {
 
 enum class Verdict { faster, slower, inconclusive, equivalent, unchanged };
 
+// Why the verdict is what it is: the row of the decision table that held
+// (docs/statistics-comparison.md). Names (to_string) are the machine-readable codes;
+// the sentences for people are written in report/verdict_text.hpp.
+enum class VerdictCode : std::uint8_t {
+  within_threshold,  // equivalent: the whole interval within ±t
+  beyond_threshold,  // slower/faster: the interval excludes 0 and the estimate is beyond ±t
+  below_threshold,   // inconclusive: excludes 0, the estimate is within ±t, the interval is not
+  straddles_zero,    // inconclusive: includes 0 and is not within ±t
+  too_noisy,         // inconclusive: a side's robust CV is above noise_limit
+  too_few_samples,   // inconclusive: the exact U test cannot reach alpha (one process on a side)
+  no_interval,       // inconclusive: no finite interval
+  fdr_adjusted,      // inconclusive: demoted by Benjamini–Hochberg across the cases
+  exact_equal,       // exact unit: equal values (unchanged)
+  exact_differs,     // exact unit: the values differ (slower/faster)
+};
+
+// For an inconclusive verdict, what would make the comparison decide.
+enum class InconclusiveCause : std::uint8_t { none, noise, few_processes, drift, multiple_comparisons };
+
 // How the processes of base and head relate. automatic: paired when both sides
 // have the same number (>= 2) of processes (process i with process i);
 // paired: the caller knows they are paired (equal pair labels; falls back to
@@ -26,6 +46,11 @@ enum class Verdict { faster, slower, inconclusive, equivalent, unchanged };
 enum class ProcessPairing { automatic, paired, unpaired };
 std::string_view to_string(Direction d) noexcept;
 std::string_view to_string(Verdict v) noexcept;
+std::string_view to_string(VerdictCode code) noexcept;
+std::string_view to_string(InconclusiveCause cause) noexcept;  // "" for none
+inline bool is_exact(VerdictCode code) noexcept {
+  return code == VerdictCode::exact_equal || code == VerdictCode::exact_differs;
+}
 
 struct CompareOptions {
   double threshold = 0.05;   // t: smallest relative change that matters
@@ -131,9 +156,19 @@ struct CaseComparison {
   bool too_few_samples = false;
   std::vector<std::string> warnings;
   Verdict verdict = Verdict::unchanged;
-  std::string verdict_code;    // machine-readable reason (docs/statistics-comparison.md, decision table)
-  std::string verdict_reason;  // the same for people
-  std::string inconclusive_cause;  // "noise", "few_processes", "drift", "multiple_comparisons" or ""
+  VerdictCode verdict_code = VerdictCode::exact_equal;  // the decision table's row (the reason in words:
+                                                        // report/verdict_text.hpp)
+  InconclusiveCause inconclusive_cause = InconclusiveCause::none;
+  // The larger over the two sides of |median over processes of drift_change(k = 5)|
+  // (compare/process_drift.hpp); NaN when no process has 10 samples. The cause is drift
+  // when it reaches threshold / 2.
+  double within_process_drift = std::numeric_limits<double>::quiet_NaN();
+  // What the verdict was judged against (its reason and table cells quote them).
+  double threshold = 0;
+  double alpha = 0;
+  double confidence = 0;
+  Direction direction = Direction::lower_is_better;
+  std::size_t fdr_cases = 0;  // cases in the Benjamini–Hochberg family (0: not adjusted)
 };
 
 // Throws InputError naming the case for an empty side or process, NaN/inf, or a
@@ -156,21 +191,20 @@ std::vector<CaseComparison> compare_cases(std::span<const CaseInput> cases, cons
 
 // The verdict rule alone (exposed for tests and for callers with their own CI):
 // see the decision table in docs/statistics-comparison.md. `estimate` is the
-// interval's point estimate; `gate` is "" or why no confident verdict may be
-// given ("too_noisy", "too_few_samples").
+// interval's point estimate; `gate` is empty or why no confident verdict may be
+// given (too_noisy, too_few_samples).
 struct VerdictDecision {
   Verdict verdict = Verdict::inconclusive;
-  std::string code;
-  std::string reason;
+  VerdictCode code = VerdictCode::no_interval;
 };
-VerdictDecision explain_verdict(double estimate, double change_lower, double change_upper, std::string_view gate,
-                                const CompareOptions& options);
+VerdictDecision explain_verdict(double estimate, double change_lower, double change_upper,
+                                std::optional<VerdictCode> gate, const CompareOptions& options);
 Verdict decide_verdict(double estimate, double change_lower, double change_upper, bool gated,
                        const CompareOptions& options);
 
 // Benjamini–Hochberg over the cases' p_value (exact-unit cases and NaN p-values
 // excluded): sets p_adjusted and, when options.control_fdr, demotes slower/faster
-// with p_adjusted >= alpha to inconclusive (code "fdr_adjusted").
+// with p_adjusted >= alpha to inconclusive (VerdictCode::fdr_adjusted).
 void control_false_discoveries(std::span<CaseComparison> cases, const CompareOptions& options);
 
 // Pointers to each of `cases`, in order: the overloads on spans of values forward

@@ -4,12 +4,15 @@
 #include <cstddef>
 #include <functional>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "benchreport/data/dataset.hpp"
 #include "benchreport/compare/dataset.hpp"
+#include "benchreport/compare/process_drift.hpp"
+#include "benchreport/core/columns.hpp"
 #include "benchreport/report/report.hpp"
 
 namespace benchreport {
@@ -39,15 +42,28 @@ struct ComparisonReportOptions {
   bool gate = false;  // gate note (fails on `slower`) instead of the report-only note
 };
 
+// Within-process drift of both sides of a case (drift_k, trend test beyond drift_limit).
+struct CaseDrift {
+  ProcessDrift base, head;
+};
+
 // A comparison and the display names of its cases (used by the report and Python).
 struct ComparisonView {
   DatasetComparison comparison;
   std::vector<std::string> names;     // per case
   std::vector<std::string> sections;  // per case: section label value ("" without sections)
+  std::vector<CaseDrift> drifts;      // per case
 };
 
 ComparisonView comparison_view(const Dataset& dataset, const ComparisonReportOptions& options = {});
 Report comparison_report(const Dataset& dataset, const ComparisonReportOptions& options = {});
+// The columnar view of a comparison: one row per case with the scalar fields of the JSON
+// `data` case (name, section, the case columns, unit_base, report/case_fields.hpp, drift).
+Columns comparison_columns(const Dataset& dataset, const ComparisonView& view);
 Report comparison_report(const Dataset& dataset, const ComparisonView& view, const ComparisonReportOptions& options);
+
+// Case comparisons made without a Dataset (compare_case / compare_cases; Python's notebook view of
+// CompareResults): the comparison preset's change table, values in the input's unit, and the warnings.
+Report case_comparisons_report(std::span<const CaseComparison* const> cases, const std::string& title);
 
 }  // namespace benchreport

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "benchreport/compare/history.hpp"
+#include "benchreport/core/columns.hpp"
 #include "benchreport/data/dataset.hpp"
 #include "benchreport/report/report.hpp"
 
@@ -25,6 +26,10 @@ struct HistoryReportOptions {
 
 // The report of an analysis already made (analyze_history).
 Report history_report(const HistoryAnalysis& analysis, const HistoryReportOptions& options = {});
+
+// The columnar view: one row per change point with the case labels, the series' `unit`
+// (base unit) and the fields of a JSON change point (`data.series[].change_points[]`).
+Columns history_columns(const HistoryAnalysis& analysis);
 
 // build_history + analyze_history + the report. Throws InputError as they do.
 Report history_report(const Dataset& dataset, const HistoryReportOptions& options = {});

@@ -9,7 +9,7 @@ import numpy.typing
 import os
 import typing
 from . import compare
-__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'JsonValue', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'VERDICT_ROLES', 'analyze_history', 'best_q_split', 'bmf_string', 'canonical_json', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'display_unit', 'drift', 'e_divisive', 'fingerprint', 'fit_scaling', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'neutralize_text', 'nitro_case_name', 'parse_unit', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'JsonValue', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'analyze_history', 'best_q_split', 'bmf_string', 'canonical_json', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'display_unit', 'drift', 'e_divisive', 'fingerprint', 'fit_scaling', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'neutralize_text', 'nitro_case_name', 'parse_unit', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -91,6 +91,19 @@ class Summary:
     """
     Summary statistics of one sample set (see docs/statistics-summary.md).
     """
+    @staticmethod
+    def _repr_html_(obj: typing.Any) -> str:
+        """
+        An HTML fragment (scoped CSS, inline SVG sparklines) for notebooks.
+        """
+    @staticmethod
+    def _repr_markdown_(obj: typing.Any, budget: int = 0) -> str:
+        """
+        GitHub-flavoured Markdown (``budget`` bytes, 0 = unlimited).
+        """
+    @staticmethod
+    def _repr_pretty_(obj: typing.Any, printer: typing.Any, cycle: bool) -> None:
+        ...
     def __repr__(self) -> str:
         ...
     @property
@@ -153,6 +166,47 @@ class Summary:
     @property
     def tukey_severe(self) -> int:
         ...
+class Unit:
+    """
+    A parsed unit: symbol as spelled, dimension, factor to the base unit, direction, exactness. Also a read-only mapping of those names (unit["symbol"]).
+    """
+    __hash__: typing.ClassVar[None] = None
+    def __eq__(self, arg0: Unit) -> bool:
+        ...
+    def __getitem__(self, key: str) -> typing.Any:
+        ...
+    def __getstate__(self) -> tuple[str, int, float, bool, bool]:
+        ...
+    def __iter__(self) -> collections.abc.Iterator:
+        ...
+    def __len__(self) -> int:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, arg0: tuple) -> None:
+        ...
+    def keys(self) -> list[str]:
+        ...
+    @property
+    def base_symbol(self) -> str:
+        ...
+    @property
+    def dimension(self) -> str:
+        ...
+    @property
+    def exact(self) -> bool:
+        ...
+    @property
+    def higher_is_better(self) -> bool:
+        ...
+    @property
+    def symbol(self) -> str:
+        ...
+    @property
+    def to_base(self) -> float:
+        """
+        value in the base unit = value × to_base
+        """
 class Dataset:
     """
     Sample sets in CSR form with label columns (see benchreport.Dataset).
@@ -201,7 +255,7 @@ class Dataset:
         ...
     def to_json_string(self) -> str:
         ...
-    def unit(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> dict:
+    def unit(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> Unit:
         ...
     def unit_symbols(self) -> list[str]:
         ...
@@ -422,7 +476,7 @@ class ComparisonCase:
     One matched case: key (values of `by`), display name, section, process pairs and its CaseComparison.
     """
     @property
-    def comparison(self) -> compare.CompareResult:
+    def comparison(self) -> compare.CaseComparison:
         ...
     @property
     def key(self) -> list[str]:
@@ -871,6 +925,10 @@ class HistoryAnalysis:
     """
     A History and the change points of each series.
     """
+    def columns(self) -> dict:
+        """
+        Columnar view: one entry per change point (case labels, unit, the JSON change point's fields).
+        """
     def commits_moving_cases(self) -> list:
         """
         (commit index, regressions, improvements) for each commit with change points, most cases moved first.
@@ -905,15 +963,15 @@ def concat(parts: collections.abc.Sequence[Dataset]) -> Dataset:
     """
     A new Dataset with every set, run and warning of the parts, in order.
     """
-def dataset_from_csr(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], labels: collections.abc.Sequence[collections.abc.Sequence[tuple[str, str]]], unit: str) -> Dataset:
+def dataset_from_csr(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], labels: collections.abc.Sequence[collections.abc.Sequence[tuple[str, str]]], unit: str = 's', units: collections.abc.Sequence[str] | None = None, weights: typing.Annotated[numpy.typing.ArrayLike, numpy.float64] | None = None, directions: collections.abc.Sequence[str | None] | None = None, custom_unit_ok: bool = True) -> ...:
     """
-    A Dataset from CSR arrays read in place (e.g. an Arrow float64 column and its group offsets).
+    A Dataset from CSR arrays read in place (an Arrow float64 column and its group offsets, Dataset.from_arrays): set i is values[offsets[i]:offsets[i+1]] with labels[i], in `unit` (or units[i]); weights align with values; directions[i] None = from the unit.
     """
 def detect_format(name: str, first_bytes: bytes) -> str:
     ...
-def display_unit(base_value: typing.SupportsFloat | typing.SupportsIndex, unit: dict) -> tuple:
+def display_unit(base_value: typing.SupportsFloat | typing.SupportsIndex, unit: Unit) -> tuple[str, float]:
     """
-    (symbol, base units per display unit) a value in base units of `unit` (a parse_unit mapping) is shown in: times as format_time picks (after rounding), others their own unit.
+    (symbol, base units per display unit) a value in base units of `unit` (a Unit from parse_unit) is shown in: times as format_time picks (after rounding), others their own unit.
     """
 def drift(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], k: typing.SupportsInt | typing.SupportsIndex, theil_sen_max_n: typing.SupportsInt | typing.SupportsIndex) -> Drift:
     ...
@@ -965,11 +1023,15 @@ def nitro_case_name(id: str, platform: str, display_name: str = '') -> str:
     """
     Display name of a Nitro metric id: 'nitro-cpp/function/add-numbers' on 'ios' -> 'C++ addNumbers()'.
     """
-def parse_unit(symbol: str) -> dict:
+def parse_unit(symbol: str) -> Unit:
     ...
-def presets_comparison(dataset: Dataset, **kwargs) -> tuple[ComparisonView, Report]:
+def presets_case_comparisons_report(results: collections.abc.Sequence[compare.CaseComparison], title: str = 'Comparison') -> Report:
     """
-    Compare base and head over a Dataset; returns (ComparisonView, Report). Keyword options as ComparisonReportOptions and DatasetCompareOptions. See benchreport.compare.
+    CompareResults as a Report: the comparison preset's change table and the warnings.
+    """
+def presets_comparison(dataset: Dataset, *, baseline_column: str | None = None, baseline_value: str | None = None, head_value: str | None = None, by: collections.abc.Sequence[str] | None = None, pair_column: str | None = None, process_columns: collections.abc.Sequence[str] | None = None, threads: typing.SupportsInt | typing.SupportsIndex | None = None, run_checks: collections.abc.Sequence[str] | None = None, work_checks: collections.abc.Sequence[str] | None = None, commit_keys: collections.abc.Sequence[str] | None = None, check_comparability: bool | None = None, allow_new_and_removed: bool | None = None, threshold: typing.SupportsFloat | typing.SupportsIndex | None = None, alpha: typing.SupportsFloat | typing.SupportsIndex | None = None, confidence: typing.SupportsFloat | typing.SupportsIndex | None = None, resamples: typing.SupportsInt | typing.SupportsIndex | None = None, seed: typing.SupportsInt | typing.SupportsIndex | None = None, noise_limit: typing.SupportsFloat | typing.SupportsIndex | None = None, title: str | None = None, section_column: str | None = None, section_order: collections.abc.Sequence[str] | None = None, section_titles: collections.abc.Mapping[str, str] | None = None, benchmark_column: str | None = None, display_names: collections.abc.Mapping[str, str] | None = None, display_name_key: str | None = None, drift_limit: typing.SupportsFloat | typing.SupportsIndex | None = None, drift_k: typing.SupportsInt | typing.SupportsIndex | None = None, gate: bool | None = None) -> tuple[ComparisonView, Report, dict]:
+    """
+    Compare base and head over a Dataset; returns (ComparisonView, Report, columns). Keywords are the fields of ComparisonReportOptions and DatasetCompareOptions; None keeps the C++ default.
     """
 def presets_history_report(analysis: HistoryAnalysis, *, title: str = 'History') -> Report:
     """
@@ -979,13 +1041,13 @@ def presets_matrix(dataset: Dataset, rows: collections.abc.Sequence[str], cols: 
     """
     Rows × columns of one statistic (values in base units, NaN = no data).
     """
-def presets_matrix_report(dataset: Dataset, **kwargs) -> Report:
+def presets_matrix_report(dataset: Dataset, *, title: str | None = None, rows: collections.abc.Sequence[str] | None = None, cols: collections.abc.Sequence[str] | None = None, tables: collections.abc.Sequence[str] | None = None, stat: str | None = None, names: collections.abc.Mapping[str, str] | None = None, label_names_key: str | None = None, quick_rows: collections.abc.Sequence[str] | None = None, quick_row_count: typing.SupportsInt | typing.SupportsIndex | None = None, ratio_baseline: str | None = None) -> Report:
     """
-    The matrix preset; keyword options as MatrixReportOptions.
+    The matrix preset; keywords are the fields of MatrixReportOptions (None keeps the C++ default).
     """
-def presets_runners_report(dataset: Dataset, **kwargs) -> Report:
+def presets_runners_report(dataset: Dataset, *, title: str | None = None, runner_column: str | None = None, suite_column: str | None = None, metric_column: str | None = None, backend_column: str | None = None, service_column: str | None = None, protocol_key: str | None = None, fingerprint_digits: typing.SupportsInt | typing.SupportsIndex | None = None, fingerprint: str | None = None) -> Report:
     """
-    The runners preset; keyword options as RunnersReportOptions.
+    The runners preset; keywords are the fields of RunnersReportOptions (None keeps the C++ default).
     """
 def presets_summary_report(dataset: Dataset, *, by: collections.abc.Sequence[str] = [], k: typing.SupportsInt | typing.SupportsIndex = 5, drift_limit: typing.SupportsFloat | typing.SupportsIndex = 0.1, title: str = 'Summary', threads: typing.SupportsInt | typing.SupportsIndex = 0) -> Report:
     """
@@ -999,9 +1061,9 @@ def read_buffer(data: bytes, name: str, format: str = 'auto', max_file_size: typ
     ...
 def reader_names() -> list[str]:
     ...
-def scaling(dataset: Dataset, **kwargs) -> tuple[ScalingResult, Report]:
+def scaling(dataset: Dataset, *, title: str | None = None, name_column: str | None = None, size_column: str | None = None, size_argument: typing.SupportsInt | typing.SupportsIndex | None = None, min_sizes: typing.SupportsInt | typing.SupportsIndex | None = None, baseline_column: str | None = None, baseline_value: str | None = None, head_value: str | None = None, pair_column: str | None = None, confidence: typing.SupportsFloat | typing.SupportsIndex | None = None, exponent_threshold: typing.SupportsFloat | typing.SupportsIndex | None = None, at: typing.SupportsFloat | typing.SupportsIndex | None = None, far_factor: typing.SupportsFloat | typing.SupportsIndex | None = None) -> tuple[ScalingResult, Report]:
     """
-    Scaling of every size family: (ScalingResult, Report). Keyword options as ScalingOptions.
+    Scaling of every size family: (ScalingResult, Report). Keywords are the fields of ScalingReportOptions (None keeps the C++ default).
     """
 def series_changes(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, higher_is_better: bool = False, max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, stream: typing.SupportsInt | typing.SupportsIndex = 0, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005) -> SeriesChanges:
     """

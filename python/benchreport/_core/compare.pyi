@@ -7,7 +7,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['BootstrapInterval', 'Bounds', 'BrunnerMunzelResult', 'CompareResult', 'LogTInterval', 'MannWhitneyResult', 'NoiseCalibration', 'Rollup', 'WilcoxonResult', 'adjust_bh', 'adjust_holm', 'bootstrap_median_ratio_ci', 'bootstrap_median_ratio_ci_batch', 'brunner_munzel', 'calibrate_noise', 'center', 'center_bounds', 'center_margin', 'compare_case', 'compare_cases', 'disparity', 'disparity_bounds', 'hodges_lehmann_shift', 'kth_pairwise_difference', 'mann_whitney_u', 'mann_whitney_u_batch', 'paired_t_interval', 'ratio', 'ratio_bounds', 'rollup', 'shift_bounds', 'shift_margin', 'sign_margin', 'spread', 'spread_bounds', 'welch_t_interval', 'wilcoxon_signed_rank']
+__all__: list[str] = ['BootstrapInterval', 'Bounds', 'BrunnerMunzelResult', 'CaseComparison', 'LogTInterval', 'MannWhitneyResult', 'NoiseCalibration', 'Rollup', 'WilcoxonResult', 'adjust_bh', 'adjust_holm', 'bootstrap_median_ratio_ci', 'bootstrap_median_ratio_ci_batch', 'brunner_munzel', 'calibrate_noise', 'case_columns', 'center', 'center_bounds', 'center_margin', 'compare_case', 'compare_cases', 'disparity', 'disparity_bounds', 'hodges_lehmann_shift', 'kth_pairwise_difference', 'mann_whitney_u', 'mann_whitney_u_batch', 'paired_t_interval', 'ratio', 'ratio_bounds', 'rollup', 'shift_bounds', 'shift_margin', 'sign_margin', 'spread', 'spread_bounds', 'welch_t_interval', 'wilcoxon_signed_rank']
 class Bounds:
     """
     Distribution-free bounds of an estimator at a misrate.
@@ -133,10 +133,23 @@ class BootstrapInterval:
     @property
     def standard_error(self) -> float:
         ...
-class CompareResult:
+class CaseComparison:
     """
     One base → head comparison (compare_case). change = median(head)/median(base) − 1 over pooled samples; change_ci is the interval the verdict is read from.
     """
+    @staticmethod
+    def _repr_html_(obj: typing.Any) -> str:
+        """
+        An HTML fragment (scoped CSS, inline SVG sparklines) for notebooks.
+        """
+    @staticmethod
+    def _repr_markdown_(obj: typing.Any, budget: int = 0) -> str:
+        """
+        GitHub-flavoured Markdown (``budget`` bytes, 0 = unlimited).
+        """
+    @staticmethod
+    def _repr_pretty_(obj: typing.Any, printer: typing.Any, cycle: bool) -> None:
+        ...
     def __repr__(self) -> str:
         ...
     @property
@@ -233,7 +246,9 @@ class CompareResult:
         ...
     @property
     def inconclusive_cause(self) -> str:
-        ...
+        """
+        "noise", "few_processes", "drift", "multiple_comparisons" or "".
+        """
     @property
     def interval_df(self) -> float:
         """
@@ -310,7 +325,9 @@ class CompareResult:
         """
     @property
     def verdict_code(self) -> str:
-        ...
+        """
+        Decision-table code; "_within_process" when one process is on a side.
+        """
     @property
     def verdict_reason(self) -> str:
         ...
@@ -325,6 +342,11 @@ class CompareResult:
     @property
     def wilcoxon_unavailable_reason(self) -> str:
         ...
+    @property
+    def within_process_drift(self) -> float:
+        """
+        |median over processes of median(last 5) / median(first 5) − 1|, the larger side (inconclusive only).
+        """
     @property
     def within_process_only(self) -> bool:
         ...
@@ -446,17 +468,21 @@ def brunner_munzel(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y
     ...
 def calibrate_noise(case_names: collections.abc.Sequence[str], changes: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], minimum_threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, factor: typing.SupportsFloat | typing.SupportsIndex = 1.5) -> NoiseCalibration:
     ...
+def case_columns(results: collections.abc.Sequence[CaseComparison]) -> dict:
+    """
+    Columnar view of CompareResults: {field: numpy array}, one entry per result; the fields of a JSON case (report/case_fields.hpp) after `name`.
+    """
 def center(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> float:
     ...
 def center_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], misrate: typing.SupportsFloat | typing.SupportsIndex) -> Bounds:
     ...
 def center_margin(n: typing.SupportsInt | typing.SupportsIndex, misrate: typing.SupportsFloat | typing.SupportsIndex) -> tuple[int, float, bool]:
     ...
-def compare_case(base: collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]], head: collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]], name: str = '', threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0, misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, direction: str = 'lower', exact_unit: bool = False, noise_limit: typing.SupportsFloat | typing.SupportsIndex = 0.25, pairing: str = 'auto') -> CompareResult:
+def compare_case(base: collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]], head: collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]], name: str = '', threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0, misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, direction: str = 'lower', exact_unit: bool = False, noise_limit: typing.SupportsFloat | typing.SupportsIndex = 0.25, pairing: str = 'auto') -> CaseComparison:
     """
     Compare one case: base and head are lists of per-process sample arrays.
     """
-def compare_cases(names: collections.abc.Sequence[str], bases: collections.abc.Sequence[collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]]], heads: collections.abc.Sequence[collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]]], threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0, misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, direction: str = 'lower', exact_unit: bool = False, noise_limit: typing.SupportsFloat | typing.SupportsIndex = 0.25, threads: typing.SupportsInt | typing.SupportsIndex = 0, pairing: str = 'auto', control_fdr: bool = True) -> list[CompareResult]:
+def compare_cases(names: collections.abc.Sequence[str], bases: collections.abc.Sequence[collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]]], heads: collections.abc.Sequence[collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]]], threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0, misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, direction: str = 'lower', exact_unit: bool = False, noise_limit: typing.SupportsFloat | typing.SupportsIndex = 0.25, threads: typing.SupportsInt | typing.SupportsIndex = 0, pairing: str = 'auto', control_fdr: bool = True) -> list[CaseComparison]:
     ...
 def disparity(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> float:
     ...
@@ -476,7 +502,7 @@ def ratio(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.
     ...
 def ratio_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], misrate: typing.SupportsFloat | typing.SupportsIndex) -> Bounds:
     ...
-def rollup(cases: collections.abc.Sequence[CompareResult], threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> Rollup:
+def rollup(cases: collections.abc.Sequence[CaseComparison], threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> Rollup:
     ...
 def shift_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], misrate: typing.SupportsFloat | typing.SupportsIndex) -> Bounds:
     ...

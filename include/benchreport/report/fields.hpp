@@ -1,0 +1,97 @@
+#pragma once
+// Visitors of a result's field list (report/case_fields.hpp, the history and other presets'
+// rows): one list builds both the JSON `data` rows and the columnar view. A visitor has
+//   field(name, value)             a scalar: double, std::size_t, bool or std::string;
+//   optional(name, present, value) a double that is null (JSON) / NaN (columns) when absent;
+//   list(name, values)             numbers per process: JSON only (not a scalar column);
+//   estimate(name, value, bounds)  JSON {value, lower, upper, achieved_misrate}; columns
+//                                  name, name_lower, name_upper, name_achieved_misrate;
+//   begin_group(name) / end_group  a nested JSON object; columns take its fields unprefixed;
+//   texts(name, values)            strings (warnings): JSON only;
+//   section(value)                 the row's section: a column, in JSON the parent's field.
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "benchreport/core/columns.hpp"
+#include "benchreport/core/json_writer.hpp"
+#include "benchreport/stats/hodges_lehmann.hpp"
+
+namespace benchreport {
+
+// Builds one JSON object (nested groups included) from a field list.
+class JsonFields {
+ public:
+  JsonFields() { stack_.emplace_back(); }
+  template <class T>
+  void field(const char* name, T value) {
+    if constexpr (std::is_same_v<T, std::size_t>) {
+      add(name, Json(static_cast<std::int64_t>(value)));
+    } else {
+      add(name, Json(std::move(value)));
+    }
+  }
+  void optional(const char* name, bool present, double value) { add(name, present ? Json(value) : Json()); }
+  void list(const char* name, const std::vector<double>& values) {
+    Json a = Json::array();
+    for (const double x : values) a.push_back(x);
+    add(name, std::move(a));
+  }
+  void estimate(const char* name, double value, const Bounds& b) {
+    add(name, Json(Json::Object{{"value", value}, {"lower", b.lower}, {"upper", b.upper},
+                                {"achieved_misrate", b.achieved_misrate}}));
+  }
+  void begin_group(const char* name) {
+    names_.emplace_back(name);
+    stack_.emplace_back();
+  }
+  void end_group() {
+    Json::Object group = std::move(stack_.back());
+    stack_.pop_back();
+    add(names_.back().c_str(), Json(std::move(group)));
+    names_.pop_back();
+  }
+  void texts(const char* name, const std::vector<std::string>& values) {
+    Json a = Json::array();
+    for (const auto& text : values) a.push_back(text);
+    add(name, std::move(a));
+  }
+  void section(const std::string& /*value*/) {}
+  void add(const char* name, Json value) { stack_.back().emplace_back(name, std::move(value)); }
+  Json::Object take() { return std::move(stack_.front()); }
+
+ private:
+  std::vector<Json::Object> stack_;
+  std::vector<std::string> names_;
+};
+
+// Appends one row to a Columns from a field list (lists skipped, groups flattened).
+class ColumnFields {
+ public:
+  explicit ColumnFields(Columns& out) : out_(out) {}
+  void field(const char* name, double value) { out_.add(name, value); }
+  void field(const char* name, std::size_t value) { out_.add(name, value); }
+  void field(const char* name, bool value) { out_.add(name, value); }
+  void field(const char* name, std::string value) { out_.add(name, std::move(value)); }
+  void optional(const char* name, bool present, double value) { out_.add(name, present ? value : std::nan("")); }
+  void list(const char* /*name*/, const std::vector<double>& /*values*/) {}
+  void estimate(const char* name, double value, const Bounds& b) {
+    const std::string n(name);
+    out_.add(n, value);
+    out_.add(n + "_lower", b.lower);
+    out_.add(n + "_upper", b.upper);
+    out_.add(n + "_achieved_misrate", b.achieved_misrate);
+  }
+  void begin_group(const char* /*name*/) {}
+  void end_group() {}
+  void texts(const char* /*name*/, const std::vector<std::string>& /*values*/) {}
+  void section(const std::string& value) { out_.add("section", value); }
+
+ private:
+  Columns& out_;
+};
+
+}  // namespace benchreport

@@ -1,0 +1,109 @@
+#include "benchreport/report/verdict_text.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "benchreport/report/format.hpp"
+
+namespace benchreport {
+namespace {
+
+constexpr std::string_view kWithinSentence = "one process per side: within-process noise only; ";
+
+bool within_only(const CaseComparison& c) { return c.within_process_only && !is_exact(c.verdict_code); }
+
+std::string pct(double x) { return fmt::format("{:+.2f}%", 100 * x); }
+
+// The decision table's sentence for one code; fdr_adjusted cases were beyond the threshold before the adjustment.
+std::string decision_sentence(const CaseComparison& c, VerdictCode code) {
+  const double t = 100 * c.threshold;
+  const std::string interval = fmt::format("[{}, {}]", pct(c.change_lower), pct(c.change_upper));
+  switch (code) {
+    case VerdictCode::exact_equal: return "exact unit: equal values";
+    case VerdictCode::exact_differs: return fmt::format("exact unit: values differ by {}", pct(c.change_estimate));
+    case VerdictCode::no_interval: return "no finite interval of the change";
+    case VerdictCode::too_noisy: return fmt::format("too noisy: no confident verdict (interval {})", interval);
+    case VerdictCode::too_few_samples: return fmt::format("too few samples: no confident verdict (interval {})", interval);
+    case VerdictCode::within_threshold: return fmt::format("interval {} lies within ±{:.2f}%", interval, t);
+    case VerdictCode::beyond_threshold:
+    case VerdictCode::fdr_adjusted:
+      return fmt::format("interval {} excludes 0 and the estimate {} is beyond ±{:.2f}%", interval,
+                         pct(c.change_estimate), t);
+    case VerdictCode::below_threshold:
+      return fmt::format("interval {} excludes 0 but the estimate {} is within ±{:.2f}% and the interval is not",
+                         interval, pct(c.change_estimate), t);
+    case VerdictCode::straddles_zero:
+      return fmt::format("interval {} includes 0 and is not within ±{:.2f}%", interval, t);
+  }
+  return std::string(to_string(code));
+}
+
+std::string cause_detail(const CaseComparison& c) {
+  switch (c.inconclusive_cause) {
+    case InconclusiveCause::drift: return fmt::format("within-process drift {:.1f}%", 100 * c.within_process_drift);
+    case InconclusiveCause::few_processes:
+      return fmt::format("{} process(es) per side", std::min(c.base_processes, c.head_processes));
+    default: return "noise";
+  }
+}
+
+}  // namespace
+
+std::string verdict_code_text(const CaseComparison& c) {
+  std::string code(to_string(c.verdict_code));
+  return within_only(c) ? code + "_within_process" : code;
+}
+
+std::string verdict_reason(const CaseComparison& c) {
+  const std::string within = within_only(c) ? std::string(kWithinSentence) : std::string();
+  std::string sentence = within + decision_sentence(c, c.verdict_code);
+  if (c.verdict_code == VerdictCode::fdr_adjusted) {
+    return fmt::format("{}Benjamini-Hochberg adjusted p = {:.3g} >= alpha {} across {} cases (p = {:.3g}); "
+                       "unadjusted: {}",
+                       within, c.p_adjusted, c.alpha, c.fdr_cases, c.p_value, sentence);
+  }
+  if (c.verdict == Verdict::inconclusive && std::isfinite(c.detectable_change)) {
+    sentence += fmt::format("; detectable change about {:.1f}% ({})", 100 * c.detectable_change, cause_detail(c));
+  }
+  return sentence;
+}
+
+std::string verdict_why(const CaseComparison& c) {
+  const std::string t = format_percent(c.threshold, 0);
+  std::string why;
+  switch (c.verdict_code) {
+    case VerdictCode::within_threshold: why = fmt::format("CI within ±{}", t); break;
+    case VerdictCode::beyond_threshold: why = fmt::format("CI excludes 0, change beyond ±{}", t); break;
+    case VerdictCode::below_threshold: why = fmt::format("change within ±{}, its CI is not", t); break;
+    case VerdictCode::straddles_zero: why = fmt::format("CI spans 0, reaches past ±{}", t); break;
+    case VerdictCode::too_noisy: why = "too noisy"; break;
+    case VerdictCode::too_few_samples: why = "too few samples"; break;
+    case VerdictCode::no_interval: why = "no finite CI"; break;
+    case VerdictCode::fdr_adjusted: why = fmt::format("BH-adjusted p = {:.2g}", c.p_adjusted); break;
+    case VerdictCode::exact_equal:
+    case VerdictCode::exact_differs: why = "exact unit"; break;
+  }
+  // Power is the question only when the interval cannot tell a change from none.
+  if (c.verdict_code == VerdictCode::straddles_zero && std::isfinite(c.detectable_change)) {
+    const std::string_view cause = c.inconclusive_cause == InconclusiveCause::drift           ? "drift"
+                                   : c.inconclusive_cause == InconclusiveCause::few_processes ? "few processes"
+                                                                                              : "noise";
+    why += fmt::format("; detects ≥ {} ({})", format_percent(c.detectable_change, 1), cause);
+  }
+  return within_only(c) ? "1 process/side: " + why : why;
+}
+
+std::string interval_method_text(std::string_view method) {
+  if (method == "paired_t") return "a paired t interval on log process medians (the process is the unit)";
+  if (method == "welch_t") return "a Welch t interval on log process medians (the process is the unit)";
+  if (method == "bca") return "a BCa bootstrap interval over samples (within-process noise only)";
+  if (method == "percentile") return "a percentile bootstrap interval over samples (within-process noise only)";
+  if (method == "median_normal") {
+    return "a normal interval from each side's median interval over samples (within-process noise only)";
+  }
+  return std::string(method);
+}
+
+std::string verdict_label(Verdict v) { return v == Verdict::unchanged ? "~ unchanged" : std::string(to_string(v)); }
+
+}  // namespace benchreport

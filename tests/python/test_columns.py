@@ -1,0 +1,132 @@
+"""One result, defined once: every result's to_pandas() is DataFrame(result.columns()), and
+its columns are exactly the scalar fields of the JSON ``data`` rows (issue 30)."""
+import json
+
+import numpy as np
+import pytest
+
+import benchreport as br
+
+pd = pytest.importorskip("pandas")
+
+
+def _scalar(value):
+    return not isinstance(value, (list, dict))
+
+
+def _flat(case, section):
+    """A JSON case as a columnar row: ``key`` and ``robust`` flattened (an estimate's ``value`` is
+    the column of its name, its other fields ``<name>_<field>``), ``section`` from the parent."""
+    row = {"section": section}
+    for name, value in case.items():
+        if name == "key":
+            row.update(value)
+        elif name == "robust":
+            for inner, figure in value.items():
+                if isinstance(figure, dict):
+                    row.update({inner if k == "value" else f"{inner}_{k}": v for k, v in figure.items()})
+                else:
+                    row[inner] = figure
+        elif _scalar(value):
+            row[name] = value
+    return row
+
+
+@pytest.fixture(scope="module")
+def comparison():
+    ds = br.load([br.example_path("nitro/ios"), br.example_path("nitro/android")])
+    return br.compare(ds, resamples=200)
+
+
+def test_comparison_to_pandas_is_the_columns(comparison):
+    pd.testing.assert_frame_equal(comparison.to_pandas(), pd.DataFrame(comparison.columns()))
+
+
+def test_comparison_columns_are_the_json_case_fields(comparison):
+    data = json.loads(comparison.to_json())["data"]
+    rows = [_flat(case, s["section"]) for s in data["sections"] for case in s["cases"]]
+    frame = comparison.to_pandas().set_index(["section", "name"])
+    assert set(frame.columns) | {"section", "name"} == set(rows[0])
+    assert len(frame) == len(rows) and frame.index.is_unique
+    for row in rows:
+        got = frame.loc[(row["section"], row["name"])]
+        for name, value in row.items():
+            if name in ("section", "name"):
+                continue
+            if value is None:
+                assert np.isnan(got[name]), name
+            elif isinstance(value, float):
+                assert got[name] == pytest.approx(value, rel=1e-15, nan_ok=True), name
+            else:
+                assert got[name] == value, name
+
+
+def test_case_columns_of_compare_results_use_the_same_names(comparison):
+    rng = np.random.default_rng(3)
+    base = rng.lognormal(0, 0.05, 40)
+    results = br.compare_many({"a": (base, base * 1.2), "b": (base, base)}, resamples=200)
+    from benchreport import notebook as nb
+
+    frame = nb.to_pandas(results)
+    case_fields = set(comparison.to_pandas().columns) - {"section", "unit_base", "base_drift", "head_drift"}
+    case_fields -= set(comparison.by)
+    assert set(frame.columns) == case_fields
+    assert list(frame["name"]) == ["a", "b"]
+    assert frame.loc[0, "change_lower"] == results[0].change_ci[0]
+    assert frame.loc[0, "verdict_code"] == results[0].verdict_code
+
+
+def _history():
+    rng = np.random.default_rng(5)
+    values, offsets, labels = [], [0], {"benchmark": [], "commit": [], "process": []}
+    for case, step in (("a", 1.3), ("b", 1.0)):
+        for c in range(24):
+            for p in range(2):
+                values.extend(rng.lognormal(0, 0.01, 5) * (step if c >= 12 else 1.0))
+                offsets.append(len(values))
+                labels["benchmark"].append(case)
+                labels["commit"].append(f"{c:04d}")
+                labels["process"].append(str(p))
+    ds = br.Dataset.from_arrays(np.array(values), np.array(offsets), labels, unit="s")
+    return br.history(ds, order="commit")
+
+
+def test_history_to_pandas_is_the_columns_of_the_json_change_points():
+    result = _history()
+    frame = result.to_pandas()
+    pd.testing.assert_frame_equal(frame, pd.DataFrame(result.columns()))
+    data = json.loads(result.report.to_json())["data"]
+    rows = [{**s["labels"], "unit": s["unit"], **cp} for s in data["series"] for cp in s["change_points"]]
+    assert len(rows) == len(frame) >= 1
+    assert list(frame.columns) == list(rows[0])
+    for row, (_, got) in zip(rows, frame.iterrows()):
+        for name, value in row.items():
+            assert (np.isnan(got[name]) if value is None else got[name] == value), name
+
+
+def test_empty_history_keeps_its_columns():
+    result = _history()
+    empty = br.history(br.Dataset.from_arrays(np.ones(40), np.arange(0, 41, 5),
+                                              {"benchmark": ["a"] * 8, "commit": [f"{c}" for c in range(8)]},
+                                              unit="s"), order="commit")
+    assert list(empty.to_pandas().columns) == list(result.to_pandas().columns)
+    assert len(empty.to_pandas()) == 0
+
+
+def test_units_are_a_typed_class_that_pickles():
+    import pickle
+
+    unit = br.parse_unit("MiB/s")
+    assert isinstance(unit, br.Unit)
+    assert (unit.dimension, unit.base_symbol, unit.higher_is_better) == ("rate_bytes", "B/s", True)
+    assert unit.to_base == 1024 * 1024 and unit["to_base"] == unit.to_base
+    assert pickle.loads(pickle.dumps(unit)) == unit
+
+
+def test_dataset_pickles_with_equal_values():
+    import pickle
+
+    ds = br.load([br.example_path("nitro/ios")])
+    back = pickle.loads(pickle.dumps(ds))
+    assert back.to_json() == ds.to_json() and len(back) == len(ds)
+    np.testing.assert_array_equal(back.values, ds.values)
