@@ -206,7 +206,7 @@ class ComparisonResult(_RendersReport):
         their distribution-free bounds and P(head better).
 
         Medians and the shift are in the row's ``unit``: the unit the report shows them in (times scaled
-        by the base median to ns, µs, ms or s, as the report does; other quantities in their input
+        by the base median to ns, µs, ms, s, min or h, as the report does; other quantities in their input
         unit), so 2.1e-06 s reads as 2.1 µs. ``base_units=True`` gives them in base units (seconds,
         bytes, ...) with the base unit's symbol instead. Changes, ratios and percentages have no unit."""
         import pandas as pd
