@@ -378,3 +378,17 @@ def test_e_divisive_matches_signal_processing_algorithms_in_its_own_venv():
         ours = [s.index for s in br.e_divisive(x, max_p_value=0.05, permutations=100, min_segment=1, within="squares",
                                                search_end=False)]
         assert ours == their
+
+
+def test_every_process_label_is_a_process_not_a_case():
+    """history and the Dask helpers share the comparison's per-process labels (data/label_roles.hpp):
+    an interleaving ``order`` label splits no series."""
+    from benchreport import _core
+
+    assert _core.PROCESS_LABELS == ("process", "pair", "order", "run", "repetition")
+    labels = {"benchmark": ["a"] * 4, "commit": ["c1", "c1", "c2", "c2"], "process": ["1", "2", "1", "2"],
+              "order": ["AB", "BA", "BA", "AB"]}
+    ds = br.Dataset.from_arrays(np.arange(1.0, 9.0), np.arange(0, 9, 2), labels, unit="s")
+    series = br.history(ds, order="commit").analysis.history.series
+    assert [s.key for s in series] == [["a"]]
+    assert list(series[0].processes) == [2, 2]
