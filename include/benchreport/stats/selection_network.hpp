@@ -9,8 +9,9 @@
 
 // Hot lane kernels get an AVX2 clone next to the baseline x86-64 one; the
 // loader picks one at run time. AVX2 without FMA: no contraction of a * b + c,
-// so every clone rounds exactly as the scalar per-set code does.
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+// so every clone rounds exactly as the scalar per-set code does. The loader's
+// choice is an ifunc, which only ELF has: MinGW (PE) builds get the baseline.
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && defined(__ELF__)
 #define BENCHREPORT_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define BENCHREPORT_SIMD_CLONES
