@@ -130,3 +130,19 @@ def test_dataset_pickles_with_equal_values():
     back = pickle.loads(pickle.dumps(ds))
     assert back.to_json() == ds.to_json() and len(back) == len(ds)
     np.testing.assert_array_equal(back.values, ds.values)
+
+
+def test_summary_pickles_with_equal_values():
+    import pickle
+
+    from benchreport import notebook as nb
+
+    x = np.random.default_rng(2).lognormal(0, 0.1, 50)
+    s = br.summarize(x)
+    back = pickle.loads(pickle.dumps(s))
+    assert isinstance(back, br.Summary)
+    before, after = nb.summary_row(s), nb.summary_row(back)
+    assert before.keys() == after.keys()
+    for name, value in before.items():
+        assert value == after[name] or (value != value and after[name] != after[name]), name
+    assert (back.median_ci.lower_rank, back.drift.change_reason) == (s.median_ci.lower_rank, s.drift.change_reason)

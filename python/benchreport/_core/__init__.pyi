@@ -16,7 +16,11 @@ class MedianCI:
     """
     Distribution-free confidence interval for the median.
     """
+    def __getstate__(self) -> tuple:
+        ...
     def __repr__(self) -> str:
+        ...
+    def __setstate__(self, arg0: tuple) -> None:
         ...
     @property
     def achieved(self) -> float:
@@ -46,7 +50,11 @@ class Drift:
     """
     Drift of one ordered sample set: end-median ratio, Theil–Sen, Mann–Kendall.
     """
+    def __getstate__(self) -> tuple:
+        ...
     def __repr__(self) -> str:
+        ...
+    def __setstate__(self, arg0: tuple) -> None:
         ...
     @property
     def change(self) -> float:
@@ -104,7 +112,11 @@ class Summary:
     @staticmethod
     def _repr_pretty_(obj: typing.Any, printer: typing.Any, cycle: bool) -> None:
         ...
+    def __getstate__(self) -> tuple:
+        ...
     def __repr__(self) -> str:
+        ...
+    def __setstate__(self, arg0: tuple) -> None:
         ...
     @property
     def cv(self) -> float:
