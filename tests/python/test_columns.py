@@ -146,3 +146,37 @@ def test_summary_pickles_with_equal_values():
     for name, value in before.items():
         assert value == after[name] or (value != value and after[name] != after[name]), name
     assert (back.median_ci.lower_rank, back.drift.change_reason) == (s.median_ci.lower_rank, s.drift.change_reason)
+
+
+def _flat_scalars(obj, prefix=""):
+    """The scalar fields of a JSON object, nested objects as ``<name>_<field>`` (``change`` unprefixed)."""
+    row = {}
+    for name, value in obj.items():
+        if isinstance(value, dict):
+            row.update(_flat_scalars(value, "" if name == "change" else f"{prefix}{name}_"))
+        elif _scalar(value):
+            row[f"{prefix}{name}"] = value
+    return row
+
+
+@pytest.mark.parametrize("sides", [True, False])
+def test_scaling_to_pandas_is_the_columns_of_the_json_data(sides):
+    import glob
+    from pathlib import Path
+
+    from benchreport.cli import load_sides
+
+    data = Path(__file__).resolve().parent.parent / "data" / "google_benchmark" / "scaling"
+    base, head = sorted(glob.glob(str(data / "base-*.json"))), sorted(glob.glob(str(data / "head-*.json")))
+    result = br.scaling(load_sides(base, head, "revision", "base", "head"), at=1e6) if sides else br.scaling(
+        br.load(base))
+    frame = result.to_pandas()
+    pd.testing.assert_frame_equal(frame, pd.DataFrame(result.columns()))
+    payload = json.loads(result.report.to_json())["data"]["scaling"]
+    items = payload["comparisons"] if sides else payload["families"]
+    assert len(items) == len(frame) >= 1
+    for item, (_, got) in zip(items, frame.iterrows()):
+        row = _flat_scalars(item)
+        assert set(row) == set(frame.columns)
+        for name, value in row.items():
+            assert (np.isnan(got[name]) if value is None else got[name] == value), name

@@ -787,6 +787,10 @@ class ScalingResult:
     """
     Every family of a Dataset fitted, or compared base → head.
     """
+    def columns(self) -> dict:
+        """
+        Columnar view: the scalar fields of the JSON comparisons (base_*, head_*, the change's) or fits.
+        """
     @property
     def base_value(self) -> str:
         ...
