@@ -180,3 +180,16 @@ def test_scaling_to_pandas_is_the_columns_of_the_json_data(sides):
         assert set(row) == set(frame.columns)
         for name, value in row.items():
             assert (np.isnan(got[name]) if value is None else got[name] == value), name
+
+
+def test_import_starts_no_thread():
+    import subprocess
+    import sys
+
+    code = ("import os, threading\n"
+            "import numpy\n"  # numpy's BLAS may start its own threads: counted before
+            "before = len(os.listdir('/proc/self/task'))\n"
+            "import benchreport\n"
+            "print(len(os.listdir('/proc/self/task')) - before, threading.active_count())\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["0", "1"]
