@@ -23,6 +23,7 @@ from ._reports import Report
 
 __all__ = [
     "CaseResult",
+    "ComparisonCase",
     "ComparisonResult",
     "MatrixResult",
     "compare",
@@ -82,14 +83,21 @@ class _RendersReport:
 
 
 @dataclass(frozen=True)
-class CaseResult:
-    """One matched case: its key (label values of ``by``), display name, section and statistics."""
+class ComparisonCase:
+    """One matched case of :func:`compare` (C++ ``ComparisonCase``): its key (label values of ``by``),
+    display name, section, process pairs and its :class:`CaseComparison` (``comparison``; ``stats`` is
+    the same object under its earlier name)."""
 
     key: dict[str, str]
     name: str
     section: str
     pairs: list[str]
     stats: Any  # benchreport.CompareResult
+
+    @property
+    def comparison(self) -> Any:
+        """The case's :class:`CaseComparison`."""
+        return self.stats
 
     @property
     def change(self) -> float:
@@ -102,6 +110,10 @@ class CaseResult:
 
     def __repr__(self) -> str:
         return f"<CaseResult {self.name!r}: {self.change:+.2%} {self.verdict}>"
+
+
+#: The earlier name of :class:`ComparisonCase`, kept for code that uses it.
+CaseResult = ComparisonCase
 
 
 def display_unit(base_value: float, unit: Any) -> tuple[str, float]:
@@ -130,12 +142,12 @@ class ComparisonResult(_RendersReport):
     _columns: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
-    def cases(self) -> list[CaseResult]:
-        """The matched cases in input order (CaseResult), made on first access.
+    def cases(self) -> list[ComparisonCase]:
+        """The matched cases in input order (:class:`ComparisonCase`), made on first access.
 
         A report of 100 000 cases rendered without reading them (the CLI) never builds their Python objects."""
         if self._cases is None:
-            self._cases = [CaseResult(key=dict(zip(self.by, c.key)), name=c.name, section=c.section,
+            self._cases = [ComparisonCase(key=dict(zip(self.by, c.key)), name=c.name, section=c.section,
                                       pairs=list(c.pairs), stats=c.comparison) for c in self._view.take_cases()]
             self._view = None
         return self._cases

@@ -28,25 +28,6 @@ compare_growth = _core.compare_growth
 split_size = _core.split_size
 
 
-def _fit_row(fit: Any) -> dict:
-    power = fit.fit.power
-    best = next(m for m in fit.fit.models if m.model == fit.fit.best)
-    row = {
-        "model": f"O({fit.fit.best})",
-        "exponent": power.exponent,
-        "exponent_lower": power.exponent_lower,
-        "exponent_upper": power.exponent_upper,
-        "coefficient": best.coefficient,
-        "rms_relative": best.rms_relative,
-        "sizes": len(fit.fit.sizes),
-        "unit": fit.unit,
-    }
-    if fit.reported is not None:
-        row["gbench_big_o"] = fit.reported.big_o
-        row["gbench_rms"] = fit.reported.rms
-    return row
-
-
 @dataclass
 class ScalingResult(_RendersReport):
     """Result of :func:`scaling`: one fit per family, or base/head fits and the change of growth."""
@@ -66,32 +47,18 @@ class ScalingResult(_RendersReport):
     def comparisons(self) -> list:
         return list(self.core.comparisons)
 
+    def columns(self) -> dict:
+        """``{field: numpy array}``: one entry per family comparison (``family``, the ``base_`` and ``head_``
+        fit fields, the change's fields: ``exponent_change``, ``level_ratio``, ``verdict``, ``at_ratio``, ...)
+        or, without two sides, per fit (``family``, ``unit``, ``best``, ``exponent`` with its interval, ``df``,
+        ``sigma``, ``google_benchmark_big_o``, ...): the scalar fields of the JSON ``data``."""
+        return dict(self.core.columns())
+
     def to_pandas(self) -> "Any":
-        """One row per family: model, exponent b and its interval, coefficient, RMS residual
-        (with base_/head_ prefixes and the change columns for a comparison)."""
+        """``DataFrame(self.columns())``."""
         import pandas as pd
 
-        rows = []
-        if not self.compared:
-            for f in self.core.fits:
-                rows.append({"family": f.name, **_fit_row(f)})
-            return pd.DataFrame(rows)
-        for c in self.core.comparisons:
-            g = c.change
-            row = {"family": c.name}
-            row.update({f"base_{k}": v for k, v in _fit_row(c.base).items()})
-            row.update({f"head_{k}": v for k, v in _fit_row(c.head).items()})
-            row.update({
-                "exponent_change": g.exponent_change, "exponent_change_lower": g.exponent_lower,
-                "exponent_change_upper": g.exponent_upper, "level_ratio": g.level_ratio,
-                "level_ratio_lower": g.level_lower, "level_ratio_upper": g.level_upper,
-                "reference_size": g.reference_size, "verdict": g.verdict,
-            })
-            if g.at is not None:
-                row.update({"at": g.at, "at_ratio": g.at_ratio, "at_ratio_lower": g.at_lower,
-                            "at_ratio_upper": g.at_upper, "at_far": g.far})
-            rows.append(row)
-        return pd.DataFrame(rows)
+        return pd.DataFrame(self.columns())
 
     def plot(self, family: Optional[str] = None, ax: Any = None) -> Any:
         """Log–log plot of one family (the first when None): process medians and the fitted model(s)."""

@@ -12,13 +12,15 @@ PYBIND11_MODULE(_core, m) {
   // Claim this thread's C++ exception state now (see
   // core/worker_pool.hpp): a bad_alloc thrown later must not need an allocation.
   [[maybe_unused]] volatile int claimed = std::uncaught_exceptions();  // volatile: the call is pure
-  // The helper threads start now and claim theirs, while memory is known to
-  // be there: a thread started later, under an address-space limit, could
-  // be ended by glibc on its first use of that state (core/worker_pool.hpp).
-  benchreport::start_worker_pool();
+  // The helper threads start on first use (core/worker_pool.hpp), not at import:
+  // `import benchreport` starts no thread. A program that will compute under an
+  // address-space limit calls start_worker_pool() first, while memory is there.
   m.doc() = "benchreport compiled core (statistics, comparison, readers, reports)";
   m.attr("__version__") = benchreport::version();
   py::register_exception<benchreport::InputError>(m, "InputError", PyExc_ValueError);
+  m.def("start_worker_pool", &benchreport::start_worker_pool,
+        "Starts the helper threads now (else the first parallel loop does): call it before setting an "
+        "address-space limit (docs/hardening.md).");
   benchreport::python::register_summary(m);
   benchreport::python::register_compare(m);
   benchreport::python::register_dataset(m);

@@ -9,6 +9,7 @@
 #include "benchreport/data/families.hpp"
 #include "benchreport/presets/scaling.hpp"
 #include "benchreport/stats/scaling.hpp"
+#include "arrays.hpp"
 #include "keyword_options.hpp"
 #include "register.hpp"
 
@@ -92,6 +93,8 @@ void register_family_classes(py::module_& m) {
       .def_readonly("head", &FamilyComparison::head)
       .def_readonly("change", &FamilyComparison::change);
   py::class_<ScalingResult>(m, "ScalingResult", "Every family of a Dataset fitted, or compared base → head.")
+      .def("columns", [](const ScalingResult& r) { return columns_dict(scaling_columns(r)); },
+           "Columnar view: the scalar fields of the JSON comparisons (base_*, head_*, the change's) or fits.")
       .def_readonly("by", &ScalingResult::by)
       .def_readonly("size_source", &ScalingResult::size_source)
       .def_readonly("compared", &ScalingResult::compared)

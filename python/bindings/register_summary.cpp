@@ -154,6 +154,64 @@ py::object grouped_columns(GroupedSummary&& g, StatSet s) {
   return d;
 }
 
+// Pickle state of the summary results: their fields in declaration order (an Availability
+// as (ok, reason)), so that a Summary crosses processes (multiprocessing, Dask) unchanged.
+py::tuple availability_state(const Availability& a) { return py::make_tuple(a.ok, a.reason); }
+Availability availability_from(const py::handle& t) {
+  const auto s = t.cast<py::tuple>();
+  return Availability{s[0].cast<bool>(), s[1].cast<std::string>()};
+}
+
+py::tuple median_ci_state(const MedianCI& c) {
+  return py::make_tuple(availability_state(c.availability), c.lower, c.upper, c.nominal, c.achieved, c.lower_rank,
+                        c.upper_rank);
+}
+MedianCI median_ci_from(const py::tuple& t) {
+  return MedianCI{availability_from(t[0]), t[1].cast<double>(), t[2].cast<double>(), t[3].cast<double>(),
+                  t[4].cast<double>(), t[5].cast<std::size_t>(), t[6].cast<std::size_t>()};
+}
+
+py::tuple drift_state(const Drift& d) {
+  return py::make_tuple(availability_state(d.change_availability), d.change, availability_state(d.theil_sen_availability),
+                        d.theil_sen_slope, d.theil_sen_relative, availability_state(d.mann_kendall_availability),
+                        d.mann_kendall_s, d.mann_kendall_z, d.mann_kendall_p, d.kendall_tau);
+}
+Drift drift_from(const py::tuple& t) {
+  return Drift{availability_from(t[0]), t[1].cast<double>(), availability_from(t[2]), t[3].cast<double>(),
+               t[4].cast<double>(), availability_from(t[5]), t[6].cast<double>(), t[7].cast<double>(),
+               t[8].cast<double>(), t[9].cast<double>()};
+}
+
+py::tuple summary_state(const Summary& s) {
+  return py::make_tuple(s.n, s.n_omitted, s.min, s.max, s.mean, s.std_population, s.std_sample, s.cv, s.median,
+                        s.probabilities, s.quantiles, s.iqr, s.mad, s.mad_over_median_pct, s.robust_cv,
+                        median_ci_state(s.median_ci), drift_state(s.drift),
+                        py::make_tuple(s.outliers.tukey_mild, s.outliers.tukey_severe, s.outliers.modified_z));
+}
+Summary summary_from(const py::tuple& t) {
+  Summary s;
+  s.n = t[0].cast<std::size_t>();
+  s.n_omitted = t[1].cast<std::size_t>();
+  s.min = t[2].cast<double>();
+  s.max = t[3].cast<double>();
+  s.mean = t[4].cast<double>();
+  s.std_population = t[5].cast<double>();
+  s.std_sample = t[6].cast<double>();
+  s.cv = t[7].cast<double>();
+  s.median = t[8].cast<double>();
+  s.probabilities = t[9].cast<std::vector<double>>();
+  s.quantiles = t[10].cast<std::vector<double>>();
+  s.iqr = t[11].cast<double>();
+  s.mad = t[12].cast<double>();
+  s.mad_over_median_pct = t[13].cast<double>();
+  s.robust_cv = t[14].cast<double>();
+  s.median_ci = median_ci_from(t[15].cast<py::tuple>());
+  s.drift = drift_from(t[16].cast<py::tuple>());
+  const auto o = t[17].cast<py::tuple>();
+  s.outliers = OutlierCounts{o[0].cast<std::size_t>(), o[1].cast<std::size_t>(), o[2].cast<std::size_t>()};
+  return s;
+}
+
 void bind_result_types(py::module_& m) {
   py::class_<MedianCI>(m, "MedianCI", "Distribution-free confidence interval for the median.")
       .def_property_readonly("available", [](const MedianCI& c) { return c.availability.ok; })
@@ -164,6 +222,7 @@ void bind_result_types(py::module_& m) {
       .def_readonly("achieved", &MedianCI::achieved)
       .def_readonly("lower_rank", &MedianCI::lower_rank)
       .def_readonly("upper_rank", &MedianCI::upper_rank)
+      .def(py::pickle(&median_ci_state, &median_ci_from))
       .def("__repr__", [](const MedianCI& c) {
         if (!c.availability.ok) return fmt::format("MedianCI(available=False, reason='{}')", c.availability.reason);
         return fmt::format("MedianCI(lower={:.6g}, upper={:.6g}, achieved={:.4g}, ranks=({}, {}))", c.lower, c.upper,
@@ -186,6 +245,7 @@ void bind_result_types(py::module_& m) {
                              [](const Drift& d) { return d.mann_kendall_availability.ok; })
       .def_property_readonly("mann_kendall_reason",
                              [](const Drift& d) { return optional_reason(d.mann_kendall_availability); })
+      .def(py::pickle(&drift_state, &drift_from))
       .def("__repr__", [](const Drift& d) {
         const auto value = [](bool ok, double x) { return ok ? fmt::format("{:.6g}", x) : std::string("n/a"); };
         return fmt::format("Drift(change={}, theil_sen_relative={}, mann_kendall_p={})",
@@ -194,6 +254,7 @@ void bind_result_types(py::module_& m) {
                            value(d.mann_kendall_availability.ok, d.mann_kendall_p));
       });
   py::class_<Summary>(m, "Summary", "Summary statistics of one sample set (see docs/statistics-summary.md).")
+      .def(py::pickle(&summary_state, &summary_from))
       .def_readonly("n", &Summary::n)
       .def_readonly("n_omitted", &Summary::n_omitted)
       .def_readonly("min", &Summary::min)

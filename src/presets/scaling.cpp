@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "benchreport/report/fields.hpp"
 #include "benchreport/report/format.hpp"
 
 namespace benchreport {
@@ -173,13 +174,7 @@ void add_comparisons(Blocks& blocks, const ScalingResult& r, int level) {
   }
 }
 
-Json numbers(const std::vector<double>& values) {
-  Json out = Json::array();
-  for (const double v : values) out.push_back(v);
-  return out;
-}
-
-Json fit_json(const FamilyFit& f) {
+Json models_json(const FamilyFit& f) {
   Json models = Json::array();
   for (const ModelFit& m : f.fit.models) {
     models.push_back(Json::Object{{"model", growth_model_name(m.model)}, {"coefficient", m.coefficient},
@@ -187,19 +182,70 @@ Json fit_json(const FamilyFit& f) {
                                   {"aicc", std::isfinite(m.aicc) ? Json(m.aicc) : Json()},
                                   {"rms_relative", m.rms_relative}});
   }
+  return models;
+}
+
+// The fields of one family's fit: its JSON object and its columns (report/fields.hpp).
+template <class Visitor>
+void visit_fit(const FamilyFit& f, Visitor& v) {
   const PowerFit& p = f.fit.power;
-  Json out = Json::Object{{"family", f.name}, {"unit", base_symbol(f.unit.dimension)}, {"sizes", numbers(f.fit.sizes)},
-                          {"costs", numbers(f.fit.summaries)}, {"processes", numbers(f.fit.processes)},
-                          {"best", growth_model_name(f.fit.best)}, {"models", std::move(models)},
-                          {"exponent", p.exponent}, {"exponent_lower", p.exponent_lower},
-                          {"exponent_upper", p.exponent_upper}, {"df", p.df}, {"sigma", f.fit.sigma},
-                          {"sigma_between_processes", f.fit.sigma_between_processes},
-                          {"residuals", numbers(f.fit.residuals)}};
-  if (f.reported) {
-    out.set("google_benchmark", Json::Object{{"big_o", f.reported->big_o}, {"coefficient", f.reported->coefficient},
-                                             {"rms", f.reported->rms}});
-  }
-  return out;
+  v.field("family", f.name);
+  v.field("unit", std::string(base_symbol(f.unit.dimension)));
+  v.list("sizes", f.fit.sizes);
+  v.list("costs", f.fit.summaries);
+  v.list("processes", f.fit.processes);
+  v.field("best", std::string(growth_model_name(f.fit.best)));
+  v.json("models", models_json(f));
+  v.field("exponent", p.exponent);
+  v.field("exponent_lower", p.exponent_lower);
+  v.field("exponent_upper", p.exponent_upper);
+  v.field("df", p.df);
+  v.field("sigma", f.fit.sigma);
+  v.field("sigma_between_processes", f.fit.sigma_between_processes);
+  v.list("residuals", f.fit.residuals);
+  const ReportedComplexity reported = f.reported.value_or(ReportedComplexity{"", std::nan(""), std::nan("")});
+  v.begin_group("google_benchmark", true, f.reported.has_value());
+  v.field("big_o", reported.big_o);
+  v.field("coefficient", reported.coefficient);
+  v.field("rms", reported.rms);
+  v.end_group();
+}
+
+// The fields of a base/head comparison of one family.
+template <class Visitor>
+void visit_family_comparison(const FamilyComparison& c, Visitor& v) {
+  const GrowthChange& g = c.change;
+  const bool at = g.at.has_value();
+  v.field("family", c.name);
+  v.begin_group("base", true);
+  visit_fit(c.base, v);
+  v.end_group();
+  v.begin_group("head", true);
+  visit_fit(c.head, v);
+  v.end_group();
+  v.begin_group("change");
+  v.field("exponent_change", g.exponent_change);
+  v.field("exponent_lower", g.exponent_lower);
+  v.field("exponent_upper", g.exponent_upper);
+  v.field("level_ratio", g.level_ratio);
+  v.field("level_lower", g.level_lower);
+  v.field("level_upper", g.level_upper);
+  v.field("reference_size", g.reference_size);
+  v.field("df", g.df);
+  v.field("verdict", std::string(growth_verdict_name(g.verdict)));
+  v.field_if(at, "at", g.at.value_or(std::nan("")));
+  v.field_if(at, "at_ratio", at ? g.at_ratio : std::nan(""));
+  v.field_if(at, "at_lower", at ? g.at_lower : std::nan(""));
+  v.field_if(at, "at_upper", at ? g.at_upper : std::nan(""));
+  v.field_if(at, "far", g.far);
+  v.end_group();
+}
+
+template <class Visit, class Item>
+Json object_of(Visit visit, const Item& item) {
+  JsonFields fields;
+  visit(item, fields);
+  return Json(fields.take());
 }
 
 }  // namespace
@@ -217,24 +263,10 @@ void add_scaling_blocks(Blocks& blocks, const ScalingResult& result, int heading
 
 Json scaling_json(const ScalingResult& result) {
   Json families = Json::array();
-  for (const FamilyFit& f : result.fits) families.push_back(fit_json(f));
+  for (const FamilyFit& f : result.fits) families.push_back(object_of(visit_fit<JsonFields>, f));
   Json comparisons = Json::array();
   for (const FamilyComparison& c : result.comparisons) {
-    const GrowthChange& g = c.change;
-    Json change = Json::Object{{"exponent_change", g.exponent_change}, {"exponent_lower", g.exponent_lower},
-                               {"exponent_upper", g.exponent_upper}, {"level_ratio", g.level_ratio},
-                               {"level_lower", g.level_lower}, {"level_upper", g.level_upper},
-                               {"reference_size", g.reference_size}, {"df", g.df},
-                               {"verdict", growth_verdict_name(g.verdict)}};
-    if (g.at) {
-      change.set("at", *g.at);
-      change.set("at_ratio", g.at_ratio);
-      change.set("at_lower", g.at_lower);
-      change.set("at_upper", g.at_upper);
-      change.set("far", g.far);
-    }
-    comparisons.push_back(Json::Object{{"family", c.name}, {"base", fit_json(c.base)}, {"head", fit_json(c.head)},
-                                       {"change", std::move(change)}});
+    comparisons.push_back(object_of(visit_family_comparison<JsonFields>, c));
   }
   Json skipped = Json::array();
   for (const std::string& s : result.skipped) skipped.push_back(s);
@@ -242,6 +274,23 @@ Json scaling_json(const ScalingResult& result) {
                       {"compared", result.compared},       {"base", result.base_value},
                       {"head", result.head_value},         {"families", std::move(families)},
                       {"comparisons", std::move(comparisons)}, {"skipped", std::move(skipped)}};
+}
+
+Columns scaling_columns(const ScalingResult& result) {
+  Columns out;
+  ColumnFields fields(out);
+  if (result.compared) {
+    for (const FamilyComparison& c : result.comparisons) {
+      out.begin_row();
+      visit_family_comparison(c, fields);
+    }
+  } else {
+    for (const FamilyFit& f : result.fits) {
+      out.begin_row();
+      visit_fit(f, fields);
+    }
+  }
+  return out;
 }
 
 Report scaling_report(const ScalingResult& result, const ScalingReportOptions& options) {

@@ -1,5 +1,6 @@
 #include "benchreport/report/verdict_text.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 

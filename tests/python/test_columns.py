@@ -130,3 +130,66 @@ def test_dataset_pickles_with_equal_values():
     back = pickle.loads(pickle.dumps(ds))
     assert back.to_json() == ds.to_json() and len(back) == len(ds)
     np.testing.assert_array_equal(back.values, ds.values)
+
+
+def test_summary_pickles_with_equal_values():
+    import pickle
+
+    from benchreport import notebook as nb
+
+    x = np.random.default_rng(2).lognormal(0, 0.1, 50)
+    s = br.summarize(x)
+    back = pickle.loads(pickle.dumps(s))
+    assert isinstance(back, br.Summary)
+    before, after = nb.summary_row(s), nb.summary_row(back)
+    assert before.keys() == after.keys()
+    for name, value in before.items():
+        assert value == after[name] or (value != value and after[name] != after[name]), name
+    assert (back.median_ci.lower_rank, back.drift.change_reason) == (s.median_ci.lower_rank, s.drift.change_reason)
+
+
+def _flat_scalars(obj, prefix=""):
+    """The scalar fields of a JSON object, nested objects as ``<name>_<field>`` (``change`` unprefixed)."""
+    row = {}
+    for name, value in obj.items():
+        if isinstance(value, dict):
+            row.update(_flat_scalars(value, "" if name == "change" else f"{prefix}{name}_"))
+        elif _scalar(value):
+            row[f"{prefix}{name}"] = value
+    return row
+
+
+@pytest.mark.parametrize("sides", [True, False])
+def test_scaling_to_pandas_is_the_columns_of_the_json_data(sides):
+    import glob
+    from pathlib import Path
+
+    from benchreport.cli import load_sides
+
+    data = Path(__file__).resolve().parent.parent / "data" / "google_benchmark" / "scaling"
+    base, head = sorted(glob.glob(str(data / "base-*.json"))), sorted(glob.glob(str(data / "head-*.json")))
+    result = br.scaling(load_sides(base, head, "revision", "base", "head"), at=1e6) if sides else br.scaling(
+        br.load(base))
+    frame = result.to_pandas()
+    pd.testing.assert_frame_equal(frame, pd.DataFrame(result.columns()))
+    payload = json.loads(result.report.to_json())["data"]["scaling"]
+    items = payload["comparisons"] if sides else payload["families"]
+    assert len(items) == len(frame) >= 1
+    for item, (_, got) in zip(items, frame.iterrows()):
+        row = _flat_scalars(item)
+        assert set(row) == set(frame.columns)
+        for name, value in row.items():
+            assert (np.isnan(got[name]) if value is None else got[name] == value), name
+
+
+def test_import_starts_no_thread():
+    import subprocess
+    import sys
+
+    code = ("import os, threading\n"
+            "import numpy\n"  # numpy's BLAS may start its own threads: counted before
+            "before = len(os.listdir('/proc/self/task'))\n"
+            "import benchreport\n"
+            "print(len(os.listdir('/proc/self/task')) - before, threading.active_count())\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["0", "1"]

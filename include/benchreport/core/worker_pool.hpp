@@ -7,8 +7,10 @@
 // process (exit 127, "cannot allocate memory for thread-local data") when that
 // allocation fails. A thread started in the middle of a computation under an
 // address-space limit could die that way before it throws anything. Helpers
-// claim that state as they start, so the Python module starts them at import,
-// when memory is known to be there, and every later loop reuses them.
+// claim that state as they start, and every later loop reuses them. They start
+// on first use; a program that will run under an address-space limit calls
+// start_worker_pool() (Python: benchreport._core.start_worker_pool()) before it
+// sets the limit, when memory is known to be there.
 #include <cstddef>
 #include <memory>
 #include <type_traits>

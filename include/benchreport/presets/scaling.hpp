@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "benchreport/compare/scaling.hpp"
+#include "benchreport/core/columns.hpp"
 #include "benchreport/data/dataset.hpp"
 #include "benchreport/report/report.hpp"
 
@@ -29,5 +30,8 @@ void add_scaling_blocks(Blocks& blocks, const ScalingResult& result, int heading
 
 // The machine-readable payload: every fit, model, interval and residual.
 Json scaling_json(const ScalingResult& result);
+// The columnar view: one row per family comparison (compared: family, base_* and head_* fit
+// fields, the change's fields) or per fit, with the scalar fields of the JSON objects.
+Columns scaling_columns(const ScalingResult& result);
 
 }  // namespace benchreport

@@ -7,6 +7,10 @@
 //   estimate(name, value, bounds)  JSON {value, lower, upper, achieved_misrate}; columns
 //                                  name, name_lower, name_upper, name_achieved_misrate;
 //   begin_group(name) / end_group  a nested JSON object; columns take its fields unprefixed;
+//   begin_group(name, prefixed, present)  the same; columns name its fields "<name>_<field>" when
+//                                  prefixed; JSON leaves it out when not present (columns keep it);
+//   field_if(present, name, value) a scalar JSON writes only when present (columns always);
+//   json(name, value)              a JSON value with no column (lists of objects);
 //   texts(name, values)            strings (warnings): JSON only;
 //   section(value)                 the row's section: a column, in JSON the parent's field.
 #include <cmath>
@@ -44,16 +48,23 @@ class JsonFields {
     add(name, Json(Json::Object{{"value", value}, {"lower", b.lower}, {"upper", b.upper},
                                 {"achieved_misrate", b.achieved_misrate}}));
   }
-  void begin_group(const char* name) {
+  void begin_group(const char* name, bool /*prefixed*/ = false, bool present = true) {
     names_.emplace_back(name);
+    present_.push_back(present);
     stack_.emplace_back();
   }
   void end_group() {
     Json::Object group = std::move(stack_.back());
     stack_.pop_back();
-    add(names_.back().c_str(), Json(std::move(group)));
+    if (present_.back()) add(names_.back().c_str(), Json(std::move(group)));
     names_.pop_back();
+    present_.pop_back();
   }
+  template <class T>
+  void field_if(bool present, const char* name, T value) {
+    if (present) field(name, std::move(value));
+  }
+  void json(const char* name, Json value) { add(name, std::move(value)); }
   void texts(const char* name, const std::vector<std::string>& values) {
     Json a = Json::array();
     for (const auto& text : values) a.push_back(text);
@@ -66,32 +77,45 @@ class JsonFields {
  private:
   std::vector<Json::Object> stack_;
   std::vector<std::string> names_;
+  std::vector<bool> present_;
 };
 
-// Appends one row to a Columns from a field list (lists skipped, groups flattened).
+// Appends one row to a Columns from a field list (lists skipped, groups flattened, prefixed
+// groups' fields named "<group>_<field>").
 class ColumnFields {
  public:
   explicit ColumnFields(Columns& out) : out_(out) {}
-  void field(const char* name, double value) { out_.add(name, value); }
-  void field(const char* name, std::size_t value) { out_.add(name, value); }
-  void field(const char* name, bool value) { out_.add(name, value); }
-  void field(const char* name, std::string value) { out_.add(name, std::move(value)); }
-  void optional(const char* name, bool present, double value) { out_.add(name, present ? value : std::nan("")); }
+  void field(const char* name, double value) { out_.add(named(name), value); }
+  void field(const char* name, std::size_t value) { out_.add(named(name), value); }
+  void field(const char* name, bool value) { out_.add(named(name), value); }
+  void field(const char* name, std::string value) { out_.add(named(name), std::move(value)); }
+  template <class T>
+  void field_if(bool /*present*/, const char* name, T value) {
+    field(name, std::move(value));
+  }
+  void optional(const char* name, bool present, double value) { field(name, present ? value : std::nan("")); }
   void list(const char* /*name*/, const std::vector<double>& /*values*/) {}
+  void json(const char* /*name*/, const Json& /*value*/) {}
   void estimate(const char* name, double value, const Bounds& b) {
-    const std::string n(name);
+    const std::string n = named(name);
     out_.add(n, value);
     out_.add(n + "_lower", b.lower);
     out_.add(n + "_upper", b.upper);
     out_.add(n + "_achieved_misrate", b.achieved_misrate);
   }
-  void begin_group(const char* /*name*/) {}
-  void end_group() {}
+  void begin_group(const char* name, bool prefixed = false, bool /*present*/ = true) {
+    prefixes_.push_back(prefixed ? named(name) + "_" : prefix());
+  }
+  void end_group() { prefixes_.pop_back(); }
   void texts(const char* /*name*/, const std::vector<std::string>& /*values*/) {}
   void section(const std::string& value) { out_.add("section", value); }
 
  private:
+  std::string prefix() const { return prefixes_.empty() ? std::string() : prefixes_.back(); }
+  std::string named(const char* name) const { return prefix() + name; }
+
   Columns& out_;
+  std::vector<std::string> prefixes_;
 };
 
 }  // namespace benchreport

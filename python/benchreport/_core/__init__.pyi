@@ -9,14 +9,18 @@ import numpy.typing
 import os
 import typing
 from . import compare
-__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'JsonValue', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'analyze_history', 'best_q_split', 'bmf_string', 'canonical_json', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'display_unit', 'drift', 'e_divisive', 'fingerprint', 'fit_scaling', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'neutralize_text', 'nitro_case_name', 'parse_unit', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'JsonValue', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'analyze_history', 'best_q_split', 'bmf_string', 'canonical_json', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'display_unit', 'drift', 'e_divisive', 'fingerprint', 'fit_scaling', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'neutralize_text', 'nitro_case_name', 'parse_unit', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
 class MedianCI:
     """
     Distribution-free confidence interval for the median.
     """
+    def __getstate__(self) -> tuple:
+        ...
     def __repr__(self) -> str:
+        ...
+    def __setstate__(self, arg0: tuple) -> None:
         ...
     @property
     def achieved(self) -> float:
@@ -46,7 +50,11 @@ class Drift:
     """
     Drift of one ordered sample set: end-median ratio, Theil–Sen, Mann–Kendall.
     """
+    def __getstate__(self) -> tuple:
+        ...
     def __repr__(self) -> str:
+        ...
+    def __setstate__(self, arg0: tuple) -> None:
         ...
     @property
     def change(self) -> float:
@@ -104,7 +112,11 @@ class Summary:
     @staticmethod
     def _repr_pretty_(obj: typing.Any, printer: typing.Any, cycle: bool) -> None:
         ...
+    def __getstate__(self) -> tuple:
+        ...
     def __repr__(self) -> str:
+        ...
+    def __setstate__(self, arg0: tuple) -> None:
         ...
     @property
     def cv(self) -> float:
@@ -775,6 +787,10 @@ class ScalingResult:
     """
     Every family of a Dataset fitted, or compared base → head.
     """
+    def columns(self) -> dict:
+        """
+        Columnar view: the scalar fields of the JSON comparisons (base_*, head_*, the change's) or fits.
+        """
     @property
     def base_value(self) -> str:
         ...
@@ -1076,6 +1092,10 @@ def sha256_hex(data: bytes) -> str:
 def split_size(name: str, argument: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[str, float] | None:
     """
     (family, size) of a case name, or None.
+    """
+def start_worker_pool() -> None:
+    """
+    Starts the helper threads now (else the first parallel loop does): call it before setting an address-space limit (docs/hardening.md).
     """
 def summarize(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], quantiles: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex], method: str, ddof: typing.SupportsInt | typing.SupportsIndex, k: typing.SupportsInt | typing.SupportsIndex, confidence: typing.SupportsFloat | typing.SupportsIndex, mad_scale: str, nan_policy: str, stats: collections.abc.Sequence[str] | None, theil_sen_max_n: typing.SupportsInt | typing.SupportsIndex) -> Summary:
     ...
