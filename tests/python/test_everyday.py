@@ -336,6 +336,8 @@ def test_display_unit_is_the_unit_of_the_report_text(seconds):
 
 
 def test_comparison_frame_and_report_show_a_median_in_one_unit():
+    from benchreport._presets import display_unit
+
     medians = [999.94e-9, 999.96e-9, 59.996]
     values = [m for m in medians for _ in range(2) for _ in range(5)]
     n = len(medians) * 2
@@ -348,5 +350,8 @@ def test_comparison_frame_and_report_show_a_median_in_one_unit():
     for i, median in enumerate(medians):
         row = frame.loc[f"b{i}"]
         shown = br.format_time(median)
-        assert shown.endswith(" " + row["unit"]) and shown in text
-        assert float(shown.split(" ")[0]) == pytest.approx(row["base_median"], rel=1e-3)
+        # The frame is in base units (unit_base); display_unit is the one chooser pandas users and
+        # the report share, so it names the unit the report shows and scales the median to its digits.
+        symbol, scale = display_unit(row["base_median"], br.parse_unit(row["unit_base"]))
+        assert shown.endswith(" " + symbol) and shown in text
+        assert float(shown.split(" ")[0]) == pytest.approx(row["base_median"] / scale, rel=1e-3)
