@@ -9,7 +9,7 @@ import numpy.typing
 import os
 import typing
 from . import compare
-__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'JsonValue', 'Matrix', 'MedianCI', 'ModelFit', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'VERDICT_ROLES', 'analyze_history', 'best_q_split', 'bmf_string', 'canonical_json', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'drift', 'e_divisive', 'fingerprint', 'fit_scaling', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'neutralize_text', 'nitro_case_name', 'parse_unit', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'JsonValue', 'Matrix', 'MedianCI', 'ModelFit', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'VERDICT_ROLES', 'analyze_history', 'best_q_split', 'bmf_string', 'canonical_json', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'drift', 'e_divisive', 'fingerprint', 'fit_scaling', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -843,7 +843,7 @@ class ChangePoint:
     @property
     def permuted(self) -> bool:
         """
-        False: kept by the Welch screen (p_value is its bound).
+        False: kept without permutations (the Welch screen's bound, or the steps method's p).
         """
     @property
     def q(self) -> float:
@@ -852,7 +852,28 @@ class ChangePoint:
     def regression(self) -> bool:
         ...
     @property
+    def relative(self) -> bool:
+        """
+        True: change = after / before - 1; False (a value <= 0 in the series): after - before.
+        """
+    @property
     def upper(self) -> float:
+        ...
+class StepChange:
+    """
+    One step found by detect_steps.
+    """
+    @property
+    def index(self) -> int:
+        ...
+    @property
+    def p_value(self) -> float:
+        ...
+    @property
+    def step(self) -> float:
+        ...
+    @property
+    def z(self) -> float:
         ...
 class SeriesChanges:
     """
@@ -866,6 +887,9 @@ class SeriesChanges:
         ...
     @property
     def regressed_since(self) -> int | None:
+        ...
+    @property
+    def relative(self) -> bool:
         ...
 class HistoryAnalysis:
     """
@@ -881,7 +905,7 @@ class HistoryAnalysis:
     @property
     def history(self) -> History:
         ...
-def analyze_history(dataset: Dataset, *, order: str = 'commit', sort: bool = False, by: collections.abc.Sequence[str] = [], max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, threads: typing.SupportsInt | typing.SupportsIndex = 0, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005) -> HistoryAnalysis:
+def analyze_history(dataset: Dataset, *, order: str = 'commit', sort: bool = False, by: collections.abc.Sequence[str] = [], max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, threads: typing.SupportsInt | typing.SupportsIndex = 0, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005, method: str = 'steps', step_min_segment: typing.SupportsInt | typing.SupportsIndex = 3, step_threshold: typing.SupportsFloat | typing.SupportsIndex = 3.0, min_effect: typing.SupportsFloat | typing.SupportsIndex = 1.0, window: typing.SupportsInt | typing.SupportsIndex = 40) -> HistoryAnalysis:
     """
     Series per case ordered by `order`, and the change points of each.
     """
@@ -911,6 +935,10 @@ def dataset_from_csr(values: typing.Annotated[numpy.typing.ArrayLike, numpy.floa
     """
 def detect_format(name: str, first_bytes: bytes) -> str:
     ...
+def detect_steps(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, min_segment: typing.SupportsInt | typing.SupportsIndex = 3, candidate_penalty: typing.SupportsFloat | typing.SupportsIndex = 2.0, threshold: typing.SupportsFloat | typing.SupportsIndex = 3.0, min_effect: typing.SupportsFloat | typing.SupportsIndex = 1.0, window: typing.SupportsInt | typing.SupportsIndex = 40, clip: typing.SupportsFloat | typing.SupportsIndex = 3.0) -> list[StepChange]:
+    """
+    Steps of one series against a local trend (stats/steps.hpp), ascending.
+    """
 def drift(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], k: typing.SupportsInt | typing.SupportsIndex, theil_sen_max_n: typing.SupportsInt | typing.SupportsIndex) -> Drift:
     ...
 def e_divisive(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.05, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, stream: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005) -> list[EDivisiveSplit]:
@@ -961,8 +989,16 @@ def nitro_case_name(id: str, platform: str, display_name: str = '') -> str:
     """
     Display name of a Nitro metric id: 'nitro-cpp/function/add-numbers' on 'ios' -> 'C++ addNumbers()'.
     """
+def noise_scale(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> float:
+    """
+    1.4826 MAD of the first differences / sqrt(2) (stats/steps.hpp).
+    """
 def parse_unit(symbol: str) -> dict:
     ...
+def pelt_mean_changes(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], penalty: typing.SupportsFloat | typing.SupportsIndex, min_segment: typing.SupportsInt | typing.SupportsIndex = 1) -> list[int]:
+    """
+    Optimal partitioning into constant means: squared error plus penalty per change (stats/pelt.hpp).
+    """
 def presets_comparison(dataset: Dataset, **kwargs) -> tuple[ComparisonView, Report]:
     """
     Compare base and head over a Dataset; returns (ComparisonView, Report). Keyword options as ComparisonReportOptions and DatasetCompareOptions. See benchreport.compare.
@@ -999,9 +1035,9 @@ def scaling(dataset: Dataset, **kwargs) -> tuple[ScalingResult, Report]:
     """
     Scaling of every size family: (ScalingResult, Report). Keyword options as ScalingOptions.
     """
-def series_changes(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, higher_is_better: bool = False, max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, stream: typing.SupportsInt | typing.SupportsIndex = 0, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005) -> SeriesChanges:
+def series_changes(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, higher_is_better: bool = False, max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, stream: typing.SupportsInt | typing.SupportsIndex = 0, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005, method: str = 'steps', step_min_segment: typing.SupportsInt | typing.SupportsIndex = 3, step_threshold: typing.SupportsFloat | typing.SupportsIndex = 3.0, min_effect: typing.SupportsFloat | typing.SupportsIndex = 1.0, window: typing.SupportsInt | typing.SupportsIndex = 40) -> SeriesChanges:
     """
-    Change points of one series of per-commit summaries (positive values), as analyze_history finds them.
+    Change points of one series of per-commit summaries (finite, any sign), as analyze_history finds them.
     """
 def sha256_hex(data: bytes) -> str:
     """
