@@ -6,9 +6,9 @@
 //
 // with every segment at least min_segment points long, found exactly by
 // dynamic programming with PELT's pruning (Killick, Fearnhead & Eckley 2012):
-// a start s is dropped once F(s) + C(s, t) > F(t), which never drops the
-// optimum because this cost satisfies C(a, b) + C(b, c) <= C(a, c)
-// (docs/statistics-history.md).
+// a start s with F(s) + C(s, t) > F(t) is dropped from t + min_segment on,
+// which never drops the optimum because this cost satisfies
+// C(a, b) + C(b, c) <= C(a, c) (docs/statistics-history.md).
 #include <cstddef>
 #include <span>
 #include <vector>
