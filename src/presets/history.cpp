@@ -114,10 +114,11 @@ std::string method_footnote(const ChangePointOptions& o) {
     return fmt::format(
         "Steps (docs/statistics-history.md) on the per-commit summaries: candidates from a penalised segmentation "
         "(penalty {:g} sigma^2 ln n, sigma = 1.4826 MAD of first differences / sqrt 2), each kept when, in a window "
-        "of up to {} commits either side, a step on top of a local level and slope lowers the squared error by at "
-        "least {:g} ln n noise variances and is at least {:g} noise sigma; p = the step's normal p times the "
-        "positions tested; {}",
-        o.steps.candidate_penalty, o.steps.window, o.steps.threshold, o.steps.min_effect, common);
+        "of up to {} commits either side, a step lowers the squared error of the best null (a level, or a level and "
+        "a slope at {:g} ln n) by at least {:g} ln n noise variances and is at least {:g} noise sigma; p = the "
+        "step's normal p times the positions tested; {}",
+        o.steps.candidate_penalty, o.steps.window, o.steps.slope_penalty, o.steps.threshold, o.steps.min_effect,
+        common);
   }
   return fmt::format(
       "E-divisive means (alpha = 1) on the per-commit summaries; a split is kept when its permutation p-value "
@@ -207,6 +208,8 @@ Json payload(const HistoryAnalysis& a) {
     steps.set("min_effect", a.options.steps.min_effect);
     steps.set("window", a.options.steps.window);
     steps.set("clip", a.options.steps.clip);
+    steps.set("slope_penalty", a.options.steps.slope_penalty);
+    steps.set("plain_noise", a.options.steps.plain_noise);
     out.set("steps", std::move(steps));
   }
   out.set("max_p_value", a.options.detect.max_p_value);

@@ -23,9 +23,9 @@ void check(std::span<const double> x, const StepOptions& o) {
     if (!std::isfinite(x[i])) throw InputError(fmt::format("steps: value {} at position {} is not finite", x[i], i));
   }
   if (o.min_segment < 1 || o.window < o.min_segment || !(o.clip > 0) || !(o.candidate_penalty >= 0) ||
-      !(o.threshold >= 0) || !(o.min_effect >= 0)) {
+      !(o.threshold >= 0) || !(o.min_effect >= 0) || !(o.slope_penalty >= 0) || !(o.plain_noise >= 0)) {
     throw InputError("steps: need min_segment >= 1, window >= min_segment, clip > 0 and non-negative "
-                     "candidate_penalty, threshold and min_effect");
+                     "candidate_penalty, threshold, min_effect, slope_penalty and plain_noise");
   }
 }
 
@@ -51,13 +51,16 @@ std::vector<double> hampel_clip(std::span<const double> y, double limit) {
   return out;
 }
 
+// Residual sums of squares of y[a, b) under four models, and the step of the two with one.
 struct StepFit {
-  double step = 0;  // fitted jump
-  double gain = 0;  // residual sum of squares of level + slope minus that of level + slope + step
-  double residual = 0;  // residual sum of squares of level + slope + step
+  double constant = 0;    // level
+  double slope = 0;       // level + slope
+  double step_only = 0;   // level + step
+  double both = 0;        // level + slope + step
+  double step_of_step_only = 0, step_of_both = 0;
 };
 
-// Least squares on y[a, b) of level + slope * (i - tau) + step * [i >= tau], against level + slope.
+// Least squares on y[a, b) of level (+ slope * (i - tau)) (+ step * [i >= tau]), closed forms from centred sums.
 StepFit fit_step(std::span<const double> y, std::size_t a, std::size_t tau, std::size_t b) {
   const double m = static_cast<double>(b - a);
   double tbar = 0, sbar = static_cast<double>(b - tau) / m, ybar = 0;
@@ -79,13 +82,15 @@ StepFit fit_step(std::span<const double> y, std::size_t a, std::size_t tau, std:
     sss += s * s;
     syy += v * v;
   }
+  StepFit f;
+  f.constant = syy;
+  f.slope = std::max(0.0, syy - sty * sty / stt);
+  f.step_only = std::max(0.0, syy - ssy * ssy / sss);
+  f.step_of_step_only = ssy / sss;
   const double slope_of_step = sts / stt;
   const double sy = ssy - slope_of_step * sty, ss = sss - slope_of_step * sts;  // step orthogonal to level and slope
-  StepFit f;
-  if (!(ss > 0)) return f;
-  f.step = sy / ss;
-  f.gain = sy * sy / ss;
-  f.residual = std::max(0.0, syy - sty * sty / stt - f.gain);
+  f.both = ss > 0 ? std::max(0.0, f.slope - sy * sy / ss) : f.slope;
+  f.step_of_both = ss > 0 ? sy / ss : 0.0;
   return f;
 }
 
@@ -138,7 +143,7 @@ struct Test {
 class Tester {
  public:
   Tester(std::span<const double> y, double sigma, const StepOptions& o)  // NOLINT: o outlives the tester
-      : y_(y), var_(sigma * sigma), o_(o), floor_(o.threshold * std::log(static_cast<double>(y.size()))) {}
+      : y_(y), var_(sigma * sigma), o_(o), log_n_(std::log(static_cast<double>(y.size()))), floor_(o.threshold * log_n_) {}
 
   // The test of tau between the change points `left` and `right` (0 and n at the ends).
   Test operator()(std::size_t left, std::size_t tau, std::size_t right) const {
@@ -147,11 +152,22 @@ class Tester {
     const std::size_t b = std::min(right, tau + o_.window);
     if (tau - a < o_.min_segment || b - tau < o_.min_segment || b - a < 4) return t;
     const StepFit f = fit_step(y_, a, tau, b);
-    const double v = std::max(var_, f.residual / static_cast<double>(b - a - 3));
+    const double residual = f.both / static_cast<double>(b - a - 3);
+    const double v = std::max(var_, residual);
     t.eligible = true;
-    t.z2 = f.gain / v;
-    t.step = f.step;
-    t.passes = t.z2 >= floor_ && std::abs(f.step) >= o_.min_effect * std::sqrt(v);
+    if (residual > o_.plain_noise * var_) {
+      // Structure the step and slope leave (a season, bursts): the trend null alone.
+      t.z2 = (f.slope - f.both) / v;
+      t.step = f.step_of_both;
+    } else {
+      // Penalised choice: the best null (level, or level + slope at kappa) against the best
+      // alternative (level + step, or level + slope + step at kappa).
+      const double kappa = o_.slope_penalty * log_n_;
+      const bool plain_step = f.step_only / v <= f.both / v + kappa;
+      t.z2 = std::min(f.constant / v, f.slope / v + kappa) - (plain_step ? f.step_only / v : f.both / v + kappa);
+      t.step = plain_step ? f.step_of_step_only : f.step_of_both;
+    }
+    t.passes = t.z2 >= floor_ && std::abs(t.step) >= o_.min_effect * std::sqrt(v);
     return t;
   }
 
@@ -192,6 +208,7 @@ class Tester {
   std::span<const double> y_;
   double var_;
   const StepOptions& o_;
+  double log_n_;
   double floor_;
 };
 

@@ -12,10 +12,12 @@
 //    (stats/pelt.hpp), penalty candidate_penalty * sigma^2 * ln n;
 // 5. a candidate becomes a change point by a local test that allows a trend under the
 //    null: in the window of up to `window` points either side (cut at the change points
-//    kept so far), least squares of level + slope + step against level + slope; with
-//    v = max(sigma^2, residual variance of the step model), z^2 = (fall in the residual
-//    sum of squares) / v must reach threshold * ln n and |step| must reach
-//    min_effect * sqrt(v). Candidates are taken greedily, largest z^2 first; when none
+//    kept so far), with R the residual sums of squares of least squares fits and
+//    v = max(sigma^2, R(level + slope + step) / (m - 3)): z^2 = min(R(level), R(level +
+//    slope) + k v) - min(R(level + step), R(level + slope + step) + k v), over v, with
+//    k = slope_penalty * ln n (only R(level + slope) - R(level + slope + step) when the
+//    residual variance exceeds plain_noise * sigma^2: a season); z^2 must reach
+//    threshold * ln n and |step| min_effect * sqrt(v). Candidates are taken greedily, largest z^2 first; when none
 //    passes alone, two adjacent candidates may pass together (level + slope + two steps,
 //    each step's own fall in the squared error tested alike): a regression fixed soon after;
 // 6. every change point is tested again between its final neighbours, and the weakest
@@ -33,6 +35,10 @@ struct StepOptions {
   double min_effect = 1.0;         // and |step| >= this * the local noise sigma
   std::size_t window = 40;         // points either side of a change point its test looks at (>= min_segment)
   double clip = 3.0;               // Hampel clip, in noise sigmas (> 0)
+  double slope_penalty = 1.0;      // a fitted slope costs this * ln n (in noise variances)
+  // A window whose level + slope + step residual variance is at most this * sigma^2 is plain
+  // noise around its fit, and its null may be a constant; above it (a season), only level + slope.
+  double plain_noise = 1.3;
 };
 
 struct StepChange {
