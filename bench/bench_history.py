@@ -14,10 +14,11 @@ the best of --repeat passes over the workload (default 5), the tools taking
 turns pass by pass, so that a slow spell of a shared machine falls on all of
 them alike.
 
-- benchreport: E-divisive means (Matteson & James q, searched end), 199
+- benchreport: the `history` default, method "steps" (docs/statistics-history.md);
+- benchreport e_divisive: E-divisive means (Matteson & James q, searched end), 199
   permutations, p <= 0.02, min magnitude 1 %, splits whose Bonferroni-adjusted
-  Welch t-test is <= 0.0005 kept without permutations (the `history`
-  defaults); "benchreport, always permute" is the same with the screen off;
+  Welch t-test is <= 0.0005 kept without permutations; "always permute" is the
+  same with the screen off;
 - Otava: `otava.analysis.compute_change_points` with its defaults (windows of
   50, t-test significance p <= 0.001, merge step);
 - signal-processing-algorithms: `e_divisive(series, pvalue=0.05, permutations=100)`.
@@ -50,8 +51,12 @@ def ours(x: np.ndarray) -> List[int]:
     return [cp.index for cp in _core.series_changes(x).change_points]
 
 
+def ours_e_divisive(x: np.ndarray) -> List[int]:
+    return [cp.index for cp in _core.series_changes(x, method="e_divisive").change_points]
+
+
 def ours_always_permute(x: np.ndarray) -> List[int]:
-    return [cp.index for cp in _core.series_changes(x, screen_p_value=0.0).change_points]
+    return [cp.index for cp in _core.series_changes(x, method="e_divisive", screen_p_value=0.0).change_points]
 
 
 class External:
@@ -86,7 +91,8 @@ def in_process_spa() -> Detector:
 
 
 def detectors(peer_venvs: str = "") -> Dict[str, object]:
-    out: Dict[str, object] = {"benchreport": ours, "benchreport, always permute": ours_always_permute}
+    out: Dict[str, object] = {"benchreport": ours, "benchreport e_divisive": ours_e_divisive,
+                              "benchreport e_divisive, always permute": ours_always_permute}
     for tool, in_process in (("otava", in_process_otava), ("signal-processing-algorithms", in_process_spa)):
         python = Path(peer_venvs) / tool / "bin" / "python"
         try:

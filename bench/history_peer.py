@@ -5,9 +5,10 @@ apache-otava pins numpy < 2.3 and scipy < 1.17; signal-processing-algorithms
 So bench/bench_history.py keeps each peer in a venv of its own
 (bench/history_peer_venvs.sh) and calls this script with that venv's python:
 
-    python bench/history_peer.py otava|signal-processing-algorithms
+    python bench/history_peer.py otava|signal-processing-algorithms [--per-series-times]
     stdin:  {"series": [[x0, x1, ...], ...]}
-    stdout: {"change_points": [[i, ...], ...], "seconds_per_series": t, "version": "..."}
+    stdout: {"change_points": [[i, ...], ...], "seconds_per_series": t, "version": "...",
+             "seconds": [t0, t1, ...] (with --per-series-times)}
 
 Timing is the same as bench_history.py's in-process loop: one warm-up call,
 then every series one after another in this process.
@@ -46,10 +47,15 @@ def main() -> int:
     series = json.load(sys.stdin)["series"]
     if series:
         detect(series[0])
-    start = time.perf_counter()
-    found = [detect(x) for x in series]
-    per_series = (time.perf_counter() - start) / max(len(series), 1)
-    json.dump({"change_points": found, "seconds_per_series": per_series, "version": tool_version}, sys.stdout)
+    found, seconds = [], []
+    for x in series:
+        start = time.perf_counter()
+        found.append(detect(x))
+        seconds.append(time.perf_counter() - start)
+    out = {"change_points": found, "seconds_per_series": sum(seconds) / max(len(series), 1), "version": tool_version}
+    if "--per-series-times" in sys.argv[2:]:
+        out["seconds"] = seconds
+    json.dump(out, sys.stdout)
     return 0
 
 

@@ -170,7 +170,8 @@ class HistoryResult(_RendersReport):
         return dict(self.analysis.columns())
 
     def to_pandas(self) -> Any:
-        """One row per change point: ``DataFrame(self.columns())``."""
+        """One row per change point: ``DataFrame(self.columns())``; ``relative`` False means change, lower
+        and upper are after - before in the base unit (the series has a value <= 0)."""
         import pandas as pd
 
         return pd.DataFrame(self.columns())
@@ -199,7 +200,7 @@ def history(data: Union[Dataset, PathLike, Iterable[PathLike]], *, order: Option
             by: Optional[Sequence[str]] = None, max_p_value: float = 0.02, permutations: int = 199,
             min_segment: int = 2, seed: int = 0, min_magnitude: float = 0.01, confidence: float = 0.95,
             threshold: float = 0.05, threads: int = 0, title: str = "History", format: str = "auto",
-            screen_p_value: float = 5e-4) -> HistoryResult:
+            screen_p_value: float = 5e-4, method: str = "steps") -> HistoryResult:
     """Change points of every case across commits.
 
     ``data`` is a Dataset, or files/folders/globs (Parquet/Feather too): with
@@ -207,17 +208,22 @@ def history(data: Union[Dataset, PathLike, Iterable[PathLike]], *, order: Option
     ``commit`` = its file name (unless its sets already carry ``commit``); with
     ``order="LABEL"`` the commits are that label's values, sorted (numerically
     when every value is a number). A commit's summary is the median of its
-    processes' medians; E-divisive means splits the summaries (permutation
-    p <= ``max_p_value``, |change| >= ``min_magnitude``; a split whose
+    processes' medians. ``method="steps"`` (default) finds the steps a person
+    would mark and not the slopes or seasons between them (a step against a
+    local level and slope, docs/statistics-history.md); ``method="e_divisive"``
+    is E-divisive means (permutation p <= ``max_p_value``; a split whose
     Bonferroni-adjusted Welch t-test is at most ``screen_p_value`` is kept
-    without permutations, 0 always permutes); the latest segment worse than
-    the first by more than ``threshold`` is "still regressed".
+    without permutations, 0 always permutes; ``permutations``, ``seed`` and
+    ``min_segment`` apply to it alone). Changes below ``min_magnitude`` are
+    dropped. A series with a value <= 0 gets absolute changes (after - before)
+    instead of relative ones (``ChangePoint.relative``). The latest segment
+    worse than the first by more than ``threshold`` is "still regressed".
     """
     dataset = _history_dataset(data, order, format)
     analysis = _core.analyze_history(
         _native(dataset), order=order or "commit", sort=order is not None, by=list(by) if by else [],
         max_p_value=float(max_p_value), permutations=int(permutations), min_segment=int(min_segment),
         seed=int(seed), min_magnitude=float(min_magnitude), confidence=float(confidence), threshold=float(threshold),
-        threads=int(threads), screen_p_value=float(screen_p_value))
+        threads=int(threads), screen_p_value=float(screen_p_value), method=str(method))
     report = Report._from_core(_core.presets_history_report(analysis, title=str(title)))
     return HistoryResult(analysis, report)

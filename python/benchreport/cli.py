@@ -379,7 +379,8 @@ def cmd_history(args: argparse.Namespace) -> int:
     _check_columns(ds, by + ([args.order] if args.order else []), "--by/--order")
     result = history(ds, order=args.order, by=by or None, max_p_value=args.max_p_value,
                      permutations=args.permutations, seed=args.seed, min_magnitude=parse_threshold(args.min_magnitude),
-                     threshold=parse_threshold(args.threshold), screen_p_value=args.screen_p_value)
+                     threshold=parse_threshold(args.threshold), screen_p_value=args.screen_p_value,
+                     method=args.method.replace("-", "_"))
     _emit(result.report, args)
     if args.fail_on == "regressed" and any(c.regressed_since is not None for c in result.analysis.changes):
         return EXIT_GATE
@@ -673,11 +674,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="'still regressed' when the latest segment is worse than the first by more (default 5%%)")
     p.add_argument("--min-magnitude", default="1%",
                    help="smallest change point kept, |after/before - 1| of segment medians (default 1%%)")
-    p.add_argument("--max-p-value", type=float, default=0.02, help="permutation test level (default 0.02)")
-    p.add_argument("--permutations", type=int, default=199, help="permutations per test (default 199)")
-    p.add_argument("--seed", type=int, default=0, help="permutation seed (default 0)")
+    p.add_argument("--method", choices=["steps", "e-divisive"], default="steps",
+                   help="steps: the steps a person would mark, not the slopes or seasons between them (default); "
+                        "e-divisive: E-divisive means with permutation tests, as Otava (the options below)")
+    p.add_argument("--max-p-value", type=float, default=0.02,
+                   help="e-divisive: permutation test level (default 0.02)")
+    p.add_argument("--permutations", type=int, default=199, help="e-divisive: permutations per test (default 199)")
+    p.add_argument("--seed", type=int, default=0, help="e-divisive: permutation seed (default 0)")
     p.add_argument("--screen-p-value", type=float, default=5e-4,
-                   help="keep a split without permutations when its Welch t-test, times the splits its segment "
+                   help="e-divisive: keep a split without permutations when its Welch t-test, times the splits its segment "
                         "allows, is at most this (default 0.0005; 0 = always permute)")
     p.add_argument("--fail-on", choices=["regressed"], help="exit 1 when a case is still regressed (a CI gate)")
     p.set_defaults(func=cmd_history)

@@ -31,7 +31,8 @@ PROCESS_COLUMNS: tuple[str, ...] = tuple(_core.PROCESS_LABELS)
 # The columns of HistoryResult.to_pandas after the case labels, with a value of each one's type:
 # an empty partition's frame is built from them so that its dtypes match a non-empty one's.
 _CHANGE_POINT_EXAMPLE = {"unit": "", "commit": "", "index": 0, "before": 0.0, "after": 0.0, "change": 0.0,
-                         "lower": 0.0, "upper": 0.0, "p_value": 0.0, "test": "", "regression": False}
+                         "lower": 0.0, "upper": 0.0, "p_value": 0.0, "relative": True,
+                         "test": "", "regression": False}
 
 
 def read_parquet(path: Any, **options: Any) -> dd.DataFrame:

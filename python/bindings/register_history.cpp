@@ -11,6 +11,8 @@
 #include "benchreport/data/csr.hpp"
 #include "benchreport/presets/history.hpp"
 #include "benchreport/stats/edivisive.hpp"
+#include "benchreport/stats/pelt.hpp"
+#include "benchreport/stats/steps.hpp"
 #include "arrays.hpp"
 #include "register.hpp"
 
@@ -31,6 +33,21 @@ EDivisiveOptions detect_options(double max_p_value, long long permutations, long
                                 const std::string& within, bool search_end, double screen_p_value) {
   return {max_p_value, non_negative(permutations, "permutations"), non_negative(min_segment, "min_segment"), seed,
           parse_within(within), search_end, screen_p_value};
+}
+
+ChangeMethod parse_method(const std::string& name) {
+  if (name == "steps") return ChangeMethod::steps;
+  if (name == "e_divisive") return ChangeMethod::e_divisive;
+  throw InputError(fmt::format("method is '{}': expected 'steps' or 'e_divisive'", name));
+}
+
+StepOptions step_options(long long min_segment, double threshold, double min_effect, long long window) {
+  StepOptions o;
+  o.min_segment = non_negative(min_segment, "step_min_segment");
+  o.threshold = threshold;
+  o.min_effect = min_effect;
+  o.window = non_negative(window, "window");
+  return o;
 }
 
 std::string direction_name(Direction d) { return d == Direction::higher_is_better ? "higher" : "lower"; }
@@ -66,12 +83,21 @@ void bind_results(py::module_& m) {
       .def_readonly("upper", &ChangePoint::upper)
       .def_readonly("p_value", &ChangePoint::p_value)
       .def_readonly("q", &ChangePoint::q)
-      .def_readonly("permuted", &ChangePoint::permuted, "False: kept by the Welch screen (p_value is its bound).")
+      .def_readonly("permuted", &ChangePoint::permuted,
+                    "False: kept without permutations (the Welch screen's bound, or the steps method's p).")
+      .def_readonly("relative", &ChangePoint::relative,
+                    "True: change = after / before - 1; False (a value <= 0 in the series): after - before.")
       .def_readonly("regression", &ChangePoint::regression);
+  py::class_<StepChange>(m, "StepChange", "One step found by detect_steps.")
+      .def_readonly("index", &StepChange::index)
+      .def_readonly("step", &StepChange::step)
+      .def_readonly("z", &StepChange::z)
+      .def_readonly("p_value", &StepChange::p_value);
   py::class_<SeriesChanges>(m, "SeriesChanges", "Change points of one series and whether it is still regressed.")
       .def_readonly("change_points", &SeriesChanges::change_points)
       .def_readonly("regressed_since", &SeriesChanges::regressed_since)
-      .def_readonly("latest_change", &SeriesChanges::latest_change);
+      .def_readonly("latest_change", &SeriesChanges::latest_change)
+      .def_readonly("relative", &SeriesChanges::relative);
   py::class_<HistoryAnalysis>(m, "HistoryAnalysis", "A History and the change points of each series.")
       .def_readonly("history", &HistoryAnalysis::history)
       .def_readonly("changes", &HistoryAnalysis::changes)
@@ -117,8 +143,11 @@ void register_history(py::module_& m) {
       "series_changes",
       [](const DoubleArray& x, bool higher_is_better, double max_p_value, long long permutations, long long min_segment,
          std::uint64_t seed, const std::string& within, bool search_end, double min_magnitude, double confidence,
-         double threshold, std::uint64_t stream, double screen_p_value) {
+         double threshold, std::uint64_t stream, double screen_p_value, const std::string& method,
+         long long step_min_segment, double step_threshold, double min_effect, long long window) {
         ChangePointOptions c;
+        c.method = parse_method(method);
+        c.steps = step_options(step_min_segment, step_threshold, min_effect, window);
         c.detect = detect_options(max_p_value, permutations, min_segment, seed, within, search_end, screen_p_value);
         c.min_magnitude = min_magnitude;
         c.confidence = confidence;
@@ -133,15 +162,45 @@ void register_history(py::module_& m) {
       "min_segment"_a = static_cast<long long>(cpo.detect.min_segment), "seed"_a = cpo.detect.seed,
       "within"_a = "pairs", "search_end"_a = cpo.detect.search_end, "min_magnitude"_a = cpo.min_magnitude,
       "confidence"_a = cpo.confidence, "threshold"_a = cpo.threshold, "stream"_a = 0,
-      "screen_p_value"_a = cpo.detect.screen_p_value,
-      "Change points of one series of per-commit summaries (positive values), as analyze_history finds them.");
+      "screen_p_value"_a = cpo.detect.screen_p_value, "method"_a = "steps",
+      "step_min_segment"_a = static_cast<long long>(cpo.steps.min_segment), "step_threshold"_a = cpo.steps.threshold,
+      "min_effect"_a = cpo.steps.min_effect, "window"_a = static_cast<long long>(cpo.steps.window),
+      "Change points of one series of per-commit summaries (finite, any sign), as analyze_history finds them.");
+  const StepOptions so_;
+  m.def(
+      "detect_steps",
+      [](const DoubleArray& x, long long min_segment, double candidate_penalty, double threshold, double min_effect,
+         long long window, double clip) {
+        StepOptions o = step_options(min_segment, threshold, min_effect, window);
+        o.candidate_penalty = candidate_penalty;
+        o.clip = clip;
+        const auto values = one_dimensional(x, "x");
+        py::gil_scoped_release release;
+        return detect_steps(values, o);
+      },
+      "x"_a, py::kw_only(), "min_segment"_a = static_cast<long long>(so_.min_segment),
+      "candidate_penalty"_a = so_.candidate_penalty, "threshold"_a = so_.threshold, "min_effect"_a = so_.min_effect,
+      "window"_a = static_cast<long long>(so_.window), "clip"_a = so_.clip,
+      "Steps of one series against a local trend (stats/steps.hpp), ascending.");
+  m.def(
+      "pelt_mean_changes",
+      [](const DoubleArray& x, double penalty, long long min_segment) {
+        return pelt_mean_changes(one_dimensional(x, "x"), penalty, non_negative(min_segment, "min_segment"));
+      },
+      "x"_a, "penalty"_a, "min_segment"_a = 1,
+      "Optimal partitioning into constant means: squared error plus penalty per change (stats/pelt.hpp).");
+  m.def(
+      "noise_scale", [](const DoubleArray& x) { return noise_scale(one_dimensional(x, "x")); }, "x"_a,
+      "1.4826 MAD of the first differences / sqrt(2) (stats/steps.hpp).");
   const SeriesOptions so;
   const ChangePointOptions co;
   m.def(
       "analyze_history",
       [](const Dataset& dataset, std::string order, bool sort, std::vector<std::string> by, double max_p_value,
          long long permutations, long long min_segment, std::uint64_t seed, const std::string& within, bool search_end,
-         double min_magnitude, double confidence, double threshold, long long threads, double screen_p_value) {
+         double min_magnitude, double confidence, double threshold, long long threads, double screen_p_value,
+         const std::string& method, long long step_min_segment, double step_threshold, double min_effect,
+         long long window) {
         SeriesOptions s;
         s.order = std::move(order);
         s.sort = sort;
@@ -152,6 +211,8 @@ void register_history(py::module_& m) {
         c.confidence = confidence;
         c.threshold = threshold;
         c.threads = static_cast<unsigned>(non_negative(threads, "threads"));
+        c.method = parse_method(method);
+        c.steps = step_options(step_min_segment, step_threshold, min_effect, window);
         py::gil_scoped_release release;
         return analyze_history(build_history(dataset, s, c.threads), c);
       },
@@ -160,6 +221,9 @@ void register_history(py::module_& m) {
       "min_segment"_a = static_cast<long long>(co.detect.min_segment), "seed"_a = co.detect.seed, "within"_a = "pairs",
       "search_end"_a = co.detect.search_end, "min_magnitude"_a = co.min_magnitude, "confidence"_a = co.confidence, "threshold"_a = co.threshold,
       "threads"_a = static_cast<long long>(co.threads), "screen_p_value"_a = co.detect.screen_p_value,
+      "method"_a = "steps", "step_min_segment"_a = static_cast<long long>(co.steps.min_segment),
+      "step_threshold"_a = co.steps.threshold, "min_effect"_a = co.steps.min_effect,
+      "window"_a = static_cast<long long>(co.steps.window),
       "Series per case ordered by `order`, and the change points of each.");
   const HistoryReportOptions ro;
   m.def(

@@ -19,9 +19,32 @@ constexpr ValueStyle kHistoryValue{.scale = true, .significant = true, .symbol =
 
 Json finite_or_null(double x) { return std::isfinite(x) ? Json(x) : Json(); }
 
-std::string interval_text(const ChangePoint& cp) {
+// A difference in the series' unit, signed: "+3 B", "-1.500 ms".
+std::string signed_value(double x, const Series& s) {
+  if (!std::isfinite(x)) return std::string(kUnavailable);
+  return fmt::format("{}{}", x < 0 ? "-" : "+", format_value(std::abs(x), s.unit, kHistoryValue));
+}
+
+std::string interval_text(const ChangePoint& cp, const Series& s) {
   if (!std::isfinite(cp.lower)) return std::string(kUnavailable);
+  if (!cp.relative) return fmt::format("[{}, {}]", signed_value(cp.lower, s), signed_value(cp.upper, s));
   return fmt::format("[{}, {}]", format_change_percent(cp.lower), format_change_percent(cp.upper));
+}
+
+// Relative: "+5.00% slower"; absolute (a series with a value <= 0): "+3 B (absolute) worse".
+std::string change_text(double change, bool relative, const Series& s) {
+  if (relative) return format_change(change, s.direction);
+  if (change == 0.0) return "no change (absolute)";
+  const bool higher = s.direction == Direction::higher_is_better;
+  const char* word = higher == (change > 0) ? (higher ? "better" : "faster") : (higher ? "worse" : "slower");
+  return fmt::format("{} (absolute) {}", signed_value(change, s), word);
+}
+
+std::string_view method_name(ChangeMethod m) { return m == ChangeMethod::steps ? "steps" : "e_divisive"; }
+
+std::string_view test_name(const HistoryAnalysis& a, const ChangePoint& cp) {
+  if (a.options.method == ChangeMethod::steps) return "step_z";
+  return cp.permuted ? "permutation" : "welch_t_bonferroni";
 }
 
 CellRole change_role(const ChangePoint& cp) { return cp.regression ? CellRole::slower : CellRole::faster; }
@@ -42,7 +65,7 @@ std::string status_text(const HistoryAnalysis& a, std::size_t i) {
   const SeriesChanges& c = a.changes[i];
   if (c.regressed_since) {
     return fmt::format("still regressed since {} ({})", a.history.commits[*c.regressed_since],
-                       format_change(c.latest_change, a.history.series[i].direction));
+                       change_text(c.latest_change, c.relative, a.history.series[i]));
   }
   return c.change_points.empty() ? "stable" : "not regressed";
 }
@@ -83,6 +106,31 @@ void add_cases(Report& report, const HistoryAnalysis& a) {
                            "medians; trend = the summaries in {} order.", a.history.order);
 }
 
+std::string method_footnote(const ChangePointOptions& o) {
+  const std::string common = fmt::format(
+      "changes whose |after / before - 1| of the segment medians is below {} are dropped; a series with a value <= 0 "
+      "has absolute changes (after - before) and no such floor; the interval is a Welch t interval on the (log, when "
+      "relative) commit summaries of the two adjacent segments.",
+      format_percent(o.min_magnitude, 1));
+  if (o.method == ChangeMethod::steps) {
+    return fmt::format(
+        "Steps (docs/statistics-history.md) on the per-commit summaries: candidates from a penalised segmentation "
+        "(penalty {:g} sigma^2 ln n, sigma = 1.4826 MAD of first differences / sqrt 2), each kept when, in a window "
+        "of up to {} commits either side, a step lowers the squared error of the best null (a level, or a level and "
+        "a slope at {:g} ln n) by at least {:g} ln n noise variances and is at least {:g} noise sigma; p = the "
+        "step's normal p times the positions tested; {}",
+        o.steps.candidate_penalty, o.steps.window, o.steps.slope_penalty, o.steps.threshold, o.steps.min_effect,
+        common);
+  }
+  return fmt::format(
+      "E-divisive means (alpha = 1) on the per-commit summaries; a split is kept when its permutation p-value "
+      "({} permutations, seed {}) is at most {:g}; "
+      "(t): kept without permutations, because the Welch t-test between the two sides of its segment, times the "
+      "number of splits the segment allows, is at most {:g} (the p shown); {}",
+      o.detect.permutations, o.detect.seed, o.detect.max_p_value,
+      std::min(o.detect.screen_p_value, o.detect.max_p_value), common);
+}
+
 void add_change_points(Report& report, const HistoryAnalysis& a) {
   std::vector<Column> columns = key_columns(a.history);
   columns.emplace_back("commit");
@@ -98,22 +146,15 @@ void add_change_points(Report& report, const HistoryAnalysis& a) {
       row.emplace_back(a.history.commits[cp.commit], CellRole::code);
       row.emplace_back(fmt::format("{} \u2192 {}", format_value(cp.before, s.unit, kHistoryValue),
                                    format_value(cp.after, s.unit, kHistoryValue)));
-      row.emplace_back(format_change(cp.change, s.direction), cp.change, change_role(cp));
-      row.emplace_back(interval_text(cp));
-      row.emplace_back(cp.permuted ? fmt::format("{:.3f}", cp.p_value) : fmt::format("{:.1e} (t)", cp.p_value),
+      row.emplace_back(change_text(cp.change, cp.relative, s), cp.change, change_role(cp));
+      row.emplace_back(interval_text(cp, s));
+      row.emplace_back(cp.permuted || a.options.method == ChangeMethod::steps ? fmt::format("{:.3g}", cp.p_value)
+                                                                             : fmt::format("{:.1e} (t)", cp.p_value),
                        cp.p_value);
       t.add_row(std::move(row));
     }
   }
-  const auto& o = a.options;
-  t.footnote = fmt::format(
-      "E-divisive means (alpha = 1) on the per-commit summaries; a split is kept when its permutation p-value "
-      "({} permutations, seed {}) is at most {:g} and |after / before - 1| of the segment medians is at least {}; "
-      "(t): kept without permutations, because the Welch t-test between the two sides of its segment, times the "
-      "number of splits the segment allows, is at most {:g} (the p shown); "
-      "the interval is a Welch t interval on the log commit summaries of the two adjacent segments.",
-      o.detect.permutations, o.detect.seed, o.detect.max_p_value, format_percent(o.min_magnitude, 1),
-      std::min(o.detect.screen_p_value, o.detect.max_p_value));
+  t.footnote = method_footnote(a.options);
 }
 
 // The fields of one change point: its JSON object and its columns.
@@ -127,7 +168,8 @@ void visit_change_point(const HistoryAnalysis& a, const ChangePoint& cp, Visitor
   v.optional("lower", std::isfinite(cp.lower), cp.lower);
   v.optional("upper", std::isfinite(cp.upper), cp.upper);
   v.field("p_value", cp.p_value);
-  v.field("test", std::string(cp.permuted ? "permutation" : "welch_t_bonferroni"));
+  v.field("relative", cp.relative);
+  v.field("test", std::string(test_name(a, cp)));
   v.field("regression", cp.regression);
 }
 
@@ -156,6 +198,7 @@ Json payload(const HistoryAnalysis& a) {
     const auto& since = a.changes[i].regressed_since;
     item.set("regressed_since", since ? Json(a.history.commits[*since]) : Json());
     item.set("latest_change", finite_or_null(a.changes[i].latest_change));
+    item.set("change_kind", a.changes[i].relative ? "relative" : "absolute");
     series.push_back(std::move(item));
   }
   Json by = Json::array();
@@ -164,6 +207,19 @@ Json payload(const HistoryAnalysis& a) {
   out.set("schema", std::string(kHistorySchema));
   out.set("order", a.history.order);
   out.set("by", std::move(by));
+  out.set("method", std::string(method_name(a.options.method)));
+  if (a.options.method == ChangeMethod::steps) {
+    Json steps = Json::object();
+    steps.set("min_segment", a.options.steps.min_segment);
+    steps.set("candidate_penalty", a.options.steps.candidate_penalty);
+    steps.set("threshold", a.options.steps.threshold);
+    steps.set("min_effect", a.options.steps.min_effect);
+    steps.set("window", a.options.steps.window);
+    steps.set("clip", a.options.steps.clip);
+    steps.set("slope_penalty", a.options.steps.slope_penalty);
+    steps.set("plain_noise", a.options.steps.plain_noise);
+    out.set("steps", std::move(steps));
+  }
   out.set("max_p_value", a.options.detect.max_p_value);
   out.set("screen_p_value", a.options.detect.screen_p_value);
   out.set("permutations", a.options.detect.permutations);

@@ -18,6 +18,8 @@
 #include "benchreport/presets/history.hpp"
 #include "benchreport/render/render.hpp"
 #include "benchreport/stats/edivisive.hpp"
+#include "benchreport/stats/pelt.hpp"
+#include "benchreport/stats/steps.hpp"
 
 using namespace benchreport;
 using Catch::Matchers::Contains;
@@ -203,6 +205,52 @@ TEST_CASE("series_changes: magnitudes, direction, interval and still regressed",
   REQUIRE(big.change_points.size() == 1);
   CHECK(big.change_points[0].index == 20);
   CHECK(big.change_points[0].after == Approx(120 * 1.015).epsilon(0.01));  // the merged segment's median
+}
+
+TEST_CASE("pelt_mean_changes: the optimal cuts of a clean staircase, none when the penalty is large", "[history]") {
+  const std::vector<double> x{0, 0.1, 0, 5, 5.1, 5, 5, 1, 1.1, 1};
+  CHECK(pelt_mean_changes(x, 1.0, 2) == std::vector<std::size_t>{3, 7});
+  CHECK(pelt_mean_changes(x, 1e6, 2).empty());
+  CHECK(pelt_mean_changes(x, 0.0, 5) == std::vector<std::size_t>{5});  // the only split with 5 on each side
+  CHECK_THROWS_AS(pelt_mean_changes(x, -1.0, 2), InputError);
+}
+
+TEST_CASE("detect_steps: a step on a trend is found, the trend alone is not cut", "[history]") {
+  auto trend = noisy_steps(21, {}, 200, 0.01);
+  for (std::size_t i = 0; i < trend.size(); ++i) trend[i] += 0.06 * static_cast<double>(i);  // +12 over the series
+  CHECK(detect_steps(trend).empty());
+  auto stepped = trend;
+  for (std::size_t i = 120; i < stepped.size(); ++i) stepped[i] += 5;
+  const auto found = detect_steps(stepped);
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].index == 120);
+  CHECK(found[0].step == Approx(5).margin(1.5));
+  CHECK(found[0].p_value < 1e-3);
+  // The same at 1e80 and at 1e-80: scaling by a power of two first.
+  for (const double scale : {1e80, 1e-80}) {
+    std::vector<double> big = stepped;
+    for (double& v : big) v *= scale;
+    const auto again = detect_steps(big);
+    REQUIRE(again.size() == 1);
+    CHECK(again[0].index == 120);
+  }
+  CHECK_THROWS_AS(detect_steps(stepped, {.window = 1}), InputError);
+}
+
+TEST_CASE("series_changes: a series with zeros has absolute changes", "[history]") {
+  std::vector<double> counter(40, 0.0);
+  for (std::size_t i = 20; i < counter.size(); ++i) counter[i] = 3;
+  for (const ChangeMethod method : {ChangeMethod::steps, ChangeMethod::e_divisive}) {
+    ChangePointOptions o;
+    o.method = method;
+    const SeriesChanges c = series_changes(counter, Direction::lower_is_better, o);
+    CHECK_FALSE(c.relative);
+    REQUIRE(c.change_points.size() == 1);
+    CHECK(c.change_points[0].index == 20);
+    CHECK(c.change_points[0].change == 3);
+    CHECK_FALSE(c.change_points[0].relative);
+    CHECK(c.change_points[0].regression);
+  }
 }
 
 TEST_CASE("analyze_history: results do not depend on the thread count", "[history]") {

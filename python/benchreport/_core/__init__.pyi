@@ -9,7 +9,7 @@ import numpy.typing
 import os
 import typing
 from . import compare
-__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'JsonValue', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'analyze_history', 'best_q_split', 'bmf_string', 'canonical_json', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'display_unit', 'drift', 'e_divisive', 'fingerprint', 'fit_scaling', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'neutralize_text', 'nitro_case_name', 'parse_unit', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'JsonValue', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'analyze_history', 'best_q_split', 'bmf_string', 'canonical_json', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'fingerprint', 'fit_scaling', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -913,7 +913,7 @@ class ChangePoint:
     @property
     def permuted(self) -> bool:
         """
-        False: kept by the Welch screen (p_value is its bound).
+        False: kept without permutations (the Welch screen's bound, or the steps method's p).
         """
     @property
     def q(self) -> float:
@@ -922,7 +922,28 @@ class ChangePoint:
     def regression(self) -> bool:
         ...
     @property
+    def relative(self) -> bool:
+        """
+        True: change = after / before - 1; False (a value <= 0 in the series): after - before.
+        """
+    @property
     def upper(self) -> float:
+        ...
+class StepChange:
+    """
+    One step found by detect_steps.
+    """
+    @property
+    def index(self) -> int:
+        ...
+    @property
+    def p_value(self) -> float:
+        ...
+    @property
+    def step(self) -> float:
+        ...
+    @property
+    def z(self) -> float:
         ...
 class SeriesChanges:
     """
@@ -936,6 +957,9 @@ class SeriesChanges:
         ...
     @property
     def regressed_since(self) -> int | None:
+        ...
+    @property
+    def relative(self) -> bool:
         ...
 class HistoryAnalysis:
     """
@@ -955,7 +979,7 @@ class HistoryAnalysis:
     @property
     def history(self) -> History:
         ...
-def analyze_history(dataset: Dataset, *, order: str = 'commit', sort: bool = False, by: collections.abc.Sequence[str] = [], max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, threads: typing.SupportsInt | typing.SupportsIndex = 0, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005) -> HistoryAnalysis:
+def analyze_history(dataset: Dataset, *, order: str = 'commit', sort: bool = False, by: collections.abc.Sequence[str] = [], max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, threads: typing.SupportsInt | typing.SupportsIndex = 0, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005, method: str = 'steps', step_min_segment: typing.SupportsInt | typing.SupportsIndex = 3, step_threshold: typing.SupportsFloat | typing.SupportsIndex = 3.0, min_effect: typing.SupportsFloat | typing.SupportsIndex = 1.0, window: typing.SupportsInt | typing.SupportsIndex = 40) -> HistoryAnalysis:
     """
     Series per case ordered by `order`, and the change points of each.
     """
@@ -985,6 +1009,10 @@ def dataset_from_csr(values: typing.Annotated[numpy.typing.ArrayLike, numpy.floa
     """
 def detect_format(name: str, first_bytes: bytes) -> str:
     ...
+def detect_steps(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, min_segment: typing.SupportsInt | typing.SupportsIndex = 3, candidate_penalty: typing.SupportsFloat | typing.SupportsIndex = 2.0, threshold: typing.SupportsFloat | typing.SupportsIndex = 3.0, min_effect: typing.SupportsFloat | typing.SupportsIndex = 1.0, window: typing.SupportsInt | typing.SupportsIndex = 40, clip: typing.SupportsFloat | typing.SupportsIndex = 3.0) -> list[StepChange]:
+    """
+    Steps of one series against a local trend (stats/steps.hpp), ascending.
+    """
 def display_unit(base_value: typing.SupportsFloat | typing.SupportsIndex, unit: Unit) -> tuple[str, float]:
     """
     (symbol, base units per display unit) a value in base units of `unit` (a Unit from parse_unit) is shown in: times as format_time picks (after rounding), others their own unit.
@@ -1039,8 +1067,16 @@ def nitro_case_name(id: str, platform: str, display_name: str = '') -> str:
     """
     Display name of a Nitro metric id: 'nitro-cpp/function/add-numbers' on 'ios' -> 'C++ addNumbers()'.
     """
+def noise_scale(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> float:
+    """
+    1.4826 MAD of the first differences / sqrt(2) (stats/steps.hpp).
+    """
 def parse_unit(symbol: str) -> Unit:
     ...
+def pelt_mean_changes(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], penalty: typing.SupportsFloat | typing.SupportsIndex, min_segment: typing.SupportsInt | typing.SupportsIndex = 1) -> list[int]:
+    """
+    Optimal partitioning into constant means: squared error plus penalty per change (stats/pelt.hpp).
+    """
 def presets_case_comparisons_report(results: collections.abc.Sequence[compare.CaseComparison], title: str = 'Comparison') -> Report:
     """
     CompareResults as a Report: the comparison preset's change table and the warnings.
@@ -1081,9 +1117,9 @@ def scaling(dataset: Dataset, *, title: str | None = None, name_column: str | No
     """
     Scaling of every size family: (ScalingResult, Report). Keywords are the fields of ScalingReportOptions (None keeps the C++ default).
     """
-def series_changes(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, higher_is_better: bool = False, max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, stream: typing.SupportsInt | typing.SupportsIndex = 0, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005) -> SeriesChanges:
+def series_changes(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, higher_is_better: bool = False, max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, stream: typing.SupportsInt | typing.SupportsIndex = 0, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005, method: str = 'steps', step_min_segment: typing.SupportsInt | typing.SupportsIndex = 3, step_threshold: typing.SupportsFloat | typing.SupportsIndex = 3.0, min_effect: typing.SupportsFloat | typing.SupportsIndex = 1.0, window: typing.SupportsInt | typing.SupportsIndex = 40) -> SeriesChanges:
     """
-    Change points of one series of per-commit summaries (positive values), as analyze_history finds them.
+    Change points of one series of per-commit summaries (finite, any sign), as analyze_history finds them.
     """
 def sha256_hex(data: bytes) -> str:
     """
