@@ -293,12 +293,28 @@ def _gzip_bomb(path: Path, rows: int) -> None:
             fh.write(chunk)
 
 
-def test_compare_inside_a_memory_limit_ends_with_exit_2_and_one_line(tmp_path):
-    """A 300 MB memory cgroup (or, where none can be made, an address-space limit) and inputs of
-    2 × 350 MB after decompression: refused before reading, exit 2, one line naming the limit."""
-    base, head = tmp_path / "base.csv.gz", tmp_path / "head.csv.gz"
-    _gzip_bomb(base, 50_000_000)
-    _gzip_bomb(head, 50_000_000)
+def _cases_csv(path: Path, cases: int) -> None:
+    rng = np.random.default_rng(8)
+    with open(path, "w") as fh:
+        fh.write("benchmark,unit,value\n")
+        for i in range(cases):
+            fh.write("".join(f"b{i},ms,{v:.4f}\n" for v in rng.normal(1.0, 0.01, 10)))
+
+
+@pytest.mark.parametrize("workload", ["gzip", "cases"])
+def test_compare_inside_a_memory_limit_ends_with_exit_2_and_one_line(tmp_path, workload):
+    """A 300 MiB memory cgroup (or, where none can be made, an address-space limit) and either two
+    gzip files of 350 MB each after decompression (refused before reading: the estimate) or 40 000
+    cases of 10 samples per side (about 700 MB at its peak without a limit: the address-space cap
+    makes the allocation fail): exit 2 and one line, never the OOM killer's exit 137."""
+    base, head = tmp_path / "base.csv", tmp_path / "head.csv"
+    if workload == "gzip":
+        base, head = tmp_path / "base.csv.gz", tmp_path / "head.csv.gz"
+        _gzip_bomb(base, 50_000_000)
+        _gzip_bomb(head, 50_000_000)
+    else:
+        _cases_csv(base, 40000)
+        _cases_csv(head, 40000)
     argv = [sys.executable, "-m", "benchreport", "compare", str(base), str(head), "--resamples", "100"]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     cgroup = _memory_cgroup(300 * 2**20)
@@ -320,6 +336,13 @@ def test_compare_inside_a_memory_limit_ends_with_exit_2_and_one_line(tmp_path):
             cgroup.rmdir()
     assert ran.returncode == 2, ran.stderr
     assert ran.stderr.startswith("benchreport: error: ") and ran.stderr.count("\n") == 1 and "Traceback" not in ran.stderr
+
+
+def test_the_import_fits_in_200_mb_of_address_space(tmp_path):
+    ran = subprocess.run(["bash", "-c", 'ulimit -v 200000 && exec "$@"', "-", sys.executable, "-m", "benchreport",
+                          "--version"], env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)), cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 0 and ran.stdout.startswith("benchreport "), ran.stderr
 
 
 def test_metadata_at_the_documented_max_depth_parses():
