@@ -94,9 +94,10 @@ def matrix_columns(folder: Path, n: int) -> List[str]:
 
 
 def history_commits(folder: Path, n: int) -> List[str]:
-    """One case over n commits (one sample each), --screen-p-value 0 (every permutation test run)."""
+    """One case over n commits (one sample each) with a 20 % step every 100 commits (n/100 change
+    points, so the search recurses), --screen-p-value 0 (every permutation test run)."""
     rng = np.random.default_rng(5)
-    values = _values(rng, n)
+    values = [f"{v * (1.2 if (c // 100) % 2 else 1.0):.6g}" for c, v in enumerate(rng.normal(100.0, 1.0, n))]
     rows = [f"a,{c},ms,{v}" for c, v in enumerate(values)]
     (folder / "h.csv").write_text("benchmark,commit,unit,value\n" + "\n".join(rows) + "\n")
     return ["history", str(folder / "h.csv"), "--order", "commit", "--screen-p-value", "0", "--format", "json"]
