@@ -378,3 +378,24 @@ raise SystemExit(cli.main(["compare", {base!r}, {head!r}, "--resamples", "100", 
                          capture_output=True, text=True, timeout=300)
     assert ran.returncode == 143, ran.stderr
     assert list(out.parent.iterdir()) == []  # neither the report nor its hidden temporary file
+
+
+def test_out_of_memory_while_parsing_json_is_never_a_file_error(tmp_path):
+    """`validate` of a 47 MB canonical JSON under address-space limits from 300 to 700 MB: each run
+    reads it or ends with the out-of-memory line; simdjson's allocation failure is never reported as
+    a problem of the file ("big.json: Simdjson could not allocate memory")."""
+    sets = [{"labels": {"benchmark": f"b{i}"}, "unit": "ms", "values": [1.0, 2.0, 3.0]} for i in range(600000)]
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({"schema": "benchreport/1", "sets": sets}))
+    outcomes = set()
+    for limit in range(300000, 725000, 25000):
+        ran = subprocess.run(["bash", "-c", f'ulimit -v {limit} && exec "$@"', "-", sys.executable, "-m",
+                              "benchreport", "validate", str(path)], env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)),
+                             capture_output=True, text=True, timeout=300)
+        assert "allocate" not in ran.stderr.lower() and "Traceback" not in ran.stderr, ran.stderr
+        if ran.returncode == 0:
+            outcomes.add("read")
+        else:
+            assert ran.returncode == 2 and ran.stderr.startswith("benchreport: error: out of memory"), ran.stderr
+            outcomes.add("out of memory")
+    assert outcomes == {"read", "out of memory"}
