@@ -25,7 +25,8 @@ except (MemoryError, ImportError) as _exc:
     # `benchreport ...` and `python -m benchreport ...` get one line and exit 2, as a command
     # that runs out of memory later does; a library import gets the exception.
     _cli = _os.path.basename(_sys.argv[0] or "") == "benchreport" or _sys.argv[0] == "-m"
-    _memory = isinstance(_exc, MemoryError) or "memory" in str(_exc).lower()
+    _text = str(_exc).lower()
+    _memory = isinstance(_exc, MemoryError) or "memory" in _text or "failed to map segment" in _text
     if _cli and _memory:
         _sys.stderr.write("benchreport: error: out of memory while starting: the process may not use enough "
                           "memory to load benchreport (ulimit -v, a container limit); give it more\n")

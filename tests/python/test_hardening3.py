@@ -399,3 +399,21 @@ def test_out_of_memory_while_parsing_json_is_never_a_file_error(tmp_path):
             assert ran.returncode == 2 and ran.stderr.startswith("benchreport: error: out of memory"), ran.stderr
             outcomes.add("out of memory")
     assert outcomes == {"read", "out of memory"}
+
+
+def test_the_import_under_a_small_address_space_gives_one_line():
+    """`python -m benchreport --version` under `ulimit -v` from 60 to 150 MB: it runs, or ends with one
+    line and exit 2; never a traceback. (OpenBLAS ends some runs itself from C while numpy loads,
+    with its own one-line message and exit 1, which Python cannot intercept.)"""
+    one_line = 0
+    for limit in range(60000, 160000, 10000):
+        ran = subprocess.run(["bash", "-c", f'ulimit -v {limit} && exec "$@"', "-", sys.executable, "-m", "benchreport",
+                              "--version"], env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)),
+                             capture_output=True, text=True, timeout=300)
+        assert "Traceback" not in ran.stderr, (limit, ran.stderr)
+        if ran.returncode == 2:
+            assert ran.stderr.startswith("benchreport: error: out of memory while starting") and ran.stderr.count("\n") == 1
+            one_line += 1
+        elif ran.returncode != 0:
+            assert ran.stderr.startswith("OpenBLAS error") and ran.stderr.count("\n") == 1, (limit, ran.stderr)
+    assert one_line >= 1
