@@ -3,10 +3,12 @@
 # so that tests/python/test_action.py runs exactly what the action runs.
 #
 # Env (set by action.yml from its inputs):
-#   BR_BASE, BR_HEAD   whitespace-separated files / folders / globs (benchreport expands globs)
+#   BR_BASE, BR_HEAD   files / folders / globs separated by spaces, tabs or newlines (a YAML block
+#                      `base: |` with one per line works; benchreport expands the globs)
 #   BR_FORMAT          reader name (default auto)
 #   BR_FAIL_ON         "" (report only) or "slower"
 #   BR_COMMENT         true: create or update the PR comment (scripts/pr_comment.py)
+#   BR_MARKER          the comment's hidden marker (default <!-- benchreport -->; one per matrix job)
 #   BR_OUT             folder for report.html, comment.md (default benchreport-out)
 #   BR_EXTRA           extra arguments for `benchreport compare` (whitespace-separated)
 #   BR_PYTHON          interpreter with benchreport installed (default python3)
@@ -14,14 +16,18 @@
 #   GITHUB_STEP_SUMMARY: the Markdown report is appended there
 #   GITHUB_OUTPUT: outputs report, comment, exit-code
 # Exits with benchreport's code: 0, 1 (gate: a case is slower, with BR_FAIL_ON=slower), 2+ errors.
+# 1 means the gate and nothing else: a comment that could not be posted is a ::warning:: line
+# (pr_comment.py exit 3) and leaves the exit code as benchreport gave it.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 py="${BR_PYTHON:-python3}"
 out="${BR_OUT:-benchreport-out}"
 mkdir -p "$out"
-read -ra base <<< "${BR_BASE:-}"
-read -ra head <<< "${BR_HEAD:-}"
-read -ra extra <<< "${BR_EXTRA:-}"
+# Every word of every line (read -a alone would keep the first line of a YAML block).
+words() { local -n into=$1; IFS=$' \t\n' read -r -d '' -a into <<< "$2" || true; }
+words base "${BR_BASE:-}"
+words head "${BR_HEAD:-}"
+words extra "${BR_EXTRA:-}"
 if [ ${#base[@]} -eq 0 ] || [ ${#head[@]} -eq 0 ]; then
   echo "::error::benchreport: the base and head inputs are required" >&2
   exit 2
@@ -39,6 +45,10 @@ if [ "$rc" -gt 1 ]; then
   exit "$rc"  # an error (bad input, refused comparison): nothing to post
 fi
 if [ "${BR_COMMENT:-true}" = true ]; then
-  "$py" "$here/pr_comment.py" --body-file "$out/comment.md" || exit $?
+  posted=0
+  "$py" "$here/pr_comment.py" --body-file "$out/comment.md" --marker "${BR_MARKER:-<!-- benchreport -->}" || posted=$?
+  if [ "$posted" -ne 0 ]; then
+    echo "::warning::benchreport: the PR comment was not posted (pr_comment.py exit $posted); the report is in the step summary" >&2
+  fi
 fi
 exit "$rc"

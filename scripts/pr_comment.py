@@ -2,39 +2,81 @@
 """Create or update ONE pull-request comment holding a benchreport report.
 
 The comment is found by a hidden marker (``<!-- benchreport -->`` by default)
-at the top of its body: the first run creates it, later runs edit it in place
-(PATCH), so a PR carries one report that follows its latest push.
+that STARTS its body and by its author: only a comment written by the token's
+own identity is edited (PATCH). The identity is ``GET /user``'s login; a token
+that may not read it (the workflow's GITHUB_TOKEN, an app's installation token)
+is taken to be ``github-actions[bot]`` unless ``--author`` names it. A comment
+by anyone else that holds or quotes the marker is never touched. Give each
+matrix job its own marker (``--marker '<!-- benchreport linux -->'``) and
+each keeps its own comment.
 
 Standard library only (urllib). Reads what GitHub Actions sets:
 GITHUB_EVENT_PATH (the event payload: ``pull_request.number``, or
 ``issue.number`` with ``issue.pull_request`` for comment events),
 GITHUB_REPOSITORY (owner/name), GITHUB_API_URL (default
 https://api.github.com) and the token from --token-env (default GITHUB_TOKEN).
+The token is sent to the API host only: a redirect to another host is followed
+without the Authorization header.
 
     python3 scripts/pr_comment.py --body-file benchreport-comment.md
 
-Exit codes: 0 posted (or nothing to do: not a pull-request event, or the
-token may not write to the PR, e.g. a fork's read-only token: a warning is
-printed); 1 any other failure.
+Exit codes (never 1, which means a tripped gate in benchreport and the Action):
+0 posted, or nothing to do (not a pull-request event; a token that may not
+write to the PR, e.g. a fork's read-only token: a warning is printed);
+2 usage or environment error (not inside GitHub Actions, a bad marker, an
+unreadable body file); 3 the comment could not be posted (an HTTP error, a
+rate limit, a network error, an unexpected reply): a ``::warning::`` line says why.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import re
 import sys
 import urllib.error
+import urllib.parse
 import urllib.request
 from typing import Any, Optional
 
 MARKER = "<!-- benchreport -->"
 COMMENT_LIMIT = 65536  # GitHub's maximum comment body, in characters
+PER_PAGE = 100  # GitHub's largest page of issue comments
+MAX_PAGES = 1000  # 100 000 comments: a guard against a server that never ends its pages
+DEFAULT_BOT = "github-actions[bot]"  # the author of comments posted with the workflow's GITHUB_TOKEN
+EXIT_OK, EXIT_USAGE, EXIT_NOT_POSTED = 0, 2, 3
+_MARKER_RE = re.compile(r"<!--[^\n\r]*?-->")
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, rate_limited: bool = False) -> None:
         super().__init__(f"HTTP {status}: {message}")
         self.status = status
+        self.rate_limited = rate_limited
+
+
+class _SameHostAuthRedirect(urllib.request.HTTPRedirectHandler):
+    """Follows redirects as urllib does, but drops Authorization when the host (or scheme) changes."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+        new = super().redirect_request(req, fp, code, msg, headers, newurl)
+        if new is not None:
+            old_url, new_url = urllib.parse.urlsplit(req.full_url), urllib.parse.urlsplit(new.full_url)
+            if (old_url.scheme, old_url.netloc) != (new_url.scheme, new_url.netloc):
+                for name in list(new.headers):
+                    if name.lower() == "authorization":
+                        del new.headers[name]
+        return new
+
+
+_OPENER = urllib.request.build_opener(_SameHostAuthRedirect())
+
+
+def _rate_limited(status: int, headers: Any, detail: str) -> bool:
+    return status in (403, 429) and (
+        (headers is not None and headers.get("x-ratelimit-remaining") == "0")
+        or (headers is not None and headers.get("retry-after") is not None)
+        or "rate limit" in detail.lower())
 
 
 class GitHub:
@@ -54,37 +96,78 @@ class GitHub:
         if data is not None:
             req.add_header("Content-Type", "application/json")
         try:
-            with urllib.request.urlopen(req, timeout=30) as resp:
+            with _OPENER.open(req, timeout=30) as resp:
                 text = resp.read().decode("utf-8")
         except urllib.error.HTTPError as exc:
             detail = exc.read().decode("utf-8", "replace")[:500]
-            raise ApiError(exc.code, f"{method} {path}: {detail}") from None
-        return json.loads(text) if text else None
+            raise ApiError(exc.code, f"{method} {path}: {detail}", _rate_limited(exc.code, exc.headers, detail)) from None
+        try:
+            return json.loads(text) if text else None
+        except ValueError:
+            raise ApiError(200, f"{method} {path}: the reply is not JSON") from None
 
-    def find_comment(self, number: int, marker: str) -> Optional[dict]:
-        page = 1
-        while True:
-            comments = self.request("GET", f"/repos/{self.repo}/issues/{number}/comments?per_page=100&page={page}")
-            for comment in comments or []:
-                if marker in (comment.get("body") or ""):
-                    return comment
-            if not comments or len(comments) < 100:
+    def identity(self, author: Optional[str]) -> str:
+        """The login whose comments may be edited: --author, else GET /user, else github-actions[bot]."""
+        if author:
+            return author
+        try:
+            user = self.request("GET", "/user")
+        except ApiError as exc:
+            if exc.rate_limited or exc.status not in (401, 403, 404):
+                raise
+            return DEFAULT_BOT  # GITHUB_TOKEN and installation tokens may not read /user
+        if not isinstance(user, dict) or not isinstance(user.get("login"), str):
+            raise ApiError(200, "GET /user: the reply holds no login")
+        return user["login"]
+
+    def find_comment(self, number: int, marker: str, author: str) -> Optional[dict]:
+        """The first comment on the PR by ``author`` whose body starts with ``marker``, over every page."""
+        for page in range(1, MAX_PAGES + 1):
+            path = f"/repos/{self.repo}/issues/{number}/comments?per_page={PER_PAGE}&page={page}"
+            comments = self.request("GET", path)
+            if comments is None:
                 return None
-            page += 1
+            if not isinstance(comments, list):
+                raise ApiError(200, f"GET {path}: expected a list of comments, got {type(comments).__name__}")
+            for comment in comments:
+                if is_ours(comment, marker, author):
+                    return comment
+            if len(comments) < PER_PAGE:
+                return None
+        return None
 
-    def upsert(self, number: int, body: str, marker: str) -> tuple[str, dict]:
-        existing = self.find_comment(number, marker)
+    def upsert(self, number: int, body: str, marker: str, author: str) -> tuple[str, dict]:
+        existing = self.find_comment(number, marker, author)
         if existing is not None:
-            return "updated", self.request("PATCH", f"/repos/{self.repo}/issues/comments/{existing['id']}", {"body": body})
-        return "created", self.request("POST", f"/repos/{self.repo}/issues/{number}/comments", {"body": body})
+            result = ("updated", self.request("PATCH", f"/repos/{self.repo}/issues/comments/{existing['id']}",
+                                              {"body": body}))
+        else:
+            result = ("created", self.request("POST", f"/repos/{self.repo}/issues/{number}/comments", {"body": body}))
+        if not isinstance(result[1], dict):
+            raise ApiError(200, f"{result[0]} comment: expected an object in the reply")
+        return result
 
 
-def pull_request_number(event: dict) -> Optional[int]:
-    if isinstance(event.get("pull_request"), dict) and "number" in event["pull_request"]:
-        return int(event["pull_request"]["number"])
+def is_ours(comment: Any, marker: str, author: str) -> bool:
+    """A comment written by ``author`` whose body starts with the marker line."""
+    if not isinstance(comment, dict) or not isinstance(comment.get("id"), int):
+        return False
+    user = comment.get("user")
+    body = comment.get("body")
+    if not isinstance(user, dict) or user.get("login") != author or not isinstance(body, str):
+        return False
+    return body.startswith(marker) and body[len(marker):len(marker) + 1] in ("", "\n", "\r")
+
+
+def pull_request_number(event: Any) -> Optional[int]:
+    if not isinstance(event, dict):
+        return None
+    pr = event.get("pull_request")
+    if isinstance(pr, dict) and isinstance(pr.get("number"), int):
+        return pr["number"]
     issue = event.get("issue")
-    if isinstance(issue, dict) and issue.get("pull_request") and "number" in issue:
-        return int(issue["number"])
+    if isinstance(issue, dict) and issue.get("pull_request") and isinstance(issue.get("number"), int):
+        return issue["number"]
     return None
 
 
@@ -96,42 +179,66 @@ def comment_body(text: str, marker: str) -> str:
     return body
 
 
+def warn(message: str) -> None:
+    print(f"::warning::benchreport: {message}", file=sys.stderr)
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--body-file", required=True, help="Markdown body (benchreport compare --github --comment-file)")
-    parser.add_argument("--marker", default=MARKER, help=f"hidden marker that identifies the comment (default {MARKER})")
+    parser.add_argument("--marker", default=MARKER,
+                        help=f"hidden HTML comment that starts the comment's body (default {MARKER}); one per matrix job")
+    parser.add_argument("--author", default=os.environ.get("BR_COMMENT_AUTHOR") or None,
+                        help="login of the token's identity (default: GET /user, else github-actions[bot])")
     parser.add_argument("--token-env", default="GITHUB_TOKEN", help="environment variable holding the token")
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return EXIT_OK if exc.code == 0 else EXIT_USAGE
+    if not _MARKER_RE.fullmatch(args.marker):
+        print(f"pr_comment: --marker must be one HTML comment on one line, such as {MARKER} (got {args.marker!r})",
+              file=sys.stderr)
+        return EXIT_USAGE
 
     event_path = os.environ.get("GITHUB_EVENT_PATH")
     repository = os.environ.get("GITHUB_REPOSITORY")
     if not event_path or not repository:
         print("pr_comment: GITHUB_EVENT_PATH and GITHUB_REPOSITORY must be set (run inside GitHub Actions)", file=sys.stderr)
-        return 1
-    with open(event_path, encoding="utf-8") as fh:
-        event = json.load(fh)
+        return EXIT_USAGE
+    try:
+        with open(event_path, encoding="utf-8") as fh:
+            event = json.load(fh)
+        with open(args.body_file, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, ValueError) as exc:
+        print(f"pr_comment: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     number = pull_request_number(event)
     if number is None:
         print("pr_comment: not a pull-request event: no comment posted")
-        return 0
-    with open(args.body_file, encoding="utf-8") as fh:
-        body = comment_body(fh.read(), args.marker)
+        return EXIT_OK
+    body = comment_body(text, args.marker)
     github = GitHub(os.environ.get("GITHUB_API_URL", "https://api.github.com"), repository,
                     os.environ.get(args.token_env, ""))
     try:
-        action, comment = github.upsert(number, body, args.marker)
+        author = github.identity(args.author)
+        action, comment = github.upsert(number, body, args.marker, author)
     except ApiError as exc:
+        if exc.rate_limited:
+            warn(f"could not comment on #{number}: the API rate limit is exhausted ({exc}); "
+                 "the report is in the step summary")
+            return EXIT_NOT_POSTED
         if exc.status in (403, 404):
-            print(f"::warning::benchreport: could not comment on #{number} ({exc}); "
-                  "a fork's token is read-only: the report is in the step summary", file=sys.stderr)
-            return 0
-        print(f"pr_comment: {exc}", file=sys.stderr)
-        return 1
+            warn(f"could not comment on #{number} ({exc}); a fork's token is read-only: "
+                 "the report is in the step summary")
+            return EXIT_OK
+        warn(f"could not comment on #{number} ({exc}); the report is in the step summary")
+        return EXIT_NOT_POSTED
     except (OSError, ValueError) as exc:
-        print(f"pr_comment: {exc}", file=sys.stderr)
-        return 1
+        warn(f"could not comment on #{number} ({exc}); the report is in the step summary")
+        return EXIT_NOT_POSTED
     print(f"pr_comment: {action} comment {comment.get('html_url') or comment.get('id')} on #{number}")
-    return 0
+    return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -3,8 +3,42 @@
 The compiled core lives in ``benchreport._core``; this package is a thin,
 typed Python skin over it.
 """
+import os as _os
+import sys as _sys
+
 from ._version import __version__
-from ._core import InputError
+
+# Under an address-space limit (ulimit -v) OpenBLAS's per-thread buffers, reserved when numpy is
+# imported, can fail to allocate; one BLAS thread is enough here (the statistics are C++ kernels).
+try:
+    import resource as _resource
+except ImportError:  # not on Windows
+    _resource = None
+if _resource is not None and _resource.getrlimit(_resource.RLIMIT_AS)[0] != _resource.RLIM_INFINITY:
+    for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+        _os.environ.setdefault(_name, "1")
+
+
+
+def _exit_out_of_memory_while_starting() -> None:
+    """The one line and exit 2 of a command that cannot load benchreport (also python -m's import of the CLI)."""
+    _sys.stderr.write("benchreport: error: out of memory while starting: the process may not use enough "
+                      "memory to load benchreport (ulimit -v, a container limit); give it more\n")
+    raise SystemExit(2) from None
+
+
+try:
+    from ._core import InputError
+    import numpy as _numpy  # noqa: F401  (first here: its failure is reported as one line below)
+except (MemoryError, ImportError) as _exc:
+    # `benchreport ...` and `python -m benchreport ...` get one line and exit 2, as a command
+    # that runs out of memory later does; a library import gets the exception.
+    _cli = _os.path.basename(_sys.argv[0] or "") == "benchreport" or _sys.argv[0] == "-m"
+    _text = str(_exc).lower()
+    _memory = isinstance(_exc, MemoryError) or "memory" in _text or "failed to map segment" in _text
+    if _cli and _memory:
+        _exit_out_of_memory_while_starting()
+    raise
 from ._stats import *  # noqa: F401,F403
 from ._stats import __all__ as _stats_all
 from ._compare import *  # noqa: F401,F403

@@ -10,6 +10,7 @@ model: docs/dataset.md.
 """
 from __future__ import annotations
 
+import fnmatch
 import glob as _glob
 import json
 import os
@@ -81,7 +82,7 @@ class Dataset:
         ``labels`` maps a column name to one value per set (``None`` = absent);
         ``unit`` is one symbol or one per set; ``weights`` aligns with values.
         """
-        o = np.asarray(offsets, dtype=np.int64)
+        o = _integer_offsets(offsets)  # a fractional offset is refused, not truncated
         n = max(len(o) - 1, 0) if o.ndim == 1 else 0
         labels = dict(labels or {})
         for name, column in labels.items():
@@ -218,7 +219,7 @@ class Dataset:
     @property
     def metadata(self) -> List[Dict[str, Any]]:
         """Per-set metadata, parsed from the verbatim JSON the readers kept."""
-        return [{k: json.loads(v) for k, v in self._ds.set_metadata(i)} for i in range(len(self))]
+        return [{k: _json_loads(v) for k, v in self._ds.set_metadata(i)} for i in range(len(self))]
 
     @property
     def run_ids(self) -> List[Optional[str]]:
@@ -228,7 +229,7 @@ class Dataset:
     @property
     def runs(self) -> Dict[str, Any]:
         """Run id → run metadata (parsed JSON): device, context, configuration, ..."""
-        return {rid: json.loads(meta) for rid, meta in self._ds.runs()}
+        return {rid: _json_loads(meta) for rid, meta in self._ds.runs()}
 
     @property
     def warnings(self) -> List[str]:
@@ -414,9 +415,120 @@ def read_bytes(data: bytes, name: str = "<bytes>", format: str = "auto", **limit
     return Dataset(_core.read_buffer(data, name, format, **limits))
 
 
+#: The deepest metadata parsed: json.loads recurses once per level, and readers accept up to
+#: their max_depth (documented up to 6000); past this an InputError says so.
+_MAX_METADATA_DEPTH = 20000
+
+
+def _json_loads(text: str) -> Any:
+    """json.loads of verbatim metadata, with the recursion limit raised for deep nesting."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        pass
+    import sys
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, _MAX_METADATA_DEPTH + 100))
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise _core.InputError(f"metadata nested deeper than {_MAX_METADATA_DEPTH} levels cannot be parsed in Python") from None
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def _integer_offsets(offsets: Any) -> np.ndarray:
+    """``offsets`` as int64; a float array is accepted only when every entry is a whole number
+    within int64 (never silently truncated: 1.5 is an InputError)."""
+    o = np.asarray(offsets)
+    if o.dtype.kind == "f":
+        whole = np.isfinite(o) & (np.floor(o) == o) & (np.abs(o) < 2.0 ** 63)
+        if not np.all(whole):
+            bad = o[~whole].flat[0] if o.ndim else o
+            raise _core.InputError(f"offsets must be whole numbers (got {float(bad)!r}); pass an integer array")
+    elif o.size and o.dtype.kind not in "iub":
+        raise _core.InputError(f"offsets must be integers (got an array of {o.dtype})")
+    return o.astype(np.int64)
+
+
 def natural_key(name: str) -> List[Any]:
-    """Sort key that orders numbers by value: base-2.json before base-10.json."""
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+    """Sort key that orders numbers by value: base-2.json before base-10.json.
+
+    Only ASCII digits form numbers (``base-1²2.json`` sorts, ``²`` is text)."""
+    return [int(part) if i % 2 else part for i, part in enumerate(re.split(r"([0-9]+)", name))]
+
+
+def _is_hidden(name: str) -> bool:
+    return name.startswith(".")
+
+
+def _real_dirs(top: str) -> Iterable[str]:
+    """``top`` and every folder below it, symbolic links to folders not entered (hidden ones skipped)."""
+    yield top
+    for dirpath, dirnames, _files in os.walk(top or os.curdir, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if not _is_hidden(d) and not os.path.islink(os.path.join(dirpath, d)))
+        for d in dirnames:
+            yield os.path.join(top, os.path.relpath(os.path.join(dirpath, d), top or os.curdir))
+
+
+def _glob_parts(base: str, parts: List[str]) -> Iterable[str]:
+    if not parts:
+        yield base
+        return
+    head, rest = parts[0], parts[1:]
+    if head == "**":
+        for folder in _real_dirs(base):
+            if rest:
+                yield from _glob_parts(folder, rest)
+            else:  # a last "**" matches every entry below, as glob's
+                yield folder if folder else os.curdir
+                yield from (os.path.join(folder, e.name) for e in _scandir(folder) if not e.is_dir(follow_symlinks=False)
+                            or os.path.islink(os.path.join(folder, e.name)))
+        return
+    if not _glob.has_magic(head):
+        path = os.path.join(base, head) if base else head
+        if rest:
+            if os.path.isdir(path):
+                yield from _glob_parts(path, rest)
+        elif os.path.lexists(path):
+            yield path
+        return
+    for entry in _scandir(base):
+        if _is_hidden(entry.name) and not head.startswith("."):
+            continue
+        if fnmatch.fnmatchcase(entry.name, head):
+            path = os.path.join(base, entry.name) if base else entry.name
+            if not rest:
+                yield path
+            elif entry.is_dir():
+                yield from _glob_parts(path, rest)
+
+
+def _scandir(folder: str) -> List[os.DirEntry]:
+    try:
+        with os.scandir(folder or os.curdir) as entries:
+            return sorted(entries, key=lambda e: e.name)
+    except OSError:
+        return []
+
+
+def glob_paths(pattern: str) -> List[str]:
+    """Matches of a glob pattern (``**`` = any folders below), in natural order, each file once.
+
+    Unlike ``glob.glob(recursive=True)``, ``**`` never enters a symbolic link to a folder (as the
+    folder walk), so a planted ``ln -s . again`` cannot multiply or loop; matches that resolve to the
+    same file are kept once (the first in natural order)."""
+    anchor = os.sep if pattern.startswith(os.sep) else ""
+    parts = [p for p in pattern.split(os.sep) if p]
+    seen = set()
+    out = []
+    for path in sorted(set(_glob_parts(anchor, parts)), key=natural_key):
+        resolved = os.path.realpath(path)
+        if resolved not in seen:
+            seen.add(resolved)
+            out.append(path)
+    return out
 
 
 def expand_paths(items: Iterable[PathLike]) -> List[str]:
@@ -427,7 +539,7 @@ def expand_paths(items: Iterable[PathLike]) -> List[str]:
         if os.path.exists(text) or not any(ch in text for ch in "*?["):
             out.append(text)
             continue
-        matches = sorted(_glob.glob(text, recursive=True), key=natural_key)
+        matches = glob_paths(text)
         if not matches:
             raise _core.InputError(f"{text}: no file matches this pattern")
         out.extend(matches)

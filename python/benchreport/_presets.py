@@ -122,6 +122,17 @@ def display_unit(base_value: float, unit: Any) -> tuple[str, float]:
     return _core.display_unit(base_value, unit)
 
 
+def _bmf_suffix(value: str, values: Sequence[str]) -> str:
+    """The file-name part of a split value: unsafe characters as ``_``; the empty value is ``empty``
+    (``empty_`` etc. when a value ``empty`` exists too)."""
+    if value:
+        return re.sub(r'[^A-Za-z0-9._-]+', '_', value)
+    name = "empty"
+    while name in values:
+        name += "_"
+    return name
+
+
 @dataclass
 class ComparisonResult(_RendersReport):
     """Result of :func:`compare`: matched cases, new/removed cases and the rendered report."""
@@ -171,16 +182,18 @@ class ComparisonResult(_RendersReport):
     def bmf_files(self, *, split: str = "platform", confidence: float = 0.95) -> list[tuple[str, str]]:
         """(file name, BMF text) pairs: ``bencher-<split value>.json`` (head) and
         ``bencher-base-<split value>.json`` (base) per value of the ``split`` label (Nitro's naming),
-        or ``bencher.json`` / ``bencher-base.json`` when the sets have no such label; a side with no
+        or ``bencher.json`` / ``bencher-base.json`` when the sets have no such label (a value ``""`` is
+        ``bencher-empty.json``); a side with no
         sets there (all cases new or removed) gets no file."""
         if self._dataset is None:
             raise ValueError("this ComparisonResult does not carry its dataset (made by br.compare?)")
         column = self._dataset.labels.get(split)
-        values = sorted({v for v in column if v}) if column else []
+        values = sorted({v for v in column if v is not None}) if column else []
         files = []
         for value in values or [None]:
             labels = {split: value} if value is not None else {}
-            suffix = f"-{re.sub(r'[^A-Za-z0-9._-]+', '_', value)}" if value is not None else ""
+            # a value "" is a platform of its own: bencher-empty.json
+            suffix = "" if value is None else f"-{_bmf_suffix(value, values)}"
             for side, prefix in (("head", "bencher"), ("base", "bencher-base")):
                 side_value = self.head_value if side == "head" else self.base_value
                 if len(self._dataset.select(**{self._baseline_column: side_value}, **labels)) == 0:

@@ -13,6 +13,7 @@ reaches the terminal.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import os
 import sys
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, List, Optional, Sequence, TextIO, Tuple
 
-from . import _core
+from . import _core, _limits
 from ._core import InputError
 from ._output import Output, write_outputs
 from ._dataset import expand_paths, label_sides, natural_key  # noqa: F401  (natural_key: part of the CLI module API)
@@ -170,18 +171,96 @@ def _isatty(stream: Any) -> bool:
         return False
 
 
-def _read_source(source: Source, fmt: str):
+def _read_source(source: Source, fmt: str, limits: Optional[dict] = None):
     from . import load, read_bytes
 
     if source.is_stdin:
-        return read_bytes(source.data, source.name, fmt)
-    return load(source.name, format=fmt)
+        return read_bytes(source.data, source.name, fmt, **(limits or {}))
+    return load(source.name, format=fmt, **(limits or {}))
+
+
+def _source_bytes(source: Source) -> int:
+    """Bytes a source decompresses to: stdin as read, files by size (a ``.gz`` by the larger of its
+    size and its gzip trailer's length, modulo 2^32 as gzip keeps it), folders summed."""
+    if source.is_stdin:
+        return len(source.data or b"")
+    path = Path(source.name)
+    files = path.rglob("*") if path.is_dir() else [path]
+    total = 0
+    for f in files:
+        try:
+            if not f.is_file():
+                continue
+            size = f.stat().st_size
+            if f.suffix == ".gz" and size >= 18:
+                with open(f, "rb") as fh:
+                    fh.seek(-4, os.SEEK_END)
+                    size = max(size, int.from_bytes(fh.read(4), "little"))
+            total += size
+        except OSError:
+            pass  # reading it reports the problem
+    return total
+
+
+class InputBudget:
+    """The totals of --max-samples and --max-input-bytes over every input of a command: each read
+    gets the rest as its reader limits (``max_samples``, ``max_file_size``), and the sum is checked.
+    Under a cgroup memory limit, inputs whose estimated need exceeds it are refused before reading."""
+
+    def __init__(self, max_samples: Optional[int] = None, max_bytes: Optional[int] = None,
+                 memory: Optional[_limits.MemoryLimit] = None) -> None:
+        self.samples = max_samples
+        self.bytes = max_bytes
+        self.memory = memory
+        self.total_samples = self.total_bytes = 0
+
+    def limits(self) -> dict:
+        out = {}
+        if self.samples is not None:
+            out["max_samples"] = max(self.samples - self.total_samples, 0)
+        if self.bytes is not None:
+            out["max_file_size"] = max(self.bytes - self.total_bytes, 0)
+        return out
+
+    def before(self, source: Source) -> None:
+        if self.bytes is None and self.memory is None:
+            return
+        self.total_bytes += _source_bytes(source)
+        if self.bytes is not None and self.total_bytes > self.bytes:
+            raise UsageError(f"{source.name}: the inputs so far hold {self.total_bytes} bytes, more than "
+                             f"--max-input-bytes {self.bytes}")
+        if self.memory is not None:
+            need = _limits.resident_bytes() + _limits.estimated_need(self.total_bytes)
+            if need > self.memory.bytes:
+                raise UsageError(f"{source.name}: the inputs so far ({self.total_bytes} bytes after decompression) "
+                                 f"need about {need} bytes, more than {_limits.describe(self.memory)}; give the "
+                                 f"job more memory, or fewer inputs at once")
+
+    def explain(self, exc: InputError) -> Exception:
+        """A reader's limit error that came from these totals names the option, not ReadOptions."""
+        text = str(exc)
+        if self.samples is not None:
+            text = text.replace("(raise ReadOptions::max_samples)",
+                                f"(--max-samples {self.samples} in all; {self.total_samples} read before this input)")
+        if self.bytes is not None:
+            text = text.replace("(raise ReadOptions::max_file_size)", f"(--max-input-bytes {self.bytes} in all)")
+            text = text.replace("(raise max_file_size)", f"(--max-input-bytes {self.bytes} in all)")
+        return exc if text == str(exc) else InputError(text)
+
+    def after(self, source: Source, dataset: Any) -> None:
+        if self.samples is None:
+            return
+        self.total_samples += len(dataset.values_as_read)
+        if self.total_samples > self.samples:
+            raise UsageError(f"{source.name}: the inputs so far hold {self.total_samples} samples, more than "
+                             f"--max-samples {self.samples}")
 
 
 def load_sources(sources: Sequence[Source], fmt: str = "auto", progress_stream: Optional[TextIO] = None,
-                 quiet: bool = False) -> list:
+                 quiet: bool = False, budget: Optional[InputBudget] = None) -> list:
     """Read every source (in the order given), with a progress bar on a TTY for many or large inputs
-    (none with ``quiet``); one Dataset per source."""
+    (none with ``quiet``); one Dataset per source. ``budget`` caps the samples and bytes of all of them."""
+    budget = budget or InputBudget()
     stream = progress_stream if progress_stream is not None else sys.stderr
     size = _input_bytes(sources) if not quiet and _isatty(stream) else 0
     progress = Progress(len(sources), stream, size=size, quiet=quiet)
@@ -189,11 +268,22 @@ def load_sources(sources: Sequence[Source], fmt: str = "auto", progress_stream: 
     try:
         for i, source in enumerate(sources):
             progress.update(i, source.name)
-            parts.append(_read_source(source, fmt))
+            limits = budget.limits()
+            budget.before(source)
+            try:
+                parts.append(_read_source(source, fmt, limits))
+            except InputError as exc:
+                raise budget.explain(exc) from None
+            budget.after(source, parts[-1])
         progress.update(len(sources))
     finally:
         progress.close()
     return parts
+
+
+def _budget(args: argparse.Namespace) -> InputBudget:
+    return InputBudget(getattr(args, "max_samples", None), getattr(args, "max_input_bytes", None),
+                       getattr(args, "memory_limit", None))
 
 
 def _user_labels(args: argparse.Namespace) -> dict:
@@ -213,18 +303,18 @@ def _labelled(dataset: Any, args: argparse.Namespace):
 
 
 def _load(args: argparse.Namespace):
-    parts = load_sources(expand_inputs(args.inputs), args.input_format, quiet=args.quiet)
+    parts = load_sources(expand_inputs(args.inputs), args.input_format, quiet=args.quiet, budget=_budget(args))
     return _labelled(parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:]), args)
 
 
 def load_sides(base: Sequence[str], head: Sequence[str], column: str, base_value: str, head_value: str,
-               fmt: str = "auto", quiet: bool = False):
+               fmt: str = "auto", quiet: bool = False, budget: Optional[InputBudget] = None):
     """Label each --base/--head input as a process of its side (``_dataset.label_sides``).
 
     Inputs pair in the order given (globs in natural order): base-1 with head-1, and so on.
     """
     base_sources, head_sources = expand_inputs(base), expand_inputs(head)
-    parts = load_sources([*base_sources, *head_sources], fmt, quiet=quiet)
+    parts = load_sources([*base_sources, *head_sources], fmt, quiet=quiet, budget=budget)
     return label_sides(parts[:len(base_sources)], parts[len(base_sources):], column, base_value, head_value)
 
 
@@ -357,7 +447,8 @@ def cmd_summary(args: argparse.Namespace) -> int:
     from ._presets import summary_report
 
     sources = expand_inputs(args.inputs)
-    ds = _labelled(_with_file_column(sources, load_sources(sources, args.input_format, quiet=args.quiet)), args)
+    ds = _labelled(_with_file_column(sources, load_sources(sources, args.input_format, quiet=args.quiet,
+                                                           budget=_budget(args))), args)
     by = _split_columns(args.by)
     _check_columns(ds, by, "--by")
     _emit(summary_report(ds, by=by or None, k=args.k), args)
@@ -392,7 +483,8 @@ def _positional_sides(args: argparse.Namespace, baseline: dict):
     compare.py, benchstat and pyperf compare_to take them."""
     (column, base_value), = baseline.items()
     per_item = [expand_inputs([item]) for item in args.inputs]
-    parts = load_sources([s for sources in per_item for s in sources], args.input_format, quiet=args.quiet)
+    parts = load_sources([s for sources in per_item for s in sources], args.input_format, quiet=args.quiet,
+                         budget=_budget(args))
     if any(column in part.columns for part in parts):
         return parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:])
     if len(per_item) != 2:
@@ -416,7 +508,7 @@ def _compare_inputs(args: argparse.Namespace, baseline: dict):
         raise UsageError(f"{args.inputs[0]}: give inputs either positionally or with --base/--head, not both")
     (column, base_value), = baseline.items()
     return _labelled(load_sides(args.base, args.head, column, base_value, args.head_value or "head", args.input_format,
-                                 quiet=args.quiet), args)
+                                 quiet=args.quiet, budget=_budget(args)), args)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -459,7 +551,7 @@ def _scaling_inputs(args: argparse.Namespace, baseline: dict):
             raise UsageError(f"{args.inputs[0]}: give inputs either positionally or with --base/--head, not both")
         (column, base_value), = baseline.items()
         return _labelled(load_sides(args.base, args.head, column, base_value, args.head_value or "head",
-                                    args.input_format), args)
+                                    args.input_format, budget=_budget(args)), args)
     if not args.inputs:
         raise UsageError("no input files given (positional inputs, or --base and --head)")
     return _load(args)
@@ -602,8 +694,18 @@ def _add_input_options(p: argparse.ArgumentParser, required: bool = True) -> Non
                    help=f"reader name (auto, {', '.join(_core.reader_names())})")
     p.add_argument("--label", action="append", default=[], metavar="KEY=VALUE",
                    help="set a label on every set read (repeatable), e.g. --label runner=ubuntu-24")
+    _add_limit_options(p)
     p.add_argument("--quiet", "-q", action="store_true",
                    help="no progress on stderr (shown only on a terminal, for many or large inputs)")
+
+
+def _add_limit_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-samples", type=int, default=None, metavar="N",
+                   help="refuse inputs holding more than N samples in all (exit 2; default: the readers' "
+                        "per-file limit, 2^28)")
+    p.add_argument("--max-input-bytes", type=int, default=None, metavar="N",
+                   help="refuse inputs of more than N bytes in all, after decompression (exit 2; default: "
+                        "the readers' per-file limit, 1 GiB)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -736,6 +838,60 @@ def _one_line(exc: BaseException) -> str:
     return terminal_safe(text.splitlines()[0]) if text else type(exc).__name__
 
 
+# Integer options and the range the core takes (C++ std::uint64_t seeds, 32-bit counts, byte
+# budgets within int64): a value outside is a usage error (exit 2, one line), never a binding's TypeError.
+_INTEGER_OPTIONS = {
+    "seed": (0, 2**64 - 1, "a seed from 0 to 2^64-1"),
+    "budget": (0, 2**63 - 1, "a size in bytes, or 0 for unlimited"),
+    "resamples": (0, 2**31 - 1, "a count from 0 to 2^31-1"),
+    "permutations": (0, 2**31 - 1, "a count from 0 to 2^31-1"),
+    "k": (0, 2**31 - 1, "a count from 0 to 2^31-1"),
+    "size_argument": (0, 2**31 - 1, "an argument index from 0 to 2^31-1"),
+    "max_samples": (1, 2**63 - 1, "a count of samples from 1 to 2^63-1"),
+    "max_input_bytes": (1, 2**63 - 1, "a size in bytes from 1 to 2^63-1"),
+}
+
+
+def _check_integer_options(args: argparse.Namespace) -> None:
+    for name, (low, high, expected) in _INTEGER_OPTIONS.items():
+        value = getattr(args, name, None)
+        if isinstance(value, int) and not low <= value <= high:
+            option = "-k" if name == "k" else "--" + name.replace("_", "-")
+            raise UsageError(f"{option} {value}: expected {expected}")
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised like KeyboardInterrupt for SIGINT so a half-written temporary output file
+    is removed on the way out (``_output.write_atomic``); the exit code is 143 (128 + 15)."""
+
+
+def _raise_terminated(signum: int, frame: Any) -> None:
+    raise Terminated()
+
+
+@contextlib.contextmanager
+def _command_guards(args: argparse.Namespace) -> Iterator[None]:
+    """While a command runs: SIGTERM raises Terminated (when it has its default action, in the main
+    thread) and a cgroup memory limit caps the address space; both are put back afterwards."""
+    import signal
+    import threading
+
+    sigterm = threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+    if sigterm:
+        signal.signal(signal.SIGTERM, _raise_terminated)
+    args.memory_limit = _limits.memory_limit()
+    address_space = _limits.address_space_limit()
+    if args.memory_limit is not None:
+        _limits.cap_address_space(args.memory_limit)
+    try:
+        yield
+    finally:
+        if args.memory_limit is not None:
+            _limits.restore_address_space_limit(address_space)
+        if sigterm:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line; returns the exit code (also for usage errors, --help and --version)."""
     parser = build_parser()
@@ -744,9 +900,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except SystemExit as exc:  # argparse: usage error (2), --help or --version (0)
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT
     try:
-        if getattr(args, "budget", 0) < 0:
-            raise UsageError(f"--budget {args.budget}: expected a size in bytes, or 0 for unlimited")
-        return args.func(args)
+        with _command_guards(args):
+            _check_integer_options(args)
+            return args.func(args)
     except (UsageError, ValueError, OSError, KeyError) as exc:
         if args.debug:
             raise
@@ -755,7 +911,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except MemoryError:  # std::bad_alloc from the core arrives as MemoryError too
         if args.debug:
             raise
-        print(f"benchreport: error: {OUT_OF_MEMORY}", file=sys.stderr)
+        limit = getattr(args, "memory_limit", None)
+        where = f" (under {_limits.describe(limit)})" if limit is not None else ""
+        print(f"benchreport: error: {OUT_OF_MEMORY}{where}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:
         return 130
+    except Terminated:
+        return 143

@@ -89,9 +89,14 @@ def _changes_part(part: pd.DataFrame, options: dict) -> pd.DataFrame:
     return _history(read_arrow(_table(part)), **options).to_pandas()
 
 
-def _empty_like(kernel: Any, meta: pd.DataFrame, *args: Any) -> pd.DataFrame:
-    """The kernel's output on Dask's stand-in rows, emptied: the columns and dtypes of a real result."""
-    return kernel(dd.utils.meta_nonempty(meta), *args).iloc[:0]
+def _empty_like(kernel: Any, meta: pd.DataFrame, unit: str, *args: Any) -> pd.DataFrame:
+    """The kernel's output on Dask's stand-in rows, emptied: the columns and dtypes of a real result.
+
+    Dask's stand-in strings are "a" and "foo", which are no units: a ``unit`` column gets "s"."""
+    stand_in = dd.utils.meta_nonempty(meta)
+    if unit in stand_in.columns:
+        stand_in = stand_in.assign(**{unit: "s"})
+    return kernel(stand_in, *args).iloc[:0]
 
 
 def _or_empty(kernel: Any, empty: pd.DataFrame) -> Any:
@@ -125,7 +130,7 @@ def summaries(frame: dd.DataFrame, *, by: Sequence[str] = (), check: bool = True
     _require_cases(by, cases, "summaries")
     _case_aligned(frame, cases, check)
     options = {"threads": threads, **options}
-    empty = _empty_like(_summarize_part, frame._meta, list(by), options)
+    empty = _empty_like(_summarize_part, frame._meta, unit, list(by), options)
     return frame.map_partitions(_or_empty(_summarize_part, empty), list(by), options, meta=empty,
                                 align_dataframes=False)
 
@@ -173,7 +178,7 @@ def analyze(frame: dd.DataFrame, *, by: Sequence[str] = (), order: str = "commit
     _require_cases(by, case_cols, "analyze")
     summarize_options = {"threads": threads, **(summarize_options or {})}
     history_options = {"order": order, "by": cases, "threads": threads, **history_options}
-    empty = (_empty_like(_summarize_part, frame._meta, list(by), summarize_options),
+    empty = (_empty_like(_summarize_part, frame._meta, unit, list(by), summarize_options),
              _change_points_empty(case_cols))
     task = dask.delayed(_analyze_part, nout=3, pure=True)
     parts = [task(p, case_cols, list(by), summarize_options, history_options, empty) for p in frame.to_delayed()]

@@ -7,6 +7,9 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/compare/matrix.hpp"
@@ -230,25 +233,29 @@ std::vector<std::span<const double>> side_processes(const Dataset& dataset, cons
 
 // Pair labels: those on both sides (sorted), then base-only, then head-only.
 std::vector<std::string> pair_order(const Dataset& dataset, const Sides& sides, const std::string& pair_column) {
+  // Hashed membership throughout: thousands of process files per side stay linear (issue 33).
   const auto labels = [&](const std::vector<std::size_t>& sets) {
     std::vector<std::string> out;
+    std::unordered_set<std::string> seen;
     for (const auto set : sets) {
       if (!dataset.has_label(set, pair_column)) continue;
       std::string p(dataset.label(set, pair_column));
-      if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(std::move(p));
+      if (seen.insert(p).second) out.push_back(std::move(p));
     }
     std::sort(out.begin(), out.end(), pair_less);
     return out;
   };
   const auto base = labels(sides.base);
   const auto head = labels(sides.head);
+  const std::unordered_set<std::string> in_head(head.begin(), head.end());
   std::vector<std::string> order;
+  std::unordered_set<std::string> ordered;
   for (const auto& p : base) {
-    if (std::find(head.begin(), head.end(), p) != head.end()) order.push_back(p);
+    if (in_head.count(p) != 0 && ordered.insert(p).second) order.push_back(p);
   }
   for (const auto* side : {&base, &head}) {
     for (const auto& p : *side) {
-      if (std::find(order.begin(), order.end(), p) == order.end()) order.push_back(p);
+      if (ordered.insert(p).second) order.push_back(p);
     }
   }
   return order;
@@ -300,13 +307,19 @@ ProcessPairing pairing_of(const Dataset& dataset, const Sides& sides, const std:
 
 std::vector<std::vector<std::size_t>> process_sets(const Dataset& dataset, const std::vector<std::size_t>& sets,
                                                    const std::string& pair_column, const std::vector<std::string>& pairs) {
+  // One pass over the sets with the pairs hashed (was a pass per pair: quadratic in process files).
+  std::unordered_map<std::string_view, std::size_t> pair_index;
+  pair_index.reserve(pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i) pair_index.emplace(pairs[i], i);  // the first of equal pairs
+  std::vector<std::vector<std::size_t>> members(pairs.size());
+  for (const auto set : sets) {
+    if (!dataset.has_label(set, pair_column)) continue;
+    const auto it = pair_index.find(dataset.label(set, pair_column));
+    if (it != pair_index.end()) members[it->second].push_back(set);
+  }
   std::vector<std::vector<std::size_t>> processes;
-  for (const auto& pair : pairs) {
-    std::vector<std::size_t> members;
-    for (const auto set : sets) {
-      if (dataset.has_label(set, pair_column) && dataset.label(set, pair_column) == pair) members.push_back(set);
-    }
-    if (!members.empty()) processes.push_back(std::move(members));
+  for (auto& m : members) {
+    if (!m.empty()) processes.push_back(std::move(m));
   }
   for (const auto set : sets) {
     if (!dataset.has_label(set, pair_column)) processes.push_back({set});

@@ -35,22 +35,40 @@ bool parse_number(const std::string& s, double& out) {
   return !s.empty() && std::from_chars(s.data(), s.data() + s.size(), out).ptr == s.data() + s.size();
 }
 
-// Position of each dictionary code of the order column in the series.
-std::vector<std::size_t> commit_positions(const LabelColumn& column, bool sort) {
+// Position of each dictionary code of the order column in the series. Sorted,
+// numbers come first in numeric order, then the other values as text; each case
+// is then checked to hold only numbers or only text (check_case_order), so a
+// case's order never depends on the values of another case.
+std::vector<std::size_t> commit_positions(const LabelColumn& column, bool sort, std::vector<char>& numeric) {
   const std::size_t n = column.dictionary.size();
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), std::size_t{0});  // dictionary order = first appearance
+  numeric.assign(n, 0);
   if (sort) {
     std::vector<double> numbers(n);
-    bool numeric = true;
-    for (std::size_t i = 0; i < n && numeric; ++i) numeric = parse_number(column.dictionary[i], numbers[i]);
+    for (std::size_t i = 0; i < n; ++i) numeric[i] = parse_number(column.dictionary[i], numbers[i]) ? 1 : 0;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return numeric ? numbers[a] < numbers[b] : column.dictionary[a] < column.dictionary[b];
+      if (numeric[a] != numeric[b]) return numeric[a] > numeric[b];
+      return numeric[a] ? numbers[a] < numbers[b] : column.dictionary[a] < column.dictionary[b];
     });
   }
   std::vector<std::size_t> position(n);
   for (std::size_t p = 0; p < n; ++p) position[order[p]] = p;
   return position;
+}
+
+// A sorted case holds only numeric or only non-numeric order values: a mix has
+// no order that is both numeric and textual, so it is refused rather than guessed.
+void check_case_order(const std::vector<std::string>& key, const LabelColumn& column,
+                      const std::vector<char>& numeric, const std::vector<std::size_t>& codes) {
+  const std::size_t* number = nullptr;
+  const std::size_t* text = nullptr;
+  for (const std::size_t& code : codes) (numeric[code] ? number : text) = &code;
+  if (number != nullptr && text != nullptr) {
+    throw InputError(fmt::format("history: case {} mixes numeric and non-numeric \"{}\" values (\"{}\" and \"{}\"), "
+                                 "which have no common order; give its commits labels of one kind",
+                                 join_key(key), column.name, column.dictionary[*number], column.dictionary[*text]));
+  }
 }
 
 // Median of per-process medians of the sets of one (case, commit).
@@ -91,7 +109,8 @@ History build_history(const Dataset& dataset, const SeriesOptions& options, unsi
   History out;
   out.order = options.order;
   out.by = series_columns(dataset, options);
-  const std::vector<std::size_t> position = commit_positions(*order, options.sort);
+  std::vector<char> numeric;
+  const std::vector<std::size_t> position = commit_positions(*order, options.sort, numeric);
   out.commits.resize(position.size());
   for (std::size_t code = 0; code < position.size(); ++code) out.commits[position[code]] = order->dictionary[code];
   const LabelColumn* process = dataset.column(options.process_column);
@@ -105,13 +124,17 @@ History build_history(const Dataset& dataset, const SeriesOptions& options, unsi
     s.unit = dataset.unit(first);
     s.direction = dataset.direction(first);
     std::map<std::size_t, std::vector<std::size_t>> by_commit;  // series position -> sets
+    std::vector<std::size_t> codes;
     for (const std::size_t set : group.sets) {
       if (dataset.unit(set).dimension != s.unit.dimension || dataset.direction(set) != s.direction) {
         throw InputError(fmt::format("history: case {} mixes units {} and {}; add a label such as metric to --by",
                                      join_key(s.key), s.unit.symbol, dataset.unit(set).symbol));
       }
-      by_commit[position[static_cast<std::size_t>(order->codes[set])]].push_back(set);
+      const auto code = static_cast<std::size_t>(order->codes[set]);
+      by_commit[position[code]].push_back(set);
+      if (options.sort) codes.push_back(code);
     }
+    if (options.sort) check_case_order(s.key, *order, numeric, codes);
     for (const auto& [commit, sets] : by_commit) {
       double value = 0;
       std::size_t processes = 0, samples = 0;

@@ -137,7 +137,7 @@ std::string sanitize_utf8(std::string_view text) {
 
 bool is_bidi_control(char32_t cp) {
   return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E ||
-         cp == 0x200F;
+         cp == 0x200F || cp == 0x061C;
 }
 
 std::string neutralize_text(std::string_view text) {
@@ -169,6 +169,14 @@ std::string escape_markdown(std::string_view text) {
       case '@':
         out += '@';
         out += kWordJoiner;
+        break;
+      case '-':
+        out += '-';
+        // "GH-123" (any case) autolinks an issue like "#123"; the joiner breaks it too.
+        if (i >= 2 && (clean[i - 2] | 0x20) == 'g' && (clean[i - 1] | 0x20) == 'h' && i + 1 < clean.size() &&
+            is_ascii_digit(clean[i + 1])) {
+          out += kWordJoiner;
+        }
         break;
       default: out += c;
     }

@@ -106,10 +106,14 @@ std::int32_t Dataset::encode(LabelColumn& column, std::string_view value) {
 }
 
 std::int32_t Dataset::unit_code(const Unit& unit) {
-  auto it = std::find(unit_dictionary_.begin(), unit_dictionary_.end(), unit);
-  if (it != unit_dictionary_.end()) return static_cast<std::int32_t>(it - unit_dictionary_.begin());
+  const auto [first, last] = unit_index_.equal_range(unit.symbol);
+  for (auto it = first; it != last; ++it) {
+    if (unit_dictionary_[static_cast<std::size_t>(it->second)] == unit) return it->second;
+  }
   unit_dictionary_.push_back(unit);
-  return static_cast<std::int32_t>(unit_dictionary_.size() - 1);
+  const auto code = static_cast<std::int32_t>(unit_dictionary_.size() - 1);
+  unit_index_.emplace(unit.symbol, code);
+  return code;
 }
 
 std::size_t Dataset::add_set(const Labels& labels, std::span<const double> samples, const Unit& unit,

@@ -56,6 +56,9 @@ class BmfReader {
       }
     });
     if (!has_value) json_.fail(path, "missing \"value\" (every BMF measure object has a numeric value)");
+    if (v < 0 && (measure == "latency" || measure == "throughput")) {
+      json_.fail(path.field("value"), fmt::format("{} is negative (expected a {} >= 0)", json_number(v), measure));
+    }
     const Labels labels{{"benchmark", benchmark}, {"metric", std::string(measure)}};
     SetOptions options;
     options.run = json_.name();

@@ -18,8 +18,9 @@ constexpr std::string_view kWeightColumn = "weight";
 
 bool is_reserved(std::string_view name) { return name == kUnitColumn || name == kValueColumn || name == kWeightColumn; }
 
+// An empty value is written quoted (""): an unquoted empty cell means "no such label".
 void append_csv_field(std::string& out, std::string_view field) {
-  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
+  if (!field.empty() && field.find_first_of(",\"\r\n") == std::string_view::npos) {
     out += field;
     return;
   }
@@ -117,12 +118,14 @@ class CsvRecords {
   // Reads the next record into `fields`; false at the end of input.
   bool next(std::vector<std::string>& fields) {
     fields.clear();
+    quoted_.clear();
     while (pos_ < text_.size() && (text_[pos_] == '\n' || text_[pos_] == '\r')) advance_line_break();
     if (pos_ >= text_.size()) return false;
     record_line_ = line_;
     std::string field;
     while (true) {
-      if (pos_ < text_.size() && text_[pos_] == '"') {
+      quoted_.push_back(pos_ < text_.size() && text_[pos_] == '"' ? 1 : 0);
+      if (quoted_.back() != 0) {
         read_quoted(field);
       } else {
         while (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '\n' && text_[pos_] != '\r') field += text_[pos_++];
@@ -143,6 +146,8 @@ class CsvRecords {
   }
 
   std::size_t line() const { return record_line_; }
+  // Whether field i of the last record was quoted: "" is an empty value, an empty cell none.
+  bool quoted(std::size_t i) const { return i < quoted_.size() && quoted_[i] != 0; }
 
  private:
   void advance_line_break() {
@@ -174,6 +179,7 @@ class CsvRecords {
 
   std::string_view text_;
   std::string_view name_;
+  std::vector<char> quoted_;
   std::size_t pos_ = 0;
   std::size_t line_ = 1;
   std::size_t record_line_ = 1;
@@ -183,6 +189,9 @@ double parse_double(std::string_view text, std::string_view name, std::size_t li
   double value = 0;
   const auto* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec == std::errc::result_out_of_range && ptr == end) {
+    fail_at_line(name, line, fmt::format("column \"{}\": {} is beyond the range of a double", column, text.substr(0, 32)));
+  }
   if (ec != std::errc() || ptr != end || text.empty()) {
     fail_at_line(name, line, fmt::format("column \"{}\": \"{}\" is not a number", column, text));
   }
@@ -211,7 +220,9 @@ class CanonicalCsvReader {
     std::unordered_set<std::string_view> seen;  // hashed: the duplicate check stays linear in the width
     for (std::size_t i = 0; i < header_.size(); ++i) {
       const auto& name = header_[i];
-      if (name.empty()) fail_at_line(source_.name, 1, fmt::format("column {} has an empty name", i + 1));
+      if (name.empty() && !records_.quoted(i)) {
+        fail_at_line(source_.name, 1, fmt::format("column {} has an empty name (a label named \"\" is written \"\")", i + 1));
+      }
       if (!seen.insert(name).second) fail_at_line(source_.name, 1, fmt::format("column \"{}\" appears twice", name));
       if (name == kUnitColumn) unit_col_ = i;
       else if (name == kValueColumn) value_col_ = i;
@@ -237,7 +248,7 @@ class CanonicalCsvReader {
       flush();
       labels_.clear();
       for (std::size_t col : label_cols_) {
-        if (!row[col].empty()) labels_.emplace_back(header_[col], row[col]);
+        if (has_label(row, col)) labels_.emplace_back(header_[col], row[col]);
       }
       unit_symbol_ = row[unit_col_];
       set_line_ = line;
@@ -249,13 +260,17 @@ class CanonicalCsvReader {
     }
   }
 
+  bool has_label(const std::vector<std::string>& row, std::size_t col) const {
+    return !row[col].empty() || records_.quoted(col);
+  }
+
   // Whether the row continues the current set (same non-empty labels and unit), checked in
   // place: most rows do, and building their Labels first cost an allocation per row.
   bool same_set(const std::vector<std::string>& row) const {
     if (values_.empty() || row[unit_col_] != unit_symbol_) return false;
     std::size_t k = 0;
     for (std::size_t col : label_cols_) {
-      if (row[col].empty()) continue;
+      if (!has_label(row, col)) continue;
       if (k == labels_.size() || labels_[k].first != header_[col] || labels_[k].second != row[col]) return false;
       ++k;
     }

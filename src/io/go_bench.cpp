@@ -13,6 +13,13 @@
 namespace benchreport::io {
 namespace {
 
+// The metrics `go test` itself reports: times, bytes, allocations and speeds are never
+// negative (b.ReportMetric's custom units may be).
+bool is_builtin_metric(std::string_view unit) {
+  return unit == "ns/op" || unit == "B/op" || unit == "allocs/op" || unit == "MB/s";
+}
+
+
 std::vector<std::string_view> split_fields(std::string_view line) {
   std::vector<std::string_view> fields;
   std::size_t pos = 0;
@@ -112,8 +119,14 @@ class GoReader {
       double x = 0;
       const auto text = fields[i];
       const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
+      if (ec == std::errc::result_out_of_range && ptr == text.data() + text.size()) {
+        fail_at_line(source_.name, line_no, fmt::format("{} is beyond the range of a double (value for {})", text.substr(0, 32), fields[i + 1]));
+      }
       if (ec != std::errc() || ptr != text.data() + text.size()) {
         fail_at_line(source_.name, line_no, fmt::format("\"{}\" is not a number (value for {})", text, fields[i + 1]));
+      }
+      if (x < 0 && is_builtin_metric(fields[i + 1])) {
+        fail_at_line(source_.name, line_no, fmt::format("{} is negative (expected a {} value >= 0)", text, fields[i + 1]));
       }
       Series& s = series_for(name, procs, std::string(fields[i + 1]));
       s.values.push_back(x);

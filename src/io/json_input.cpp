@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <new>
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/core/escape.hpp"
@@ -59,6 +60,22 @@ bool is_json_number(std::string_view t) {
   return i == t.size();
 }
 
+// simdjson's "could not allocate" is out of memory, not a property of the file:
+// std::bad_alloc, which the CLI reports as out of memory (exit 2), never "<file>: …".
+void throw_if_out_of_memory(simdjson::error_code error) {
+  if (error == simdjson::MEMALLOC) throw std::bad_alloc();
+}
+
+// A number literal with a nonzero digit before its exponent (1e-400), which a
+// parse that gave 0 has underflowed: beyond the range of a double, as 1e400 is.
+bool nonzero_literal(std::string_view t) {
+  for (const char c : t) {
+    if (c == 'e' || c == 'E') break;
+    if (c >= '1' && c <= '9') return true;
+  }
+  return false;
+}
+
 // A scalar's text in the input without the whitespace simdjson includes after it (not consumed).
 std::string_view scalar_token(od::value& value) {
   std::string_view token = value.raw_json_token();
@@ -104,8 +121,10 @@ JsonInput::JsonInput(const Source& source) : source_(source) {
     text_ = copy_;
   }
   const auto error = parser_.allocate(std::max<std::size_t>(text_.size(), 64), source.options.max_depth);
+  throw_if_out_of_memory(error);
   if (error != simdjson::SUCCESS) throw InputError(fmt::format("{}: {}", source.name, simdjson::error_message(error)));
   const auto parse_error = parser_.iterate(text_).get(document_);
+  throw_if_out_of_memory(parse_error);
   if (parse_error == simdjson::DEPTH_ERROR) {
     throw InputError(fmt::format("{}: JSON nesting deeper than the limit of {} levels (raise ReadOptions::max_depth)",
                                  source.name, source.options.max_depth));
@@ -130,6 +149,7 @@ void JsonInput::fail(const JsonPath& path, std::string_view what) {
 
 void JsonInput::check(simdjson::error_code error, const JsonPath& path, std::string_view expected) {
   if (error == simdjson::SUCCESS) return;
+  throw_if_out_of_memory(error);
   if (error == simdjson::DEPTH_ERROR) {
     fail(path, fmt::format("JSON nesting deeper than the limit of {} levels (raise ReadOptions::max_depth)",
                            source_.options.max_depth));
@@ -169,7 +189,13 @@ double JsonInput::number(od::value& value, const JsonPath& path) {
     if (is_json_number(token)) fail(path, fmt::format("{} is beyond the range of a double", token.substr(0, 32)));
   }
   check(error, path, "a number");
+  if (out == 0) refuse_underflow(value, path);
   return out;
+}
+
+void JsonInput::refuse_underflow(od::value& value, const JsonPath& path) {
+  const std::string_view token = scalar_token(value);
+  if (nonzero_literal(token)) fail(path, fmt::format("{} is beyond the range of a double", token.substr(0, 32)));
 }
 
 std::int64_t JsonInput::integer(od::value& value, const JsonPath& path) {
@@ -232,6 +258,7 @@ std::string_view JsonInput::raw_view(od::value& value, const JsonPath& path) {
     }
     simdjson::dom::element element;
     const auto error = validator_.parse(text.data(), text.size()).get(element);
+    throw_if_out_of_memory(error);
     if (error == simdjson::NUMBER_ERROR) {
       fail(path, "unsupported JSON value: an object or array holding a malformed number or one beyond the range of a double");
     }
@@ -276,15 +303,17 @@ void JsonInput::numbers(od::value& value, const JsonPath& path, std::vector<doub
   std::size_t i = 0;
   for (auto element : items) {
     double x = 0;
-    const auto error = element.get_double().get(x);
+    od::value v;
+    const auto got = element.get(v);
+    const auto error = got != simdjson::SUCCESS ? got : v.get_double().get(x);
     if (error != simdjson::SUCCESS) {
       const JsonPath child = path.at(i);
-      od::value v;
-      if (element.get(v) == simdjson::SUCCESS && error == simdjson::INCORRECT_TYPE) {
+      if (got == simdjson::SUCCESS && error == simdjson::INCORRECT_TYPE) {
         fail(child, fmt::format("expected a number, found {}", found(v)));
       }
       check(error, child, "a number");
     }
+    if (x == 0) refuse_underflow(v, path.at(i));
     out.push_back(x);
     ++i;
   }

@@ -92,6 +92,8 @@ class JsonInput {
   od::object object(od::value& value, const JsonPath& path);
   od::array array(od::value& value, const JsonPath& path);
   double number(od::value& value, const JsonPath& path);
+  // A number literal that parsed to 0 but has a nonzero digit (1e-400) is an error naming the path.
+  void refuse_underflow(od::value& value, const JsonPath& path);
   std::int64_t integer(od::value& value, const JsonPath& path);
   std::string_view string(od::value& value, const JsonPath& path);
   bool boolean(od::value& value, const JsonPath& path);

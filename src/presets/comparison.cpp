@@ -151,6 +151,13 @@ class ComparisonBuilder {
     return it != opt_.section_titles.end() ? it->second : section;
   }
 
+  // "All cases" only for the one section of a report without sections: an empty section
+  // value beside others (a label value "") is a section of its own, not all cases.
+  std::string section_heading(const std::string& section) const {
+    if (!section.empty() || opt_.section_titles.count(section) != 0) return section_title(section);
+    return sections_.size() == 1 ? "All cases" : "(empty value)";
+  }
+
   std::size_t process_pairs() const {
     std::size_t most = 0;
     for (const auto& c : cmp_.cases) most = std::max(most, std::min(c.comparison.base_process_medians.size(), c.comparison.head_process_medians.size()));
@@ -260,7 +267,7 @@ class ComparisonBuilder {
 
   void add_run_figures(Report& report) const {
     std::vector<Column> columns{{cmp_.same_revision ? "Same-code base/head differences" : "Base → head"}};
-    for (const auto& s : sections_) columns.emplace_back(s.empty() ? "All cases" : section_title(s), Align::right);
+    for (const auto& s : sections_) columns.emplace_back(section_heading(s), Align::right);
     Table& table = report.add_table(std::move(columns), {}, "run-figures");
     const auto row = [&](std::string title, auto cell_of) {
       std::vector<Cell> cells{std::move(title)};
@@ -360,7 +367,7 @@ class ComparisonBuilder {
   Json add_section(Report& report, std::size_t s) const {
     const std::string& section = sections_[s];
     const SectionFigures& f = figures_[s];
-    if (!section.empty() || sections_.size() > 1) report.add_heading(2, section_title(section));
+    if (!section.empty() || sections_.size() > 1) report.add_heading(2, section_heading(section));
     for (const auto& flag : f.drift_flags) {
       report.add_note(fmt::format("Within-process drift: {}.", drift_sentence(flag)), NoteKind::warning);
     }

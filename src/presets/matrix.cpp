@@ -6,6 +6,8 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/data/metadata.hpp"
@@ -141,14 +143,49 @@ class MatrixBuilder {
     return *hi / *lo;
   }
 
+  // Each row's gap and best column, computed once (each is a pass over the row's columns):
+  // the take-aways and quick rows then stay linear in the size of the matrix.
+  struct RowStats {
+    std::vector<std::optional<double>> gap;
+    std::vector<std::optional<std::size_t>> best;
+  };
+
+  static RowStats row_stats(const Matrix& m) {
+    RowStats out;
+    out.gap.reserve(m.n_rows());
+    out.best.reserve(m.n_rows());
+    for (std::size_t r = 0; r < m.n_rows(); ++r) {
+      out.gap.push_back(row_gap(m, r));
+      out.best.push_back(m.best_col(r));
+    }
+    return out;
+  }
+
+  // Rows whose gap exists, by the column they are best on (rows ascending).
+  static std::vector<std::vector<std::size_t>> rows_by_best_col(const Matrix& m, const RowStats& stats) {
+    std::vector<std::vector<std::size_t>> out(m.n_cols());
+    for (std::size_t r = 0; r < m.n_rows(); ++r) {
+      if (stats.gap[r] && stats.best[r]) out[*stats.best[r]].push_back(r);
+    }
+    return out;
+  }
+
+  static std::unordered_map<std::string, std::size_t> key_index(const std::vector<std::vector<std::string>>& keys) {
+    std::unordered_map<std::string, std::size_t> out;
+    out.reserve(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) out.emplace(join_key(keys[i]), i);  // the first of equal keys
+    return out;
+  }
+
   void add_takeaways(Report& report) const {
     std::vector<Spans> items;
     for (const auto& t : tables_) {
       const Matrix& m = t.matrix;
+      const RowStats stats = row_stats(m);
       std::optional<std::size_t> widest;
       for (std::size_t r = 0; r < m.n_rows(); ++r) {
-        const auto gap = row_gap(m, r);
-        if (gap && (!widest || *gap > *row_gap(m, *widest))) widest = r;
+        const auto& gap = stats.gap[r];
+        if (gap && (!widest || *gap > *stats.gap[*widest])) widest = r;
       }
       const std::string where = t.key.empty() ? std::string() : key_name(t.key) + ": ";
       if (widest) {
@@ -157,14 +194,13 @@ class MatrixBuilder {
         items.push_back({Span::plain(where), Span::plain("largest gap "), Span::bold(join_key(m.row_keys[*widest])),
                          Span::plain(fmt::format(" — {} {} vs {} {} ({:.1f}×).", name(join_key(m.col_keys[best])),
                                                  with_unit(*m.at(*widest, best), m.unit), name(join_key(m.col_keys[worst])),
-                                                 with_unit(*m.at(*widest, worst), m.unit), *row_gap(m, *widest)))});
+                                                 with_unit(*m.at(*widest, worst), m.unit), *stats.gap[*widest]))});
       }
       std::vector<std::string> wins;
+      const auto won = rows_by_best_col(m, stats);
       for (std::size_t c = 0; c < m.n_cols(); ++c) {
         std::vector<std::string> rows;
-        for (std::size_t r = 0; r < m.n_rows(); ++r) {
-          if (row_gap(m, r) && m.best_col(r) == c) rows.push_back(join_key(m.row_keys[r]));
-        }
+        for (const std::size_t r : won[c]) rows.push_back(join_key(m.row_keys[r]));
         const std::size_t shown = std::min<std::size_t>(rows.size(), 6);
         const std::string list = rows.empty() ? std::string()
                                               : fmt::format(" ({}{})", fmt::join(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(shown), ", "),
@@ -187,19 +223,19 @@ class MatrixBuilder {
     const auto pick = [&](std::size_t r) {
       if (picked.size() < opt_.quick_row_count && std::find(picked.begin(), picked.end(), r) == picked.end()) picked.push_back(r);
     };
-    for (std::size_t c = 0; c < m.n_cols(); ++c) {
-      std::optional<std::size_t> best_row;
-      for (std::size_t r = 0; r < m.n_rows(); ++r) {
-        if (!row_gap(m, r) || m.best_col(r) != c) continue;
-        if (!best_row || *row_gap(m, r) > *row_gap(m, *best_row)) best_row = r;
+    const RowStats stats = row_stats(m);
+    for (const auto& rows : rows_by_best_col(m, stats)) {
+      std::optional<std::size_t> best_row;  // the first row with the widest gap
+      for (const std::size_t r : rows) {
+        if (!best_row || *stats.gap[r] > *stats.gap[*best_row]) best_row = r;
       }
       if (best_row) pick(*best_row);
     }
     std::vector<std::size_t> by_gap;
     for (std::size_t r = 0; r < m.n_rows(); ++r) {
-      if (row_gap(m, r)) by_gap.push_back(r);
+      if (stats.gap[r]) by_gap.push_back(r);
     }
-    std::stable_sort(by_gap.begin(), by_gap.end(), [&](auto a, auto b) { return *row_gap(m, a) > *row_gap(m, b); });
+    std::stable_sort(by_gap.begin(), by_gap.end(), [&](auto a, auto b) { return *stats.gap[a] > *stats.gap[b]; });
     for (const auto r : by_gap) pick(r);
     std::sort(picked.begin(), picked.end());
     std::vector<std::string> rows;
@@ -220,24 +256,33 @@ class MatrixBuilder {
     for (const auto& [head, group] : groups) {
       if (!head.empty()) report.add_heading(3, name(head));
       std::vector<std::string> columns;
+      std::unordered_set<std::string> seen;
       for (const auto* t : group) {
         for (const auto& key : t->matrix.col_keys) {
-          if (std::find(columns.begin(), columns.end(), join_key(key)) == columns.end()) columns.push_back(join_key(key));
+          if (std::string joined = join_key(key); seen.insert(joined).second) columns.push_back(std::move(joined));
         }
+      }
+      std::vector<std::unordered_map<std::string, std::size_t>> row_of, col_of;  // per table of the group
+      for (const auto* t : group) {
+        row_of.push_back(key_index(t->matrix.row_keys));
+        col_of.push_back(key_index(t->matrix.col_keys));
       }
       std::vector<Column> titles{{"Scenario"}};
       for (const auto& c : columns) titles.emplace_back(name(c), Align::right);
       Table& table = report.add_table(std::move(titles), {}, fmt::format("quick-{}", head));
       for (const auto& row_name : quick_rows(group)) {
-        for (const auto* t : group) {
+        for (std::size_t g = 0; g < group.size(); ++g) {
+          const MatrixTable* t = group[g];
           const Matrix& m = t->matrix;
-          const auto r = m.find_row(row_name);
-          if (!r) continue;
+          const auto found_row = row_of[g].find(row_name);
+          if (found_row == row_of[g].end()) continue;
+          const std::optional<std::size_t> r = found_row->second;
           std::vector<std::string> rest(t->key.begin() + (t->key.empty() ? 0 : 1), t->key.end());
           std::vector<Cell> cells{rest.empty() ? row_name : fmt::format("{}, {}", row_name, key_name(rest))};
           const auto best = m.best_col(*r);
           for (const auto& c : columns) {
-            const auto col = m.find_col(c);
+            const auto found_col = col_of[g].find(c);
+            const auto col = found_col == col_of[g].end() ? std::optional<std::size_t>() : found_col->second;
             const auto& v = col ? m.at(*r, *col) : std::optional<double>();
             cells.push_back(v ? Cell(value_text(*v, m.unit), display_value(*v, m.unit), best == col ? CellRole::best : CellRole::none)
                               : Cell(std::string(kUnavailable), CellRole::muted));

@@ -31,6 +31,8 @@ TEST_CASE("neutralize_text removes controls and bidi overrides", "[escape]") {
   CHECK(is_bidi_control(0x2069));
   CHECK(is_bidi_control(0x200E));
   CHECK_FALSE(is_bidi_control(0x2060));
+  CHECK(is_bidi_control(0x061C));  // ARABIC LETTER MARK (issue 33)
+  CHECK(neutralize_text("a\u061Cb") == "a" + kReplacement + "b");
 }
 
 TEST_CASE("Markdown escaping keeps input inert", "[escape]") {
@@ -41,6 +43,10 @@ TEST_CASE("Markdown escaping keeps input inert", "[escape]") {
         "a \\`b\\` \\*c\\* \\_d\\_ \\~e\\~ \\[f\\](g) \\\\ \\$x\\$");
   CHECK(escape_markdown("R&D") == "R&amp;D");
   CHECK(escape_markdown("#123") == "\\#" + kWordJoiner + "123");
+  // GitHub autolinks GH-123 (any case) like #123 (issue 33); other dashes stay as they are
+  CHECK(escape_markdown("fix GH-123") == "fix GH-" + kWordJoiner + "123");
+  CHECK(escape_markdown("gh-7") == "gh-" + kWordJoiner + "7");
+  CHECK(escape_markdown("GH-x 1-2 AGH-") == "GH-x 1-2 AGH-");
   CHECK(escape_markdown("# heading") == "\\# heading");
   CHECK(escape_markdown("line\nbreak") == "line break");
 }

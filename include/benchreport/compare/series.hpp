@@ -16,7 +16,8 @@ struct SeriesOptions {
   // The label naming a set's commit (or time); every set must have it.
   std::string order = "commit";
   // false: commits in order of first appearance (the order of the inputs);
-  // true: sorted by label value, numerically when every value is a number.
+  // true: sorted by label value: numbers numerically, before other values sorted
+  // as text; a case holding both kinds is an InputError.
   bool sort = false;
   // Case key columns; empty = every label column except `order` and process_columns.
   std::vector<std::string> by;

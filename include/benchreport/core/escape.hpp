@@ -23,7 +23,7 @@ void append_utf8(std::string& out, char32_t cp);
 // Invalid UTF-8 replaced by U+FFFD; everything else kept byte for byte.
 std::string sanitize_utf8(std::string_view text);
 
-// U+202A–202E, U+2066–2069, U+200E, U+200F: characters that reorder display.
+// U+202A–202E, U+2066–2069, U+200E, U+200F, U+061C: characters that reorder display.
 bool is_bidi_control(char32_t cp);
 
 // Display-safe text: invalid UTF-8 -> U+FFFD; C0/C1 controls and DEL

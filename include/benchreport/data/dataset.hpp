@@ -186,6 +186,8 @@ class Dataset {
   NameIndex column_index_;  // column name -> position in columns_ (lookups stay O(1) for wide inputs)
   std::vector<std::unordered_map<std::string, std::int32_t>> dictionary_index_;  // one per column
   std::vector<Unit> unit_dictionary_;
+  // unit symbol -> codes of unit_dictionary_ spelled so (hashed: 10^5 distinct custom units stay linear to read)
+  std::unordered_multimap<std::string, std::int32_t> unit_index_;
   std::vector<std::int32_t> unit_codes_;
   std::vector<Direction> directions_;
   std::vector<Metadata> set_metadata_;
