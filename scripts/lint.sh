@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Linters: ruff (lint rules in pyproject.toml) and mypy (pyproject.toml) on
-# python/benchreport, clang-format (.clang-format) on the C++ sources, and the
-# one-way include rule (scripts/check_layers.py). Installs what it needs
-# (ruff and mypy from PyPI, clang-format from Debian). Runs every check and
-# exits 1 if any of them failed.
+# python/benchreport, clang-format (.clang-format) on every C++ file git
+# tracks, and the one-way include rule (scripts/check_layers.py). Installs what
+# it needs at pinned versions, so that a clean clone and CI get the same
+# findings: ruff, mypy and numpy (whose annotations mypy reads) from PyPI into
+# their own virtual environment (build/lint-venv, made once per pin set), and
+# clang-format 14 from Debian 12. Runs every check and exits 1 if any of them
+# failed (2 if a tool cannot be installed).
 #
 #   bash scripts/lint.sh            # everything
 #   bash scripts/lint.sh ruff mypy  # some: ruff, mypy, clang-format, layers
@@ -14,9 +17,17 @@ checks=("$@")
 [ ${#checks[@]} -gt 0 ] || checks=(ruff mypy clang-format layers)
 wants() { [[ " ${checks[*]} " == *" $1 "* ]]; }
 
-if wants clang-format; then bash scripts/setup.sh clang-format || exit 2; fi
+PY_TOOLS=(ruff==0.17.6 mypy==2.4.1 numpy==2.4.6)  # scripts/gen_stubs.py sorts imports with this ruff
+CLANG_FORMAT=clang-format-14
+VENV=build/lint-venv
+if wants clang-format; then bash scripts/setup.sh "$CLANG_FORMAT" || exit 2; fi
 if wants ruff || wants mypy; then
-  python3 -m pip install -q --disable-pip-version-check ruff mypy numpy || exit 2
+  if [ "$(cat "$VENV/pins" 2>/dev/null)" != "${PY_TOOLS[*]}" ]; then
+    rm -rf "$VENV"
+    python3 -m venv "$VENV" || { echo "lint: python3 -m venv failed (Debian: apt-get install python3-venv)"; exit 2; }
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${PY_TOOLS[@]}" \
+      && echo "${PY_TOOLS[*]}" > "$VENV/pins" || exit 2
+  fi
 fi
 
 failed=()
@@ -25,9 +36,10 @@ run() {  # name command...
   echo "== $name"
   if "$@"; then echo "$name: clean"; else failed+=("$name"); fi
 }
-wants ruff && run ruff python3 -m ruff check python/benchreport
-wants mypy && run mypy python3 -m mypy
-wants clang-format && run clang-format sh -c 'git ls-files -- include src python/bindings tests/cpp | grep -E "\.(cpp|hpp|h)$" | xargs clang-format --dry-run --Werror'
+wants ruff && run ruff "$VENV/bin/python" -m ruff check python/benchreport
+wants mypy && run mypy "$VENV/bin/python" -m mypy
+# Tracked files only (not build trees or generated sources); -z keeps odd names whole, -r runs nothing on none.
+wants clang-format && run clang-format sh -c "git ls-files -z -- '*.cpp' '*.hpp' '*.h' | xargs -0 -r $CLANG_FORMAT --dry-run --Werror"
 wants layers && run layers python3 scripts/check_layers.py
 
 echo "lint: ${#failed[@]} failed${failed:+: ${failed[*]}} ($(( $(date +%s) - start )) s)"

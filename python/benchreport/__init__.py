@@ -13,7 +13,7 @@ from ._version import __version__
 try:
     import resource as _resource
 except ImportError:  # not on Windows
-    _resource = None
+    _resource = None  # type: ignore[assignment]
 if _resource is not None and _resource.getrlimit(_resource.RLIMIT_AS)[0] != _resource.RLIM_INFINITY:
     for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
         _os.environ.setdefault(_name, "1")
@@ -28,8 +28,9 @@ def _exit_out_of_memory_while_starting() -> None:
 
 
 try:
-    from ._core import InputError
     import numpy as _numpy  # noqa: F401  (first here: its failure is reported as one line below)
+
+    from ._core import InputError
 except (MemoryError, ImportError) as _exc:
     # `benchreport ...` and `python -m benchreport ...` get one line and exit 2, as a command
     # that runs out of memory later does; a library import gets the exception.
@@ -39,20 +40,20 @@ except (MemoryError, ImportError) as _exc:
     if _cli and _memory:
         _exit_out_of_memory_while_starting()
     raise
-from ._stats import *  # noqa: F401,F403
-from ._stats import __all__ as _stats_all
-from ._compare import *  # noqa: F401,F403
+from ._compare import *  # noqa: F403
 from ._compare import __all__ as _compare_all
-from ._dataset import *  # noqa: F401,F403
+from ._dataset import *  # noqa: F403
 from ._dataset import __all__ as _dataset_all
-from ._reports import *  # noqa: F401,F403
-from ._reports import __all__ as _reports_all
-from ._presets import *  # noqa: F401,F403
-from ._presets import __all__ as _presets_all
-from ._scaling import *  # noqa: F401,F403
-from ._scaling import __all__ as _scaling_all
-from ._history import *  # noqa: F401,F403
+from ._history import *  # noqa: F403
 from ._history import __all__ as _history_all
+from ._presets import *  # noqa: F403
+from ._presets import __all__ as _presets_all
+from ._reports import *  # noqa: F403
+from ._reports import __all__ as _reports_all
+from ._scaling import *  # noqa: F403
+from ._scaling import __all__ as _scaling_all
+from ._stats import *  # noqa: F403
+from ._stats import __all__ as _stats_all
 
 __all__ = ["__version__", "InputError", *_stats_all, *_compare_all, *_dataset_all, *_reports_all, *_presets_all,
            *_scaling_all, *_history_all]

@@ -105,7 +105,7 @@ def _processes(side: Side, process: Optional[ArrayLike], which: str) -> List[np.
     if process is None:
         if isinstance(side, np.ndarray) and side.ndim == 1:
             return [_array(side)]
-        items = list(side)  # type: ignore[arg-type]
+        items = list(side)
         if items and all(np.ndim(p) == 1 for p in items):
             return [_array(p) for p in items]
         return [_array(items)]
@@ -115,7 +115,7 @@ def _processes(side: Side, process: Optional[ArrayLike], which: str) -> List[np.
         raise ValueError(f"{which}_process must have one id per {which} sample "
                          f"({ids.shape[0] if ids.ndim else 0} ids for {values.shape[0]} samples)")
     order = np.argsort(ids, kind="stable")  # keeps measurement order within a process
-    uniq, starts = np.unique(ids[order], return_index=True)
+    _, starts = np.unique(ids[order], return_index=True)
     return [np.ascontiguousarray(part) for part in np.split(values[order], starts[1:])]
 
 

@@ -125,10 +125,7 @@ class Dataset:
         core = _core.Dataset()
         values = df[value].to_numpy(dtype=np.float64)
         weights = None if weight is None else df[weight].to_numpy(dtype=np.float64)
-        if key_cols:
-            groups = df.groupby(key_cols, sort=False, dropna=False).indices
-        else:
-            groups = {(): np.arange(len(df))}
+        groups = df.groupby(key_cols, sort=False, dropna=False).indices if key_cols else {(): np.arange(len(df))}
         for key, rows in groups.items():
             key = key if isinstance(key, tuple) else (key,)
             rows = np.sort(rows)
@@ -286,7 +283,7 @@ class Dataset:
 
             pieces = [np.concatenate([in_unit_of(int(s), int(sets[0])) for s in sets]) for _, sets in groups]
             first = [int(sets[0]) for _, sets in groups]
-            keys = {c: [k[j] for k, _ in groups] for j, c in enumerate(by)}
+            keys: Dict[str, List[Optional[str]]] = {c: [k[j] for k, _ in groups] for j, c in enumerate(by)}
         else:
             pieces = [self._ds.samples(i) for i in range(len(self))]
             first = list(range(len(self)))
@@ -433,7 +430,8 @@ def _json_loads(text: str) -> Any:
     try:
         return json.loads(text)
     except RecursionError:
-        raise _core.InputError(f"metadata nested deeper than {_MAX_METADATA_DEPTH} levels cannot be parsed in Python") from None
+        raise _core.InputError(f"metadata nested deeper than {_MAX_METADATA_DEPTH} levels cannot be parsed "
+                               "in Python") from None
     finally:
         sys.setrecursionlimit(old)
 
@@ -483,8 +481,8 @@ def _glob_parts(base: str, parts: List[str]) -> Iterable[str]:
                 yield from _glob_parts(folder, rest)
             else:  # a last "**" matches every entry below, as glob's
                 yield folder if folder else os.curdir
-                yield from (os.path.join(folder, e.name) for e in _scandir(folder) if not e.is_dir(follow_symlinks=False)
-                            or os.path.islink(os.path.join(folder, e.name)))
+                yield from (os.path.join(folder, e.name) for e in _scandir(folder)
+                            if not e.is_dir(follow_symlinks=False) or os.path.islink(os.path.join(folder, e.name)))
         return
     if not _glob.has_magic(head):
         path = os.path.join(base, head) if base else head
@@ -620,10 +618,11 @@ def label_sides(base: Sequence[Dataset], head: Sequence[Dataset], column: str = 
     return parts[0].concat(*parts[1:])
 
 
-def _side_parts(paths: Union[PathLike, Iterable[PathLike], Dataset], format: str, limits: Dict[str, int]) -> List[Dataset]:
+def _side_parts(paths: Union[PathLike, Iterable[PathLike], Dataset], format: str,
+                limits: Dict[str, int]) -> List[Dataset]:
     if isinstance(paths, Dataset):
         return [paths]
-    items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    items: List[Any] = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     if all(isinstance(item, Dataset) for item in items):
         return items
     return [_load_one(p, format, limits) for p in expand_paths(items)]

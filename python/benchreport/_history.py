@@ -19,7 +19,7 @@ import numpy as np
 
 from . import _core
 from ._dataset import Dataset, PathLike, expand_paths, load
-from ._presets import _RendersReport, _native
+from ._presets import _native, _RendersReport
 from ._reports import Report
 
 __all__ = ["HistoryResult", "history", "e_divisive", "read_arrow", "label_commits", "ARROW_SUFFIXES", "HISTORY_SCHEMA"]
@@ -51,9 +51,10 @@ def e_divisive(x: Any, *, max_p_value: float = 0.05, permutations: int = 199, mi
 def _pyarrow() -> Any:
     try:
         import pyarrow
-        import pyarrow.compute  # noqa: F401
+        import pyarrow.compute
     except ImportError as exc:
-        raise ImportError("reading Parquet/Arrow needs pyarrow, an optional extra: pip install 'benchreport[arrow]'") from exc
+        raise ImportError("reading Parquet/Arrow needs pyarrow, an optional extra: "
+                          "pip install 'benchreport[arrow]'") from exc
     return pyarrow
 
 
@@ -108,7 +109,8 @@ def read_arrow(source: Any, *, value: str = "value", unit: str = "unit", default
     set_units = [units[int(b)].as_py() for b in begins] if units is not None else [default_unit] * len(begins)
     if len(set(set_units)) <= 1:
         return Dataset(_core.dataset_from_csr(values, offsets, per_set, set_units[0] if set_units else default_unit))
-    return Dataset.from_arrays(values, offsets, {k: [dict(l).get(k) for l in per_set] for k in keys}, unit=set_units)
+    by_key = {k: [dict(pairs).get(k) for pairs in per_set] for k in keys}
+    return Dataset.from_arrays(values, offsets, by_key, unit=set_units)
 
 
 def keys_as_text(column: Any) -> Any:
@@ -123,8 +125,8 @@ def label_commits(parts: Sequence[Dataset], names: Sequence[str], column: str = 
     ``column`` = its name (e.g. the input file's name)."""
     if not parts:
         raise _core.InputError("history: no inputs")
-    labelled = [p if column in p.columns and all(v is not None for v in p.labels[column]) else p.with_labels({column: n})
-                for p, n in zip(parts, names)]
+    labelled = [p if column in p.columns and all(v is not None for v in p.labels[column])
+                else p.with_labels({column: n}) for p, n in zip(parts, names)]
     return labelled[0].concat(*labelled[1:])
 
 

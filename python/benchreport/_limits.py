@@ -4,6 +4,7 @@ refuse work that would not fit (exit 2, one line naming the limit) instead of be
 kernel's OOM killer (exit 137, no message). docs/hardening.md, "Low memory"."""
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import List, NamedTuple, Optional
 
@@ -24,7 +25,7 @@ class MemoryLimit(NamedTuple):
 
 def _cgroup_paths(proc: str = "/proc/self/cgroup") -> List[tuple]:
     """(controller file name, absolute folder) for the memory controller, v2 and v1."""
-    out = []
+    out: List[tuple] = []
     try:
         with open(proc, encoding="utf-8") as fh:
             lines = fh.read().splitlines()
@@ -128,10 +129,9 @@ def restore_address_space_limit(limits: Optional[tuple]) -> None:
     if limits is None:
         return
     import resource
-    try:
+    # A soft limit cannot be raised back above a lowered hard limit; cap_address_space keeps hard.
+    with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_AS, limits)
-    except (ValueError, OSError):
-        pass  # a soft limit cannot be raised back above a lowered hard limit; cap_address_space keeps hard
 
 
 def estimated_need(input_bytes: int) -> int:

@@ -23,6 +23,7 @@ Errors are :class:`OutputError` (an ``OSError``), one line naming the path.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import tempfile
@@ -47,7 +48,7 @@ class Output:
     write_to: Optional[Callable[[int], None]] = None
 
 
-def _lstat(path: Path):
+def _lstat(path: Path) -> Optional[os.stat_result]:
     try:
         return path.lstat()
     except FileNotFoundError:
@@ -74,7 +75,7 @@ def check_output_path(path: str) -> None:
         raise OutputError(f"{path}: its folder {folder} is not writable")
 
 
-def _is_stream(info) -> bool:
+def _is_stream(info: os.stat_result) -> bool:
     """A character device or FIFO (``-o /dev/null``): written in place, never renamed over."""
     return stat.S_ISCHR(info.st_mode) or stat.S_ISFIFO(info.st_mode)
 
@@ -85,7 +86,7 @@ _DESCRIPTOR_PATHS = ("/dev/stdout", "/dev/stderr")
 _DESCRIPTOR_FOLDERS = ("/dev/fd/", "/proc/self/fd/")
 
 
-def _is_stream_path(path: str, info) -> bool:
+def _is_stream_path(path: str, info: Optional[os.stat_result]) -> bool:
     """Whether ``path`` is written in place: a stream, a link to one, or one of this process's descriptors."""
     if info is None:
         return False
@@ -101,7 +102,7 @@ def _is_stream_path(path: str, info) -> bool:
         return False
 
 
-def _new_file_mode(existing) -> int:
+def _new_file_mode(existing: Optional[os.stat_result]) -> int:
     if existing is not None:
         return stat.S_IMODE(existing.st_mode)
     mask = os.umask(0)
@@ -144,10 +145,8 @@ def write_atomic(path: str, text: Union[str, bytes, memoryview, Callable[[int], 
         os.chmod(temporary, mode)
         os.replace(temporary, target)
     except BaseException as exc:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(temporary)
-        except OSError:
-            pass
         if isinstance(exc, OSError):
             raise OutputError(f"{path}: cannot be written ({exc.strerror or exc})") from None
         raise

@@ -47,7 +47,8 @@ _EXAMPLES = Path(__file__).resolve().parent / "examples"
 def _native(dataset: Dataset) -> "_core.Dataset":
     """The C++ Dataset behind a :class:`benchreport.Dataset`."""
     if not isinstance(dataset, Dataset):
-        raise TypeError(f"expected a benchreport.Dataset (br.load, Dataset.from_pandas), got {type(dataset).__module__}.{type(dataset).__qualname__}")
+        kind = f"{type(dataset).__module__}.{type(dataset).__qualname__}"
+        raise TypeError(f"expected a benchreport.Dataset (br.load, Dataset.from_pandas), got {kind}")
     return dataset._ds
 
 
@@ -190,7 +191,7 @@ class ComparisonResult(_RendersReport):
         column = self._dataset.labels.get(split)
         values = sorted({v for v in column if v is not None}) if column else []
         files = []
-        for value in values or [None]:
+        for value in values if values else [None]:
             labels = {split: value} if value is not None else {}
             # a value "" is a platform of its own: bencher-empty.json
             suffix = "" if value is None else f"-{_bmf_suffix(value, values)}"
@@ -198,7 +199,9 @@ class ComparisonResult(_RendersReport):
                 side_value = self.head_value if side == "head" else self.base_value
                 if len(self._dataset.select(**{self._baseline_column: side_value}, **labels)) == 0:
                     continue
-                files.append((f"{prefix}{suffix}.json", self.to_bmf(side, confidence=confidence, **labels)))
+                text = self.to_bmf(side, confidence=confidence, **labels)
+                assert text is not None  # no path: to_bmf returns the text
+                files.append((f"{prefix}{suffix}.json", text))
         return files
 
     def write_bmf_dir(self, directory: PathLike, *, split: str = "platform", confidence: float = 0.95) -> list[Path]:
@@ -233,7 +236,7 @@ class ComparisonResult(_RendersReport):
         return pd.DataFrame(self.columns())
 
 
-def compare(dataset: Any, baseline: Any = {"revision": "base"}, by: Optional[Sequence[str]] = None,
+def compare(dataset: Any, baseline: Any = None, by: Optional[Sequence[str]] = None,
             threshold: Optional[float] = None, *, head_value: Optional[str] = None, alpha: Optional[float] = None,
             confidence: Optional[float] = None, resamples: Optional[int] = None, seed: Optional[int] = None,
             noise_limit: Optional[float] = None, pair_column: Optional[str] = None,
@@ -261,9 +264,12 @@ def compare(dataset: Any, baseline: Any = {"revision": "base"}, by: Optional[Seq
     ``compare(base, head)`` with two Datasets, paths, folders or globs (one or
     a list each) compares them as the sides, labelled as ``load(base=, head=)``.
     """
-    if not isinstance(baseline, Mapping):
+    if baseline is None:
+        baseline = {"revision": "base"}
+    elif not isinstance(baseline, Mapping):
         dataset, baseline = load(base=dataset, head=baseline), {"revision": "base"}
     column, value = _split_baseline(baseline)
+    options: dict[str, Any]  # keyword options of mixed types
     options = dict(baseline_column=column, baseline_value=value, by=None if by is None else list(by),
                    threshold=threshold, head_value=head_value, alpha=alpha, confidence=confidence,
                    resamples=resamples, seed=seed, noise_limit=noise_limit, pair_column=pair_column,
@@ -358,8 +364,8 @@ def runners_report(dataset: Dataset, *, fingerprint: Optional[str] = None, proto
 SUMMARY_SCHEMA: str = _core.SUMMARY_SCHEMA
 
 
-def summary_report(dataset: Dataset, by: Optional[Sequence[str]] = None, *, k: int = 5, drift_limit: Optional[float] = None,
-                   title: str = "Summary", threads: int = 0) -> Report:
+def summary_report(dataset: Dataset, by: Optional[Sequence[str]] = None, *, k: int = 5,
+                   drift_limit: Optional[float] = None, title: str = "Summary", threads: int = 0) -> Report:
     """The ``summary`` preset: one row per sample set, or per group of sets pooled by ``by``.
 
     Columns: the label values, n, median (p50), MAD / p50, CV (population σ /
@@ -377,10 +383,14 @@ def summary_report(dataset: Dataset, by: Optional[Sequence[str]] = None, *, k: i
 
 
 def example_path(name: str = "") -> Path:
-    """Path of the example inputs shipped in the package (``nitro/ios``, ``runners/runners.json``, ``zfh/android.log``)."""
+    """Path of the example inputs shipped in the package.
+
+    For example ``nitro/ios``, ``runners/runners.json`` or ``zfh/android.log``.
+    """
     path = _EXAMPLES / name
     if not path.exists():
-        available = sorted(str(p.relative_to(_EXAMPLES)) for p in _EXAMPLES.rglob("*") if p.is_dir() or p.suffix != ".json")
+        available = sorted(str(p.relative_to(_EXAMPLES)) for p in _EXAMPLES.rglob("*")
+                           if p.is_dir() or p.suffix != ".json")
         raise FileNotFoundError(f"no packaged example {name!r}; available: {', '.join(available)}")
     return path
 
@@ -403,7 +413,10 @@ def example_reports(root: Optional[Path] = None, *, resamples: int = 10000) -> d
 
 
 def nitro_case_name(metric_id: str, platform: str, display_name: str = "") -> str:
-    """Display name of a Nitro metric id, e.g. ``('nitro-cpp/function/add-numbers', 'ios')`` → ``'C++ addNumbers()'``."""
+    """Display name of a Nitro metric id.
+
+    For example ``('nitro-cpp/function/add-numbers', 'ios')`` → ``'C++ addNumbers()'``.
+    """
     return _core.nitro_case_name(metric_id, platform, display_name)
 
 
@@ -419,7 +432,10 @@ def fingerprint(parameters: Any, hex_digits: int = 12) -> str:
 
 
 def canonical_json(parameters: Any) -> str:
-    """Canonical JSON text (sorted keys, no whitespace); a ``str`` is JSON text, other objects go through ``json.dumps``."""
+    """Canonical JSON text (sorted keys, no whitespace).
+
+    A ``str`` is JSON text; other objects go through ``json.dumps``.
+    """
     import json
 
     text = parameters if isinstance(parameters, str) else json.dumps(parameters)

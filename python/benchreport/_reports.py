@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 import json
-from typing import Any, Iterable, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, Optional, Sequence, Tuple, TypeVar, Union
 
 import numpy as np
 
@@ -152,28 +152,31 @@ class Table:
         return len(self._core)
 
 
+_Self = TypeVar("_Self", bound="_Builder")
+
+
 class _Builder:
     """Block builders shared by Report and Details; each returns self for chaining
     except add_table and add_details, which return the new container."""
 
     _blocks: "_core.Blocks"
 
-    def add_heading(self, text: str, level: int = 2):
+    def add_heading(self: _Self, text: str, level: int = 2) -> _Self:
         """A heading, level 1..6."""
         self._blocks.add_heading(int(level), str(text))
         return self
 
-    def add_paragraph(self, *parts: InlinePart):
+    def add_paragraph(self: _Self, *parts: InlinePart) -> _Self:
         """A paragraph of plain strings and ``strong``/``code``/``link`` spans."""
         self._blocks.add_paragraph(_spans(parts))
         return self
 
-    def add_note(self, *parts: InlinePart, kind: str = "note"):
+    def add_note(self: _Self, *parts: InlinePart, kind: str = "note") -> _Self:
         """A callout; kind "note" or "warning"."""
         self._blocks.add_note(_spans(parts), kind)
         return self
 
-    def add_list(self, items: Iterable[Union[InlinePart, Sequence[InlinePart]]]):
+    def add_list(self: _Self, items: Iterable[Union[InlinePart, Sequence[InlinePart]]]) -> _Self:
         """A bullet list; each item is a string, a span or a sequence of them."""
         self._blocks.add_list([_item_spans(item) for item in items])
         return self
@@ -198,7 +201,7 @@ class _Builder:
         """A collapsible section; add blocks to the returned Details."""
         return Details(self._blocks.add_details(str(summary), bool(open)))
 
-    def add_footnote(self, text: str):
+    def add_footnote(self: _Self, text: str) -> _Self:
         """Small print under the preceding content."""
         self._blocks.add_footnote(str(text))
         return self
@@ -302,7 +305,7 @@ class Report(_Builder):
     def render_utf8(self, format: str, **options: Any) -> memoryview:
         """As :meth:`render`, as a read-only view of the rendered UTF-8 (for files: neither a str
         nor a bytes copy of a large report is built)."""
-        return memoryview(self._core.render_utf8(format, _options(**options))).toreadonly()
+        return self._core.render_utf8(format, _options(**options)).data.toreadonly()
 
     def render_to_fd(self, fd: int, format: str, **options: Any) -> None:
         """As :meth:`render`, written into the open file descriptor ``fd`` a piece at a time (JSON
@@ -354,7 +357,10 @@ class Report(_Builder):
 
 
 def format_time(seconds: float) -> str:
-    """Seconds with four significant digits: "851.2 ns", "2.250 µs", "1.600 ms", "1.500 s", "2.500 min"; NaN/inf as "—"."""
+    """Seconds with four significant digits; NaN/inf as "—".
+
+    For example "851.2 ns", "2.250 µs", "1.600 ms", "1.500 s", "2.500 min".
+    """
     return _core.format_time(float(seconds))
 
 

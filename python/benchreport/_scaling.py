@@ -17,7 +17,7 @@ from typing import Any, Mapping, Optional, Union
 
 from . import _core
 from ._dataset import Dataset, PathLike, load
-from ._presets import _RendersReport, _native, _split_baseline
+from ._presets import _native, _RendersReport, _split_baseline
 from ._reports import Report
 
 __all__ = ["ScalingResult", "scaling", "fit_scaling", "compare_growth", "split_size", "GROWTH_MODELS"]
@@ -87,6 +87,7 @@ def scaling(dataset: Union[Dataset, PathLike, list], *, baseline: Optional[Mappi
     if not isinstance(dataset, Dataset):
         dataset = load(dataset)
     column, value = _split_baseline(baseline or {"revision": "base"})
+    options: dict[str, Any]  # keyword options of mixed types
     options = dict(name_column=name_column, size_column=size_column, size_argument=int(size_argument),
                    min_sizes=int(min_sizes), baseline_column=column, baseline_value=value,
                    head_value=head or "", pair_column=pair_column, confidence=float(confidence),

@@ -25,8 +25,8 @@ from typing import Any, Iterator, List, Optional, Sequence, TextIO, Tuple
 
 from . import _core, _limits
 from ._core import InputError
+from ._dataset import Dataset, expand_paths, label_sides, natural_key  # noqa: F401  (natural_key: part of the CLI module API)
 from ._output import Output, write_outputs
-from ._dataset import expand_paths, label_sides, natural_key  # noqa: F401  (natural_key: part of the CLI module API)
 from ._version import __version__
 
 FORMATS = _core.FORMATS
@@ -171,10 +171,10 @@ def _isatty(stream: Any) -> bool:
         return False
 
 
-def _read_source(source: Source, fmt: str, limits: Optional[dict] = None):
+def _read_source(source: Source, fmt: str, limits: Optional[dict] = None) -> Dataset:
     from . import load, read_bytes
 
-    if source.is_stdin:
+    if source.data is not None:  # stdin
         return read_bytes(source.data, source.name, fmt, **(limits or {}))
     return load(source.name, format=fmt, **(limits or {}))
 
@@ -297,18 +297,18 @@ def _user_labels(args: argparse.Namespace) -> dict:
     return labels
 
 
-def _labelled(dataset: Any, args: argparse.Namespace):
+def _labelled(dataset: Dataset, args: argparse.Namespace) -> Dataset:
     labels = _user_labels(args)
     return dataset.with_labels(labels) if labels else dataset
 
 
-def _load(args: argparse.Namespace):
+def _load(args: argparse.Namespace) -> Dataset:
     parts = load_sources(expand_inputs(args.inputs), args.input_format, quiet=args.quiet, budget=_budget(args))
     return _labelled(parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:]), args)
 
 
 def load_sides(base: Sequence[str], head: Sequence[str], column: str, base_value: str, head_value: str,
-               fmt: str = "auto", quiet: bool = False, budget: Optional[InputBudget] = None):
+               fmt: str = "auto", quiet: bool = False, budget: Optional[InputBudget] = None) -> Dataset:
     """Label each --base/--head input as a process of its side (``_dataset.label_sides``).
 
     Inputs pair in the order given (globs in natural order): base-1 with head-1, and so on.
@@ -428,12 +428,13 @@ def write_github(report: Any, budget: int = GITHUB_COMMENT_BUDGET, comment_file:
 
 # ---------------------------------------------------------------- commands
 
-def _with_file_column(sources: Sequence[Source], parts: list):
+def _with_file_column(sources: Sequence[Source], parts: list) -> Dataset:
     """Several inputs whose sets carry the same labels (base.json and head.json of one suite) get a
     ``file`` label, so that their rows can be told apart; otherwise the inputs are joined as they are."""
     if len(parts) == 1:
         return parts[0]  # one input: nothing to tell apart (the check below is a Python loop over every set)
-    seen, clash = set(), False
+    seen: set = set()
+    clash = False
     for part in parts:
         keys = {tuple(sorted(part.set_labels(i).items())) for i in range(len(part))}
         clash = clash or bool(seen & keys)
@@ -478,7 +479,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _positional_sides(args: argparse.Namespace, baseline: dict):
+def _positional_sides(args: argparse.Namespace, baseline: dict) -> Dataset:
     """Positional inputs: already labelled with the baseline column, or OLD NEW (base then head), as
     compare.py, benchstat and pyperf compare_to take them."""
     (column, base_value), = baseline.items()
@@ -496,7 +497,7 @@ def _positional_sides(args: argparse.Namespace, baseline: dict):
     return label_sides(parts[:n_base], parts[n_base:], column, base_value, args.head_value or "head")
 
 
-def _compare_inputs(args: argparse.Namespace, baseline: dict):
+def _compare_inputs(args: argparse.Namespace, baseline: dict) -> Dataset:
     """The dataset to compare: positional inputs as labelled, or --base/--head labelled here."""
     if bool(args.base) != bool(args.head):
         raise UsageError("--base and --head go together: give both, or neither and label the inputs")
@@ -542,7 +543,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _scaling_inputs(args: argparse.Namespace, baseline: dict):
+def _scaling_inputs(args: argparse.Namespace, baseline: dict) -> Dataset:
     """Inputs for ``scaling``: as labelled (one side, or both sides labelled), or --base/--head."""
     if bool(args.base) != bool(args.head):
         raise UsageError("--base and --head go together: give both, or neither")
@@ -595,7 +596,7 @@ def cmd_matrix(args: argparse.Namespace) -> int:
     from ._presets import matrix_report
 
     ds = _load(args)
-    options = {}
+    options: dict[str, Any] = {}
     for option in ("rows", "cols", "tables"):
         columns = _split_columns(getattr(args, option))
         if columns:
@@ -611,6 +612,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         text = ds.to_csv() if target == "csv" else ds.to_bmf() if target == "bmf" else ds.to_json()
+    assert text is not None  # no path: the writers return the text
     for note in caught:  # what CSV cannot carry: said once, plainly, on stderr
         print(f"benchreport: warning: {terminal_safe(note.message)}", file=sys.stderr)
     if args.output:
@@ -678,7 +680,8 @@ def _add_output_options(p: argparse.ArgumentParser, default_format: str = "markd
                    help=f"output format (default {default_format})")
     p.add_argument("--output", "-o", help="write to this file instead of stdout")
     p.add_argument("--budget", type=int, default=GITHUB_COMMENT_BUDGET,
-                   help=f"Markdown size budget in bytes (default {GITHUB_COMMENT_BUDGET}, a GitHub comment; 0 = unlimited)")
+                   help=f"Markdown size budget in bytes (default {GITHUB_COMMENT_BUDGET}, a GitHub comment; "
+                        "0 = unlimited)")
 
 
 def _add_github_options(p: argparse.ArgumentParser) -> None:
@@ -784,8 +787,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--permutations", type=int, default=199, help="e-divisive: permutations per test (default 199)")
     p.add_argument("--seed", type=int, default=0, help="e-divisive: permutation seed (default 0)")
     p.add_argument("--screen-p-value", type=float, default=5e-4,
-                   help="e-divisive: keep a split without permutations when its Welch t-test, times the splits its segment "
-                        "allows, is at most this (default 0.0005; 0 = always permute)")
+                   help="e-divisive: keep a split without permutations when its Welch t-test, times the splits "
+                        "its segment allows, is at most this (default 0.0005; 0 = always permute)")
     p.add_argument("--fail-on", choices=["regressed"], help="exit 1 when a case is still regressed (a CI gate)")
     p.set_defaults(func=cmd_history)
 
@@ -876,7 +879,8 @@ def _command_guards(args: argparse.Namespace) -> Iterator[None]:
     import signal
     import threading
 
-    sigterm = threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+    main_thread = threading.current_thread() is threading.main_thread()
+    sigterm = main_thread and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
     if sigterm:
         signal.signal(signal.SIGTERM, _raise_terminated)
     args.memory_limit = _limits.memory_limit()

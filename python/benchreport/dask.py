@@ -21,7 +21,8 @@ import pandas as pd
 import pyarrow as pa
 
 from . import _core
-from ._history import history as _history, read_arrow
+from ._history import history as _history
+from ._history import read_arrow
 
 __all__ = ["read_parquet", "case_columns", "check_cases", "summaries", "change_points", "compute", "analyze"]
 
@@ -152,7 +153,7 @@ def change_points(frame: dd.DataFrame, *, order: str = "commit", by: Optional[Se
 
 def _change_points_empty(cases: Sequence[str]) -> pd.DataFrame:
     """No change points, with the columns and dtypes of HistoryResult.to_pandas."""
-    return pd.DataFrame([{**{c: "" for c in cases}, **_CHANGE_POINT_EXAMPLE}]).iloc[:0]
+    return pd.DataFrame([{**dict.fromkeys(cases, ""), **_CHANGE_POINT_EXAMPLE}]).iloc[:0]
 
 
 def _analyze_part(part: pd.DataFrame, cases: List[str], by: Sequence[str], summarize_options: dict,

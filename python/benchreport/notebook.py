@@ -54,7 +54,7 @@ def _compare_results(obj: Any) -> Optional[List[Any]]:
     """The CompareResults in obj (one, a list/tuple, or a dict's values), else None."""
     if _is_compare_result(obj):
         return [obj]
-    items = list(obj.values()) if isinstance(obj, Mapping) else obj if isinstance(obj, (list, tuple)) else None
+    items = list(obj.values()) if isinstance(obj, Mapping) else list(obj) if isinstance(obj, (list, tuple)) else None
     if items and all(_is_compare_result(item) for item in items):
         return items
     return None
@@ -191,7 +191,7 @@ def _install_display_methods() -> None:
                 setattr(t, method, render)
         # A Dataset keeps its one-line repr as plain text; results print as their report.
         if not hasattr(t, "_repr_pretty_") and t.__name__ != "Dataset":
-            setattr(t, "_repr_pretty_", _pretty)
+            setattr(t, "_repr_pretty_", _pretty)  # noqa: B010  (mypy: a class object has no such attribute)
 
 
 def _display_types() -> List[type]:

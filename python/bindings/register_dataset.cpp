@@ -321,6 +321,7 @@ Dataset dataset_from_csr(const DoubleArray& values, const IndexArray& offsets, c
 
 void register_dataset(py::module_& m) {
   register_unit(m);
+  bind_dataset(m);  // before the functions that return a Dataset, so that their signatures name it
   m.def(
       "dataset_from_csr",
       [](const DoubleArray& values, const IndexArray& offsets, const std::vector<Labels>& labels,
@@ -335,7 +336,6 @@ void register_dataset(py::module_& m) {
       "A Dataset from CSR arrays read in place (an Arrow float64 column and its group offsets, "
       "Dataset.from_arrays): set i is values[offsets[i]:offsets[i+1]] with labels[i], in `unit` "
       "(or units[i]); weights align with values; directions[i] None = from the unit.");
-  bind_dataset(m);
   bind_io(m);
 }
 

@@ -190,6 +190,8 @@ void register_model(py::module_& m) {
       .def_property_readonly("rows", [](const Table& t) { return t.rows; })
       .def("__len__", [](const Table& t) { return t.rows.size(); });
 
+  // Declared before Blocks, so that add_details's signature names it.
+  py::class_<Details> details(m, "Details", "A collapsible section (returned by add_details).");
   py::class_<Blocks>(m, "Blocks", "An ordered list of blocks with builders.")
       .def("add_heading", [](Blocks& b, int level, std::string text) { b.add_heading(level, std::move(text)); },
            py::arg("level"), py::arg("text"))
@@ -207,8 +209,7 @@ void register_model(py::module_& m) {
       .def("add_footnote", [](Blocks& b, std::string text) { b.add_footnote(std::move(text)); }, py::arg("text"))
       .def("__len__", &Blocks::size);
 
-  py::class_<Details>(m, "Details", "A collapsible section (returned by add_details).")
-      .def_readonly("summary", &Details::summary)
+  details.def_readonly("summary", &Details::summary)
       .def_readwrite("open", &Details::open)
       .def_property_readonly("blocks", [](Details& d) -> Blocks& { return d.blocks; },
                              py::return_value_policy::reference_internal);

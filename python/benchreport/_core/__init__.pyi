@@ -3,12 +3,16 @@
 benchreport compiled core (statistics, comparison, readers, reports)
 """
 from __future__ import annotations
+
 import collections.abc
-import numpy
-import numpy.typing
 import os
 import typing
+
+import numpy
+import numpy.typing
+
 from . import compare
+
 __all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'JsonValue', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'analyze_history', 'best_q_split', 'bmf_string', 'canonical_json', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'fingerprint', 'fit_scaling', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
@@ -182,8 +186,8 @@ class Unit:
     """
     A parsed unit: symbol as spelled, dimension, factor to the base unit, direction, exactness. Also a read-only mapping of those names (unit["symbol"]).
     """
-    __hash__: typing.ClassVar[None] = None
-    def __eq__(self, arg0: Unit) -> bool:
+    __hash__: typing.ClassVar[None]  # type: ignore[assignment]
+    def __eq__(self, other: object) -> bool:
         ...
     def __getitem__(self, key: str) -> typing.Any:
         ...
@@ -399,13 +403,24 @@ class Table:
     @property
     def rows(self) -> list[list[Cell]]:
         ...
+class Details:
+    """
+    A collapsible section (returned by add_details).
+    """
+    open: bool
+    @property
+    def blocks(self) -> Blocks:
+        ...
+    @property
+    def summary(self) -> str:
+        ...
 class Blocks:
     """
     An ordered list of blocks with builders.
     """
     def __len__(self) -> int:
         ...
-    def add_details(self, summary: str, open: bool = False) -> ...:
+    def add_details(self, summary: str, open: bool = False) -> Details:
         ...
     def add_footnote(self, text: str) -> None:
         ...
@@ -418,17 +433,6 @@ class Blocks:
     def add_paragraph(self, spans: collections.abc.Sequence[Span]) -> None:
         ...
     def add_table(self, columns: collections.abc.Sequence[tuple[str, str]], caption: str = '', id: str = '') -> Table:
-        ...
-class Details:
-    """
-    A collapsible section (returned by add_details).
-    """
-    open: bool
-    @property
-    def blocks(self) -> Blocks:
-        ...
-    @property
-    def summary(self) -> str:
         ...
 class RenderOptions:
     color: bool
@@ -1003,7 +1007,7 @@ def concat(parts: collections.abc.Sequence[Dataset]) -> Dataset:
     """
     A new Dataset with every set, run and warning of the parts, in order.
     """
-def dataset_from_csr(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], labels: collections.abc.Sequence[collections.abc.Sequence[tuple[str, str]]], unit: str = 's', units: collections.abc.Sequence[str] | None = None, weights: typing.Annotated[numpy.typing.ArrayLike, numpy.float64] | None = None, directions: collections.abc.Sequence[str | None] | None = None, custom_unit_ok: bool = True) -> ...:
+def dataset_from_csr(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], labels: collections.abc.Sequence[collections.abc.Sequence[tuple[str, str]]], unit: str = 's', units: collections.abc.Sequence[str] | None = None, weights: typing.Annotated[numpy.typing.ArrayLike, numpy.float64] | None = None, directions: collections.abc.Sequence[str | None] | None = None, custom_unit_ok: bool = True) -> Dataset:
     """
     A Dataset from CSR arrays read in place (an Arrow float64 column and its group offsets, Dataset.from_arrays): set i is values[offsets[i]:offsets[i+1]] with labels[i], in `unit` (or units[i]); weights align with values; directions[i] None = from the unit.
     """

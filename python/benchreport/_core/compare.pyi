@@ -3,17 +3,20 @@
 Comparison and inference (compare.hpp, inference.hpp, rollup.hpp)
 """
 from __future__ import annotations
+
 import collections.abc
+import typing
+
 import numpy
 import numpy.typing
-import typing
+
 __all__: list[str] = ['BootstrapInterval', 'Bounds', 'BrunnerMunzelResult', 'CaseComparison', 'LogTInterval', 'MannWhitneyResult', 'NoiseCalibration', 'Rollup', 'WilcoxonResult', 'adjust_bh', 'adjust_holm', 'bootstrap_median_ratio_ci', 'bootstrap_median_ratio_ci_batch', 'brunner_munzel', 'calibrate_noise', 'case_columns', 'center', 'center_bounds', 'center_margin', 'compare_case', 'compare_cases', 'disparity', 'disparity_bounds', 'hodges_lehmann_shift', 'kth_pairwise_difference', 'mann_whitney_u', 'mann_whitney_u_batch', 'paired_t_interval', 'ratio', 'ratio_bounds', 'rollup', 'shift_bounds', 'shift_margin', 'sign_margin', 'spread', 'spread_bounds', 'welch_t_interval', 'wilcoxon_signed_rank']
 class Bounds:
     """
     Distribution-free bounds of an estimator at a misrate.
     """
-    __hash__: typing.ClassVar[None] = None
-    def __eq__(self, arg0: Bounds) -> bool:
+    __hash__: typing.ClassVar[None]  # type: ignore[assignment]
+    def __eq__(self, other: object) -> bool:
         ...
     def __repr__(self) -> str:
         ...
@@ -96,8 +99,8 @@ class BootstrapInterval:
     """
     Bootstrap interval of median(head) / median(base).
     """
-    __hash__: typing.ClassVar[None] = None
-    def __eq__(self, arg0: BootstrapInterval) -> bool:
+    __hash__: typing.ClassVar[None]  # type: ignore[assignment]
+    def __eq__(self, other: object) -> bool:
         ...
     def __repr__(self) -> str:
         ...
@@ -357,8 +360,8 @@ class Rollup:
     """
     Run-level figures over matched cases.
     """
-    __hash__: typing.ClassVar[None] = None
-    def __eq__(self, arg0: Rollup) -> bool:
+    __hash__: typing.ClassVar[None]  # type: ignore[assignment]
+    def __eq__(self, other: object) -> bool:
         ...
     def __repr__(self) -> str:
         ...
