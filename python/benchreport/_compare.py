@@ -11,6 +11,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from ._core import compare as _c
+from ._pickling import reduce_remembered, remembers_call
 
 __all__ = [
     "CaseComparison",
@@ -80,6 +81,9 @@ class CaseComparisons(List[CaseComparison]):
 
         return pd.DataFrame(self.columns())
 
+    def __reduce__(self) -> Any:
+        return reduce_remembered(self)
+
     def _repr_html_(self) -> str:
         from .notebook import to_html
 
@@ -125,6 +129,7 @@ def _options(threshold: float, alpha: float, confidence: float, resamples: int, 
                 misrate=misrate, direction=direction, exact_unit=exact_unit, noise_limit=noise_limit)
 
 
+@remembers_call
 def compare_samples(base: Side, head: Side, *, base_process: Optional[ArrayLike] = None,
                     head_process: Optional[ArrayLike] = None, name: str = "", threshold: float = 0.05,
                     alpha: float = 0.05, confidence: float = 0.95, resamples: int = 10000, seed: int = 0,
@@ -148,6 +153,7 @@ def compare_samples(base: Side, head: Side, *, base_process: Optional[ArrayLike]
     return _c.compare_case(b, h, name, pairing=pairing, **opts)
 
 
+@remembers_call
 def compare_many(cases: Mapping[str, Tuple[Side, Side]], *, threads: int = 0, threshold: float = 0.05,
                  alpha: float = 0.05, confidence: float = 0.95, resamples: int = 10000, seed: int = 0,
                  misrate: float = 1e-3, direction: str = "lower", exact_unit: bool = False,

@@ -321,8 +321,9 @@ class Dataset:
 
     def __reduce__(self) -> Any:
         # Pickles as its canonical JSON, which gives every value, label, unit, direction, weight and
-        # run back as read (docs/dataset.md).
-        return (_from_canonical_json, (self._ds.to_json_string(),))
+        # run back as read (docs/dataset.md), and the reader of each run, which canonical JSON does
+        # not carry and the presets use (Nitro's case names and platform titles).
+        return (_from_canonical_json, (self._ds.to_json_string(), self._ds.run_formats()))
 
     def to_json(self, path: Optional[PathLike] = None) -> Optional[str]:
         """Canonical JSON (schema ``benchreport/1``): written to ``path``, or returned when path is None."""
@@ -403,8 +404,11 @@ def _limits(max_file_size: Optional[int], max_depth: Optional[int], max_samples:
     return out
 
 
-def _from_canonical_json(text: str) -> Dataset:
-    return Dataset(_core.read_buffer(text.encode("utf-8"), "<pickle>", "json"))
+def _from_canonical_json(text: str, run_formats: Sequence[Tuple[str, str]] = ()) -> Dataset:
+    native = _core.read_buffer(text.encode("utf-8"), "<pickle>", "json")
+    for run, fmt in run_formats:
+        native.set_run_format(run, fmt)
+    return Dataset(native)
 
 
 def read_bytes(data: bytes, name: str = "<bytes>", format: str = "auto", **limits: int) -> Dataset:

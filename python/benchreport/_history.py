@@ -19,6 +19,7 @@ import numpy as np
 
 from . import _core
 from ._dataset import Dataset, PathLike, expand_paths, load
+from ._pickling import remembers_call
 from ._presets import _native, _RendersReport
 from ._reports import Report
 
@@ -198,6 +199,7 @@ class HistoryResult(_RendersReport):
         return plot_history(self, ax=ax, max_cases=max_cases)
 
 
+@remembers_call
 def history(data: Union[Dataset, PathLike, Iterable[PathLike]], *, order: Optional[str] = None,
             by: Optional[Sequence[str]] = None, max_p_value: float = 0.02, permutations: int = 199,
             min_segment: int = 2, seed: int = 0, min_magnitude: float = 0.01, confidence: float = 0.95,

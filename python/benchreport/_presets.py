@@ -19,6 +19,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 from . import _core
 from ._dataset import Dataset, PathLike, load
 from ._output import Output, write_outputs
+from ._pickling import reduce_remembered, remembers_call
 from ._reports import Report
 
 __all__ = [
@@ -63,6 +64,9 @@ class _RendersReport:
     """Rendering and notebook display of a result through its ``report``."""
 
     report: Report
+
+    def __reduce__(self) -> Any:
+        return reduce_remembered(self)
 
     def to_markdown(self, **kwargs: Any) -> str:
         return self.report.to_markdown(**kwargs)
@@ -236,6 +240,7 @@ class ComparisonResult(_RendersReport):
         return pd.DataFrame(self.columns())
 
 
+@remembers_call
 def compare(dataset: Any, baseline: Any = None, by: Optional[Sequence[str]] = None,
             threshold: Optional[float] = None, *, head_value: Optional[str] = None, alpha: Optional[float] = None,
             confidence: Optional[float] = None, resamples: Optional[int] = None, seed: Optional[int] = None,
@@ -325,6 +330,7 @@ class MatrixResult(_RendersReport):
         return [None if c is None else self.cols[c] for c in best]
 
 
+@remembers_call
 def matrix(dataset: Dataset, rows: Sequence[str], cols: Sequence[str], stat: str = "median",
            names: Optional[Mapping[str, str]] = None) -> MatrixResult:
     """Rows × columns of ``stat`` (median of run medians, pooled_median, mean, min) over the whole dataset."""

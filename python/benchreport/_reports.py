@@ -17,6 +17,7 @@ from typing import Any, Iterable, Optional, Sequence, Tuple, TypeVar, Union
 import numpy as np
 
 from . import _core
+from ._pickling import reduce_remembered
 
 __all__ = [
     "Report",
@@ -354,6 +355,56 @@ class Report(_Builder):
 
     def __repr__(self) -> str:
         return f"<benchreport.Report {self.title!r}: {len(self)} blocks>"
+
+    def __reduce__(self) -> Any:
+        # Pickles as its JSON rendering (every block, span and cell) and its data payload (NaN kept),
+        # rebuilt with the builders above. A plot (the scaling preset's) has no Python builder: such a
+        # report pickles by recomputing the call that made it (_presets._remembers_call).
+        blocks = json.loads(self.to_json(indent=0))["blocks"]
+        if _has_plot(blocks):  # no Python builder for a plot: the call that made it
+            return reduce_remembered(self)
+        return (_report_from_state, (self.title, blocks, self._core.data.to_python_json()))
+
+
+def _has_plot(blocks: list) -> bool:
+    return any(b["type"] == "plot" or (b["type"] == "details" and _has_plot(b["blocks"])) for b in blocks)
+
+
+def _json_spans(spans: list) -> list:
+    return [strong(s["text"]) if s["type"] == "strong" else code(s["text"]) if s["type"] == "code"
+            else link(s["text"], s["url"]) if s["type"] == "link" else s["text"] for s in spans]
+
+
+def _add_json_blocks(builder: _Builder, blocks: list) -> None:
+    """Rebuild blocks from their JSON rendering (the schema of src/report/report.cpp)."""
+    for b in blocks:
+        kind = b["type"]
+        if kind == "heading":
+            builder.add_heading(b["text"], b["level"])
+        elif kind == "paragraph":
+            builder.add_paragraph(*_json_spans(b["spans"]))
+        elif kind == "note":
+            builder.add_note(*_json_spans(b["spans"]), kind=b["kind"])
+        elif kind == "list":
+            builder.add_list([_json_spans(item) for item in b["items"]])
+        elif kind == "footnote":
+            builder.add_footnote(b["text"])
+        elif kind == "details":
+            _add_json_blocks(builder.add_details(b["summary"], open=b["open"]), b["blocks"])
+        elif kind == "table":
+            rows = [[Cell(c["text"], c.get("role", "none"), c.get("value"), c.get("samples")) for c in row]
+                    for row in b["rows"]]
+            builder.add_table([(c["title"], c["align"]) for c in b["columns"]], rows, caption=b.get("caption", ""),
+                              id=b.get("id", ""), footnote=b.get("footnote", ""))
+        else:
+            raise ValueError(f"report JSON: unknown block type {kind!r}")
+
+
+def _report_from_state(title: str, blocks: list, data_json: str) -> Report:
+    report = Report(title)
+    _add_json_blocks(report, blocks)
+    report.data = json.loads(data_json)
+    return report
 
 
 def format_time(seconds: float) -> str:

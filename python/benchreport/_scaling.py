@@ -17,6 +17,7 @@ from typing import Any, Mapping, Optional, Union
 
 from . import _core
 from ._dataset import Dataset, PathLike, load
+from ._pickling import remembers_call
 from ._presets import _native, _RendersReport, _split_baseline
 from ._reports import Report
 
@@ -71,6 +72,7 @@ class ScalingResult(_RendersReport):
         return f"<ScalingResult: {n} famil{'y' if n == 1 else 'ies'}{' compared' if self.compared else ''}>"
 
 
+@remembers_call
 def scaling(dataset: Union[Dataset, PathLike, list], *, baseline: Optional[Mapping[str, str]] = None,
             head: Optional[str] = None, name_column: str = "benchmark", size_column: str = "",
             size_argument: int = 0, min_sizes: int = 3, pair_column: str = "pair", confidence: float = 0.95,

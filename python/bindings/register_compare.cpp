@@ -146,7 +146,8 @@ void bind_result_types(py::module_& m) {
       });
 
   using C = CaseComparison;
-  py::class_<C>(m, "CaseComparison",
+  // dynamic_attr: benchreport._pickling keeps the call that made it, which pickle recomputes.
+  py::class_<C>(m, "CaseComparison", py::dynamic_attr(),
                 "One base → head comparison (compare_case). change = median(head)/median(base) − 1 over pooled "
                 "samples; change_ci is the interval the verdict is read from.")
       .def_readonly("case", &C::case_name)

@@ -172,6 +172,12 @@ void bind_dataset(py::module_& m) {
         for (const auto& run : ds.runs()) out.emplace_back(run.id, run.metadata_json);
         return out;
       })
+      .def("run_formats", [](const Dataset& ds) {  // the reader of each run, which canonical JSON does not carry
+        std::vector<std::pair<std::string, std::string>> out;
+        for (const auto& run : ds.runs()) out.emplace_back(run.id, run.format);
+        return out;
+      })
+      .def("set_run_format", &Dataset::set_run_format, "id"_a, "format"_a)
       .def("warnings", [](const Dataset& ds) { return ds.warnings(); })
       .def("warn", &Dataset::warn)
       .def("add_run", &Dataset::add_run, "id"_a, "metadata_json"_a = "{}")
