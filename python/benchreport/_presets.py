@@ -27,12 +27,14 @@ __all__ = [
     "ComparisonCase",
     "ComparisonResult",
     "MatrixResult",
+    "SummaryResult",
     "compare",
     "comparison_report",
     "matrix",
     "matrix_report",
     "runners_report",
     "summary_report",
+    "summary",
     "SUMMARY_SCHEMA",
     "example_path",
     "example_reports",
@@ -383,9 +385,42 @@ def summary_report(dataset: Dataset, by: Optional[Sequence[str]] = None, *, k: i
     with throughputs), which cannot be pooled. Definitions are in
     docs/statistics-summary.md.
     """
-    limit = {} if drift_limit is None else {"drift_limit": float(drift_limit)}  # None: the C++ default (10 %)
-    return Report._from_core(_core.presets_summary_report(
-        _native(dataset), by=list(by) if by else [], k=int(k), title=str(title), threads=int(threads), **limit))
+    report, _ = _summary(dataset, by, k, drift_limit, title, threads, columns=False)
+    return Report._from_core(report)
+
+
+def _summary(dataset: Dataset, by: Optional[Sequence[str]], k: int, drift_limit: Optional[float], title: str,
+             threads: int, columns: bool) -> Any:
+    limit: dict[str, Any] = {} if drift_limit is None else {"drift_limit": float(drift_limit)}  # None: C++ default
+    return _core.presets_summary_report(_native(dataset), by=list(by) if by else [], k=int(k), title=str(title),
+                                        threads=int(threads), columns=columns, **limit)
+
+
+@dataclass
+class SummaryResult(_RendersReport):
+    """Result of :func:`summary`: the summary preset's report and its columnar view."""
+
+    report: Report = field(repr=False)
+    _columns: dict = field(default_factory=dict, repr=False)
+
+    def columns(self) -> dict[str, Any]:
+        """``{field: numpy array}``, one entry per row: the label values (unprefixed, "" where a set has
+        none) and the scalar fields of the JSON ``data`` groups (NaN where JSON has null)."""
+        return dict(self._columns)
+
+    def to_pandas(self) -> Any:
+        """One row per summary row: ``DataFrame(self.columns())``."""
+        import pandas as pd
+
+        return pd.DataFrame(self.columns())
+
+
+@remembers_call
+def summary(dataset: Dataset, by: Optional[Sequence[str]] = None, *, k: int = 5, drift_limit: Optional[float] = None,
+            title: str = "Summary", threads: int = 0) -> SummaryResult:
+    """The ``summary`` preset as a result: its report (as :func:`summary_report`) and ``columns()``."""
+    report, columns = _summary(dataset, by, k, drift_limit, title, threads, columns=True)
+    return SummaryResult(report=Report._from_core(report), _columns=columns)
 
 
 def example_path(name: str = "") -> Path:

@@ -271,20 +271,25 @@ void register_presets(py::module_& m) {
   m.def(
       "presets_summary_report",
       [](const Dataset& dataset, std::vector<std::string> by, long long k, double drift_limit, std::string title,
-         long long threads) {
+         long long threads, bool columns) {
         SummaryReportOptions o;
         o.by = std::move(by);
         o.drift_k = non_negative(k, "k");
         o.drift_limit = drift_limit;
         o.title = std::move(title);
         o.threads = static_cast<unsigned>(non_negative(threads, "threads"));
-        py::gil_scoped_release release;
-        return summary_report(dataset, o);
+        SummaryResult result;
+        {
+          py::gil_scoped_release release;
+          result = summary(dataset, o, columns);
+        }
+        return py::make_tuple(std::move(result.report), columns ? py::object(columns_dict(result.columns)) : py::none());
       },
       py::arg("dataset"), py::kw_only(), py::arg("by") = summary_defaults.by,
       py::arg("k") = static_cast<long long>(summary_defaults.drift_k), py::arg("drift_limit") = summary_defaults.drift_limit,
       py::arg("title") = summary_defaults.title, py::arg("threads") = static_cast<long long>(summary_defaults.threads),
-      "The summary preset: one row per set, or per group of sets pooled by `by`.");
+      py::arg("columns") = false,
+      "The summary preset: one row per set, or per group of sets pooled by `by`; returns (Report, columns or None).");
   m.attr("SUMMARY_SCHEMA") = std::string(kSummarySchema);
 
   const BmfOptions bmf_defaults;

@@ -13,6 +13,7 @@
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/core/parallel.hpp"
+#include "benchreport/report/fields.hpp"
 #include "benchreport/report/format.hpp"
 #include "benchreport/stats/grouped.hpp"
 #include "sample_notes.hpp"
@@ -78,7 +79,6 @@ SummaryGroups summary_groups(const Dataset& dataset, const std::vector<std::stri
   return out;
 }
 
-Json finite_or_null(double x) { return std::isfinite(x) ? Json(x) : Json(); }
 
 bool drifts(const GroupedSummary& s, std::size_t i, double limit) {
   return s.drift_ok[i] != 0 && std::abs(s.drift[i]) >= limit;
@@ -104,27 +104,45 @@ std::vector<Cell> row(const SummaryGroups& groups, const GroupedSummary& s, std:
   return cells;
 }
 
-// One group of the payload: its labels, units and statistics.
-Json group_json(const SummaryGroups& groups, const GroupedSummary& s, std::size_t i) {
-  Json labels = Json::object();
-  for (std::size_t c = 0; c < groups.columns.size() && c < groups.keys[i].size(); ++c) {
-    labels.set(groups.columns[c], groups.keys[i][c]);
+// One group of the payload and one row of the columns (report/fields.hpp): its labels
+// (columns: unprefixed, "" where a set has none), units and statistics.
+template <class Visitor>
+void group_fields(Visitor& v, const SummaryGroups& groups, const GroupedSummary& s, std::size_t i) {
+  v.begin_group("labels");
+  for (std::size_t c = 0; c < groups.columns.size(); ++c) {
+    const bool present = c < groups.keys[i].size();
+    v.field_if(present, groups.columns[c].c_str(), present ? groups.keys[i][c] : std::string());
   }
+  v.end_group();
   const Unit& unit = *groups.units[i];
-  Json item = Json::object();
-  item.set("labels", std::move(labels));
-  item.set("unit", std::string(base_symbol(unit.dimension)));
-  item.set("display_unit", unit.symbol);
-  item.set("n", s.n[i]);
-  item.set("median", finite_or_null(s.median[i]));
-  item.set("mad", finite_or_null(s.mad[i]));
-  item.set("mad_over_median_pct", finite_or_null(s.mad_over_median_pct[i]));
-  item.set("cv", finite_or_null(s.cv[i]));
-  item.set("min", finite_or_null(s.min[i]));
-  item.set("max", finite_or_null(s.max[i]));
-  item.set("drift", s.drift_ok[i] != 0 ? finite_or_null(s.drift[i]) : Json());
-  item.set("drift_reason", s.drift_reason[i]);
-  return item;
+  v.field("unit", std::string(base_symbol(unit.dimension)));
+  v.field("display_unit", unit.symbol);
+  v.field("n", static_cast<std::size_t>(s.n[i]));
+  const auto finite = [&](const char* name, double x) { v.optional(name, std::isfinite(x), x); };
+  finite("median", s.median[i]);
+  finite("mad", s.mad[i]);
+  finite("mad_over_median_pct", s.mad_over_median_pct[i]);
+  finite("cv", s.cv[i]);
+  finite("min", s.min[i]);
+  finite("max", s.max[i]);
+  v.optional("drift", s.drift_ok[i] != 0 && std::isfinite(s.drift[i]), s.drift[i]);
+  v.field("drift_reason", s.drift_reason[i]);
+}
+
+Json group_json(const SummaryGroups& groups, const GroupedSummary& s, std::size_t i) {
+  JsonFields fields;
+  group_fields(fields, groups, s, i);
+  return Json(fields.take());
+}
+
+Columns group_columns(const SummaryGroups& groups, const GroupedSummary& s) {
+  Columns columns;
+  ColumnFields fields(columns);
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    columns.begin_row();
+    group_fields(fields, groups, s, i);
+  }
+  return columns;
 }
 
 // Rows and payload items are built in chunks over the threads (each item on its
@@ -150,7 +168,7 @@ Json payload(const SummaryGroups& groups, const GroupedSummary& s, std::size_t k
 
 }  // namespace
 
-Report summary_report(const Dataset& dataset, const SummaryReportOptions& options) {
+SummaryResult summary(const Dataset& dataset, const SummaryReportOptions& options, bool with_columns) {
   const SummaryGroups groups = summary_groups(dataset, options.by);
   if (groups.size() == 0) throw InputError("no sample sets to summarise");
   SummaryOptions stats;
@@ -197,7 +215,11 @@ Report summary_report(const Dataset& dataset, const SummaryReportOptions& option
       k, k, 2 * k);
   if (const std::string samples = sample_footnote(dataset); !samples.empty()) report.add_footnote(samples);
   report.data = payload(groups, s, k, options.threads);
-  return report;
+  return SummaryResult{std::move(report), with_columns ? group_columns(groups, s) : Columns{}};
+}
+
+Report summary_report(const Dataset& dataset, const SummaryReportOptions& options) {
+  return summary(dataset, options, false).report;
 }
 
 }  // namespace benchreport

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "benchreport/core/columns.hpp"
 #include "benchreport/data/dataset.hpp"
 #include "benchreport/report/report.hpp"
 
@@ -32,5 +33,13 @@ struct SummaryReportOptions {
 // dimensions (e.g. times with throughputs: they cannot be pooled) or for a bad
 // drift_k (0).
 Report summary_report(const Dataset& dataset, const SummaryReportOptions& options = {});
+
+// The report and its columnar view: one row per group, the scalar fields of report.data's
+// groups (label values unprefixed, "" where a set has none; NaN where JSON has null).
+struct SummaryResult {
+  Report report;
+  Columns columns;
+};
+SummaryResult summary(const Dataset& dataset, const SummaryReportOptions& options = {}, bool with_columns = true);
 
 }  // namespace benchreport

@@ -1109,9 +1109,9 @@ def presets_runners_report(dataset: Dataset, *, title: str | None = None, runner
     """
     The runners preset; keywords are the fields of RunnersReportOptions (None keeps the C++ default).
     """
-def presets_summary_report(dataset: Dataset, *, by: collections.abc.Sequence[str] = [], k: typing.SupportsInt | typing.SupportsIndex = 5, drift_limit: typing.SupportsFloat | typing.SupportsIndex = 0.1, title: str = 'Summary', threads: typing.SupportsInt | typing.SupportsIndex = 0) -> Report:
+def presets_summary_report(dataset: Dataset, *, by: collections.abc.Sequence[str] = [], k: typing.SupportsInt | typing.SupportsIndex = 5, drift_limit: typing.SupportsFloat | typing.SupportsIndex = 0.1, title: str = 'Summary', threads: typing.SupportsInt | typing.SupportsIndex = 0, columns: bool = False) -> tuple[Report, typing.Any]:
     """
-    The summary preset: one row per set, or per group of sets pooled by `by`.
+    The summary preset: one row per set, or per group of sets pooled by `by`; returns (Report, columns or None).
     """
 def quantile(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], p: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], method: str) -> numpy.typing.NDArray[numpy.float64]:
     ...
