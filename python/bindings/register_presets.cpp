@@ -283,7 +283,8 @@ void register_presets(py::module_& m) {
           py::gil_scoped_release release;
           result = summary(dataset, o, columns);
         }
-        return py::make_tuple(std::move(result.report), columns ? py::object(columns_dict(result.columns)) : py::none());
+        return py::make_tuple(std::move(result.report),
+                              columns ? py::object(columns_dict(result.columns)) : py::none());
       },
       py::arg("dataset"), py::kw_only(), py::arg("by") = summary_defaults.by,
       py::arg("k") = static_cast<long long>(summary_defaults.drift_k), py::arg("drift_limit") = summary_defaults.drift_limit,
