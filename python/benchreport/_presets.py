@@ -261,7 +261,8 @@ def compare(dataset: Any, baseline: Any = {"revision": "base"}, by: Optional[Seq
             resamples: int = 10000, seed: int = 0, pair: str = "pair", check: bool = True,
             allow_new_and_removed: bool = True, threads: int = 0, sections: str = "platform",
             names: Optional[Mapping[str, str]] = None, drift_limit: Optional[float] = None, gate: bool = False,
-            title: str = "Performance Report") -> ComparisonResult:
+            title: str = "Performance Report", moderate: bool = True,
+            assume_launches_identical: bool = False) -> ComparisonResult:
     """Compare head against the baseline side of ``dataset`` per case.
 
     ``baseline`` picks the base side by one label (``{"revision": "base"}``); the
@@ -270,7 +271,11 @@ def compare(dataset: Any, baseline: Any = {"revision": "base"}, by: Optional[Seq
     per-process labels). Processes pair by the ``pair`` label. Refuses
     (``InputError``) when suite hashes, devices, OS versions, architectures,
     toolchains, runner settings or per-case iterations differ, unless
-    ``check=False``. ``threshold`` is the relative change that matters (5 %).
+    ``check=False``. ``threshold`` is the relative change that matters (5 %);
+    ``confidence`` the level of the intervals (and of the equivalence test).
+    ``moderate``: the moderated t across cases (docs/statistics-comparison.md).
+    With one process per side no slower/faster claim is made unless
+    ``assume_launches_identical`` (every launch assumed to run at one speed).
 
     ``compare(base, head)`` with two Datasets, paths, folders or globs (one or
     a list each) compares them as the sides, labelled as ``load(base=, head=)``.
@@ -281,7 +286,8 @@ def compare(dataset: Any, baseline: Any = {"revision": "base"}, by: Optional[Seq
         baseline, by, threshold, head_value=head, alpha=alpha, confidence=confidence, resamples=int(resamples),
         seed=int(seed), pair_column=pair, check_comparability=bool(check),
         allow_new_and_removed=bool(allow_new_and_removed), threads=int(threads), section_column=sections,
-        display_names=dict(names) if names else None, drift_limit=None if drift_limit is None else float(drift_limit), gate=bool(gate), title=title)
+        display_names=dict(names) if names else None, drift_limit=None if drift_limit is None else float(drift_limit), gate=bool(gate), title=title,
+        moderate=bool(moderate), assume_launches_identical=bool(assume_launches_identical))
     view, report = _core.presets_comparison(_native(dataset), **options)
     by_columns = list(view.by)
     return ComparisonResult(

@@ -21,6 +21,7 @@ PYBIND11_MODULE(_core, m) {
   py::register_exception<benchreport::InputError>(m, "InputError", PyExc_ValueError);
   benchreport::python::register_summary(m);
   benchreport::python::register_compare(m);
+  benchreport::python::register_moderated(m);
   benchreport::python::register_dataset(m);
   benchreport::python::register_report(m);
   benchreport::python::register_presets(m);

@@ -55,6 +55,8 @@ ComparisonReportOptions comparison_options(const py::kwargs& kwargs) {
       .read("resamples", c.compare.resamples)
       .read("seed", c.compare.seed)
       .read("noise_limit", c.compare.noise_limit)
+      .read("moderate", c.compare.moderate)
+      .read("assume_launches_identical", c.compare.assume_launches_identical)
       .read("title", out.title)
       .read("section_column", out.section_column)
       .read("section_order", out.section_order)

@@ -1,0 +1,22 @@
+#pragma once
+// Borrowing strength across the cases of one comparison (docs/statistics-comparison.md,
+// "Moderated t" and "One process per side"): the empirical-Bayes moderated t of the
+// process-level intervals, and for cases with one launch per side the change that would
+// stand out from the other cases' spread.
+#include <span>
+
+#include "benchreport/compare/case.hpp"
+
+namespace benchreport {
+
+// Before control_false_discoveries, over the cases of one comparison (exact-unit cases are
+// left alone). When options.moderate, the process-level cases of each design (paired /
+// unpaired) whose own variance has >= 2 df share a variance prior (estimate_variance_prior over their process variances,
+// floored at the timer resolution); when the prior is usable (d0 > 0) each case's interval,
+// p-value, df, detectable change and verdict are recomputed from the moderated t
+// (change_interval_method "moderated_paired_t" / "moderated_pooled_t", prior_df = d0).
+// Cases with one launch per side get detectable_change from the spread of the log changes of
+// all such cases (1.4826 MAD, >= 3 cases): the change that would stand out from them.
+void moderate_cases(std::span<CaseComparison* const> cases, const CompareOptions& options);
+
+}  // namespace benchreport

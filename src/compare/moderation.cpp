@@ -1,0 +1,107 @@
+#include "benchreport/compare/moderation.hpp"
+
+#include <algorithm>
+#include <boost/math/distributions/normal.hpp>
+#include <cmath>
+#include <fmt/format.h>
+#include <vector>
+
+#include "benchreport/compare/process_interval.hpp"
+#include "benchreport/stats/moderated_t.hpp"
+#include "benchreport/stats/order_stats.hpp"
+
+namespace benchreport {
+namespace {
+
+constexpr double kPower = 0.8;
+constexpr double kMinModeratedDf = 2;
+
+struct Member {
+  CaseComparison* c;
+  ProcessVariance v;
+};
+
+std::vector<double> logs_of(const std::vector<double>& medians) {
+  std::vector<double> out(medians.size());
+  std::transform(medians.begin(), medians.end(), out.begin(), [](double m) { return std::log(m); });
+  return out;
+}
+
+ProcessVariance variance_of(const CaseComparison& c) {
+  const std::vector<double> lb = logs_of(c.base_process_medians), lh = logs_of(c.head_process_medians);
+  const double level = std::min(*std::min_element(c.base_process_medians.begin(), c.base_process_medians.end()),
+                                *std::min_element(c.head_process_medians.begin(), c.head_process_medians.end()));
+  return process_variance(lb, lh, c.change_interval_method == "paired_t",
+                          process_variance_floor(c.timer_resolution, level));
+}
+
+void apply_prior(std::vector<Member>& members, const CompareOptions& o) {
+  std::vector<double> variances, dfs;
+  for (const Member& m : members) {
+    variances.push_back(m.v.variance);
+    dfs.push_back(m.v.df);
+  }
+  const VariancePrior prior = estimate_variance_prior(variances, dfs, o.prior_excess_z);
+  if (!(prior.d0 > 0)) return;  // too few or too heterogeneous: every case keeps its own t
+  for (Member& m : members) {
+    CaseComparison& c = *m.c;
+    const ModeratedVariance post = moderate_variance(m.v.variance, m.v.df, prior);
+    const LogTInterval t = t_interval(m.v.paired ? "moderated_paired_t" : "moderated_pooled_t", m.v.estimate,
+                                      post.variance, m.v.factor, post.df, o.confidence);
+    c.change_interval_method = t.method;
+    c.change_estimate = std::expm1(t.estimate);
+    c.change_lower = std::expm1(t.lower);
+    c.change_upper = std::expm1(t.upper);
+    c.interval_df = t.df;
+    c.p_value = t.p_value;
+    c.prior_df = prior.d0;
+    c.detectable_change =
+        std::expm1(detectable_log_change(t.standard_error, t.df, o.confidence, std::log1p(o.threshold), kPower));
+    decide_case(c, o);
+  }
+}
+
+// One launch per side: the change that would stand out from the spread of all such cases.
+void one_launch_detectable(std::span<CaseComparison* const> cases, const CompareOptions& o) {
+  std::vector<CaseComparison*> members;
+  std::vector<double> logs;
+  for (CaseComparison* c : cases) {
+    if (c->inconclusive_cause != "one_launch" || !std::isfinite(c->change_estimate)) continue;
+    members.push_back(c);
+    logs.push_back(std::log1p(c->change_estimate));
+  }
+  if (members.size() < 3) return;
+  std::vector<double> work(logs);
+  const double centre = median_inplace(work);
+  const double scale = kMadNormalScale * mad_inplace(work, centre);
+  if (!(scale > 0)) return;
+  const double x = std::expm1(detectable_log_change(scale, std::numeric_limits<double>::infinity(), o.confidence,
+                                                    std::log1p(o.threshold), kPower));
+  for (CaseComparison* c : members) {
+    c->detectable_change = x;
+    c->verdict_reason += fmt::format("; across the {} one-launch cases the changes spread by {:.1f}% (1.4826 MAD), "
+                                     "so a change would have to reach about {:.1f}% to stand out",
+                                     members.size(), 100 * std::expm1(scale), 100 * x);
+  }
+}
+
+}  // namespace
+
+void moderate_cases(std::span<CaseComparison* const> cases, const CompareOptions& o) {
+  if (o.exact_unit) return;
+  one_launch_detectable(cases, o);
+  if (!o.moderate) return;
+  std::vector<Member> paired, unpaired;
+  for (CaseComparison* c : cases) {
+    if (c->interval_unit != "process" || c->verdict_code.rfind("exact", 0) == 0) continue;
+    const ProcessVariance v = variance_of(*c);
+    // One df (2 paired processes) says too little about a case's own variance to place it
+    // in the prior: a very noisy case gets shrunk and claims (bench/RESULTS-inference.md).
+    if (v.df < kMinModeratedDf) continue;
+    (v.paired ? paired : unpaired).push_back({c, v});
+  }
+  apply_prior(paired, o);
+  apply_prior(unpaired, o);
+}
+
+}  // namespace benchreport
