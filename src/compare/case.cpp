@@ -538,7 +538,7 @@ void control_false_discoveries(std::span<CaseComparison* const> cases, std::span
   const std::vector<double> adjusted = adjust_bh(p);
   for (std::size_t j = 0; j < family.size(); ++j) {
     CaseComparison& c = *family[j];
-    c.p_adjusted = adjusted[j];
+    c.p_adjusted = std::max(adjusted[j], c.p_value);  // p m / m can round below p
     demote(c, o, fmt::format("Benjamini-Hochberg adjusted p = {:.3g} >= alpha {} across {} measurements", c.p_adjusted,
                              o.alpha, family.size()));
   }
