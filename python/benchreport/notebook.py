@@ -93,7 +93,9 @@ def compare_row(r: Any) -> Dict[str, Any]:
     return {
         "case": r.case, "base_n": r.base_n, "head_n": r.head_n, "base_median": r.base_median,
         "head_median": r.head_median, "change": r.change, "change_ci_lower": lower, "change_ci_upper": upper,
-        "change_ci_method": r.change_ci_method, "verdict": r.verdict, "log_ratio": r.log_ratio,
+        "change_ci_method": r.change_ci_method, "change_estimate": r.change_estimate, "p_value": r.p_value,
+        "p_adjusted": r.p_adjusted, "interval_df": r.interval_df, "detectable_change": r.detectable_change,
+        "prior_df": r.prior_df, "verdict": r.verdict, "log_ratio": r.log_ratio,
         "base_mad_pct": r.base_mad_pct, "head_mad_pct": r.head_mad_pct, "base_robust_cv": r.base_robust_cv,
         "head_robust_cv": r.head_robust_cv, "process_change_min": r.process_change_min,
         "process_change_max": r.process_change_max, "processes_disagree": r.processes_disagree,

@@ -53,7 +53,12 @@ std::string verdict_why(const CaseComparison& c, double threshold) {
   else if (code == "no_interval") why = "no finite CI";
   else if (code == "fdr_adjusted") why = fmt::format("BH-adjusted p = {:.2g}", c.p_adjusted);
   else if (code.starts_with("exact")) why = "exact unit";
-  else why = std::string(code);
+  else if (code == "one_launch_per_side") {
+    why = "1 launch/side: launch noise unknown";
+    if (std::isfinite(c.detectable_change)) {
+      why += fmt::format("; stands out ≥ {}", format_percent(c.detectable_change, 1));
+    }
+  } else why = std::string(code);
   // Power is the question only when the interval cannot tell a change from none.
   if (code == "straddles_zero" && std::isfinite(c.detectable_change)) {
     const std::string_view cause = c.inconclusive_cause == "drift"           ? "drift"
@@ -221,11 +226,17 @@ class ComparisonBuilder {
     // Says which unit the interval treats as independent (compare/process_interval.hpp).
     const std::string interval =
         pairs > 1 ? fmt::format("a {:g}% t-interval on log process medians (the process is the unit: paired by "
-                                "pair label, else Welch)", cmp_.options.confidence * 100)
-                  : fmt::format("a {:g}% bootstrap interval over samples (within-process noise only)",
-                                cmp_.options.confidence * 100);
+                                "pair label, else Welch; the variance moderated across cases when they allow it)",
+                                cmp_.options.confidence * 100)
+        : cmp_.options.assume_launches_identical
+            ? fmt::format("a {:g}% bootstrap interval over samples (within-process noise only)",
+                          cmp_.options.confidence * 100)
+            : fmt::format("a {:g}% bootstrap interval over samples, which covers within-process noise only, so no "
+                          "case is called slower, faster or equivalent (one launch per side)",
+                          cmp_.options.confidence * 100);
     const std::string rule = fmt::format(
-        "Observed change = head p50 / base p50 − 1 over pooled samples; the interval is {}; a verdict needs the whole "
+        "Change = the estimate of the interval the verdict reads (exp of the mean log ratio of process medians − 1; "
+        "with one process per side head p50 / base p50 − 1); the interval is {}; a verdict needs the whole "
         "interval on one side of zero and its estimate beyond ±{}, with the false discovery rate across cases "
         "controlled (Benjamini–Hochberg); equivalent needs the whole interval within ±{}. Why gives each verdict's "
         "reason; \"detects ≥ x\" is the smallest change its interval would call (80% power).",
@@ -349,7 +360,7 @@ class ComparisonBuilder {
     return {{"Benchmark"},
             {"Base p50", Align::right},
             {"Head p50", Align::right},
-            {"Observed change", Align::right},
+            {"Change", Align::right},
             {fmt::format("{:g}% CI", cmp_.options.confidence * 100), Align::right},
             {"Verdict"},
             {"Why"}};
@@ -362,7 +373,9 @@ class ComparisonBuilder {
     return {view_.names[i],
             Cell(format_value(c.base_median, unit, kCaseValue), c.base_median),
             Cell(format_value(c.head_median, unit, kCaseValue), c.head_median),
-            Cell(format_change(c.change, dir), c.change, change_role(c.change, threshold_, dir)),
+            // The change the verdict judged: the interval's own estimate (the pooled-median change is `change` in JSON).
+            Cell(format_change(c.change_estimate, dir), c.change_estimate,
+                 change_role(c.change_estimate, threshold_, dir)),
             Cell(interval_text(c.change_lower, c.change_upper)),
             Cell(verdict_text(c.verdict), verdict_role(c.verdict)),
             Cell(verdict_why(c, threshold_), CellRole::muted)};
@@ -422,7 +435,9 @@ class ComparisonBuilder {
     }
     std::vector<std::size_t> notable;
     for (const auto i : f.cases) {
-      if (std::abs(cmp_.cases[i].comparison.change) >= threshold_) notable.push_back(i);
+      const auto& c = cmp_.cases[i].comparison;
+      const bool claimed = c.verdict == Verdict::slower || c.verdict == Verdict::faster;
+      if (claimed || std::abs(c.change_estimate) >= threshold_) notable.push_back(i);
     }
     if (notable.empty()) {
       report.add_paragraph(fmt::format("No benchmark reached the {} threshold.", format_percent(threshold_, 0)));
@@ -543,7 +558,7 @@ class ComparisonBuilder {
     for (std::size_t k = 0; k < cmp_.by.size(); ++k) key.set(cmp_.by[k], r.key[k]);
     // Appended one by one: an initializer list would copy every nested value (its elements are const).
     Json::Object o;
-    o.reserve(25);
+    o.reserve(31);
     const auto add = [&o](const char* key, Json value) { o.emplace_back(key, std::move(value)); };
     add("name", view_.names[i]);
     add("key", std::move(key));
@@ -554,6 +569,12 @@ class ComparisonBuilder {
     add("change_lower", c.change_lower);
     add("change_upper", c.change_upper);
     add("interval_method", c.change_interval_method);
+    add("change_estimate", c.change_estimate);
+    add("p_value", nan_or(c.p_value));
+    add("p_adjusted", nan_or(c.p_adjusted));
+    add("interval_df", std::isinf(c.interval_df) ? Json() : nan_or(c.interval_df));
+    add("detectable_change", nan_or(c.detectable_change));
+    add("prior_df", std::isinf(c.prior_df) ? Json() : Json(c.prior_df));
     add("verdict", std::string(to_string(c.verdict)));
     add("verdict_code", c.verdict_code);
     add("verdict_reason", c.verdict_reason);
