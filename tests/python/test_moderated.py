@@ -232,3 +232,36 @@ def test_seeded_simulation_k3_paired():
             called_own += own[i].verdict == want
     assert trips <= 1
     assert called_mod > called_own
+
+
+def test_bh_family_is_the_measurements_not_the_metric_columns():
+    """real_time, cpu_time and bytes_per_second of one measurement count once in BH; the others follow."""
+    rng = np.random.default_rng(9)
+    values, offsets, labels = [], [0], {"benchmark": [], "metric": [], "revision": [], "pair": []}
+    for b in range(6):
+        change = 1.12 if b == 0 else 1.0
+        for pair in range(4):
+            launch = rng.normal(0, 0.01, 2)
+            for revision, f, a in (("base", 1.0, launch[0]), ("head", change, launch[1])):
+                x = 1000 * f * np.exp(a) * rng.lognormal(0, 0.005, 10)
+                for metric, scale in (("real_time", 1.0), ("cpu_time", 0.98), ("bytes_per_second", None)):
+                    v = x * scale if scale else 1e9 / x
+                    values.append(v)
+                    offsets.append(offsets[-1] + len(v))
+                    labels["benchmark"].append(f"b{b}")
+                    labels["metric"].append(metric)
+                    labels["revision"].append(revision)
+                    labels["pair"].append(str(pair))
+    ds = br.Dataset.from_arrays(np.concatenate(values), offsets, labels=labels, unit="ns")
+    res = br.compare(ds, resamples=100)
+    rows = {(c.key["benchmark"], c.key["metric"]): c.stats for c in res.cases}
+    primaries = [rows[(f"b{b}", "real_time")] for b in range(6)]
+    adjusted = stats.false_discovery_control([p.p_value for p in primaries], method="bh")
+    for p, a in zip(primaries, adjusted):
+        assert p.p_adjusted == pytest.approx(max(a, p.p_value), rel=1e-12)  # a family of 6, not 18
+    for b in range(6):
+        gate = rows[(f"b{b}", "real_time")].p_adjusted
+        for metric in ("cpu_time", "bytes_per_second"):
+            s = rows[(f"b{b}", metric)]
+            assert s.p_adjusted == pytest.approx(max(s.p_value, gate), rel=1e-12)
+    assert rows[("b0", "real_time")].verdict == "slower"
