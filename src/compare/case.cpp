@@ -619,7 +619,7 @@ std::vector<CaseComparison> compare_cases(std::span<const CaseInput> cases, cons
     per_case.stream = case_stream(cases[i].name, i);
     out[i] = compare_case(cases[i].base, cases[i].head, per_case, cases[i].name, cases[i].pairing);
   });
-  moderate_cases(pointers_to(std::span<CaseComparison>(out)), options);
+  moderate_cases(pointers_to(std::span<CaseComparison>(out)), options, threads);
   control_false_discoveries(out, options);
   return out;
 }

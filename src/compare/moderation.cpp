@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "benchreport/compare/process_interval.hpp"
+#include "benchreport/core/parallel.hpp"
 #include "benchreport/stats/moderated_t.hpp"
 #include "benchreport/stats/order_stats.hpp"
 
@@ -35,7 +36,7 @@ ProcessVariance variance_of(const CaseComparison& c) {
                           process_variance_floor(c.timer_resolution, level));
 }
 
-void apply_prior(std::vector<Member>& members, const CompareOptions& o) {
+void apply_prior(std::vector<Member>& members, const CompareOptions& o, unsigned threads) {
   std::vector<double> variances, dfs;
   for (const Member& m : members) {
     variances.push_back(m.v.variance);
@@ -43,7 +44,8 @@ void apply_prior(std::vector<Member>& members, const CompareOptions& o) {
   }
   const VariancePrior prior = estimate_variance_prior(variances, dfs, o.prior_excess_z);
   if (!(prior.d0 > 0)) return;  // too few or too heterogeneous: every case keeps its own t
-  for (Member& m : members) {
+  run_indexed(members.size(), threads, [&](std::size_t i) {
+    const Member& m = members[i];
     CaseComparison& c = *m.c;
     const ModeratedVariance post = moderate_variance(m.v.variance, m.v.df, prior);
     const LogTInterval t = t_interval(m.v.paired ? "moderated_paired_t" : "moderated_pooled_t", m.v.estimate,
@@ -58,7 +60,7 @@ void apply_prior(std::vector<Member>& members, const CompareOptions& o) {
     c.detectable_change =
         std::expm1(detectable_log_change(t.standard_error, t.df, o.confidence, std::log1p(o.threshold), kPower));
     decide_case(c, o);
-  }
+  });
 }
 
 // One launch per side: the change that would stand out from the spread of all such cases.
@@ -87,7 +89,7 @@ void one_launch_detectable(std::span<CaseComparison* const> cases, const Compare
 
 }  // namespace
 
-void moderate_cases(std::span<CaseComparison* const> cases, const CompareOptions& o) {
+void moderate_cases(std::span<CaseComparison* const> cases, const CompareOptions& o, unsigned threads) {
   if (o.exact_unit) return;
   one_launch_detectable(cases, o);
   if (!o.moderate) return;
@@ -100,8 +102,8 @@ void moderate_cases(std::span<CaseComparison* const> cases, const CompareOptions
     if (v.df < kMinModeratedDf) continue;
     (v.paired ? paired : unpaired).push_back({c, v});
   }
-  apply_prior(paired, o);
-  apply_prior(unpaired, o);
+  apply_prior(paired, o, threads);
+  apply_prior(unpaired, o, threads);
 }
 
 }  // namespace benchreport

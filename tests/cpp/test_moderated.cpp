@@ -2,6 +2,7 @@
 // scipy cross-checks and the simulations live in tests/python/test_moderated.py.
 #include <catch2/catch.hpp>
 
+#include <boost/math/special_functions/digamma.hpp>
 #include <boost/math/special_functions/trigamma.hpp>
 #include <cmath>
 #include <limits>
@@ -30,7 +31,9 @@ TEST_CASE("variance prior: fallbacks and the common-variance limit", "[moderated
   // Equal variances: d0 = inf, s0^2 = the common value, a case's df capped at the pooled df.
   const VariancePrior same = estimate_variance_prior(V{1e-4, 1e-4, 1e-4, 1e-4}, V{3, 3, 3, 3});
   REQUIRE(std::isinf(same.d0));
-  REQUIRE(same.s0_squared == Approx(1e-4).epsilon(1e-12));
+  // s0^2 = exp(mean e), e = log s^2 - digamma(d/2) + log(d/2): the log-chi-square bias removed.
+  REQUIRE(same.s0_squared ==
+          Approx(1e-4 * std::exp(std::log(1.5) - boost::math::digamma(1.5))).epsilon(1e-12));
   const ModeratedVariance m = moderate_variance(9e-4, 3, same);
   REQUIRE(m.variance == Approx(1e-4));
   REQUIRE(m.df == 12);

@@ -84,6 +84,13 @@ def test_rule_power_without_threshold_is_nct(df, ncp):
     assert got == pytest.approx(stats.nct.sf(q, df, ncp) if ncp > 0 else stats.t.sf(q, df), abs=1e-9)
 
 
+@pytest.mark.parametrize("df", [201.0, 400.0, 5000.0])
+def test_rule_power_treats_large_df_as_known_se(df):
+    q = stats.t.ppf(0.975, df)
+    for ncp in (1.0, 2.8, 4.0):
+        assert core.rule_power(ncp * 0.01, 0.01, df, q, 0.0) == pytest.approx(stats.nct.sf(q, df, ncp), abs=0.005)
+
+
 @pytest.mark.parametrize("df,delta,tau", [(2.0, 0.08, 0.05), (4.0, 0.06, 0.05), (9.0, 0.03, 0.05),
                                           (3.0, 0.2, 0.01), (np.inf, 0.07, 0.05)])
 def test_rule_power_with_threshold_matches_quadrature(df, delta, tau):

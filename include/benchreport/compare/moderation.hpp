@@ -17,6 +17,8 @@ namespace benchreport {
 // (change_interval_method "moderated_paired_t" / "moderated_pooled_t", prior_df = d0).
 // Cases with one launch per side get detectable_change from the spread of the log changes of
 // all such cases (1.4826 MAD, >= 3 cases): the change that would stand out from them.
-void moderate_cases(std::span<CaseComparison* const> cases, const CompareOptions& options);
+// Each moderated case's interval and detectable change are computed on `threads` workers
+// (0 = one per usable CPU); results do not depend on the count.
+void moderate_cases(std::span<CaseComparison* const> cases, const CompareOptions& options, unsigned threads = 1);
 
 }  // namespace benchreport
