@@ -37,8 +37,7 @@ void register_moderated(py::module_& m) {
         return estimate_variance_prior(view1(variances), view1(dfs), excess_z, min_cases, min_d0);
       },
       py::arg("variances"), py::arg("dfs"), py::arg("excess_z") = 0.0, py::arg("min_cases") = 3,
-      py::arg("min_d0") = 0.5,
-      "Empirical-Bayes prior (d0, s0^2) of per-case variances (Smyth 2004).");
+      py::arg("min_d0") = 0.5, "Empirical-Bayes prior (d0, s0^2) of per-case variances (Smyth 2004).");
   c.def("trigamma_inverse", &trigamma_inverse, py::arg("x"));
   c.def(
       "moderate_variance",
@@ -50,7 +49,8 @@ void register_moderated(py::module_& m) {
   c.def("rule_power", &rule_power, py::arg("delta"), py::arg("se"), py::arg("df"), py::arg("q"), py::arg("tau"));
   c.def("detectable_log_change", &detectable_log_change, py::arg("se"), py::arg("df"), py::arg("confidence"),
         py::arg("tau"), py::arg("power") = 0.8);
-  c.def("timer_resolution", [](const Array& v) { return timer_resolution(view1(v)); }, py::arg("values"));
+  c.def(
+      "timer_resolution", [](const Array& v) { return timer_resolution(view1(v)); }, py::arg("values"));
 }
 
 }  // namespace benchreport::python

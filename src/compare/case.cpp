@@ -314,8 +314,10 @@ void fill_interval(CaseComparison& c, const SideSamples& base, const SideSamples
     c.change_upper = std::expm1(t.upper);
     c.interval_df = t.df;
     c.p_value = t.p_value;
-    c.detectable_change = std::expm1(detectable_log_change(t.standard_error, t.df, o.confidence,
-                                                           std::log1p(o.threshold), kMdePower));
+    // compare_cases fills it in moderate_cases, from the interval the case ends with.
+    c.detectable_change = o.defer_detectable ? kNaN
+                                             : std::expm1(detectable_log_change(t.standard_error, t.df, o.confidence,
+                                                                                std::log1p(o.threshold), kMdePower));
     fill_process_variance(c, base, head, lb, lh, o);
     return;
   }
@@ -352,29 +354,32 @@ void fill_interval(CaseComparison& c, const SideSamples& base, const SideSamples
 }
 
 // Median within-process drift (median of the last 5 / first 5 samples - 1) over the
-// processes with >= 10 samples, the larger of the two sides, counted only when it stands
-// out from the noise of those medians: |log drift| >= 3 se, se = sqrt(pi/2) sqrt(2/5) s / sqrt(m),
-// s = 1.4826 MAD of the process's log samples (mean over the m processes); NaN when none qualifies.
-double within_process_drift(const SideSamples& base, const SideSamples& head) {
+// processes with >= 10 samples, the larger of the two sides, counted only when it reaches
+// `limit` and stands out from the noise of those medians: |log drift| >= 3 se,
+// se = sqrt(pi/2) sqrt(2/5) s / sqrt(m), s = 1.4826 MAD of the process's log samples (mean over
+// the m processes); NaN when no side qualifies.
+double within_process_drift(const SideSamples& base, const SideSamples& head, double limit) {
   constexpr std::size_t k = 5;
   double worst = kNaN;
   for (const SideSamples* side : {&base, &head}) {
     std::vector<double> drifts;
-    double spread = 0;
     for (const auto& p : side->processes) {
-      if (p.size() < 2 * k) continue;
-      drifts.push_back(median(p.last(k)) / median(p.first(k)) - 1);
-      std::vector<double> logs(p.size());
-      for (std::size_t i = 0; i < p.size(); ++i) logs[i] = std::log(p[i]);
-      const double m = median_inplace(logs);
-      spread += kMadNormalScale * mad_inplace(logs, m);
+      if (p.size() >= 2 * k) drifts.push_back(median(p.last(k)) / median(p.first(k)) - 1);
     }
     if (drifts.empty()) continue;
+    const double d = std::fabs(median(drifts));
+    if (!(d >= limit) || worst >= d) continue;
+    double spread = 0;  // only for a drift that could be a cause: MADs of every long process
+    for (const auto& p : side->processes) {
+      if (p.size() < 2 * k) continue;
+      std::vector<double> logs(p.size());
+      for (std::size_t i = 0; i < p.size(); ++i) logs[i] = std::log(p[i]);
+      const double centre = median_inplace(logs);
+      spread += kMadNormalScale * mad_inplace(logs, centre);
+    }
     const double m = static_cast<double>(drifts.size());
     const double se = kMedianEfficiency * std::sqrt(2.0 / k) * (spread / m) / std::sqrt(m);
-    const double d = std::fabs(median(drifts));
-    if (std::fabs(std::log1p(d)) < 3 * se) continue;
-    if (!(worst >= d)) worst = d;
+    if (std::fabs(std::log1p(d)) >= 3 * se) worst = d;
   }
   return worst;
 }
@@ -594,7 +599,7 @@ CaseComparison compare_case(const SideSamples& base, const SideSamples& head, co
   if (c.mann_whitney.method == TestMethod::asymptotic && (c.base_n <= 8 || c.head_n <= 8)) {
     c.warnings.push_back("Mann-Whitney U used the normal approximation (ties present)");
   }
-  c.within_process_drift = within_process_drift(base, head);
+  c.within_process_drift = within_process_drift(base, head, options.threshold / 2);
   decide_case(c, options);
   c.p_adjusted = c.p_value;
   return c;
@@ -617,6 +622,7 @@ std::vector<CaseComparison> compare_cases(std::span<const CaseInput> cases, cons
   run_indexed(cases.size(), threads, [&](std::size_t i) {
     CompareOptions per_case = options;
     per_case.stream = case_stream(cases[i].name, i);
+    per_case.defer_detectable = true;
     out[i] = compare_case(cases[i].base, cases[i].head, per_case, cases[i].name, cases[i].pairing);
   });
   moderate_cases(pointers_to(std::span<CaseComparison>(out)), options, threads);

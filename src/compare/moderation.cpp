@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <boost/math/distributions/normal.hpp>
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <fmt/format.h>
 #include <vector>
@@ -36,14 +37,30 @@ ProcessVariance variance_of(const CaseComparison& c) {
                           process_variance_floor(c.timer_resolution, level));
 }
 
+// The detectable change of a case that keeps its own t, read off its interval (se = half-width / q).
+void own_detectable(CaseComparison& c, const CompareOptions& o) {
+  if (!std::isnan(c.detectable_change) || !(c.interval_df > 0)) return;
+  const double q =
+      std::isinf(c.interval_df)
+          ? boost::math::quantile(boost::math::normal_distribution<double>(), (1 + o.confidence) / 2)
+          : boost::math::quantile(boost::math::students_t_distribution<double>(c.interval_df), (1 + o.confidence) / 2);
+  const double se = (std::log1p(c.change_upper) - std::log1p(c.change_lower)) / (2 * q);
+  c.detectable_change =
+      std::expm1(detectable_log_change(se, c.interval_df, o.confidence, std::log1p(o.threshold), kPower));
+  if (c.verdict == Verdict::inconclusive) decide_case(c, o);  // its reason names the figure
+}
+
 void apply_prior(std::vector<Member>& members, const CompareOptions& o, unsigned threads) {
   std::vector<double> variances, dfs;
   for (const Member& m : members) {
     variances.push_back(m.v.variance);
     dfs.push_back(m.v.df);
   }
-  const VariancePrior prior = estimate_variance_prior(variances, dfs, o.prior_excess_z);
-  if (!(prior.d0 > 0)) return;  // too few or too heterogeneous: every case keeps its own t
+  const VariancePrior prior = o.moderate ? estimate_variance_prior(variances, dfs, o.prior_excess_z) : VariancePrior{};
+  if (!(prior.d0 > 0)) {  // too few or too heterogeneous: every case keeps its own t
+    run_indexed(members.size(), threads, [&](std::size_t i) { own_detectable(*members[i].c, o); });
+    return;
+  }
   run_indexed(members.size(), threads, [&](std::size_t i) {
     const Member& m = members[i];
     CaseComparison& c = *m.c;
@@ -81,9 +98,10 @@ void one_launch_detectable(std::span<CaseComparison* const> cases, const Compare
                                                     std::log1p(o.threshold), kPower));
   for (CaseComparison* c : members) {
     c->detectable_change = x;
-    c->verdict_reason += fmt::format("; across the {} one-launch cases the changes spread by {:.1f}% (1.4826 MAD), "
-                                     "so a change would have to reach about {:.1f}% to stand out",
-                                     members.size(), 100 * std::expm1(scale), 100 * x);
+    c->verdict_reason += fmt::format(
+        "; across the {} one-launch cases the changes spread by {:.1f}% (1.4826 MAD), "
+        "so a change would have to reach about {:.1f}% to stand out",
+        members.size(), 100 * std::expm1(scale), 100 * x);
   }
 }
 
@@ -92,16 +110,20 @@ void one_launch_detectable(std::span<CaseComparison* const> cases, const Compare
 void moderate_cases(std::span<CaseComparison* const> cases, const CompareOptions& o, unsigned threads) {
   if (o.exact_unit) return;
   one_launch_detectable(cases, o);
-  if (!o.moderate) return;
   std::vector<Member> paired, unpaired;
+  std::vector<CaseComparison*> own;
   for (CaseComparison* c : cases) {
     if (c->interval_unit != "process" || c->verdict_code.rfind("exact", 0) == 0) continue;
     const ProcessVariance v = variance_of(*c);
     // One df (2 paired processes) says too little about a case's own variance to place it
     // in the prior: a very noisy case gets shrunk and claims (bench/RESULTS-inference.md).
-    if (v.df < kMinModeratedDf) continue;
+    if (v.df < kMinModeratedDf) {
+      own.push_back(c);
+      continue;
+    }
     (v.paired ? paired : unpaired).push_back({c, v});
   }
+  run_indexed(own.size(), threads, [&](std::size_t i) { own_detectable(*own[i], o); });
   apply_prior(paired, o, threads);
   apply_prior(unpaired, o, threads);
 }

@@ -24,7 +24,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // is below 5 %, and the power moves by less than half a point (tests/python/test_moderated.py).
 constexpr double kKnownSeDf = 200;
 
-
 // P(chi2_df / df <= u): the chance that the estimated se is at most sqrt(u) times the true one.
 double scaled_chi2_cdf(double df, double u) {
   if (u <= 0) return 0;
@@ -64,8 +63,8 @@ double trigamma_inverse(double x) {
   return y;
 }
 
-VariancePrior estimate_variance_prior(std::span<const double> variances, std::span<const double> dfs,
-                                      double excess_z, std::size_t min_cases, double min_d0) {
+VariancePrior estimate_variance_prior(std::span<const double> variances, std::span<const double> dfs, double excess_z,
+                                      std::size_t min_cases, double min_d0) {
   if (variances.size() != dfs.size()) throw InputError("variance prior: variances and dfs differ in length");
   std::vector<double> e;
   double trigamma_sum = 0, pooled_df = 0;
@@ -185,7 +184,8 @@ double rule_power(double delta, double se, double df, double q, double tau) {
 }
 
 double detectable_log_change(double se, double df, double confidence, double tau, double power) {
-  if (!(se > 0) || !std::isfinite(se) || !(df > 0) || !(confidence > 0 && confidence < 1) || !(power > 0 && power < 1)) {
+  if (!(se > 0) || !std::isfinite(se) || !(df > 0) || !(confidence > 0 && confidence < 1) ||
+      !(power > 0 && power < 1)) {
     return kNaN;
   }
   const double q = interval_quantile(df, confidence);
@@ -209,8 +209,8 @@ double detectable_log_change(double se, double df, double confidence, double tau
     }
   }
   std::uintmax_t iterations = 100;
-  const auto [x, y] = boost::math::tools::toms748_solve(f, from, to, boost::math::tools::eps_tolerance<double>(30),
-                                                        iterations);
+  const auto [x, y] =
+      boost::math::tools::toms748_solve(f, from, to, boost::math::tools::eps_tolerance<double>(30), iterations);
   return se * (x + y) / 2;
 }
 

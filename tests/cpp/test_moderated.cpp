@@ -32,8 +32,7 @@ TEST_CASE("variance prior: fallbacks and the common-variance limit", "[moderated
   const VariancePrior same = estimate_variance_prior(V{1e-4, 1e-4, 1e-4, 1e-4}, V{3, 3, 3, 3});
   REQUIRE(std::isinf(same.d0));
   // s0^2 = exp(mean e), e = log s^2 - digamma(d/2) + log(d/2): the log-chi-square bias removed.
-  REQUIRE(same.s0_squared ==
-          Approx(1e-4 * std::exp(std::log(1.5) - boost::math::digamma(1.5))).epsilon(1e-12));
+  REQUIRE(same.s0_squared == Approx(1e-4 * std::exp(std::log(1.5) - boost::math::digamma(1.5))).epsilon(1e-12));
   const ModeratedVariance m = moderate_variance(9e-4, 3, same);
   REQUIRE(m.variance == Approx(1e-4));
   REQUIRE(m.df == 12);

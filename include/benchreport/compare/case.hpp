@@ -53,6 +53,9 @@ struct CompareOptions {
   // within-process noise only; verdict_code "one_launch_per_side"). true: the old behaviour,
   // which assumes every launch of a benchmark runs at the same speed.
   bool assume_launches_identical = false;
+  // Leave detectable_change of process-level cases to moderate_cases (compare_cases sets it:
+  // the case's interval may still be replaced, and the figure costs ~0.05 ms).
+  bool defer_detectable = false;
 };
 
 // Above this many samples on a side the pooled Hodges–Lehmann figures (shift, ratio,

@@ -20,7 +20,7 @@ std::string_view to_string(PriorFallback f) noexcept;
 struct VariancePrior {
   double d0 = 0;  // prior degrees of freedom: 0 = no moderation, +inf = one common variance
   double s0_squared = std::numeric_limits<double>::quiet_NaN();  // prior variance (NaN when d0 = 0)
-  double pooled_df = 0;      // sum of d_g over the cases used: the cap of a case's d_g + d0
+  double pooled_df = 0;        // sum of d_g over the cases used: the cap of a case's d_g + d0
   std::size_t cases_used = 0;  // cases with d_g >= 1 and s_g^2 > 0
   PriorFallback fallback = PriorFallback::too_few_cases;
 };
