@@ -66,7 +66,8 @@ struct NitroOptions {
   bool extra_head_case = false;
 };
 
-Dataset nitro_dataset(const NitroOptions& o = {}) {
+// Runs marked as read by the Nitro reader (as read() marks them), unless `nitro` is false.
+Dataset nitro_dataset(const NitroOptions& o = {}, bool nitro = true) {
   Dataset ds;
   for (const std::string platform : {"android", "ios"}) {
     for (const std::string side : {"base", "head"}) {
@@ -75,6 +76,7 @@ Dataset nitro_dataset(const NitroOptions& o = {}) {
         const bool head = side == "head";
         ds.add_run(run, fmt_run(platform, head ? o.head_device : "Pixel", head ? o.head_suite : "abc",
                                 head ? o.head_commit : "1111"));
+        if (nitro) ds.set_run_format(run, "nitro");
         const auto metric = [&](const std::string& id, double scale, const char* display) {
           Metadata metadata{{"iterations", std::to_string(head ? o.head_iterations : 64)}, {"chunkIterations", "8"}};
           if (display != nullptr) metadata.emplace_back("displayName", display);
@@ -191,6 +193,37 @@ TEST_CASE("nitro_case_name: implementation names, camelCase calls and display na
   CHECK(nitro_case_name("BM_Sort/1024/8", "", "sort") == "sort");
 }
 
+TEST_CASE("comparability keys are declared by the readers and merged in reader order", "[presets][compare]") {
+  const Comparability& keys = reader_comparability();
+  CHECK(keys.run_keys == std::vector<std::string>{"suiteHash", "device", "osVersion", "architecture", "toolchain",
+                                                  "warmupCount", "sampleCount"});
+  CHECK(keys.work_keys == std::vector<std::string>{"iterations", "chunkIterations"});
+  CHECK(keys.commit_keys == std::vector<std::string>{"commitSha", "commit"});
+  CHECK(keys.side_declarations == std::vector<SideDeclaration>{nitro_suite_declaration()});
+  const DatasetCompareOptions o;
+  CHECK(o.run_checks == keys.run_keys);
+  CHECK(o.work_checks == keys.work_keys);
+  CHECK(o.commit_keys == keys.commit_keys);
+}
+
+TEST_CASE("comparison_report: Nitro's sections and names apply to Nitro data, not to others", "[presets][report]") {
+  ComparisonReportOptions o;
+  o.compare.compare.resamples = 200;
+  const std::string nitro = render_markdown(comparison_report(nitro_dataset(), o), {});
+  CHECK_THAT(nitro, Contains("## iOS") && Contains("C++ addNumbers()"));
+  const std::string other = render_markdown(comparison_report(nitro_dataset({}, false), o), {});
+  CHECK_THAT(other, Contains("## android") && Contains("nitro-cpp/function/add-numbers"));
+  CHECK(other.find("## android") < other.find("## ios"));  // order of appearance
+  CHECK(other.find("iOS") == std::string::npos);
+  o.section_order = {"ios"};
+  o.section_titles = {{"ios", "Apple"}};
+  o.case_name = [](std::string_view id, std::string_view, std::string_view) { return "case " + std::string(id); };
+  const std::string chosen = render_markdown(comparison_report(nitro_dataset(), o), {});
+  CHECK_THAT(chosen, Contains("## Apple") && Contains("case nitro-cpp/function/add-numbers"));
+  // Given options replace the conventions as a whole: android has no title here.
+  CHECK(chosen.find("## Apple") < chosen.find("## android"));
+}
+
 TEST_CASE("comparison_report: sections in iOS-first order, notable tables, details, A/A label", "[presets][report]") {
   ComparisonReportOptions o;
   o.compare.compare.resamples = 200;
@@ -237,6 +270,7 @@ TEST_CASE("comparison_report: drift beyond the limit is reported in words", "[pr
   add(ds, {{"revision", "base"}, {"benchmark", "nitro-cpp/function/simple-func"}}, steady, "ns");
   add(ds, {{"revision", "head"}, {"benchmark", "nitro-cpp/function/simple-func"}}, ramp, "ns");
   ComparisonReportOptions o;
+  o.case_name = nitro_case_name;  // Nitro ids in a dataset not read by the Nitro reader
   o.compare.compare.resamples = 100;
   const std::string md = render_markdown(comparison_report(ds, o), {});
   CHECK_THAT(md, Contains("C++ simpleFunc() head samples slowing \\~92% between the first and last five"));
@@ -305,6 +339,7 @@ TEST_CASE("comparison_report: a window change within the case's noise and withou
   add(ds, {{"revision", "base"}, {"benchmark", "nitro-cpp/function/simple-func"}}, noisy, "ns");
   add(ds, {{"revision", "head"}, {"benchmark", "nitro-cpp/function/simple-func"}}, steady, "ns");
   ComparisonReportOptions o;
+  o.case_name = nitro_case_name;  // Nitro ids in a dataset not read by the Nitro reader
   o.compare.compare.resamples = 100;
   const std::string md = render_markdown(comparison_report(ds, o), {});
   CHECK_THAT(md, Contains("none (largest: C++ simpleFunc() base +11.88%"));
@@ -324,6 +359,7 @@ TEST_CASE("comparison_report: a significant trend is drift even when the change 
   add(ds, {{"revision", "base"}, {"benchmark", "nitro-cpp/function/simple-func"}}, steady, "ns");
   add(ds, {{"revision", "head"}, {"benchmark", "nitro-cpp/function/simple-func"}}, ramp, "ns");
   ComparisonReportOptions o;
+  o.case_name = nitro_case_name;  // Nitro ids in a dataset not read by the Nitro reader
   o.compare.compare.resamples = 100;
   const std::string md = render_markdown(comparison_report(ds, o), {});
   CHECK_THAT(md, Contains("C++ simpleFunc() head samples slowing \\~10% between the first and last five"));
