@@ -47,8 +47,12 @@ void register_moderated(py::module_& m) {
       },
       py::arg("variance"), py::arg("df"), py::arg("prior"), "(moderated variance, degrees of freedom)");
   c.def("rule_power", &rule_power, py::arg("delta"), py::arg("se"), py::arg("df"), py::arg("q"), py::arg("tau"));
-  c.def("detectable_log_change", &detectable_log_change, py::arg("se"), py::arg("df"), py::arg("confidence"),
-        py::arg("tau"), py::arg("power") = 0.8);
+  c.def(
+      "detectable_log_change",
+      [](double se, double df, double confidence, double tau, double power) {
+        return detectable_log_change(se, df, confidence, tau, power);
+      },
+      py::arg("se"), py::arg("df"), py::arg("confidence"), py::arg("tau"), py::arg("power") = 0.8);
   c.def(
       "timer_resolution", [](const Array& v) { return timer_resolution(view1(v)); }, py::arg("values"));
 }

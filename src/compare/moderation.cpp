@@ -5,6 +5,7 @@
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <fmt/format.h>
+#include <map>
 #include <vector>
 
 #include "benchreport/compare/process_interval.hpp"
@@ -61,12 +62,24 @@ void apply_prior(std::vector<Member>& members, const CompareOptions& o, unsigned
     run_indexed(members.size(), threads, [&](std::size_t i) { own_detectable(*members[i].c, o); });
     return;
   }
+  // Cases with equal own df share the moderated df, so the t quantile is computed once per df.
+  std::map<double, double> quantiles;
+  for (const Member& m : members) {
+    const double df = moderate_variance(m.v.variance, m.v.df, prior).df;
+    if (quantiles.count(df) == 0) {
+      quantiles[df] =
+          std::isinf(df)
+              ? boost::math::quantile(boost::math::normal_distribution<double>(), (1 + o.confidence) / 2)
+              : boost::math::quantile(boost::math::students_t_distribution<double>(df), (1 + o.confidence) / 2);
+    }
+  }
   run_indexed(members.size(), threads, [&](std::size_t i) {
     const Member& m = members[i];
     CaseComparison& c = *m.c;
     const ModeratedVariance post = moderate_variance(m.v.variance, m.v.df, prior);
+    const double q = quantiles.at(post.df);
     const LogTInterval t = t_interval(m.v.paired ? "moderated_paired_t" : "moderated_pooled_t", m.v.estimate,
-                                      post.variance, m.v.factor, post.df, o.confidence);
+                                      post.variance, m.v.factor, post.df, o.confidence, q);
     c.change_interval_method = t.method;
     c.change_estimate = std::expm1(t.estimate);
     c.change_lower = std::expm1(t.lower);
@@ -75,7 +88,7 @@ void apply_prior(std::vector<Member>& members, const CompareOptions& o, unsigned
     c.p_value = t.p_value;
     c.prior_df = prior.d0;
     c.detectable_change =
-        std::expm1(detectable_log_change(t.standard_error, t.df, o.confidence, std::log1p(o.threshold), kPower));
+        std::expm1(detectable_log_change(t.standard_error, t.df, o.confidence, std::log1p(o.threshold), kPower, q));
     decide_case(c, o);
   });
 }

@@ -31,20 +31,21 @@ void check_confidence(double confidence) {
 
 // Two-sided tail and the (1 + confidence)/2 quantile of t_df (the normal when df = inf).
 template <class Dist>
-void fill_from(LogTInterval& r, const Dist& dist, double confidence) {
+void fill_from(LogTInterval& r, const Dist& dist, double confidence, double quantile) {
   r.statistic = r.estimate / r.standard_error;
   r.p_value = std::min(1.0, 2 * boost::math::cdf(boost::math::complement(dist, std::fabs(r.statistic))));
-  const double q = boost::math::quantile(boost::math::complement(dist, (1 - confidence) / 2));
+  const double q = std::isfinite(quantile) ? quantile
+                                           : boost::math::quantile(boost::math::complement(dist, (1 - confidence) / 2));
   r.lower = r.estimate - q * r.standard_error;
   r.upper = r.estimate + q * r.standard_error;
 }
 
 // Fills statistic, p-value and bounds from estimate, se and df.
-LogTInterval finish(LogTInterval r, double confidence) {
+LogTInterval finish(LogTInterval r, double confidence, double quantile = std::numeric_limits<double>::quiet_NaN()) {
   if (r.standard_error > 0 && std::isinf(r.df) && r.df > 0) {
-    fill_from(r, boost::math::normal_distribution<double>(), confidence);
+    fill_from(r, boost::math::normal_distribution<double>(), confidence, quantile);
   } else if (r.standard_error > 0 && std::isfinite(r.df) && r.df > 0) {
-    fill_from(r, boost::math::students_t_distribution<double>(r.df), confidence);
+    fill_from(r, boost::math::students_t_distribution<double>(r.df), confidence, quantile);
   } else {
     // No spread at all: the interval is the point, p = 1 for no change, 0 otherwise.
     r.statistic = r.estimate == 0 ? 0 : std::copysign(std::numeric_limits<double>::infinity(), r.estimate);
@@ -119,14 +120,14 @@ ProcessVariance process_variance(std::span<const double> base_logs, std::span<co
 }
 
 LogTInterval t_interval(std::string method, double estimate, double variance, double factor, double df,
-                        double confidence) {
+                        double confidence, double quantile) {
   check_confidence(confidence);
   LogTInterval r;
   r.method = std::move(method);
   r.estimate = estimate;
   r.standard_error = std::sqrt(variance * factor);
   r.df = df;
-  return finish(r, confidence);
+  return finish(r, confidence, quantile);
 }
 
 double process_variance_floor(double resolution, double level) {

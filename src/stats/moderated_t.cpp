@@ -130,7 +130,7 @@ struct SeNodes {
 };
 
 SeNodes se_nodes(double df, double kink) {
-  constexpr int kPieces = 12;
+  constexpr int kPieces = 8;
   const boost::math::chi_squared_distribution<double> chi2(df);
   const double s_max = std::sqrt(boost::math::quantile(boost::math::complement(chi2, 1e-12)) / df);
   const double log_norm = std::log(2 * df) - std::lgamma(df / 2) - (df / 2) * std::log(2.0);
@@ -183,12 +183,12 @@ double rule_power(double delta, double se, double df, double q, double tau) {
   return power_on(se_nodes(df, r / q), m, q, r);
 }
 
-double detectable_log_change(double se, double df, double confidence, double tau, double power) {
+double detectable_log_change(double se, double df, double confidence, double tau, double power, double quantile) {
   if (!(se > 0) || !std::isfinite(se) || !(df > 0) || !(confidence > 0 && confidence < 1) ||
       !(power > 0 && power < 1)) {
     return kNaN;
   }
-  const double q = interval_quantile(df, confidence);
+  const double q = std::isfinite(quantile) ? quantile : interval_quantile(df, confidence);
   const double r = std::max(tau, 0.0) / se;
   // With a known se the answer is max(q, r) + z_power (in se units); an estimated se needs more.
   const double z_power = boost::math::quantile(boost::math::normal_distribution<double>(), power);
@@ -210,7 +210,7 @@ double detectable_log_change(double se, double df, double confidence, double tau
   }
   std::uintmax_t iterations = 100;
   const auto [x, y] =
-      boost::math::tools::toms748_solve(f, from, to, boost::math::tools::eps_tolerance<double>(30), iterations);
+      boost::math::tools::toms748_solve(f, from, to, boost::math::tools::eps_tolerance<double>(22), iterations);
   return se * (x + y) / 2;
 }
 

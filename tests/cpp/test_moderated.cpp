@@ -34,7 +34,7 @@ TEST_CASE("variance prior: fallbacks and the common-variance limit", "[moderated
   // s0^2 = exp(mean e), e = log s^2 - digamma(d/2) + log(d/2): the log-chi-square bias removed.
   REQUIRE(same.s0_squared == Approx(1e-4 * std::exp(std::log(1.5) - boost::math::digamma(1.5))).epsilon(1e-12));
   const ModeratedVariance m = moderate_variance(9e-4, 3, same);
-  REQUIRE(m.variance == Approx(1e-4));
+  REQUIRE(m.variance == Approx(same.s0_squared));
   REQUIRE(m.df == 12);
   // No prior: the case keeps its own variance and df.
   const ModeratedVariance own = moderate_variance(9e-4, 3, few);

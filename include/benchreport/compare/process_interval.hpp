@@ -3,6 +3,7 @@
 // of inference (docs/statistics-comparison.md, "Process-level interval").
 // Inputs are per-process log summaries (log of each process median).
 #include <cstddef>
+#include <limits>
 #include <span>
 #include <string>
 
@@ -47,9 +48,10 @@ ProcessVariance process_variance(std::span<const double> base_logs, std::span<co
                                  double log_median_floor);
 
 // The t interval of `estimate` with standard error sqrt(variance * factor) on `df`
-// degrees of freedom (+inf: normal); method names it.
+// degrees of freedom (+inf: normal); method names it. `quantile`, when finite, is
+// t_{df, (1 + confidence)/2} already known (cases sharing df share it).
 LogTInterval t_interval(std::string method, double estimate, double variance, double factor, double df,
-                        double confidence);
+                        double confidence, double quantile = std::numeric_limits<double>::quiet_NaN());
 
 // Variance of one log process median read off a timer grid of step `resolution`
 // near `level`: (resolution / level)^2 / 12 (uniform rounding error); 0 when the

@@ -64,7 +64,9 @@ double rule_power(double delta, double se, double df, double q, double tau);
 
 // Smallest log change delta >= tau with rule_power(delta, se, df, q, tau) = power
 // (TOMS 748 on [tau, ...]); q = t_{df, (1 + confidence)/2}. NaN when se or df is not usable.
-double detectable_log_change(double se, double df, double confidence, double tau, double power = 0.8);
+// `quantile`, when finite, is that q already known.
+double detectable_log_change(double se, double df, double confidence, double tau, double power = 0.8,
+                             double quantile = std::numeric_limits<double>::quiet_NaN());
 
 // Smallest positive difference between distinct values (the timer's grid when the
 // values are quantised); NaN with fewer than two distinct values.
