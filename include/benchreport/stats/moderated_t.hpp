@@ -57,7 +57,7 @@ ModeratedVariance moderate_variance(double variance, double df, const VariancePr
 // estimate ± q · se_hat. P(estimate >= max(tau, 0) and estimate - q se_hat > 0)
 // = ∫_{max(tau,0)}^∞ φ((x - delta)/se)/se · F_chi2_df(df x^2 / (q se)^2) dx
 // computed as E_S Φ̄(max(tau/se, q S) - delta/se) over S = se_hat/se (fixed 20-point Gauss–Legendre
-// on 12 pieces, density in the weights); above 200 df the se is taken as known, the ν = inf
+// on 8 pieces, density in the weights); above 200 df the se is taken as known, the ν = inf
 // formula Φ(delta/se - max(q, tau/se)). With tau = 0 it is the noncentral t tail
 // P(T_{df, delta/se} > q) (= scipy.stats.nct.sf(q, df, delta / se)).
 double rule_power(double delta, double se, double df, double q, double tau);
