@@ -272,3 +272,31 @@ def test_bh_family_is_the_measurements_not_the_metric_columns():
             s = rows[(f"b{b}", metric)]
             assert s.p_adjusted == pytest.approx(max(s.p_value, gate), rel=1e-12)
     assert rows[("b0", "real_time")].verdict == "slower"
+
+
+def test_the_shown_change_is_the_change_the_verdict_judged():
+    """A row read "Observed change -0.84 % | CI +1.38 % to +12.20 % | slower": the pooled median beside the
+    interval of the process means. The Change column now shows the interval's own estimate."""
+    rng = np.random.default_rng(3)
+    values, offsets, labels = [], [0], {"benchmark": [], "revision": [], "pair": []}
+    for pair, (b, h) in enumerate([(100.0, 112.0), (100.0, 112.0), (200.0, 190.0)]):
+        for revision, level in (("base", b), ("head", h)):
+            v = level * rng.lognormal(0, 0.001, 15)
+            values.append(v)
+            offsets.append(offsets[-1] + len(v))
+            labels["benchmark"].append("x")
+            labels["revision"].append(revision)
+            labels["pair"].append(str(pair))
+    ds = br.Dataset.from_arrays(np.concatenate(values), offsets, labels=labels, unit="ns")
+    res = br.compare(ds, resamples=100)
+    s = res.cases[0].stats
+    assert abs(s.change - s.change_estimate) > 0.03  # pooled medians and process means disagree
+    lo, hi = s.change_ci
+    assert lo <= s.change_estimate <= hi
+    md = bytes(res.report.render_utf8("markdown")).decode()
+    row = next(line for line in md.splitlines() if line.startswith("| x |"))
+    assert f"{100 * s.change_estimate:+.2f}%" in row and f"{100 * s.change:+.2f}%" not in row
+    frame = res.to_pandas()
+    assert frame["change_estimate"].iloc[0] == s.change_estimate
+    for column in ("p_value", "p_adjusted", "interval_df", "detectable_change"):
+        assert column in frame.columns
