@@ -29,6 +29,8 @@ def quick_args(scratch: str) -> dict[str, list[str]]:
         "inference": ["--quick"],
         "compare_speed": ["--repeat", "1", "--cases", "10"],
         "verdicts": ["--cases", "40", "--threads", "2"],
+        "moderated": ["--quick"],
+        "compare_time": ["--cases", "200", "--repeat", "1"],
         "hostile": [],
         "readers": ["--repeat", "1", "--canonical-mb", "2", "--gbench-mb", "1", "--dir", f"{scratch}/readers"],
         "scale": ["--cases", "1000", "--big", "5000", "--repeat", "1"],

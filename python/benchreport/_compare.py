@@ -134,7 +134,8 @@ def compare_samples(base: Side, head: Side, *, base_process: Optional[ArrayLike]
                     head_process: Optional[ArrayLike] = None, name: str = "", threshold: float = 0.05,
                     alpha: float = 0.05, confidence: float = 0.95, resamples: int = 10000, seed: int = 0,
                     misrate: float = 1e-3, direction: str = "lower", exact_unit: bool = False,
-                    noise_limit: float = 0.25, pairing: str = "auto") -> CaseComparison:
+                    noise_limit: float = 0.25, pairing: str = "auto",
+                    assume_launches_identical: bool = False) -> CaseComparison:
     """Compare head against base for one case.
 
     ``base``/``head``: a 1-D array of samples, or a list of 1-D arrays (one per
@@ -143,14 +144,17 @@ def compare_samples(base: Side, head: Side, *, base_process: Optional[ArrayLike]
     is ``"lower"`` (times) or ``"higher"`` (rates). With >= 2 processes per side
     the change interval is a t interval on log process medians: paired
     (``pairing="auto"`` with equal process counts, or ``"paired"``) or Welch
-    (``"unpaired"``); with one process it covers within-process noise only. Raises
+    (``"unpaired"``); with one process it covers within-process noise only, and
+    the verdict is ``inconclusive`` (``one_launch_per_side``) unless
+    ``assume_launches_identical`` (the old behaviour: every launch runs at the
+    same speed). Raises
     :class:`benchreport.InputError` (a ValueError) on empty sides, NaN/inf or
     non-positive values, naming the case.
     """
     b = _processes(base, base_process, "base")
     h = _processes(head, head_process, "head")
     opts = _options(threshold, alpha, confidence, resamples, seed, misrate, direction, exact_unit, noise_limit)
-    return _c.compare_case(b, h, name, pairing=pairing, **opts)
+    return _c.compare_case(b, h, name, pairing=pairing, assume_launches_identical=assume_launches_identical, **opts)
 
 
 @remembers_call
@@ -158,20 +162,23 @@ def compare_many(cases: Mapping[str, Tuple[Side, Side]], *, threads: int = 0, th
                  alpha: float = 0.05, confidence: float = 0.95, resamples: int = 10000, seed: int = 0,
                  misrate: float = 1e-3, direction: str = "lower", exact_unit: bool = False,
                  noise_limit: float = 0.25, pairing: str = "auto",
-                 control_fdr: bool = True) -> CaseComparisons:
+                 control_fdr: bool = True, moderate: bool = True,
+                 assume_launches_identical: bool = False) -> CaseComparisons:
     """Compare many cases ``{name: (base, head)}`` on worker threads.
 
     Each case's bootstrap stream comes from its name, so results do not depend
     on ``threads``. ``control_fdr``: Benjamini–Hochberg adjust the cases'
     ``p_value`` (``p_adjusted``) and demote slower/faster with an adjusted
-    p >= alpha to inconclusive.
+    p >= alpha to inconclusive. ``moderate``: the empirical-Bayes moderated t across
+    the cases' process-level variances (docs/statistics-comparison.md).
     """
     names = list(cases)
     bases = [_processes(cases[n][0], None, "base") for n in names]
     heads = [_processes(cases[n][1], None, "head") for n in names]
     opts = _options(threshold, alpha, confidence, resamples, seed, misrate, direction, exact_unit, noise_limit)
     return CaseComparisons(_c.compare_cases(names, bases, heads, threads=threads, pairing=pairing,
-                                           control_fdr=control_fdr, **opts))
+                                           control_fdr=control_fdr, moderate=moderate,
+                                           assume_launches_identical=assume_launches_identical, **opts))
 
 
 def mann_whitney_u(x: ArrayLike, y: ArrayLike) -> MannWhitneyResult:

@@ -252,7 +252,8 @@ def compare(dataset: Any, baseline: Any = None, by: Optional[Sequence[str]] = No
             section_column: Optional[str] = None, section_order: Optional[Sequence[str]] = None,
             section_titles: Optional[Mapping[str, str]] = None, display_names: Optional[Mapping[str, str]] = None,
             drift_limit: Optional[float] = None, drift_k: Optional[int] = None, gate: Optional[bool] = None,
-            title: Optional[str] = None) -> ComparisonResult:
+            title: Optional[str] = None, moderate: Optional[bool] = None,
+            assume_launches_identical: Optional[bool] = None) -> ComparisonResult:
     """Compare head against the baseline side of ``dataset`` per case.
 
     ``baseline`` picks the base side by one label (``{"revision": "base"}``); the
@@ -267,6 +268,10 @@ def compare(dataset: Any, baseline: Any = None, by: Optional[Sequence[str]] = No
     ``DatasetCompareOptions`` / ``CompareOptions`` (docs/presets.md); None keeps its C++ default
     (alpha 0.05, confidence 0.95, resamples 10 000, seed 0, section_column ``platform``, drift_limit 10 %,
     title "Performance Report").
+    ``confidence`` is the level of the intervals (and of the equivalence test); ``moderate``: the
+    moderated t across cases (docs/statistics-comparison.md). With one process per side no
+    slower/faster/equivalent claim is made unless ``assume_launches_identical`` (every launch assumed
+    to run at one speed).
 
     ``compare(base, head)`` with two Datasets, paths, folders or globs (one or
     a list each) compares them as the sides, labelled as ``load(base=, head=)``.
@@ -286,7 +291,8 @@ def compare(dataset: Any, baseline: Any = None, by: Optional[Sequence[str]] = No
                    section_order=None if section_order is None else list(section_order),
                    section_titles=None if section_titles is None else dict(section_titles),
                    display_names=None if display_names is None else dict(display_names), drift_limit=drift_limit,
-                   drift_k=drift_k, gate=gate, title=title)
+                   drift_k=drift_k, gate=gate, title=title, moderate=moderate,
+                   assume_launches_identical=assume_launches_identical)
     view, report, columns = _core.presets_comparison(_native(dataset), **options)
     by_columns = list(view.by)
     return ComparisonResult(

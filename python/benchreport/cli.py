@@ -518,6 +518,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     baseline = _parse_baseline(args.baseline)
     threshold = parse_threshold(args.threshold)
     alpha = _check_fraction(args.alpha, "--alpha")
+    confidence = _check_fraction(args.confidence, "--confidence")
     if args.resamples < 1:
         raise UsageError(f"--resamples {args.resamples}: expected a positive count")
     ds = _compare_inputs(args, baseline)
@@ -525,9 +526,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     _check_columns(ds, [*baseline, *by], "--baseline/--by")
     with status_line(f"comparing {len(ds)} sample sets ({args.resamples} resamples)…",
                      len(ds) >= PROGRESS_MIN_SETS and not args.quiet):
-        result = compare(ds, baseline=baseline, by=by or None, threshold=threshold, alpha=alpha, seed=args.seed,
+        result = compare(ds, baseline=baseline, by=by or None, threshold=threshold, alpha=alpha,
+                         confidence=confidence, seed=args.seed,
                          resamples=args.resamples, gate=args.fail_on is not None, head_value=args.head_value,
-                         check_comparability=not args.no_check)
+                         check_comparability=not args.no_check,
+                         assume_launches_identical=args.assume_launches_identical)
     bmf = []
     if args.bmf_dir:
         bmf = [Output(os.path.join(args.bmf_dir, name), text) for name, text in result.bmf_files()]
@@ -734,6 +737,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threshold", default="5%",
                    help="notable change: a percentage (5%%) or a fraction below 1 (0.05); default 5%%")
     p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    p.add_argument("--confidence", type=float, default=0.95,
+                   help="level of the change intervals and the equivalence test (default 0.95)")
+    p.add_argument("--assume-launches-identical", action="store_true",
+                   help="with one process per side, judge on within-process noise alone (assumes every launch "
+                        "runs at the same speed; by default such cases are inconclusive)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--resamples", type=int, default=10000, help="bootstrap resamples (default 10000)")
     p.add_argument("--fail-on", choices=["slower"], help="exit 1 when a case is slower (a CI gate)")

@@ -23,6 +23,7 @@ PYBIND11_MODULE(_core, m) {
         "address-space limit (docs/hardening.md).");
   benchreport::python::register_summary(m);
   benchreport::python::register_compare(m);
+  benchreport::python::register_moderated(m);
   benchreport::python::register_dataset(m);
   benchreport::python::register_report(m);
   benchreport::python::register_presets(m);

@@ -187,14 +187,19 @@ void bind_result_types(py::module_& m) {
       .def_readonly("between_process_share", &C::between_process_share)
       .def_readonly("between_process_dominates", &C::between_process_dominates)
       .def_readonly("detectable_change", &C::detectable_change,
-                    "Change detectable with 80 % power, from the interval's half-width.")
+                    "Smallest change the verdict rule calls with 80 % power (noncentral t, threshold included).")
+      .def_readonly("timer_resolution", &C::timer_resolution,
+                    "Smallest difference between distinct samples, when it floors the process variance (else NaN).")
+      .def_readonly("prior_df", &C::prior_df,
+                    "Prior degrees of freedom d0 of the moderated t (0: the case's own t; inf: one common variance).")
       .def_property_readonly("verdict_code", &verdict_code_text,
-                             "Decision-table code; \"_within_process\" when one process is on a side.")
+                             "Decision-table code; \"_within_process\" when one process is on a side under "
+                             "assume_launches_identical.")
       .def_property_readonly("verdict_reason", &verdict_reason)
       .def_property_readonly("inconclusive_cause", [](const C& c) { return std::string(to_string(c.inconclusive_cause)); },
-                             "\"noise\", \"few_processes\", \"drift\", \"multiple_comparisons\" or \"\".")
+                             "\"noise\", \"few_processes\", \"drift\", \"multiple_comparisons\", \"one_launch\" or \"\".")
       .def_readonly("within_process_drift", &C::within_process_drift,
-                    "|median over processes of median(last 5) / median(first 5) − 1|, the larger side (inconclusive only).")
+                    "Within-process drift that stands out from noise (NaN: none measurable).")
       .def_readonly("shift", &C::shift)
       .def_readonly("shift_bounds", &C::shift_bounds)
       .def_readonly("ratio", &C::ratio)
@@ -293,7 +298,8 @@ ProcessPairing parse_pairing(const std::string& s) {
 }
 
 CompareOptions options_from(double threshold, double alpha, double confidence, int resamples, std::uint64_t seed,
-                            double misrate, const std::string& direction, bool exact_unit, double noise_limit) {
+                            double misrate, const std::string& direction, bool exact_unit, double noise_limit,
+                            bool assume_launches_identical) {
   CompareOptions o;
   o.threshold = threshold;
   o.alpha = alpha;
@@ -304,6 +310,7 @@ CompareOptions options_from(double threshold, double alpha, double confidence, i
   o.direction = parse_direction(direction);
   o.exact_unit = exact_unit;
   o.noise_limit = noise_limit;
+  o.assume_launches_identical = assume_launches_identical;
   return o;
 }
 
@@ -312,9 +319,10 @@ void bind_comparison(py::module_& m) {
       "compare_case",
       [](const std::vector<Array>& base, const std::vector<Array>& head, const std::string& name, double threshold,
          double alpha, double confidence, int resamples, std::uint64_t seed, double misrate,
-         const std::string& direction, bool exact_unit, double noise_limit, const std::string& pairing) {
-        const CompareOptions o =
-            options_from(threshold, alpha, confidence, resamples, seed, misrate, direction, exact_unit, noise_limit);
+         const std::string& direction, bool exact_unit, double noise_limit, const std::string& pairing,
+         bool assume_launches_identical) {
+        const CompareOptions o = options_from(threshold, alpha, confidence, resamples, seed, misrate, direction,
+                                              exact_unit, noise_limit, assume_launches_identical);
         const ProcessPairing pp = parse_pairing(pairing);
         const SideSamples b = side_of(base), h = side_of(head);
         py::gil_scoped_release release;
@@ -323,7 +331,7 @@ void bind_comparison(py::module_& m) {
       py::arg("base"), py::arg("head"), py::arg("name") = "", py::arg("threshold") = 0.05, py::arg("alpha") = 0.05,
       py::arg("confidence") = 0.95, py::arg("resamples") = 10000, py::arg("seed") = 0, py::arg("misrate") = 1e-3,
       py::arg("direction") = "lower", py::arg("exact_unit") = false, py::arg("noise_limit") = 0.25,
-      py::arg("pairing") = "auto",
+      py::arg("pairing") = "auto", py::arg("assume_launches_identical") = false,
       "Compare one case: base and head are lists of per-process sample arrays.");
 
   m.def(
@@ -331,13 +339,15 @@ void bind_comparison(py::module_& m) {
       [](const std::vector<std::string>& names, const std::vector<std::vector<Array>>& bases,
          const std::vector<std::vector<Array>>& heads, double threshold, double alpha, double confidence,
          int resamples, std::uint64_t seed, double misrate, const std::string& direction, bool exact_unit,
-         double noise_limit, unsigned threads, const std::string& pairing, bool control_fdr) {
+         double noise_limit, unsigned threads, const std::string& pairing, bool control_fdr, bool moderate,
+         bool assume_launches_identical) {
         if (names.size() != bases.size() || names.size() != heads.size()) {
           throw InputError("compare_cases: names, bases and heads must have the same length");
         }
-        CompareOptions o =
-            options_from(threshold, alpha, confidence, resamples, seed, misrate, direction, exact_unit, noise_limit);
+        CompareOptions o = options_from(threshold, alpha, confidence, resamples, seed, misrate, direction, exact_unit,
+                                        noise_limit, assume_launches_identical);
         o.control_fdr = control_fdr;
+        o.moderate = moderate;
         const ProcessPairing pp = parse_pairing(pairing);
         std::vector<CaseInput> cases;
         for (std::size_t i = 0; i < names.size(); ++i) cases.push_back({names[i], side_of(bases[i]), side_of(heads[i]), pp});
@@ -347,7 +357,8 @@ void bind_comparison(py::module_& m) {
       py::arg("names"), py::arg("bases"), py::arg("heads"), py::arg("threshold") = 0.05, py::arg("alpha") = 0.05,
       py::arg("confidence") = 0.95, py::arg("resamples") = 10000, py::arg("seed") = 0, py::arg("misrate") = 1e-3,
       py::arg("direction") = "lower", py::arg("exact_unit") = false, py::arg("noise_limit") = 0.25,
-      py::arg("threads") = 0, py::arg("pairing") = "auto", py::arg("control_fdr") = true);
+      py::arg("threads") = 0, py::arg("pairing") = "auto", py::arg("control_fdr") = true, py::arg("moderate") = true,
+      py::arg("assume_launches_identical") = false);
 }
 
 void bind_tests(py::module_& m) {

@@ -136,7 +136,8 @@ void register_presets(py::module_& m) {
          Maybe<std::vector<std::string>> run_checks, Maybe<std::vector<std::string>> work_checks,
          Maybe<std::vector<std::string>> commit_keys, Maybe<bool> check_comparability,
          Maybe<bool> allow_new_and_removed, Maybe<double> threshold, Maybe<double> alpha, Maybe<double> confidence,
-         Maybe<int> resamples, Maybe<std::uint64_t> seed, Maybe<double> noise_limit, Maybe<std::string> title,
+         Maybe<int> resamples, Maybe<std::uint64_t> seed, Maybe<double> noise_limit, Maybe<bool> moderate,
+         Maybe<bool> assume_launches_identical, Maybe<std::string> title,
          Maybe<std::string> section_column, Maybe<std::vector<std::string>> section_order,
          Maybe<std::map<std::string, std::string>> section_titles, Maybe<std::string> benchmark_column,
          Maybe<std::map<std::string, std::string>> display_names, Maybe<std::string> display_name_key,
@@ -161,6 +162,8 @@ void register_presets(py::module_& m) {
         set_given(c.compare.resamples, resamples);
         set_given(c.compare.seed, seed);
         set_given(c.compare.noise_limit, noise_limit);
+        set_given(c.compare.moderate, moderate);
+        set_given(c.compare.assume_launches_identical, assume_launches_identical);
         set_given(o.title, title);
         set_given(o.section_column, section_column);
         set_given(o.section_order, section_order);
@@ -189,6 +192,7 @@ void register_presets(py::module_& m) {
       py::arg("check_comparability") = py::none(), py::arg("allow_new_and_removed") = py::none(),
       py::arg("threshold") = py::none(), py::arg("alpha") = py::none(), py::arg("confidence") = py::none(),
       py::arg("resamples") = py::none(), py::arg("seed") = py::none(), py::arg("noise_limit") = py::none(),
+      py::arg("moderate") = py::none(), py::arg("assume_launches_identical") = py::none(),
       py::arg("title") = py::none(), py::arg("section_column") = py::none(), py::arg("section_order") = py::none(),
       py::arg("section_titles") = py::none(), py::arg("benchmark_column") = py::none(),
       py::arg("display_names") = py::none(), py::arg("display_name_key") = py::none(),

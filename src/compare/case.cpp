@@ -7,11 +7,13 @@
 #include <fmt/format.h>
 #include <limits>
 
+#include "benchreport/compare/moderation.hpp"
 #include "benchreport/compare/process_drift.hpp"
 #include "benchreport/compare/process_interval.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/core/parallel.hpp"
 #include "benchreport/stats/median_ci.hpp"
+#include "benchreport/stats/moderated_t.hpp"
 #include "benchreport/stats/order_stats.hpp"
 #include "benchreport/stats/pvalues.hpp"
 
@@ -68,11 +70,8 @@ bool is_worse(double change, Direction d) { return d == Direction::lower_is_bett
 void fill_processes(CaseComparison& c, const SideSamples& base, const SideSamples& head, const CompareOptions& o) {
   for (const auto& p : base.processes) c.base_process_medians.push_back(median(p));
   for (const auto& p : head.processes) c.head_process_medians.push_back(median(p));
+  // Unequal counts: the interval is Welch's, which pairs nothing; process_changes pair the first `pairs`.
   const std::size_t pairs = std::min(base.processes.size(), head.processes.size());
-  if (base.processes.size() != head.processes.size()) {
-    c.warnings.push_back(fmt::format("base has {} processes and head {}: only the first {} are paired",
-                                     base.processes.size(), head.processes.size(), pairs));
-  }
   for (std::size_t i = 0; i < pairs; ++i) {
     c.process_changes.push_back(c.head_process_medians[i] / c.base_process_medians[i] - 1);
   }
@@ -262,14 +261,41 @@ void fill_process_variance(CaseComparison& c, const SideSamples& base, const Sid
   }
 }
 
-// Half-width based detectable change: exp(h (q_c + q_0.8) / q_c) - 1.
+// Half-width based detectable change of a normal interval: exp(h (q_c + q_0.8) / q_c) - 1.
 double detectable_from(double log_lower, double log_upper, double q_conf, double q_power) {
   const double h = (log_upper - log_lower) / 2;
   return std::expm1(h * (q_conf + q_power) / q_conf);
 }
 
-void fill_interval(CaseComparison& c, const SideSamples& base, const SideSamples& head, ProcessPairing pairing,
-                   const CompareOptions& o) {
+// The log-median variance floor of the timer grid, or 0 when it cannot bind: values on a
+// grid r have medians on the grid r/2, so distinct process medians differ by >= r/2 and
+// r <= 2 * (smallest gap); only when that bound could bind are the samples sorted.
+double grid_floor(CaseComparison& c, std::span<const double> b, std::span<const double> h, double variance,
+                  double variance_per_floor) {
+  std::vector<double> medians(c.base_process_medians);
+  medians.insert(medians.end(), c.head_process_medians.begin(), c.head_process_medians.end());
+  std::sort(medians.begin(), medians.end());
+  double gap = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 1; i < medians.size(); ++i) {
+    if (medians[i] > medians[i - 1]) gap = std::min(gap, medians[i] - medians[i - 1]);
+  }
+  const double level = medians.front();
+  if (std::isfinite(gap) && variance >= variance_per_floor * process_variance_floor(2 * gap, level)) return 0;
+  std::vector<double> all(b.begin(), b.end());
+  all.insert(all.end(), h.begin(), h.end());
+  c.timer_resolution = timer_resolution(all);
+  return process_variance_floor(c.timer_resolution, level);
+}
+
+double log_variance(std::span<const double> base_logs, std::span<const double> head_logs, bool paired) {
+  if (!paired) return std::min(sample_variance(base_logs), sample_variance(head_logs));
+  std::vector<double> d(base_logs.size());
+  for (std::size_t i = 0; i < d.size(); ++i) d[i] = head_logs[i] - base_logs[i];
+  return sample_variance(d);
+}
+
+void fill_interval(CaseComparison& c, const SideSamples& base, const SideSamples& head, std::span<const double> b,
+                   std::span<const double> h, ProcessPairing pairing, const CompareOptions& o) {
   c.base_processes = base.processes.size();
   c.head_processes = head.processes.size();
   if (c.base_processes >= 2 && c.head_processes >= 2) {
@@ -277,7 +303,10 @@ void fill_interval(CaseComparison& c, const SideSamples& base, const SideSamples
     for (double m : c.base_process_medians) lb.push_back(std::log(m));
     for (double m : c.head_process_medians) lh.push_back(std::log(m));
     const bool paired = pairing != ProcessPairing::unpaired && c.base_processes == c.head_processes;
-    const LogTInterval t = paired ? paired_t_interval(lb, lh, o.confidence) : welch_t_interval(lb, lh, o.confidence);
+    // A difference of two grid-read medians carries twice the rounding variance of one.
+    const double floor = grid_floor(c, b, h, log_variance(lb, lh, paired), paired ? 2 : 1);
+    const LogTInterval t = paired ? paired_t_interval(lb, lh, o.confidence, 2 * floor)
+                                  : welch_t_interval(lb, lh, o.confidence, floor);
     c.change_interval_method = t.method;
     c.interval_unit = "process";
     c.within_process_only = false;
@@ -286,9 +315,10 @@ void fill_interval(CaseComparison& c, const SideSamples& base, const SideSamples
     c.change_upper = std::expm1(t.upper);
     c.interval_df = t.df;
     c.p_value = t.p_value;
-    const boost::math::students_t_distribution<double> dist(std::max(t.df, 1e-9));
-    c.detectable_change = detectable_from(t.lower, t.upper, boost::math::quantile(dist, (1 + o.confidence) / 2),
-                                          boost::math::quantile(dist, kMdePower));
+    // compare_cases fills it in moderate_cases, from the interval the case ends with.
+    c.detectable_change = o.defer_detectable ? kNaN
+                                             : std::expm1(detectable_log_change(t.standard_error, t.df, o.confidence,
+                                                                                std::log1p(o.threshold), kMdePower));
     fill_process_variance(c, base, head, lb, lh, o);
     return;
   }
@@ -310,9 +340,13 @@ void fill_interval(CaseComparison& c, const SideSamples& base, const SideSamples
   } else {
     c.p_value = c.log_ratio == 0 ? 1.0 : 0.0;
   }
-  c.detectable_change = detectable_from(std::log1p(c.change_lower), std::log1p(c.change_upper),
-                                        boost::math::quantile(normal, (1 + o.confidence) / 2),
-                                        boost::math::quantile(normal, kMdePower));
+  // One launch per side: what the case could detect depends on the launch noise, which it cannot
+  // see (moderate_cases reads it off the other cases); the old figure under assume_launches_identical.
+  c.detectable_change = o.assume_launches_identical || o.exact_unit
+                            ? detectable_from(std::log1p(c.change_lower), std::log1p(c.change_upper),
+                                              boost::math::quantile(normal, (1 + o.confidence) / 2),
+                                              boost::math::quantile(normal, kMdePower))
+                            : kNaN;
   if (c.base_processes >= 2 || c.head_processes >= 2) {
     c.warnings.push_back("one process on a side: the interval covers within-process noise only");
   } else {
@@ -323,42 +357,68 @@ void fill_interval(CaseComparison& c, const SideSamples& base, const SideSamples
 // Drift window of the inconclusive cause (compare/process_drift.hpp with k = 5).
 constexpr std::size_t kCauseDriftK = 5;
 
-// The larger over the two sides of |median over processes of the window change|; NaN when none qualifies.
-double within_process_drift(const SideSamples& base, const SideSamples& head) {
+// The larger over the two sides of |median over processes of the window change| (compare/process_drift.hpp),
+// counted only when it reaches `limit` and stands out from the noise of those medians: |log drift| >= 3 se,
+// se = sqrt(pi/2) sqrt(2/5) s / sqrt(m), s = 1.4826 MAD of the process's log samples (mean over the m
+// processes with >= 10 samples); NaN when no side qualifies.
+double within_process_drift(const SideSamples& base, const SideSamples& head, double limit) {
+  constexpr std::size_t k = kCauseDriftK;
   double worst = kNaN;
   for (const SideSamples* side : {&base, &head}) {
-    const double d = std::fabs(process_drift(side->processes, kCauseDriftK).median_change);
-    if (std::isnan(d)) continue;
-    if (!(worst >= d)) worst = d;
+    const ProcessDrift drift = process_drift(side->processes, k);
+    const double d = std::fabs(drift.median_change);
+    if (std::isnan(d) || !(d >= limit) || worst >= d) continue;
+    double spread = 0;  // only for a drift that could be a cause: MADs of every long process
+    for (const auto& p : side->processes) {
+      if (p.size() < 2 * k) continue;
+      std::vector<double> logs(p.size());
+      for (std::size_t i = 0; i < p.size(); ++i) logs[i] = std::log(p[i]);
+      const double centre = median_inplace(logs);
+      spread += kMadNormalScale * mad_inplace(logs, centre);
+    }
+    const double m = static_cast<double>(drift.processes);
+    const double se = kMedianEfficiency * std::sqrt(2.0 / k) * (spread / m) / std::sqrt(m);
+    if (std::fabs(std::log1p(d)) >= 3 * se) worst = d;
   }
   return worst;
 }
 
-void decide(CaseComparison& c, const SideSamples& base, const SideSamples& head, const CompareOptions& o) {
+}  // namespace
+
+void decide_case(CaseComparison& c, const CompareOptions& o) {
   std::optional<VerdictCode> gate;
   if (c.too_noisy) gate = VerdictCode::too_noisy;
   else if (c.within_process_only && c.too_few_samples) gate = VerdictCode::too_few_samples;
-  const VerdictDecision d = explain_verdict(c.change_estimate, c.change_lower, c.change_upper, gate, o);
+  VerdictDecision d = explain_verdict(c.change_estimate, c.change_lower, c.change_upper, gate, o);
+  const bool one_launch = c.within_process_only && !o.exact_unit && !o.assume_launches_identical;
+  if (one_launch && !gate && d.code != VerdictCode::no_interval) {
+    d.verdict = Verdict::inconclusive;
+    d.code = VerdictCode::one_launch_per_side;
+  }
   c.verdict = d.verdict;
   c.verdict_code = d.code;
   c.threshold = o.threshold;
   c.alpha = o.alpha;
   c.confidence = o.confidence;
   c.direction = o.direction;
+  c.inconclusive_cause = InconclusiveCause::none;
   if (c.verdict != Verdict::inconclusive) return;
-  c.within_process_drift = within_process_drift(base, head);
   const std::size_t k = std::min(c.base_processes, c.head_processes);
-  if (gate) c.inconclusive_cause = InconclusiveCause::noise;
+  if (one_launch) c.inconclusive_cause = InconclusiveCause::one_launch;
+  else if (gate) c.inconclusive_cause = InconclusiveCause::noise;
   else if (c.within_process_drift >= o.threshold / 2) c.inconclusive_cause = InconclusiveCause::drift;
   else if (k < 4) c.inconclusive_cause = InconclusiveCause::few_processes;
   else c.inconclusive_cause = InconclusiveCause::noise;
 }
+
+namespace {
 
 void validate_options(const CompareOptions& o) {
   if (!(o.threshold >= 0)) throw InputError("threshold must be >= 0");
   if (!(o.alpha > 0 && o.alpha < 1)) throw InputError("alpha must be in (0, 1)");
   if (!(o.noise_limit > 0)) throw InputError("noise_limit must be > 0");
   if (!(o.confidence > 0 && o.confidence < 1)) throw InputError("confidence must be in (0, 1)");
+  if (!(o.prior_excess_z >= 0)) throw InputError("prior_excess_z must be >= 0");
 }
 
 }  // namespace
@@ -390,6 +450,7 @@ std::string_view to_string(VerdictCode code) noexcept {
     case VerdictCode::fdr_adjusted: return "fdr_adjusted";
     case VerdictCode::exact_equal: return "exact_equal";
     case VerdictCode::exact_differs: return "exact_differs";
+    case VerdictCode::one_launch_per_side: return "one_launch_per_side";
   }
   return "unknown";
 }
@@ -401,6 +462,7 @@ std::string_view to_string(InconclusiveCause cause) noexcept {
     case InconclusiveCause::few_processes: return "few_processes";
     case InconclusiveCause::drift: return "drift";
     case InconclusiveCause::multiple_comparisons: return "multiple_comparisons";
+    case InconclusiveCause::one_launch: return "one_launch";
   }
   return "unknown";
 }
@@ -442,11 +504,30 @@ void control_false_discoveries(std::span<CaseComparison> cases, const CompareOpt
 }
 
 void control_false_discoveries(std::span<CaseComparison* const> cases, const CompareOptions& o) {
+  std::vector<std::size_t> primary_of(cases.size());
+  for (std::size_t i = 0; i < cases.size(); ++i) primary_of[i] = i;
+  control_false_discoveries(cases, primary_of, o);
+}
+
+namespace {
+void demote(CaseComparison& c, const CompareOptions& o) {
+  const bool claims = c.verdict == Verdict::slower || c.verdict == Verdict::faster;
+  if (!o.control_fdr || !claims || is_exact(c.verdict_code) || c.p_adjusted < o.alpha) return;
+  c.verdict = Verdict::inconclusive;
+  c.verdict_code = VerdictCode::fdr_adjusted;
+  c.inconclusive_cause = InconclusiveCause::multiple_comparisons;
+}
+}  // namespace
+
+void control_false_discoveries(std::span<CaseComparison* const> cases, std::span<const std::size_t> primary_of,
+                               const CompareOptions& o) {
+  if (primary_of.size() != cases.size()) throw InputError("control_false_discoveries: one primary index per case");
   std::vector<CaseComparison*> family;
   std::vector<double> p;
-  for (CaseComparison* c : cases) {
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    CaseComparison* c = cases[i];
     c->p_adjusted = c->p_value;
-    if (o.exact_unit || !std::isfinite(c->p_value)) continue;
+    if (o.exact_unit || !std::isfinite(c->p_value) || primary_of[i] != i) continue;
     family.push_back(c);
     p.push_back(c->p_value);
   }
@@ -454,14 +535,19 @@ void control_false_discoveries(std::span<CaseComparison* const> cases, const Com
   const std::vector<double> adjusted = adjust_bh(p);
   for (std::size_t j = 0; j < family.size(); ++j) {
     CaseComparison& c = *family[j];
-    c.p_adjusted = adjusted[j];
+    c.p_adjusted = std::max(adjusted[j], c.p_value);  // p m / m can round below p
     c.fdr_cases = family.size();
-    const bool claims = c.verdict == Verdict::slower || c.verdict == Verdict::faster;
-    if (o.control_fdr && claims && !is_exact(c.verdict_code) && !(c.p_adjusted < o.alpha)) {
-      c.verdict = Verdict::inconclusive;
-      c.verdict_code = VerdictCode::fdr_adjusted;
-      c.inconclusive_cause = InconclusiveCause::multiple_comparisons;
-    }
+    demote(c, o);
+  }
+  // Metrics derived from a measurement follow its primary: a discovery only when the primary is one.
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::size_t primary = primary_of[i];
+    if (primary == i || o.exact_unit || !std::isfinite(cases[i]->p_value)) continue;
+    CaseComparison& c = *cases[i];
+    const double gate = cases[primary]->p_adjusted;
+    c.p_adjusted = std::isfinite(gate) ? std::max(c.p_value, gate) : c.p_value;
+    c.fdr_cases = family.size();
+    demote(c, o);
   }
 }
 
@@ -498,14 +584,15 @@ CaseComparison compare_case(const SideSamples& base, const SideSamples& head, co
       c.bootstrap = BootstrapInterval{.estimate = c.change + 1, .percentile_lower = kNaN, .percentile_upper = kNaN,
                                       .bca_lower = kNaN, .bca_upper = kNaN, .standard_error = kNaN};
     }
-    fill_interval(c, base, head, pairing, options);
+    fill_interval(c, base, head, b, h, pairing, options);
   } catch (const InputError& e) {
     throw InputError(fmt::format("{}: {}", case_label(case_name), e.what()));
   }
   if (c.mann_whitney.method == TestMethod::asymptotic && (c.base_n <= 8 || c.head_n <= 8)) {
     c.warnings.push_back("Mann-Whitney U used the normal approximation (ties present)");
   }
-  decide(c, base, head, options);
+  c.within_process_drift = within_process_drift(base, head, options.threshold / 2);
+  decide_case(c, options);
   c.p_adjusted = c.p_value;
   return c;
 }
@@ -527,8 +614,10 @@ std::vector<CaseComparison> compare_cases(std::span<const CaseInput> cases, cons
   run_indexed(cases.size(), threads, [&](std::size_t i) {
     CompareOptions per_case = options;
     per_case.stream = case_stream(cases[i].name, i);
+    per_case.defer_detectable = true;
     out[i] = compare_case(cases[i].base, cases[i].head, per_case, cases[i].name, cases[i].pairing);
   });
+  moderate_cases(pointers_to(std::span<CaseComparison>(out)), options, threads);
   control_false_discoveries(out, options);
   return out;
 }

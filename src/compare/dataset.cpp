@@ -331,6 +331,30 @@ std::string head_value_of(const Dataset& dataset, const DatasetCompareOptions& o
   return pick_head_value(values_of(dataset, options.baseline_column), options);
 }
 
+namespace {
+
+// The measurement of each case: its key without the "metric" column. Metrics of one
+// measurement (Google Benchmark's real_time, cpu_time, bytes_per_second, counters; Go's
+// ns/op, B/op, ...) come from one run of the code; the first one a reader emitted (its
+// primary: real_time, ns/op, time) stands for the measurement in BH, the rest follow it.
+std::vector<std::size_t> measurement_primaries(const std::vector<const CaseResult*>& cases,
+                                               const std::vector<std::string>& by) {
+  std::vector<std::size_t> primary_of(cases.size());
+  const auto metric = std::find(by.begin(), by.end(), std::string("metric"));
+  std::map<std::vector<std::string>, std::size_t> first;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    primary_of[i] = i;
+    if (metric == by.end()) continue;
+    std::vector<std::string> key = cases[i]->key;
+    key.erase(key.begin() + (metric - by.begin()));
+    const auto [it, inserted] = first.emplace(std::move(key), i);
+    primary_of[i] = it->second;
+  }
+  return primary_of;
+}
+
+}  // namespace
+
 DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& options) {
   if (dataset.column(options.baseline_column) == nullptr) {
     throw InputError(fmt::format("compare: the dataset has no \"{}\" label to choose base and head by (labels: {})",
@@ -428,12 +452,17 @@ DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& o
     auto results = compare_cases(batch, batch_options, options.threads);
     for (std::size_t j = 0; j < indices.size(); ++j) out.cases[indices[j]].comparison = std::move(results[j]);
   }
-  // Benjamini–Hochberg across all cases of the comparison (exact-unit cases are not in the family).
+  // Benjamini–Hochberg across the measurements of the comparison (exact-unit cases are not in the family).
   std::vector<CaseComparison*> family;
+  std::vector<const CaseResult*> members;
   for (auto& c : out.cases) {
-    if (!is_exact(c.comparison.verdict_code)) family.push_back(&c.comparison);
+    if (!is_exact(c.comparison.verdict_code)) {
+      family.push_back(&c.comparison);
+      members.push_back(&c);
+    }
   }
-  control_false_discoveries(std::span<CaseComparison* const>(family), options.compare);
+  const std::vector<std::size_t> primary_of = measurement_primaries(members, out.by);
+  control_false_discoveries(std::span<CaseComparison* const>(family), primary_of, options.compare);
   return out;
 }
 

@@ -39,7 +39,7 @@ std::vector<Column> case_change_columns(double confidence) {
   return {{"Benchmark"},
           {"Base p50", Align::right},
           {"Head p50", Align::right},
-          {"Observed change", Align::right},
+          {"Change", Align::right},
           {fmt::format("{:g}% CI", confidence * 100), Align::right},
           {"Verdict"},
           {"Why"}};
@@ -51,7 +51,9 @@ std::vector<Cell> case_change_cells(std::string name, const CaseComparison& c, c
   return {std::move(name),
           Cell(format_value(c.base_median, unit, kCaseValue), c.base_median),
           Cell(format_value(c.head_median, unit, kCaseValue), c.head_median),
-          Cell(format_change(c.change, c.direction), c.change, change_role(c.change, c.threshold, c.direction)),
+          // The change the verdict judged: the interval's own estimate (the pooled-median change is `change` in JSON).
+          Cell(format_change(c.change_estimate, c.direction), c.change_estimate,
+               change_role(c.change_estimate, c.threshold, c.direction)),
           Cell(interval_text(c.change_lower, c.change_upper)),
           Cell(verdict_label(c.verdict), verdict_role(c.verdict)),
           Cell(verdict_why(c), CellRole::muted)};
@@ -189,11 +191,17 @@ class ComparisonBuilder {
     // Says which unit the interval treats as independent (compare/process_interval.hpp).
     const std::string interval =
         pairs > 1 ? fmt::format("a {:g}% t-interval on log process medians (the process is the unit: paired by "
-                                "pair label, else Welch)", cmp_.options.confidence * 100)
-                  : fmt::format("a {:g}% bootstrap interval over samples (within-process noise only)",
-                                cmp_.options.confidence * 100);
+                                "pair label, else Welch; the variance moderated across cases when they allow it)",
+                                cmp_.options.confidence * 100)
+        : cmp_.options.assume_launches_identical
+            ? fmt::format("a {:g}% bootstrap interval over samples (within-process noise only)",
+                          cmp_.options.confidence * 100)
+            : fmt::format("a {:g}% bootstrap interval over samples, which covers within-process noise only, so no "
+                          "case is called slower, faster or equivalent (one launch per side)",
+                          cmp_.options.confidence * 100);
     const std::string rule = fmt::format(
-        "Observed change = head p50 / base p50 − 1 over pooled samples; the interval is {}; a verdict needs the whole "
+        "Change = the estimate of the interval the verdict reads (exp of the mean log ratio of process medians − 1; "
+        "with one process per side head p50 / base p50 − 1); the interval is {}; a verdict needs the whole "
         "interval on one side of zero and its estimate beyond ±{}, with the false discovery rate across cases "
         "controlled (Benjamini–Hochberg); equivalent needs the whole interval within ±{}. Why gives each verdict's "
         "reason; \"detects ≥ x\" is the smallest change its interval would call (80% power).",
@@ -373,7 +381,9 @@ class ComparisonBuilder {
     }
     std::vector<std::size_t> notable;
     for (const auto i : f.cases) {
-      if (std::abs(cmp_.cases[i].comparison.change) >= threshold_) notable.push_back(i);
+      const auto& c = cmp_.cases[i].comparison;
+      const bool claimed = c.verdict == Verdict::slower || c.verdict == Verdict::faster;
+      if (claimed || std::abs(c.change_estimate) >= threshold_) notable.push_back(i);
     }
     if (notable.empty()) {
       report.add_paragraph(fmt::format("No benchmark reached the {} threshold.", format_percent(threshold_, 0)));

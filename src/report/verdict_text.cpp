@@ -11,7 +11,11 @@ namespace {
 
 constexpr std::string_view kWithinSentence = "one process per side: within-process noise only; ";
 
-bool within_only(const CaseComparison& c) { return c.within_process_only && !is_exact(c.verdict_code); }
+// One process on a side under assume_launches_identical: the verdict stands on within-process noise only
+// (one_launch_per_side says so in its own words).
+bool within_only(const CaseComparison& c) {
+  return c.within_process_only && !is_exact(c.verdict_code) && c.verdict_code != VerdictCode::one_launch_per_side;
+}
 
 std::string pct(double x) { return fmt::format("{:+.2f}%", 100 * x); }
 
@@ -35,6 +39,10 @@ std::string decision_sentence(const CaseComparison& c, VerdictCode code) {
                          interval, pct(c.change_estimate), t);
     case VerdictCode::straddles_zero:
       return fmt::format("interval {} includes 0 and is not within ±{:.2f}%", interval, t);
+    case VerdictCode::one_launch_per_side:
+      return fmt::format("one launch per side: the interval {} covers within-process noise only and how much "
+                         "launches differ is unknown; run >= 2 processes per side",
+                         interval);
   }
   return std::string(to_string(code));
 }
@@ -59,9 +67,17 @@ std::string verdict_reason(const CaseComparison& c) {
   const std::string within = within_only(c) ? std::string(kWithinSentence) : std::string();
   std::string sentence = within + decision_sentence(c, c.verdict_code);
   if (c.verdict_code == VerdictCode::fdr_adjusted) {
-    return fmt::format("{}Benjamini-Hochberg adjusted p = {:.3g} >= alpha {} across {} cases (p = {:.3g}); "
+    return fmt::format("{}Benjamini-Hochberg adjusted p = {:.3g} >= alpha {} across {} measurements (p = {:.3g}); "
                        "unadjusted: {}",
                        within, c.p_adjusted, c.alpha, c.fdr_cases, c.p_value, sentence);
+  }
+  if (c.verdict_code == VerdictCode::one_launch_per_side) {
+    if (std::isfinite(c.detectable_change)) {
+      sentence += fmt::format("; across the one-launch cases a change would have to reach about {:.1f}% to stand "
+                              "out from their spread (1.4826 MAD)",
+                              100 * c.detectable_change);
+    }
+    return sentence;
   }
   if (c.verdict == Verdict::inconclusive && std::isfinite(c.detectable_change)) {
     sentence += fmt::format("; detectable change about {:.1f}% ({})", 100 * c.detectable_change, cause_detail(c));
@@ -83,6 +99,10 @@ std::string verdict_why(const CaseComparison& c) {
     case VerdictCode::fdr_adjusted: why = fmt::format("BH-adjusted p = {:.2g}", c.p_adjusted); break;
     case VerdictCode::exact_equal:
     case VerdictCode::exact_differs: why = "exact unit"; break;
+    case VerdictCode::one_launch_per_side:
+      why = "1 launch/side: launch noise unknown";
+      if (std::isfinite(c.detectable_change)) why += fmt::format("; stands out ≥ {}", format_percent(c.detectable_change, 1));
+      break;
   }
   // Power is the question only when the interval cannot tell a change from none.
   if (c.verdict_code == VerdictCode::straddles_zero && std::isfinite(c.detectable_change)) {

@@ -42,7 +42,12 @@ TEST_CASE("compare_case basic figures", "[compare]") {
   REQUIRE(c.ratio == Approx(1.2));
   REQUIRE(c.mann_whitney.method == TestMethod::exact);
   REQUIRE(c.prob_head_better == 0.0);
-  REQUIRE(c.verdict == Verdict::slower);
+  // One process per side: no claim on within-process noise unless the launches are assumed identical.
+  REQUIRE(c.verdict == Verdict::inconclusive);
+  REQUIRE(c.verdict_code == VerdictCode::one_launch_per_side);
+  CompareOptions assume = quick();
+  assume.assume_launches_identical = true;
+  REQUIRE(compare_case(one(base), one(head), assume, "sum").verdict == Verdict::slower);
   REQUIRE(c.change_lower > 0);
   REQUIRE_FALSE(c.wilcoxon_available);
 }

@@ -119,7 +119,14 @@ TEST_CASE("process-level interval, one process per side, and BH demotion", "[ver
     flat_b.push_back(1 + 0.001 * (i % 7));
     flat_h.push_back(1.2 + 0.001 * (i % 5));
   }
-  const auto one = compare_case(SideSamples{{flat_b}}, SideSamples{{flat_h}}, o, "one");
+  const auto fresh = compare_case(SideSamples{{flat_b}}, SideSamples{{flat_h}}, o, "one");
+  REQUIRE(fresh.verdict == Verdict::inconclusive);  // one launch per side: no claim by default
+  REQUIRE(fresh.verdict_code == VerdictCode::one_launch_per_side);
+  REQUIRE(fresh.inconclusive_cause == InconclusiveCause::one_launch);
+  REQUIRE(std::isnan(fresh.detectable_change));
+  CompareOptions assume = o;
+  assume.assume_launches_identical = true;
+  const auto one = compare_case(SideSamples{{flat_b}}, SideSamples{{flat_h}}, assume, "one");
   REQUIRE(one.interval_unit == "sample");
   REQUIRE(one.within_process_only);
   REQUIRE(one.verdict == Verdict::slower);

@@ -370,8 +370,16 @@ def test_compare_reports_the_slowdown(capsys, ab_file):
     assert br.format_change(expected) in out
 
 
-def test_gate_trips_on_a_real_slowdown(capsys, ab_file):
+def test_one_launch_per_side_gate_never_trips(capsys, ab_file):
+    """Issue 31: with one process per side the gate tripped in every A/A cell; now no claim is made."""
     code, out, err = run_main(capsys, "compare", ab_file, "--fail-on", "slower", "--resamples", "500")
+    assert code == 0
+    assert "one launch per side" in out or "1 launch/side" in out
+
+
+def test_gate_trips_on_a_real_slowdown(capsys, ab_file):
+    code, out, err = run_main(capsys, "compare", ab_file, "--fail-on", "slower", "--resamples", "500",
+                              "--assume-launches-identical")
     assert code == 1
     assert "gate tripped: 1 case(s) slower: parse" in err
     assert "Gate:" in out
@@ -450,7 +458,8 @@ def test_github_default_comment_file_in_cwd(capsys, monkeypatch, tmp_path, ab_fi
 # ---------------------------------------------------------------- the real entry point
 
 def test_module_entry_point_with_stdin(ab_file):
-    proc = run_module("compare", "-", "--fail-on", "slower", "--resamples", "300", stdin=ab_file.read_bytes())
+    proc = run_module("compare", "-", "--fail-on", "slower", "--resamples", "300", "--assume-launches-identical",
+                      stdin=ab_file.read_bytes())
     assert proc.returncode == 1, proc.stderr
     assert b"parse" in proc.stderr and b"# Performance Report" in proc.stdout
 

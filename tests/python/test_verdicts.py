@@ -56,10 +56,15 @@ def test_compare_uses_the_process_interval():
 
 def test_one_process_per_side_is_labelled():
     g = np.random.default_rng(6)
-    r = br.compare_samples(g.lognormal(0, 0.02, 30), g.lognormal(0.2, 0.02, 30), resamples=200)
+    b, h = g.lognormal(0, 0.02, 30), g.lognormal(0.2, 0.02, 30)
+    r = br.compare_samples(b, h, resamples=200)
     assert r.interval_unit == "sample" and r.within_process_only
-    assert r.verdict_reason.startswith("one process per side: within-process noise only")
-    assert r.verdict_code.endswith("_within_process")
+    assert r.verdict == "inconclusive" and r.verdict_code == "one_launch_per_side"
+    assert r.verdict_reason.startswith("one launch per side")
+    old = br.compare_samples(b, h, resamples=200, assume_launches_identical=True)
+    assert old.verdict == "slower"
+    assert old.verdict_reason.startswith("one process per side: within-process noise only")
+    assert old.verdict_code.endswith("_within_process")
     assert br.compare_samples([1.0], [2.0], resamples=50).verdict == "inconclusive"
 
 
@@ -113,6 +118,8 @@ def _consistent(v, est, lo, hi, t, direction, code=""):
     if v == "equivalent":
         return -t < lo and hi < t
     if v == "inconclusive":
+        if code == "one_launch_per_side":  # no claim on within-process noise alone, whatever the interval
+            return True
         if code.startswith("fdr_adjusted"):  # demoted by BH: the interval alone would claim more, never less
             return not (-t < lo and hi < t)
         return not (-t < lo and hi < t) and not ((lo > 0 or hi < 0) and abs(est) >= t)
@@ -139,6 +146,6 @@ def test_no_verdict_contradicts_its_interval(direction):
             assert r.p_adjusted >= 0.05 > r.p_value
         assert r.verdict_code and r.verdict_reason
         if r.verdict == "inconclusive":
-            assert r.inconclusive_cause in ("noise", "few_processes", "drift", "multiple_comparisons")
+            assert r.inconclusive_cause in ("noise", "few_processes", "drift", "multiple_comparisons", "one_launch")
         seen.add(r.verdict)
     assert {"slower", "faster", "inconclusive"} <= seen

@@ -31,13 +31,14 @@ enum class VerdictCode : std::uint8_t {
   too_noisy,         // inconclusive: a side's robust CV is above noise_limit
   too_few_samples,   // inconclusive: the exact U test cannot reach alpha (one process on a side)
   no_interval,       // inconclusive: no finite interval
-  fdr_adjusted,      // inconclusive: demoted by Benjamini–Hochberg across the cases
+  fdr_adjusted,      // inconclusive: demoted by Benjamini–Hochberg across the measurements
+  one_launch_per_side,  // inconclusive: one process on a side (launch noise unknown), not assume_launches_identical
   exact_equal,       // exact unit: equal values (unchanged)
   exact_differs,     // exact unit: the values differ (slower/faster)
 };
 
 // For an inconclusive verdict, what would make the comparison decide.
-enum class InconclusiveCause : std::uint8_t { none, noise, few_processes, drift, multiple_comparisons };
+enum class InconclusiveCause : std::uint8_t { none, noise, few_processes, drift, multiple_comparisons, one_launch };
 
 // How the processes of base and head relate. automatic: paired when both sides
 // have the same number (>= 2) of processes (process i with process i);
@@ -69,6 +70,18 @@ struct CompareOptions {
   bool control_fdr = true;
   // Between-process share of variance above which `between_process_dominates`.
   double between_share_limit = 0.5;
+  // Across the cases of one batched / dataset comparison: the empirical-Bayes moderated t
+  // (moderate_cases; docs/statistics-comparison.md, "Moderated t"); prior_excess_z is the
+  // z of the upper bound of the excess log-variance the prior's d0 is read from (0 = Smyth's estimate).
+  bool moderate = true;
+  double prior_excess_z = 1.645;
+  // One process on a side: by default no slower/faster/equivalent claim (the interval covers
+  // within-process noise only; verdict_code "one_launch_per_side"). true: the old behaviour,
+  // which assumes every launch of a benchmark runs at the same speed.
+  bool assume_launches_identical = false;
+  // Leave detectable_change of process-level cases to moderate_cases (compare_cases sets it:
+  // the case's interval may still be replaced, and the figure costs ~0.05 ms).
+  bool defer_detectable = false;
 };
 
 // Above this many samples on a side the pooled Hodges–Lehmann figures (shift, ratio,
@@ -131,6 +144,13 @@ struct CaseComparison {
   // Smallest change the interval's width lets this design detect with 80 % power:
   // exp(h (q_{1-a/2} + q_{0.8}) / q_{1-a/2}) - 1, h = half-width of the log interval.
   double detectable_change = std::numeric_limits<double>::quiet_NaN();
+  // Timer resolution (smallest difference between distinct samples) when it can floor the
+  // process variance, else NaN; the within-process drift the cause "drift" reads (NaN: none
+  // measurable: compare/process_drift.hpp's median window change with k = 5, the larger side, when it
+  // reaches threshold / 2 and stands out from noise; the cause is drift then); the prior df d0 of the moderated t (0: the case's own t; +inf: one common variance).
+  double timer_resolution = std::numeric_limits<double>::quiet_NaN();
+  double within_process_drift = std::numeric_limits<double>::quiet_NaN();
+  double prior_df = 0;
 
   // Hodges–Lehmann estimators (head relative to base) with bounds at `misrate`.
   double shift = 0;
@@ -159,10 +179,6 @@ struct CaseComparison {
   VerdictCode verdict_code = VerdictCode::exact_equal;  // the decision table's row (the reason in words:
                                                         // report/verdict_text.hpp)
   InconclusiveCause inconclusive_cause = InconclusiveCause::none;
-  // The larger over the two sides of |median over processes of drift_change(k = 5)|
-  // (compare/process_drift.hpp); NaN when no process has 10 samples. The cause is drift
-  // when it reaches threshold / 2.
-  double within_process_drift = std::numeric_limits<double>::quiet_NaN();
   // What the verdict was judged against (its reason and table cells quote them).
   double threshold = 0;
   double alpha = 0;
@@ -202,6 +218,11 @@ VerdictDecision explain_verdict(double estimate, double change_lower, double cha
 Verdict decide_verdict(double estimate, double change_lower, double change_upper, bool gated,
                        const CompareOptions& options);
 
+// The verdict of a case from its interval fields (change_estimate, change_lower/upper,
+// interval_unit, too_noisy, too_few_samples, within_process_drift): verdict, code, reason and
+// inconclusive cause. compare_case calls it; moderate_cases calls it again after moderation.
+void decide_case(CaseComparison& c, const CompareOptions& options);
+
 // Benjamini–Hochberg over the cases' p_value (exact-unit cases and NaN p-values
 // excluded): sets p_adjusted and, when options.control_fdr, demotes slower/faster
 // with p_adjusted >= alpha to inconclusive (VerdictCode::fdr_adjusted).
@@ -218,6 +239,12 @@ std::vector<Case*> pointers_to(std::span<Case> cases) {
 }
 // The same over cases held elsewhere (a dataset comparison's matched cases), in the given order.
 void control_false_discoveries(std::span<CaseComparison* const> cases, const CompareOptions& options);
+// The family is the measurements, not the metric columns: primary_of[i] is the index of the
+// case whose measurement case i is a metric of (i itself for a primary). Only primaries enter
+// BH; a derived metric gets p_adjusted = max(its p, its primary's p_adjusted) (a gatekeeping
+// step: a discovery only when its primary is one) and is demoted the same way.
+void control_false_discoveries(std::span<CaseComparison* const> cases, std::span<const std::size_t> primary_of,
+                               const CompareOptions& options);
 
 // Smallest equal per-side sample count whose best exact two-sided U-test
 // p-value, 2 / C(2n, n), is <= alpha.

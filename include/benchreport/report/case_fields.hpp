@@ -25,6 +25,12 @@ void visit_case_fields(const CaseComparison& c, Visitor& v) {
   v.field("change_lower", c.change_lower);
   v.field("change_upper", c.change_upper);
   v.field("interval_method", c.change_interval_method);
+  v.field("change_estimate", c.change_estimate);
+  v.optional("p_value", std::isfinite(c.p_value), c.p_value);
+  v.optional("p_adjusted", std::isfinite(c.p_adjusted), c.p_adjusted);
+  v.optional("interval_df", std::isfinite(c.interval_df), c.interval_df);  // null: infinite (a normal interval)
+  v.optional("detectable_change", std::isfinite(c.detectable_change), c.detectable_change);
+  v.optional("prior_df", std::isfinite(c.prior_df), c.prior_df);  // null: +inf (one common variance)
   v.field("verdict", std::string(to_string(c.verdict)));
   v.field("verdict_code", verdict_code_text(c));
   v.field("verdict_reason", verdict_reason(c));

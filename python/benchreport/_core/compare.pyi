@@ -10,7 +10,7 @@ import typing
 import numpy
 import numpy.typing
 
-__all__: list[str] = ['BootstrapInterval', 'Bounds', 'BrunnerMunzelResult', 'CaseComparison', 'LogTInterval', 'MannWhitneyResult', 'NoiseCalibration', 'Rollup', 'WilcoxonResult', 'adjust_bh', 'adjust_holm', 'bootstrap_median_ratio_ci', 'bootstrap_median_ratio_ci_batch', 'brunner_munzel', 'calibrate_noise', 'case_columns', 'center', 'center_bounds', 'center_margin', 'compare_case', 'compare_cases', 'disparity', 'disparity_bounds', 'hodges_lehmann_shift', 'kth_pairwise_difference', 'mann_whitney_u', 'mann_whitney_u_batch', 'paired_t_interval', 'ratio', 'ratio_bounds', 'rollup', 'shift_bounds', 'shift_margin', 'sign_margin', 'spread', 'spread_bounds', 'welch_t_interval', 'wilcoxon_signed_rank']
+__all__: list[str] = ['BootstrapInterval', 'Bounds', 'BrunnerMunzelResult', 'CaseComparison', 'LogTInterval', 'MannWhitneyResult', 'NoiseCalibration', 'Rollup', 'VariancePrior', 'WilcoxonResult', 'adjust_bh', 'adjust_holm', 'bootstrap_median_ratio_ci', 'bootstrap_median_ratio_ci_batch', 'brunner_munzel', 'calibrate_noise', 'case_columns', 'center', 'center_bounds', 'center_margin', 'compare_case', 'compare_cases', 'detectable_log_change', 'disparity', 'disparity_bounds', 'estimate_variance_prior', 'hodges_lehmann_shift', 'kth_pairwise_difference', 'mann_whitney_u', 'mann_whitney_u_batch', 'moderate_variance', 'paired_t_interval', 'ratio', 'ratio_bounds', 'rollup', 'rule_power', 'shift_bounds', 'shift_margin', 'sign_margin', 'spread', 'spread_bounds', 'timer_resolution', 'trigamma_inverse', 'welch_t_interval', 'wilcoxon_signed_rank']
 class Bounds:
     """
     Distribution-free bounds of an estimator at a misrate.
@@ -221,7 +221,7 @@ class CaseComparison:
     @property
     def detectable_change(self) -> float:
         """
-        Change detectable with 80 % power, from the interval's half-width.
+        Smallest change the verdict rule calls with 80 % power (noncentral t, threshold included).
         """
     @property
     def disparity(self) -> float:
@@ -250,7 +250,7 @@ class CaseComparison:
     @property
     def inconclusive_cause(self) -> str:
         """
-        "noise", "few_processes", "drift", "multiple_comparisons" or "".
+        "noise", "few_processes", "drift", "multiple_comparisons", "one_launch" or "".
         """
     @property
     def interval_df(self) -> float:
@@ -287,6 +287,11 @@ class CaseComparison:
         Two-sided p-value of the test matching change_ci.
         """
     @property
+    def prior_df(self) -> float:
+        """
+        Prior degrees of freedom d0 of the moderated t (0: the case's own t; inf: one common variance).
+        """
+    @property
     def prob_head_better(self) -> float:
         ...
     @property
@@ -316,6 +321,11 @@ class CaseComparison:
     def shift_bounds(self) -> Bounds:
         ...
     @property
+    def timer_resolution(self) -> float:
+        """
+        Smallest difference between distinct samples, when it floors the process variance (else NaN).
+        """
+    @property
     def too_few_samples(self) -> bool:
         ...
     @property
@@ -329,7 +339,7 @@ class CaseComparison:
     @property
     def verdict_code(self) -> str:
         """
-        Decision-table code; "_within_process" when one process is on a side.
+        Decision-table code; "_within_process" when one process is on a side under assume_launches_identical.
         """
     @property
     def verdict_reason(self) -> str:
@@ -348,7 +358,7 @@ class CaseComparison:
     @property
     def within_process_drift(self) -> float:
         """
-        |median over processes of median(last 5) / median(first 5) − 1|, the larger side (inconclusive only).
+        Within-process drift that stands out from noise (NaN: none measurable).
         """
     @property
     def within_process_only(self) -> bool:
@@ -457,6 +467,22 @@ class LogTInterval:
     @property
     def statistic(self) -> float:
         ...
+class VariancePrior:
+    @property
+    def cases_used(self) -> int:
+        ...
+    @property
+    def d0(self) -> float:
+        ...
+    @property
+    def fallback(self) -> str:
+        ...
+    @property
+    def pooled_df(self) -> float:
+        ...
+    @property
+    def s0_squared(self) -> float:
+        ...
 def adjust_bh(p: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> numpy.ndarray:
     ...
 def adjust_holm(p: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> numpy.ndarray:
@@ -481,16 +507,22 @@ def center_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], mi
     ...
 def center_margin(n: typing.SupportsInt | typing.SupportsIndex, misrate: typing.SupportsFloat | typing.SupportsIndex) -> tuple[int, float, bool]:
     ...
-def compare_case(base: collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]], head: collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]], name: str = '', threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0, misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, direction: str = 'lower', exact_unit: bool = False, noise_limit: typing.SupportsFloat | typing.SupportsIndex = 0.25, pairing: str = 'auto') -> CaseComparison:
+def compare_case(base: collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]], head: collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]], name: str = '', threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0, misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, direction: str = 'lower', exact_unit: bool = False, noise_limit: typing.SupportsFloat | typing.SupportsIndex = 0.25, pairing: str = 'auto', assume_launches_identical: bool = False) -> CaseComparison:
     """
     Compare one case: base and head are lists of per-process sample arrays.
     """
-def compare_cases(names: collections.abc.Sequence[str], bases: collections.abc.Sequence[collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]]], heads: collections.abc.Sequence[collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]]], threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0, misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, direction: str = 'lower', exact_unit: bool = False, noise_limit: typing.SupportsFloat | typing.SupportsIndex = 0.25, threads: typing.SupportsInt | typing.SupportsIndex = 0, pairing: str = 'auto', control_fdr: bool = True) -> list[CaseComparison]:
+def compare_cases(names: collections.abc.Sequence[str], bases: collections.abc.Sequence[collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]]], heads: collections.abc.Sequence[collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]]], threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0, misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, direction: str = 'lower', exact_unit: bool = False, noise_limit: typing.SupportsFloat | typing.SupportsIndex = 0.25, threads: typing.SupportsInt | typing.SupportsIndex = 0, pairing: str = 'auto', control_fdr: bool = True, moderate: bool = True, assume_launches_identical: bool = False) -> list[CaseComparison]:
+    ...
+def detectable_log_change(se: typing.SupportsFloat | typing.SupportsIndex, df: typing.SupportsFloat | typing.SupportsIndex, confidence: typing.SupportsFloat | typing.SupportsIndex, tau: typing.SupportsFloat | typing.SupportsIndex, power: typing.SupportsFloat | typing.SupportsIndex = 0.8) -> float:
     ...
 def disparity(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> float:
     ...
 def disparity_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], misrate: typing.SupportsFloat | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> Bounds:
     ...
+def estimate_variance_prior(variances: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], dfs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], excess_z: typing.SupportsFloat | typing.SupportsIndex = 0.0, min_cases: typing.SupportsInt | typing.SupportsIndex = 3, min_d0: typing.SupportsFloat | typing.SupportsIndex = 0.5) -> VariancePrior:
+    """
+    Empirical-Bayes prior (d0, s0^2) of per-case variances (Smyth 2004).
+    """
 def hodges_lehmann_shift(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> float:
     ...
 def kth_pairwise_difference(xs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], ys: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], k: typing.SupportsInt | typing.SupportsIndex) -> float:
@@ -499,6 +531,10 @@ def mann_whitney_u(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y
     ...
 def mann_whitney_u_batch(x_values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], x_offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], y_values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y_offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], threads: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[numpy.typing.NDArray[numpy.float64], numpy.typing.NDArray[numpy.float64]]:
     ...
+def moderate_variance(variance: typing.SupportsFloat | typing.SupportsIndex, df: typing.SupportsFloat | typing.SupportsIndex, prior: VariancePrior) -> tuple[float, float]:
+    """
+    (moderated variance, degrees of freedom)
+    """
 def paired_t_interval(base_logs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], head_logs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95) -> LogTInterval:
     ...
 def ratio(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> float:
@@ -506,6 +542,8 @@ def ratio(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.
 def ratio_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], misrate: typing.SupportsFloat | typing.SupportsIndex) -> Bounds:
     ...
 def rollup(cases: collections.abc.Sequence[CaseComparison], threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> Rollup:
+    ...
+def rule_power(delta: typing.SupportsFloat | typing.SupportsIndex, se: typing.SupportsFloat | typing.SupportsIndex, df: typing.SupportsFloat | typing.SupportsIndex, q: typing.SupportsFloat | typing.SupportsIndex, tau: typing.SupportsFloat | typing.SupportsIndex) -> float:
     ...
 def shift_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], misrate: typing.SupportsFloat | typing.SupportsIndex) -> Bounds:
     ...
@@ -516,6 +554,10 @@ def sign_margin(m: typing.SupportsInt | typing.SupportsIndex, misrate: typing.Su
 def spread(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> float:
     ...
 def spread_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], misrate: typing.SupportsFloat | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> Bounds:
+    ...
+def timer_resolution(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> float:
+    ...
+def trigamma_inverse(x: typing.SupportsFloat | typing.SupportsIndex) -> float:
     ...
 def welch_t_interval(base_logs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], head_logs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95) -> LogTInterval:
     ...

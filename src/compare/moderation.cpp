@@ -1,0 +1,137 @@
+#include "benchreport/compare/moderation.hpp"
+
+#include <algorithm>
+#include <boost/math/distributions/normal.hpp>
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
+#include <map>
+#include <vector>
+
+#include "benchreport/compare/process_interval.hpp"
+#include "benchreport/core/parallel.hpp"
+#include "benchreport/stats/moderated_t.hpp"
+#include "benchreport/stats/order_stats.hpp"
+
+namespace benchreport {
+namespace {
+
+constexpr double kPower = 0.8;
+constexpr double kMinModeratedDf = 2;
+
+struct Member {
+  CaseComparison* c;
+  ProcessVariance v;
+};
+
+std::vector<double> logs_of(const std::vector<double>& medians) {
+  std::vector<double> out(medians.size());
+  std::transform(medians.begin(), medians.end(), out.begin(), [](double m) { return std::log(m); });
+  return out;
+}
+
+ProcessVariance variance_of(const CaseComparison& c) {
+  const std::vector<double> lb = logs_of(c.base_process_medians), lh = logs_of(c.head_process_medians);
+  const double level = std::min(*std::min_element(c.base_process_medians.begin(), c.base_process_medians.end()),
+                                *std::min_element(c.head_process_medians.begin(), c.head_process_medians.end()));
+  return process_variance(lb, lh, c.change_interval_method == "paired_t",
+                          process_variance_floor(c.timer_resolution, level));
+}
+
+// The detectable change of a case that keeps its own t, read off its interval (se = half-width / q).
+void own_detectable(CaseComparison& c, const CompareOptions& o) {
+  if (!std::isnan(c.detectable_change) || !(c.interval_df > 0)) return;
+  const double q =
+      std::isinf(c.interval_df)
+          ? boost::math::quantile(boost::math::normal_distribution<double>(), (1 + o.confidence) / 2)
+          : boost::math::quantile(boost::math::students_t_distribution<double>(c.interval_df), (1 + o.confidence) / 2);
+  const double se = (std::log1p(c.change_upper) - std::log1p(c.change_lower)) / (2 * q);
+  c.detectable_change =
+      std::expm1(detectable_log_change(se, c.interval_df, o.confidence, std::log1p(o.threshold), kPower));
+}
+
+void apply_prior(std::vector<Member>& members, const CompareOptions& o, unsigned threads) {
+  std::vector<double> variances, dfs;
+  for (const Member& m : members) {
+    variances.push_back(m.v.variance);
+    dfs.push_back(m.v.df);
+  }
+  const VariancePrior prior = o.moderate ? estimate_variance_prior(variances, dfs, o.prior_excess_z) : VariancePrior{};
+  if (!(prior.d0 > 0)) {  // too few or too heterogeneous: every case keeps its own t
+    run_indexed(members.size(), threads, [&](std::size_t i) { own_detectable(*members[i].c, o); });
+    return;
+  }
+  // Cases with equal own df share the moderated df, so the t quantile is computed once per df.
+  std::map<double, double> quantiles;
+  for (const Member& m : members) {
+    const double df = moderate_variance(m.v.variance, m.v.df, prior).df;
+    if (quantiles.count(df) == 0) {
+      quantiles[df] =
+          std::isinf(df)
+              ? boost::math::quantile(boost::math::normal_distribution<double>(), (1 + o.confidence) / 2)
+              : boost::math::quantile(boost::math::students_t_distribution<double>(df), (1 + o.confidence) / 2);
+    }
+  }
+  run_indexed(members.size(), threads, [&](std::size_t i) {
+    const Member& m = members[i];
+    CaseComparison& c = *m.c;
+    const ModeratedVariance post = moderate_variance(m.v.variance, m.v.df, prior);
+    const double q = quantiles.at(post.df);
+    const LogTInterval t = t_interval(m.v.paired ? "moderated_paired_t" : "moderated_pooled_t", m.v.estimate,
+                                      post.variance, m.v.factor, post.df, o.confidence, q);
+    c.change_interval_method = t.method;
+    c.change_estimate = std::expm1(t.estimate);
+    c.change_lower = std::expm1(t.lower);
+    c.change_upper = std::expm1(t.upper);
+    c.interval_df = t.df;
+    c.p_value = t.p_value;
+    c.prior_df = prior.d0;
+    c.detectable_change =
+        std::expm1(detectable_log_change(t.standard_error, t.df, o.confidence, std::log1p(o.threshold), kPower, q));
+    decide_case(c, o);
+  });
+}
+
+// One launch per side: the change that would stand out from the spread of all such cases.
+void one_launch_detectable(std::span<CaseComparison* const> cases, const CompareOptions& o) {
+  std::vector<CaseComparison*> members;
+  std::vector<double> logs;
+  for (CaseComparison* c : cases) {
+    if (c->inconclusive_cause != InconclusiveCause::one_launch || !std::isfinite(c->change_estimate)) continue;
+    members.push_back(c);
+    logs.push_back(std::log1p(c->change_estimate));
+  }
+  if (members.size() < 3) return;
+  std::vector<double> work(logs);
+  const double centre = median_inplace(work);
+  const double scale = kMadNormalScale * mad_inplace(work, centre);
+  if (!(scale > 0)) return;
+  const double x = std::expm1(detectable_log_change(scale, std::numeric_limits<double>::infinity(), o.confidence,
+                                                    std::log1p(o.threshold), kPower));
+  // Its reason (report/verdict_text.hpp) says a change would have to reach x to stand out.
+  for (CaseComparison* c : members) c->detectable_change = x;
+}
+
+}  // namespace
+
+void moderate_cases(std::span<CaseComparison* const> cases, const CompareOptions& o, unsigned threads) {
+  if (o.exact_unit) return;
+  one_launch_detectable(cases, o);
+  std::vector<Member> paired, unpaired;
+  std::vector<CaseComparison*> own;
+  for (CaseComparison* c : cases) {
+    if (c->interval_unit != "process" || is_exact(c->verdict_code)) continue;
+    const ProcessVariance v = variance_of(*c);
+    // One df (2 paired processes) says too little about a case's own variance to place it
+    // in the prior: a very noisy case gets shrunk and claims (bench/RESULTS-inference.md).
+    if (v.df < kMinModeratedDf) {
+      own.push_back(c);
+      continue;
+    }
+    (v.paired ? paired : unpaired).push_back({c, v});
+  }
+  run_indexed(own.size(), threads, [&](std::size_t i) { own_detectable(*own[i], o); });
+  apply_prior(paired, o, threads);
+  apply_prior(unpaired, o, threads);
+}
+
+}  // namespace benchreport
