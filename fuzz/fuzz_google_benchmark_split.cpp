@@ -24,8 +24,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string original(reinterpret_cast<const char*>(data), size);
   std::string buffer = original + std::string(64, '\0');
   const ReadOptions options = fuzz::fuzz_limits();
-  const io::Source source{"bench.json", std::string_view(buffer).substr(0, size), options, {}, true,
-                          [&buffer](std::size_t, std::size_t) { return buffer.data(); }};
+  const io::Source source{"bench.json", std::string_view(buffer).substr(0, size),
+                          options,      {},
+                          true,         [&buffer](std::size_t, std::size_t) { return buffer.data(); }};
   std::optional<Dataset> split;
   try {
     split = io::read_google_benchmark_in_two_parts(source);

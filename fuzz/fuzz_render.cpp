@@ -211,20 +211,33 @@ std::string strip_code_and_destinations(std::string_view line) {
       std::size_t j = i + run;
       bool closed = false;
       while (j < line.size()) {
-        if (line[j] != '`') { ++j; continue; }
+        if (line[j] != '`') {
+          ++j;
+          continue;
+        }
         std::size_t other = 0;
         while (j + other < line.size() && line[j + other] == '`') ++other;
-        if (other == run) { closed = true; break; }
+        if (other == run) {
+          closed = true;
+          break;
+        }
         j += other;
       }
-      if (closed) { i = j + run; continue; }
+      if (closed) {
+        i = j + run;
+        continue;
+      }
       out.append(line.substr(i, run));
       i += run;
       continue;
     }
     if (line.substr(i, 2) == "](") {
       const std::size_t close = line.find(')', i);
-      if (close != std::string_view::npos) { out += ']'; i = close + 1; continue; }
+      if (close != std::string_view::npos) {
+        out += ']';
+        i = close + 1;
+        continue;
+      }
     }
     out += line[i++];
   }
@@ -252,9 +265,10 @@ void check_markdown(std::string_view out, const RenderOptions& options) {
 
 bool is_allowed_tag(std::string_view name) {
   static constexpr std::array<std::string_view, 38> kTags = {
-      "html", "head", "body", "meta", "title", "style", "main", "div", "table", "thead", "tbody", "tfoot", "tr",
-      "th", "td", "caption", "h1", "h2", "h3", "h4", "h5", "h6", "p", "ul", "ol", "li", "a", "strong", "em",
-      "code", "aside", "details", "summary", "sub", "small", "svg", "polyline", "span"};
+      "html",  "head",    "body",    "meta", "title", "style",   "main",     "div",    "table", "thead",
+      "tbody", "tfoot",   "tr",      "th",   "td",    "caption", "h1",       "h2",     "h3",    "h4",
+      "h5",    "h6",      "p",       "ul",   "ol",    "li",      "a",        "strong", "em",    "code",
+      "aside", "details", "summary", "sub",  "small", "svg",     "polyline", "span"};
   return std::find(kTags.begin(), kTags.end(), name) != kTags.end();
 }
 
@@ -343,9 +357,12 @@ std::vector<std::vector<std::string>> parse_csv(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (quoted) {
-      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') field += text[++i];
-      else if (c == '"') quoted = false;
-      else field += c;
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"')
+        field += text[++i];
+      else if (c == '"')
+        quoted = false;
+      else
+        field += c;
     } else if (c == '"') {
       quoted = true;
     } else if (c == ',') {
@@ -372,8 +389,8 @@ std::vector<std::vector<std::string>> parse_csv(std::string_view text) {
 std::size_t csv_fields(const Table& table) {
   std::size_t fields = table.columns.size();
   for (std::size_t c = 0; c < table.columns.size(); ++c) {
-    const bool numeric = std::any_of(table.rows.begin(), table.rows.end(),
-                                     [c](const auto& row) { return row[c].value.has_value(); });
+    const bool numeric =
+        std::any_of(table.rows.begin(), table.rows.end(), [c](const auto& row) { return row[c].value.has_value(); });
     fields += numeric ? 1 : 0;
   }
   return fields;
@@ -427,7 +444,8 @@ void check_csv(std::string_view out, const Report& report, const RenderOptions& 
   const auto records = parse_csv(data);
   const std::size_t expected = options.csv_table.empty() ? 0 : columns_of_table(report.blocks, options.csv_table);
   for (const auto& record : records) {
-    if (expected != 0 && record.size() != expected) broken("csv", "a record's field count differs from the table's", out);
+    if (expected != 0 && record.size() != expected)
+      broken("csv", "a record's field count differs from the table's", out);
     for (const auto& field : record) {
       if (unguarded_formula(field)) broken("csv", "a formula-like field without the ' guard", out);
     }

@@ -34,8 +34,7 @@ inline ReadOptions fuzz_limits() {
 // offsets, and a canonical JSON form that reads back to the same values.
 inline void check_dataset(const Dataset& dataset) {
   const auto offsets = dataset.offsets();
-  if (offsets.empty() || offsets.front() != 0 ||
-      static_cast<std::size_t>(offsets.back()) != dataset.n_values()) {
+  if (offsets.empty() || offsets.front() != 0 || static_cast<std::size_t>(offsets.back()) != dataset.n_values()) {
     invariant_failed("CSR offsets do not cover the values");
   }
   for (std::size_t set = 0; set < dataset.n_sets(); ++set) {
@@ -64,8 +63,7 @@ inline void check_dataset(const Dataset& dataset) {
 }
 
 // Reads `data` as `format` under the fuzz limits and checks what was accepted.
-inline void read_and_check(const std::uint8_t* data, std::size_t size, std::string_view name,
-                           std::string_view format) {
+inline void read_and_check(const std::uint8_t* data, std::size_t size, std::string_view name, std::string_view format) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   Dataset dataset;
   try {

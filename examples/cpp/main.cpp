@@ -75,8 +75,11 @@ int main() {
   const benchreport::CaseComparison c = benchreport::compare_case(side(base), side(head), options, "parse()");
 
   benchreport::Report report("Benchmark report");
-  auto& verdicts = report.add_table({"Case", {"Base p50", benchreport::Align::right}, {"Head p50", benchreport::Align::right},
-                                     {"Change", benchreport::Align::right}, {"95 % CI", benchreport::Align::right},
+  auto& verdicts = report.add_table({"Case",
+                                     {"Base p50", benchreport::Align::right},
+                                     {"Head p50", benchreport::Align::right},
+                                     {"Change", benchreport::Align::right},
+                                     {"95 % CI", benchreport::Align::right},
                                      "Verdict"},
                                     "Comparison", "comparison");
   const benchreport::CellRole role = benchreport::verdict_role(c.verdict);
@@ -88,9 +91,13 @@ int main() {
                                       benchreport::format_change_percent(c.change_upper)),
                     benchreport::Cell(std::string(benchreport::to_string(c.verdict)), role)});
 
-  auto& table = report.add_table({"Side", {"n", benchreport::Align::right}, {"p50", benchreport::Align::right},
-                                  {"MAD / p50", benchreport::Align::right}, {"CV", benchreport::Align::right},
-                                  {"min – max", benchreport::Align::right}, {"drift", benchreport::Align::right},
+  auto& table = report.add_table({"Side",
+                                  {"n", benchreport::Align::right},
+                                  {"p50", benchreport::Align::right},
+                                  {"MAD / p50", benchreport::Align::right},
+                                  {"CV", benchreport::Align::right},
+                                  {"min – max", benchreport::Align::right},
+                                  {"drift", benchreport::Align::right},
                                   "samples"},
                                  "Summary per side", "summary");
   table.add_row(summary_row("base", pooled(base)));
@@ -100,8 +107,8 @@ int main() {
                                  "Paired process changes", "pairs");
   for (std::size_t i = 0; i < c.process_changes.size(); ++i) {
     const double change = c.process_changes[i];
-    pairs.add_row({benchreport::Cell(std::to_string(i + 1)),
-                   benchreport::Cell(benchreport::format_change(change), change)});
+    pairs.add_row(
+        {benchreport::Cell(std::to_string(i + 1)), benchreport::Cell(benchreport::format_change(change), change)});
   }
   report.add_footnote("p50 is the median of all samples of a side; drift is median(last 5) / median(first 5) - 1.");
 

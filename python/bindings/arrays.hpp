@@ -39,8 +39,12 @@ inline py::dict columns_dict(const Columns& columns) {
   py::dict out;
   for (const DataColumn& c : columns.columns()) {
     switch (c.kind) {
-      case ColumnKind::real: out[py::str(c.name)] = py::array_t<double>(static_cast<py::ssize_t>(c.reals.size()), c.reals.data()); break;
-      case ColumnKind::count: out[py::str(c.name)] = py::array_t<std::int64_t>(static_cast<py::ssize_t>(c.counts.size()), c.counts.data()); break;
+      case ColumnKind::real:
+        out[py::str(c.name)] = py::array_t<double>(static_cast<py::ssize_t>(c.reals.size()), c.reals.data());
+        break;
+      case ColumnKind::count:
+        out[py::str(c.name)] = py::array_t<std::int64_t>(static_cast<py::ssize_t>(c.counts.size()), c.counts.data());
+        break;
       case ColumnKind::flag: {
         py::array_t<bool> flags(static_cast<py::ssize_t>(c.counts.size()));
         auto w = flags.mutable_unchecked<1>();

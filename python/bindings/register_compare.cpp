@@ -78,12 +78,13 @@ void bind_result_types(py::module_& m) {
       .def_readonly("achieved_misrate", &Bounds::achieved_misrate,
                     "Probability that the true value lies outside [lower, upper] (≤ the request when reachable).")
       .def_readonly("exact", &Bounds::exact, "False when the margins come from the normal approximation.")
-      .def("__eq__",
-           [](const Bounds& a, const Bounds& b) {
-             return same(a.lower, b.lower) && same(a.upper, b.upper) && same(a.achieved_misrate, b.achieved_misrate) &&
-                    a.exact == b.exact;
-           },
-           py::is_operator())
+      .def(
+          "__eq__",
+          [](const Bounds& a, const Bounds& b) {
+            return same(a.lower, b.lower) && same(a.upper, b.upper) && same(a.achieved_misrate, b.achieved_misrate) &&
+                   a.exact == b.exact;
+          },
+          py::is_operator())
       .def("__repr__", [](const Bounds& b) {
         return fmt::format("Bounds(lower={}, upper={}, achieved_misrate={}, exact={})", num(b.lower), num(b.upper),
                            num(b.achieved_misrate), flag(b.exact));
@@ -92,8 +93,9 @@ void bind_result_types(py::module_& m) {
   py::class_<MannWhitneyResult>(m, "MannWhitneyResult", "Two-sided Mann–Whitney U test (as scipy.stats.mannwhitneyu).")
       .def_readonly("statistic", &MannWhitneyResult::u, "U of x: #(x_i > y_j) + 0.5 #(x_i == y_j).")
       .def_readonly("pvalue", &MannWhitneyResult::p_value)
-      .def_property_readonly("method", [](const MannWhitneyResult& r) { return std::string(to_string(r.method)); },
-                             "\"exact\" or \"asymptotic\".")
+      .def_property_readonly(
+          "method", [](const MannWhitneyResult& r) { return std::string(to_string(r.method)); },
+          "\"exact\" or \"asymptotic\".")
       .def("__repr__", [](const MannWhitneyResult& r) {
         return fmt::format("MannWhitneyResult(statistic={}, pvalue={}, method='{}')", num(r.u), num(r.p_value),
                            to_string(r.method));
@@ -121,24 +123,26 @@ void bind_result_types(py::module_& m) {
 
   py::class_<BootstrapInterval>(m, "BootstrapInterval", "Bootstrap interval of median(head) / median(base).")
       .def_readonly("estimate", &BootstrapInterval::estimate)
-      .def_property_readonly("percentile",
-                             [](const BootstrapInterval& b) { return std::pair(b.percentile_lower, b.percentile_upper); })
-      .def_property_readonly("bca", [](const BootstrapInterval& b) { return std::pair(b.bca_lower, b.bca_upper); },
-                             "BCa interval; NaN when degenerate.")
+      .def_property_readonly(
+          "percentile", [](const BootstrapInterval& b) { return std::pair(b.percentile_lower, b.percentile_upper); })
+      .def_property_readonly(
+          "bca", [](const BootstrapInterval& b) { return std::pair(b.bca_lower, b.bca_upper); },
+          "BCa interval; NaN when degenerate.")
       .def_readonly("standard_error", &BootstrapInterval::standard_error)
       .def_readonly("hierarchical", &BootstrapInterval::hierarchical, "Processes resampled first.")
       .def_readonly("paired_processes", &BootstrapInterval::paired_processes)
       .def_readonly("resamples", &BootstrapInterval::resamples, "0 for the exact method.")
       .def_readonly("exact", &BootstrapInterval::exact, "From the exact bootstrap distribution, without resampling.")
-      .def("__eq__",
-           [](const BootstrapInterval& a, const BootstrapInterval& b) {
-             return same(a.estimate, b.estimate) && same(a.percentile_lower, b.percentile_lower) &&
-                    same(a.percentile_upper, b.percentile_upper) && same(a.bca_lower, b.bca_lower) &&
-                    same(a.bca_upper, b.bca_upper) && same(a.standard_error, b.standard_error) &&
-                    a.hierarchical == b.hierarchical && a.paired_processes == b.paired_processes && a.exact == b.exact &&
-                    a.resamples == b.resamples;
-           },
-           py::is_operator())
+      .def(
+          "__eq__",
+          [](const BootstrapInterval& a, const BootstrapInterval& b) {
+            return same(a.estimate, b.estimate) && same(a.percentile_lower, b.percentile_lower) &&
+                   same(a.percentile_upper, b.percentile_upper) && same(a.bca_lower, b.bca_lower) &&
+                   same(a.bca_upper, b.bca_upper) && same(a.standard_error, b.standard_error) &&
+                   a.hierarchical == b.hierarchical && a.paired_processes == b.paired_processes && a.exact == b.exact &&
+                   a.resamples == b.resamples;
+          },
+          py::is_operator())
       .def("__repr__", [](const BootstrapInterval& b) {
         return fmt::format("BootstrapInterval(estimate={}, percentile={}, bca={}, resamples={})", num(b.estimate),
                            interval(b.percentile_lower, b.percentile_upper), interval(b.bca_lower, b.bca_upper),
@@ -169,8 +173,9 @@ void bind_result_types(py::module_& m) {
       .def_readonly("process_change_max", &C::process_change_max)
       .def_readonly("processes_disagree", &C::processes_disagree)
       .def_readonly("bootstrap", &C::bootstrap)
-      .def_property_readonly("change_ci", [](const C& c) { return std::pair(c.change_lower, c.change_upper); },
-                             "The interval the verdict is read from (unit: interval_unit).")
+      .def_property_readonly(
+          "change_ci", [](const C& c) { return std::pair(c.change_lower, c.change_upper); },
+          "The interval the verdict is read from (unit: interval_unit).")
       .def_readonly("change_ci_method", &C::change_interval_method,
                     "\"paired_t\" or \"welch_t\" (>= 2 processes per side), else \"bca\" or \"percentile\".")
       .def_readonly("interval_unit", &C::interval_unit,
@@ -196,8 +201,9 @@ void bind_result_types(py::module_& m) {
                              "Decision-table code; \"_within_process\" when one process is on a side under "
                              "assume_launches_identical.")
       .def_property_readonly("verdict_reason", &verdict_reason)
-      .def_property_readonly("inconclusive_cause", [](const C& c) { return std::string(to_string(c.inconclusive_cause)); },
-                             "\"noise\", \"few_processes\", \"drift\", \"multiple_comparisons\", \"one_launch\" or \"\".")
+      .def_property_readonly(
+          "inconclusive_cause", [](const C& c) { return std::string(to_string(c.inconclusive_cause)); },
+          "\"noise\", \"few_processes\", \"drift\", \"multiple_comparisons\", \"one_launch\" or \"\".")
       .def_readonly("within_process_drift", &C::within_process_drift,
                     "Within-process drift that stands out from noise (NaN: none measurable).")
       .def_readonly("shift", &C::shift)
@@ -206,7 +212,8 @@ void bind_result_types(py::module_& m) {
       .def_readonly("ratio_bounds", &C::ratio_bounds)
       .def_readonly("disparity", &C::disparity)
       .def_readonly("disparity_bounds", &C::disparity_bounds)
-      .def_readonly("mann_whitney", &C::mann_whitney, "Pooled samples: assumes independent samples; never decides the verdict.")
+      .def_readonly("mann_whitney", &C::mann_whitney,
+                    "Pooled samples: assumes independent samples; never decides the verdict.")
       .def_property_readonly(
           "brunner_munzel",
           [](const C& c) { return c.brunner_munzel_available ? std::optional(c.brunner_munzel) : std::nullopt; },
@@ -221,8 +228,9 @@ void bind_result_types(py::module_& m) {
       .def_readonly("too_noisy", &C::too_noisy)
       .def_readonly("too_few_samples", &C::too_few_samples)
       .def_readonly("warnings", &C::warnings)
-      .def_property_readonly("verdict", [](const C& c) { return std::string(to_string(c.verdict)); },
-                             "\"faster\", \"slower\", \"inconclusive\", \"equivalent\" or \"unchanged\".")
+      .def_property_readonly(
+          "verdict", [](const C& c) { return std::string(to_string(c.verdict)); },
+          "\"faster\", \"slower\", \"inconclusive\", \"equivalent\" or \"unchanged\".")
       .def("__repr__", [](const C& c) {
         return fmt::format("CompareResult(case={}, change={}, ci=({}, {}), verdict='{}')",
                            py::repr(py::str(c.case_name)).cast<std::string>(), percent(c.change),
@@ -257,25 +265,26 @@ void bind_result_types(py::module_& m) {
       .def_readonly("p_values", &Rollup::p_values, "Mann–Whitney two-sided, in case order.")
       .def_readonly("p_bh", &Rollup::p_bh)
       .def_readonly("p_holm", &Rollup::p_holm)
-      .def("__eq__",
-           [](const Rollup& a, const Rollup& b) {
-             auto same_all = [](const std::vector<double>& x, const std::vector<double>& y) {
-               return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](double p, double q) { return same(p, q); });
-             };
-             return a.cases == b.cases && same(a.median_abs_change, b.median_abs_change) &&
-                    a.cases_at_threshold == b.cases_at_threshold &&
-                    same(a.largest_abs_change, b.largest_abs_change) && same(a.largest_change, b.largest_change) &&
-                    a.largest_case == b.largest_case && same(a.geomean_ratio, b.geomean_ratio) &&
-                    same(a.geomean_lower, b.geomean_lower) && same(a.geomean_upper, b.geomean_upper) &&
-                    a.verdict_counts == b.verdict_counts && same_all(a.p_values, b.p_values) &&
-                    same_all(a.p_bh, b.p_bh) && same_all(a.p_holm, b.p_holm);
-           },
-           py::is_operator())
+      .def(
+          "__eq__",
+          [](const Rollup& a, const Rollup& b) {
+            auto same_all = [](const std::vector<double>& x, const std::vector<double>& y) {
+              return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](double p, double q) { return same(p, q); });
+            };
+            return a.cases == b.cases && same(a.median_abs_change, b.median_abs_change) &&
+                   a.cases_at_threshold == b.cases_at_threshold && same(a.largest_abs_change, b.largest_abs_change) &&
+                   same(a.largest_change, b.largest_change) && a.largest_case == b.largest_case &&
+                   same(a.geomean_ratio, b.geomean_ratio) && same(a.geomean_lower, b.geomean_lower) &&
+                   same(a.geomean_upper, b.geomean_upper) && a.verdict_counts == b.verdict_counts &&
+                   same_all(a.p_values, b.p_values) && same_all(a.p_bh, b.p_bh) && same_all(a.p_holm, b.p_holm);
+          },
+          py::is_operator())
       .def("__repr__", [](const Rollup& r) {
-        return fmt::format("Rollup(cases={}, median_abs_change={}, cases_at_threshold={}, largest_case={}, "
-                           "geomean_ratio={})",
-                           r.cases, num(r.median_abs_change), r.cases_at_threshold,
-                           py::repr(py::str(r.largest_case)).cast<std::string>(), num(r.geomean_ratio));
+        return fmt::format(
+            "Rollup(cases={}, median_abs_change={}, cases_at_threshold={}, largest_case={}, "
+            "geomean_ratio={})",
+            r.cases, num(r.median_abs_change), r.cases_at_threshold,
+            py::repr(py::str(r.largest_case)).cast<std::string>(), num(r.geomean_ratio));
       });
 
   py::class_<NoiseCalibration>(m, "NoiseCalibration", "Noise floor per case from same-code (A/A) comparisons.")
@@ -337,9 +346,9 @@ void bind_comparison(py::module_& m) {
   m.def(
       "compare_cases",
       [](const std::vector<std::string>& names, const std::vector<std::vector<Array>>& bases,
-         const std::vector<std::vector<Array>>& heads, double threshold, double alpha, double confidence,
-         int resamples, std::uint64_t seed, double misrate, const std::string& direction, bool exact_unit,
-         double noise_limit, unsigned threads, const std::string& pairing, bool control_fdr, bool moderate,
+         const std::vector<std::vector<Array>>& heads, double threshold, double alpha, double confidence, int resamples,
+         std::uint64_t seed, double misrate, const std::string& direction, bool exact_unit, double noise_limit,
+         unsigned threads, const std::string& pairing, bool control_fdr, bool moderate,
          bool assume_launches_identical) {
         if (names.size() != bases.size() || names.size() != heads.size()) {
           throw InputError("compare_cases: names, bases and heads must have the same length");
@@ -350,7 +359,8 @@ void bind_comparison(py::module_& m) {
         o.moderate = moderate;
         const ProcessPairing pp = parse_pairing(pairing);
         std::vector<CaseInput> cases;
-        for (std::size_t i = 0; i < names.size(); ++i) cases.push_back({names[i], side_of(bases[i]), side_of(heads[i]), pp});
+        for (std::size_t i = 0; i < names.size(); ++i)
+          cases.push_back({names[i], side_of(bases[i]), side_of(heads[i]), pp});
         py::gil_scoped_release release;
         return compare_cases(cases, o, threads);
       },
@@ -371,12 +381,10 @@ void bind_tests(py::module_& m) {
       },
       py::arg("x"), py::arg("y"));
   m.def(
-      "brunner_munzel",
-      [](const Array& x, const Array& y) { return brunner_munzel(view(x), view(y)); },
-      py::arg("x"), py::arg("y"));
+      "brunner_munzel", [](const Array& x, const Array& y) { return brunner_munzel(view(x), view(y)); }, py::arg("x"),
+      py::arg("y"));
   m.def(
-      "wilcoxon_signed_rank", [](const Array& d) { return wilcoxon_signed_rank(view(d)); },
-      py::arg("d"));
+      "wilcoxon_signed_rank", [](const Array& d) { return wilcoxon_signed_rank(view(d)); }, py::arg("d"));
   m.def(
       "mann_whitney_u_batch",
       [](const Array& xv, const Offsets& xo, const Array& yv, const Offsets& yo, unsigned threads) {
@@ -397,8 +405,10 @@ void bind_tests(py::module_& m) {
         return py::make_tuple(u, p);
       },
       py::arg("x_values"), py::arg("x_offsets"), py::arg("y_values"), py::arg("y_offsets"), py::arg("threads") = 0);
-  m.def("adjust_bh", [](const Array& p) { return py::array(py::cast(adjust_bh(view(p)))); }, py::arg("p"));
-  m.def("adjust_holm", [](const Array& p) { return py::array(py::cast(adjust_holm(view(p)))); }, py::arg("p"));
+  m.def(
+      "adjust_bh", [](const Array& p) { return py::array(py::cast(adjust_bh(view(p)))); }, py::arg("p"));
+  m.def(
+      "adjust_holm", [](const Array& p) { return py::array(py::cast(adjust_holm(view(p)))); }, py::arg("p"));
 }
 
 void bind_t_intervals(py::module_& m) {
@@ -429,22 +439,29 @@ void bind_t_intervals(py::module_& m) {
 }
 
 void bind_estimators(py::module_& m) {
-  m.def("hodges_lehmann_shift", [](const Array& x, const Array& y) { return hodges_lehmann_shift(view(x), view(y)); },
-        py::arg("x"), py::arg("y"));
   m.def(
-      "shift_bounds", [](const Array& x, const Array& y, double misrate) { return shift_bounds(view(x), view(y), misrate); },
-      py::arg("x"), py::arg("y"), py::arg("misrate"));
-  m.def("ratio", [](const Array& x, const Array& y) { return ratio(view(x), view(y)); }, py::arg("x"), py::arg("y"));
+      "hodges_lehmann_shift", [](const Array& x, const Array& y) { return hodges_lehmann_shift(view(x), view(y)); },
+      py::arg("x"), py::arg("y"));
   m.def(
-      "ratio_bounds", [](const Array& x, const Array& y, double misrate) { return ratio_bounds(view(x), view(y), misrate); },
+      "shift_bounds",
+      [](const Array& x, const Array& y, double misrate) { return shift_bounds(view(x), view(y), misrate); },
       py::arg("x"), py::arg("y"), py::arg("misrate"));
-  m.def("disparity", [](const Array& x, const Array& y) { return disparity(view(x), view(y)); }, py::arg("x"),
-        py::arg("y"));
-  m.def("center", [](const Array& x) { return center(view(x)); }, py::arg("x"));
+  m.def(
+      "ratio", [](const Array& x, const Array& y) { return ratio(view(x), view(y)); }, py::arg("x"), py::arg("y"));
+  m.def(
+      "ratio_bounds",
+      [](const Array& x, const Array& y, double misrate) { return ratio_bounds(view(x), view(y), misrate); },
+      py::arg("x"), py::arg("y"), py::arg("misrate"));
+  m.def(
+      "disparity", [](const Array& x, const Array& y) { return disparity(view(x), view(y)); }, py::arg("x"),
+      py::arg("y"));
+  m.def(
+      "center", [](const Array& x) { return center(view(x)); }, py::arg("x"));
   m.def(
       "center_bounds", [](const Array& x, double misrate) { return center_bounds(view(x), misrate); }, py::arg("x"),
       py::arg("misrate"));
-  m.def("spread", [](const Array& x) { return spread(view(x)); }, py::arg("x"));
+  m.def(
+      "spread", [](const Array& x) { return spread(view(x)); }, py::arg("x"));
   m.def(
       "spread_bounds",
       [](const Array& x, double misrate, std::uint64_t seed) { return spread_bounds(view(x), misrate, seed); },
@@ -465,11 +482,12 @@ void bind_estimators(py::module_& m) {
       [](const Array& xs, const Array& ys, std::size_t k) { return kth_pairwise_difference(view(xs), view(ys), k); },
       py::arg("xs"), py::arg("ys"), py::arg("k"));
   m.def(
-      "shift_margin", [margin](std::size_t n, std::size_t m, double misrate) { return margin(shift_margin(n, m, misrate)); },
+      "shift_margin",
+      [margin](std::size_t n, std::size_t m, double misrate) { return margin(shift_margin(n, m, misrate)); },
       py::arg("n"), py::arg("m"), py::arg("misrate"));
   m.def(
-      "center_margin", [margin](std::size_t n, double misrate) { return margin(center_margin(n, misrate)); }, py::arg("n"),
-      py::arg("misrate"));
+      "center_margin", [margin](std::size_t n, double misrate) { return margin(center_margin(n, misrate)); },
+      py::arg("n"), py::arg("misrate"));
 }
 
 // "resampling" (seeded bootstrap) or "exact" (the resampling-free bootstrap
@@ -491,8 +509,8 @@ void bind_bootstrap(py::module_& m) {
         Xoshiro256 rng = Xoshiro256::for_stream(seed, stream);
         return bootstrap_median_ratio_ci(b, h, options, rng);
       },
-      py::arg("base"), py::arg("head"), py::arg("resamples") = 10000, py::arg("confidence") = 0.95,
-      py::arg("seed") = 0, py::arg("stream") = 0, py::arg("method") = "resampling");
+      py::arg("base"), py::arg("head"), py::arg("resamples") = 10000, py::arg("confidence") = 0.95, py::arg("seed") = 0,
+      py::arg("stream") = 0, py::arg("method") = "resampling");
   m.def(
       "bootstrap_median_ratio_ci_batch",
       [](const Array& bv, const Offsets& bo, const Array& hv, const Offsets& ho, int resamples, double confidence,

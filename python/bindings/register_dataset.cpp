@@ -29,11 +29,11 @@ using namespace pybind11::literals;
 namespace benchreport::python {
 namespace {
 
-
 // A read-only numpy view of memory owned by `owner` (kept alive by the array).
 template <class T>
 py::array readonly_view(std::span<const T> data, py::handle owner) {
-  py::array_t<T> view({static_cast<py::ssize_t>(data.size())}, {static_cast<py::ssize_t>(sizeof(T))}, data.data(), owner);
+  py::array_t<T> view({static_cast<py::ssize_t>(data.size())}, {static_cast<py::ssize_t>(sizeof(T))}, data.data(),
+                      owner);
   py::detail::array_proxy(view.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
   return view;
 }
@@ -61,34 +61,39 @@ py::object unit_field(const Unit& unit, const std::string& name) {
 }
 
 void register_unit(py::module_& m) {
-  py::class_<Unit>(m, "Unit", "A parsed unit: symbol as spelled, dimension, factor to the base unit, direction, "
-                              "exactness. Also a read-only mapping of those names (unit[\"symbol\"]).")
+  py::class_<Unit>(m, "Unit",
+                   "A parsed unit: symbol as spelled, dimension, factor to the base unit, direction, "
+                   "exactness. Also a read-only mapping of those names (unit[\"symbol\"]).")
       .def_property_readonly("symbol", [](const Unit& u) { return u.symbol; })
       .def_property_readonly("dimension", [](const Unit& u) { return std::string(dimension_name(u.dimension)); })
-      .def_property_readonly("to_base", [](const Unit& u) { return u.to_base; },
-                             "value in the base unit = value × to_base")
+      .def_property_readonly(
+          "to_base", [](const Unit& u) { return u.to_base; }, "value in the base unit = value × to_base")
       .def_property_readonly("higher_is_better", [](const Unit& u) { return u.higher_is_better; })
       .def_property_readonly("exact", [](const Unit& u) { return u.exact; })
       .def_property_readonly("base_symbol", [](const Unit& u) { return std::string(base_symbol(u.dimension)); })
       .def("__getitem__", &unit_field, "key"_a)
       .def("keys", [](const Unit&) { return std::vector<std::string>(std::begin(kUnitFields), std::end(kUnitFields)); })
-      .def("__iter__", [](const Unit&) {
-        return py::iter(py::cast(std::vector<std::string>(std::begin(kUnitFields), std::end(kUnitFields))));
-      })
+      .def("__iter__",
+           [](const Unit&) {
+             return py::iter(py::cast(std::vector<std::string>(std::begin(kUnitFields), std::end(kUnitFields))));
+           })
       .def("__len__", [](const Unit&) { return std::size(kUnitFields); })
       .def(py::self == py::self)
-      .def(py::pickle([](const Unit& u) { return py::make_tuple(u.symbol, static_cast<int>(u.dimension), u.to_base,
-                                                                u.higher_is_better, u.exact); },
-                      [](const py::tuple& t) {
-                        return Unit{t[0].cast<std::string>(), static_cast<Dimension>(t[1].cast<int>()),
-                                    t[2].cast<double>(), t[3].cast<bool>(), t[4].cast<bool>()};
-                      }))
+      .def(py::pickle(
+          [](const Unit& u) {
+            return py::make_tuple(u.symbol, static_cast<int>(u.dimension), u.to_base, u.higher_is_better, u.exact);
+          },
+          [](const py::tuple& t) {
+            return Unit{t[0].cast<std::string>(), static_cast<Dimension>(t[1].cast<int>()), t[2].cast<double>(),
+                        t[3].cast<bool>(), t[4].cast<bool>()};
+          }))
       .def("__repr__", [](const Unit& u) {
         return fmt::format("Unit('{}', dimension='{}', to_base={})", u.symbol, dimension_name(u.dimension), u.to_base);
       });
 }
 
-ReadOptions make_read_options(std::uint64_t max_file_size, std::size_t max_depth, std::uint64_t max_samples, unsigned threads) {
+ReadOptions make_read_options(std::uint64_t max_file_size, std::size_t max_depth, std::uint64_t max_samples,
+                              unsigned threads) {
   return ReadOptions{max_file_size, max_depth, max_samples, threads};
 }
 
@@ -117,102 +122,136 @@ void bind_dataset(py::module_& m) {
       .def_property_readonly("n_sets", &Dataset::n_sets)
       .def_property_readonly("n_values", &Dataset::n_values)
       .def("__len__", &Dataset::n_sets)
-      .def_property_readonly("values", [](py::object self) {
-        return readonly_view(self.cast<const Dataset&>().values(), self);
-      }, "All samples as read, each set in its own unit, set after set (read-only view).")
-      .def_property_readonly("offsets", [](py::object self) {
-        return readonly_view(self.cast<const Dataset&>().offsets(), self);
-      }, "n_sets + 1 offsets into values (read-only view).")
-      .def_property_readonly("weights", [](py::object self) -> py::object {
-        const auto& ds = self.cast<const Dataset&>();
-        if (!ds.has_weights()) return py::none();
-        return readonly_view(ds.weights(), self);
-      }, "Per-sample weights (read-only view) or None.")
-      .def("samples", [](py::object self, long long i) {  // as read, in unit(i)
-        const auto& ds = self.cast<const Dataset&>();
-        check_set_index(ds, i);
-        return readonly_view(ds.samples(static_cast<std::size_t>(i)), self);
-      })
+      .def_property_readonly(
+          "values", [](py::object self) { return readonly_view(self.cast<const Dataset&>().values(), self); },
+          "All samples as read, each set in its own unit, set after set (read-only view).")
+      .def_property_readonly(
+          "offsets", [](py::object self) { return readonly_view(self.cast<const Dataset&>().offsets(), self); },
+          "n_sets + 1 offsets into values (read-only view).")
+      .def_property_readonly(
+          "weights",
+          [](py::object self) -> py::object {
+            const auto& ds = self.cast<const Dataset&>();
+            if (!ds.has_weights()) return py::none();
+            return readonly_view(ds.weights(), self);
+          },
+          "Per-sample weights (read-only view) or None.")
+      .def("samples",
+           [](py::object self, long long i) {  // as read, in unit(i)
+             const auto& ds = self.cast<const Dataset&>();
+             check_set_index(ds, i);
+             return readonly_view(ds.samples(static_cast<std::size_t>(i)), self);
+           })
       .def("columns", &Dataset::columns)
-      .def("label_codes", [](py::object self, const std::string& column) -> py::object {
-        const LabelColumn* col = self.cast<const Dataset&>().column(column);
-        if (col == nullptr) return py::none();
-        return py::make_tuple(readonly_view(std::span<const std::int32_t>(col->codes), self), col->dictionary);
-      }, "(codes, dictionary) of a label column, codes -1 where absent; None for an unknown column.")
-      .def("labels", [](const Dataset& ds, long long i) { check_set_index(ds, i); return ds.labels(static_cast<std::size_t>(i)); })
-      .def("unit", [](const Dataset& ds, long long i) { check_set_index(ds, i); return ds.unit(static_cast<std::size_t>(i)); })
-      .def("unit_symbols", [](const Dataset& ds) {
-        std::vector<std::string> out;
-        for (std::size_t i = 0; i < ds.n_sets(); ++i) out.push_back(ds.unit(i).symbol);
-        return out;
-      })
-      .def("to_base_factors", [](const Dataset& ds) {
-        py::array_t<double> out(static_cast<py::ssize_t>(ds.n_sets()));
-        auto w = out.mutable_unchecked<1>();
-        for (std::size_t i = 0; i < ds.n_sets(); ++i) w(static_cast<py::ssize_t>(i)) = ds.unit(i).to_base;
-        return out;
-      })
-      .def("directions", [](const Dataset& ds) {
-        std::vector<std::string> out;
-        for (std::size_t i = 0; i < ds.n_sets(); ++i) out.push_back(direction_name(ds.direction(i)));
-        return out;
-      })
-      .def("set_direction", [](Dataset& ds, long long i, const std::string& d) {
-        check_set_index(ds, i);
-        ds.set_direction(static_cast<std::size_t>(i), parse_direction(d));
-      })
-      .def("set_metadata", [](const Dataset& ds, long long i) { check_set_index(ds, i); return ds.set_metadata(static_cast<std::size_t>(i)); })
-      .def("run_ids", [](const Dataset& ds) {
-        std::vector<std::string> out;
-        for (std::size_t i = 0; i < ds.n_sets(); ++i) out.emplace_back(ds.run_id(i));
-        return out;
-      })
-      .def("runs", [](const Dataset& ds) {
-        std::vector<std::pair<std::string, std::string>> out;
-        for (const auto& run : ds.runs()) out.emplace_back(run.id, run.metadata_json);
-        return out;
-      })
-      .def("run_formats", [](const Dataset& ds) {  // the reader of each run, which canonical JSON does not carry
-        std::vector<std::pair<std::string, std::string>> out;
-        for (const auto& run : ds.runs()) out.emplace_back(run.id, run.format);
-        return out;
-      })
+      .def(
+          "label_codes",
+          [](py::object self, const std::string& column) -> py::object {
+            const LabelColumn* col = self.cast<const Dataset&>().column(column);
+            if (col == nullptr) return py::none();
+            return py::make_tuple(readonly_view(std::span<const std::int32_t>(col->codes), self), col->dictionary);
+          },
+          "(codes, dictionary) of a label column, codes -1 where absent; None for an unknown column.")
+      .def("labels",
+           [](const Dataset& ds, long long i) {
+             check_set_index(ds, i);
+             return ds.labels(static_cast<std::size_t>(i));
+           })
+      .def("unit",
+           [](const Dataset& ds, long long i) {
+             check_set_index(ds, i);
+             return ds.unit(static_cast<std::size_t>(i));
+           })
+      .def("unit_symbols",
+           [](const Dataset& ds) {
+             std::vector<std::string> out;
+             for (std::size_t i = 0; i < ds.n_sets(); ++i) out.push_back(ds.unit(i).symbol);
+             return out;
+           })
+      .def("to_base_factors",
+           [](const Dataset& ds) {
+             py::array_t<double> out(static_cast<py::ssize_t>(ds.n_sets()));
+             auto w = out.mutable_unchecked<1>();
+             for (std::size_t i = 0; i < ds.n_sets(); ++i) w(static_cast<py::ssize_t>(i)) = ds.unit(i).to_base;
+             return out;
+           })
+      .def("directions",
+           [](const Dataset& ds) {
+             std::vector<std::string> out;
+             for (std::size_t i = 0; i < ds.n_sets(); ++i) out.push_back(direction_name(ds.direction(i)));
+             return out;
+           })
+      .def("set_direction",
+           [](Dataset& ds, long long i, const std::string& d) {
+             check_set_index(ds, i);
+             ds.set_direction(static_cast<std::size_t>(i), parse_direction(d));
+           })
+      .def("set_metadata",
+           [](const Dataset& ds, long long i) {
+             check_set_index(ds, i);
+             return ds.set_metadata(static_cast<std::size_t>(i));
+           })
+      .def("run_ids",
+           [](const Dataset& ds) {
+             std::vector<std::string> out;
+             for (std::size_t i = 0; i < ds.n_sets(); ++i) out.emplace_back(ds.run_id(i));
+             return out;
+           })
+      .def("runs",
+           [](const Dataset& ds) {
+             std::vector<std::pair<std::string, std::string>> out;
+             for (const auto& run : ds.runs()) out.emplace_back(run.id, run.metadata_json);
+             return out;
+           })
+      .def("run_formats",
+           [](const Dataset& ds) {  // the reader of each run, which canonical JSON does not carry
+             std::vector<std::pair<std::string, std::string>> out;
+             for (const auto& run : ds.runs()) out.emplace_back(run.id, run.format);
+             return out;
+           })
       .def("set_run_format", &Dataset::set_run_format, "id"_a, "format"_a)
       .def("warnings", [](const Dataset& ds) { return ds.warnings(); })
       .def("warn", &Dataset::warn)
       .def("add_run", &Dataset::add_run, "id"_a, "metadata_json"_a = "{}")
       .def("add_set", &add_set, "labels"_a, "samples"_a, "unit"_a, "direction"_a = py::none(), "run"_a = "",
            "metadata"_a = Metadata{}, "weights"_a = py::none(), "custom_unit_ok"_a = false, "exact"_a = false,
-           "Adds a set (samples in `unit`, stored exactly as given). Do not call while numpy views of this object are alive.")
+           "Adds a set (samples in `unit`, stored exactly as given). Do not call while numpy views of this object are "
+           "alive.")
       .def("select", &Dataset::select, "equal"_a)
-      .def("subset", [](const Dataset& ds, const std::vector<std::size_t>& sets) {
-        for (auto s : sets) check_set_index(ds, static_cast<long long>(s));
-        return ds.subset(sets);
-      })
-      .def("group_by", [](const Dataset& ds, const std::vector<std::string>& columns) {
-        py::list out;
-        for (const auto& g : ds.group_by(columns)) {
-          py::array_t<std::int64_t> sets(static_cast<py::ssize_t>(g.sets.size()));
-          auto w = sets.mutable_unchecked<1>();
-          for (std::size_t k = 0; k < g.sets.size(); ++k) w(static_cast<py::ssize_t>(k)) = static_cast<std::int64_t>(g.sets[k]);
-          out.append(py::make_tuple(py::tuple(py::cast(g.key)), sets));
-        }
-        return out;
-      })
+      .def("subset",
+           [](const Dataset& ds, const std::vector<std::size_t>& sets) {
+             for (auto s : sets) check_set_index(ds, static_cast<long long>(s));
+             return ds.subset(sets);
+           })
+      .def("group_by",
+           [](const Dataset& ds, const std::vector<std::string>& columns) {
+             py::list out;
+             for (const auto& g : ds.group_by(columns)) {
+               py::array_t<std::int64_t> sets(static_cast<py::ssize_t>(g.sets.size()));
+               auto w = sets.mutable_unchecked<1>();
+               for (std::size_t k = 0; k < g.sets.size(); ++k)
+                 w(static_cast<py::ssize_t>(k)) = static_cast<std::int64_t>(g.sets[k]);
+               out.append(py::make_tuple(py::tuple(py::cast(g.key)), sets));
+             }
+             return out;
+           })
       .def("copy", [](const Dataset& ds) { return Dataset(ds); })
-      .def("with_labels", [](const Dataset& ds, const Labels& labels) {
-        Dataset out(ds);
-        out.label_all(labels);
-        return out;
-      }, "labels"_a, "A copy with each (column, value) set on every set.")
-      .def("to_json_string", [](const Dataset& ds) {
-        std::ostringstream out;
-        {
-          py::gil_scoped_release release;
-          write_canonical_json(ds, out);
-        }
-        return out.str();
-      })
+      .def(
+          "with_labels",
+          [](const Dataset& ds, const Labels& labels) {
+            Dataset out(ds);
+            out.label_all(labels);
+            return out;
+          },
+          "labels"_a, "A copy with each (column, value) set on every set.")
+      .def("to_json_string",
+           [](const Dataset& ds) {
+             std::ostringstream out;
+             {
+               py::gil_scoped_release release;
+               write_canonical_json(ds, out);
+             }
+             return out.str();
+           })
       .def("to_csv_string", [](const Dataset& ds) {
         std::ostringstream out;
         std::vector<std::string> notes;
@@ -223,59 +262,80 @@ void bind_dataset(py::module_& m) {
         return py::make_tuple(out.str(), notes);
       });
 
-  m.def("concat", [](const std::vector<const Dataset*>& parts) {
-    Dataset out;
-    py::gil_scoped_release release;
-    for (const Dataset* part : parts) out.append(*part);
-    return out;
-  }, "parts"_a, "A new Dataset with every set, run and warning of the parts, in order.");
+  m.def(
+      "concat",
+      [](const std::vector<const Dataset*>& parts) {
+        Dataset out;
+        py::gil_scoped_release release;
+        for (const Dataset* part : parts) out.append(*part);
+        return out;
+      },
+      "parts"_a, "A new Dataset with every set, run and warning of the parts, in order.");
 }
 
 void bind_io(py::module_& m) {
-  m.def("read", [](const std::filesystem::path& path, const std::string& format, std::uint64_t max_file_size,
-                   std::size_t max_depth, std::uint64_t max_samples, unsigned threads) {
-    const ReadOptions options = make_read_options(max_file_size, max_depth, max_samples, threads);
-    py::gil_scoped_release release;
-    return read(path, format, options);
-  }, "path"_a, "format"_a = "auto", "max_file_size"_a = ReadOptions{}.max_file_size, "max_depth"_a = ReadOptions{}.max_depth,
-        "max_samples"_a = ReadOptions{}.max_samples, "threads"_a = ReadOptions{}.threads);
-  m.def("read_buffer", [](const py::bytes& data, const std::string& name, const std::string& format, std::uint64_t max_file_size,
-                          std::size_t max_depth, std::uint64_t max_samples, unsigned threads) {
-    const ReadOptions options = make_read_options(max_file_size, max_depth, max_samples, threads);
-    char* buffer = nullptr;
-    py::ssize_t length = 0;
-    if (PyBytes_AsStringAndSize(data.ptr(), &buffer, &length) != 0) throw py::error_already_set();
-    const std::string_view bytes(buffer, static_cast<std::size_t>(length));  // `data` outlives the call
-    py::gil_scoped_release release;
-    return read_buffer(bytes, name, format, options);
-  }, "data"_a, "name"_a, "format"_a = "auto", "max_file_size"_a = ReadOptions{}.max_file_size,
-        "max_depth"_a = ReadOptions{}.max_depth, "max_samples"_a = ReadOptions{}.max_samples,
-        "threads"_a = ReadOptions{}.threads);
-  m.def("detect_format", [](const std::string& name, const py::bytes& head) { return detect_format(name, std::string(head)); },
-        "name"_a, "first_bytes"_a);
+  m.def(
+      "read",
+      [](const std::filesystem::path& path, const std::string& format, std::uint64_t max_file_size,
+         std::size_t max_depth, std::uint64_t max_samples, unsigned threads) {
+        const ReadOptions options = make_read_options(max_file_size, max_depth, max_samples, threads);
+        py::gil_scoped_release release;
+        return read(path, format, options);
+      },
+      "path"_a, "format"_a = "auto", "max_file_size"_a = ReadOptions{}.max_file_size,
+      "max_depth"_a = ReadOptions{}.max_depth, "max_samples"_a = ReadOptions{}.max_samples,
+      "threads"_a = ReadOptions{}.threads);
+  m.def(
+      "read_buffer",
+      [](const py::bytes& data, const std::string& name, const std::string& format, std::uint64_t max_file_size,
+         std::size_t max_depth, std::uint64_t max_samples, unsigned threads) {
+        const ReadOptions options = make_read_options(max_file_size, max_depth, max_samples, threads);
+        char* buffer = nullptr;
+        py::ssize_t length = 0;
+        if (PyBytes_AsStringAndSize(data.ptr(), &buffer, &length) != 0) throw py::error_already_set();
+        const std::string_view bytes(buffer, static_cast<std::size_t>(length));  // `data` outlives the call
+        py::gil_scoped_release release;
+        return read_buffer(bytes, name, format, options);
+      },
+      "data"_a, "name"_a, "format"_a = "auto", "max_file_size"_a = ReadOptions{}.max_file_size,
+      "max_depth"_a = ReadOptions{}.max_depth, "max_samples"_a = ReadOptions{}.max_samples,
+      "threads"_a = ReadOptions{}.threads);
+  m.def(
+      "detect_format",
+      [](const std::string& name, const py::bytes& head) { return detect_format(name, std::string(head)); }, "name"_a,
+      "first_bytes"_a);
   m.def("reader_names", &reader_names);
   m.attr("DEFAULT_MAX_FILE_SIZE") = ReadOptions{}.max_file_size;
   // The one rule for input text shown on a terminal (the text renderer's): invalid UTF-8 -> U+FFFD,
   // C0/C1 controls, DEL and ESC -> a space, bidi controls -> U+FFFD. Takes str or bytes (UTF-8;
   // file names decoded with surrogateescape are passed as their bytes).
-  m.def("neutralize_text", [](const py::object& text) {
-    std::string bytes;
-    if (py::isinstance<py::bytes>(text)) {
-      bytes = text.cast<std::string>();
-    } else {
-      bytes = py::str(text).attr("encode")("utf-8", "surrogateescape").cast<std::string>();
-    }
-    return neutralize_text(bytes);
-  }, "text"_a, "Input text made safe to print on a terminal: invalid UTF-8 -> U+FFFD; control characters "
-               "(newline, tab, ESC, C1, DEL) -> one space each; bidi controls (U+202A-202E, U+2066-2069, "
-               "U+200E, U+200F) -> U+FFFD. The rule of the text renderer (core/escape.hpp neutralize_text).");
-  m.def("parse_unit", [](const std::string& symbol) { return parse_unit(symbol); }, "symbol"_a);
+  m.def(
+      "neutralize_text",
+      [](const py::object& text) {
+        std::string bytes;
+        if (py::isinstance<py::bytes>(text)) {
+          bytes = text.cast<std::string>();
+        } else {
+          bytes = py::str(text).attr("encode")("utf-8", "surrogateescape").cast<std::string>();
+        }
+        return neutralize_text(bytes);
+      },
+      "text"_a,
+      "Input text made safe to print on a terminal: invalid UTF-8 -> U+FFFD; control characters "
+      "(newline, tab, ESC, C1, DEL) -> one space each; bidi controls (U+202A-202E, U+2066-2069, "
+      "U+200E, U+200F) -> U+FFFD. The rule of the text renderer (core/escape.hpp neutralize_text).");
+  m.def(
+      "parse_unit", [](const std::string& symbol) { return parse_unit(symbol); }, "symbol"_a);
   m.def("known_unit_symbols", &known_unit_symbols);
-  m.def("display_unit", [](double base_value, const Unit& unit) {
-    const DisplayUnit shown = display_unit(base_value, unit);
-    return py::make_tuple(shown.symbol, shown.base_per_unit);
-  }, "base_value"_a, "unit"_a, "(symbol, base units per display unit) a value in base units of `unit` (a Unit "
-                              "from parse_unit) is shown in: times as format_time picks (after rounding), others their own unit.");
+  m.def(
+      "display_unit",
+      [](double base_value, const Unit& unit) {
+        const DisplayUnit shown = display_unit(base_value, unit);
+        return py::make_tuple(shown.symbol, shown.base_per_unit);
+      },
+      "base_value"_a, "unit"_a,
+      "(symbol, base units per display unit) a value in base units of `unit` (a Unit "
+      "from parse_unit) is shown in: times as format_time picks (after rounding), others their own unit.");
   m.attr("CANONICAL_SCHEMA") = std::string(kCanonicalSchema);
   m.attr("PROCESS_LABELS") = py::tuple(py::cast(process_labels()));  // data/label_roles.hpp
   m.attr("SIDE_LABEL") = std::string(kSideLabel);
@@ -290,7 +350,8 @@ const Unit& unit_of_set(const std::vector<Unit>& units, std::size_t i) { return 
 
 Dataset dataset_from_csr(const DoubleArray& values, const IndexArray& offsets, const std::vector<Labels>& labels,
                          const std::vector<std::string>& unit_symbols, const std::optional<DoubleArray>& weights,
-                         const std::optional<std::vector<std::optional<std::string>>>& directions, bool custom_unit_ok) {
+                         const std::optional<std::vector<std::optional<std::string>>>& directions,
+                         bool custom_unit_ok) {
   if (offsets.ndim() != 1) throw InputError("offsets must be 1-dimensional");
   const auto v = one_dimensional(values, "values");
   const std::span<const std::int64_t> o(offsets.data(), static_cast<std::size_t>(offsets.size()));
@@ -308,7 +369,8 @@ Dataset dataset_from_csr(const DoubleArray& values, const IndexArray& offsets, c
     if (w.size() != v.size()) throw InputError(fmt::format("weights has {} values, values {}", w.size(), v.size()));
   }
   std::vector<Unit> units;
-  for (const auto& symbol : unit_symbols) units.push_back(custom_unit_ok ? parse_unit_or_custom(symbol) : parse_unit(symbol));
+  for (const auto& symbol : unit_symbols)
+    units.push_back(custom_unit_ok ? parse_unit_or_custom(symbol) : parse_unit(symbol));
   std::vector<std::optional<Direction>> parsed_directions(n);
   for (std::size_t i = 0; directions && i < n; ++i) {
     if ((*directions)[i]) parsed_directions[i] = parse_direction(*(*directions)[i]);
@@ -332,8 +394,8 @@ void register_dataset(py::module_& m) {
       "dataset_from_csr",
       [](const DoubleArray& values, const IndexArray& offsets, const std::vector<Labels>& labels,
          const std::string& unit, const std::optional<std::vector<std::string>>& units,
-         const std::optional<DoubleArray>& weights, const std::optional<std::vector<std::optional<std::string>>>& directions,
-         bool custom_unit_ok) {
+         const std::optional<DoubleArray>& weights,
+         const std::optional<std::vector<std::optional<std::string>>>& directions, bool custom_unit_ok) {
         return dataset_from_csr(values, offsets, labels, units ? *units : std::vector<std::string>{unit}, weights,
                                 directions, custom_unit_ok);
       },

@@ -22,7 +22,6 @@ using namespace pybind11::literals;
 namespace benchreport::python {
 namespace {
 
-
 WithinMean parse_within(const std::string& name) {
   if (name == "pairs") return WithinMean::pairs;
   if (name == "squares") return WithinMean::squares;
@@ -31,8 +30,13 @@ WithinMean parse_within(const std::string& name) {
 
 EDivisiveOptions detect_options(double max_p_value, long long permutations, long long min_segment, std::uint64_t seed,
                                 const std::string& within, bool search_end, double screen_p_value) {
-  return {max_p_value, non_negative(permutations, "permutations"), non_negative(min_segment, "min_segment"), seed,
-          parse_within(within), search_end, screen_p_value};
+  return {max_p_value,
+          non_negative(permutations, "permutations"),
+          non_negative(min_segment, "min_segment"),
+          seed,
+          parse_within(within),
+          search_end,
+          screen_p_value};
 }
 
 ChangeMethod parse_method(const std::string& name) {
@@ -101,13 +105,18 @@ void bind_results(py::module_& m) {
   py::class_<HistoryAnalysis>(m, "HistoryAnalysis", "A History and the change points of each series.")
       .def_readonly("history", &HistoryAnalysis::history)
       .def_readonly("changes", &HistoryAnalysis::changes)
-      .def("commits_moving_cases", [](const HistoryAnalysis& a) {
-        py::list out;
-        for (const auto& c : commits_moving_cases(a)) out.append(py::make_tuple(c.commit, c.regressions, c.improvements));
-        return out;
-      }, "(commit index, regressions, improvements) for each commit with change points, most cases moved first.")
-      .def("columns", [](const HistoryAnalysis& a) { return columns_dict(history_columns(a)); },
-           "Columnar view: one entry per change point (case labels, unit, the JSON change point's fields).");
+      .def(
+          "commits_moving_cases",
+          [](const HistoryAnalysis& a) {
+            py::list out;
+            for (const auto& c : commits_moving_cases(a))
+              out.append(py::make_tuple(c.commit, c.regressions, c.improvements));
+            return out;
+          },
+          "(commit index, regressions, improvements) for each commit with change points, most cases moved first.")
+      .def(
+          "columns", [](const HistoryAnalysis& a) { return columns_dict(history_columns(a)); },
+          "Columnar view: one entry per change point (case labels, unit, the JSON change point's fields).");
 }
 
 }  // namespace
@@ -137,7 +146,8 @@ void register_history(py::module_& m) {
         o.search_end = search_end;
         return best_q_split(one_dimensional(x, "x"), o);
       },
-      "x"_a, "min_segment"_a = 2, "within"_a = "pairs", "search_end"_a = EDivisiveOptions{}.search_end, "The split of x with the largest q-statistic.");
+      "x"_a, "min_segment"_a = 2, "within"_a = "pairs", "search_end"_a = EDivisiveOptions{}.search_end,
+      "The split of x with the largest q-statistic.");
   const ChangePointOptions cpo;
   m.def(
       "series_changes",
@@ -219,11 +229,11 @@ void register_history(py::module_& m) {
       "dataset"_a, py::kw_only(), "order"_a = so.order, "sort"_a = so.sort, "by"_a = so.by,
       "max_p_value"_a = co.detect.max_p_value, "permutations"_a = static_cast<long long>(co.detect.permutations),
       "min_segment"_a = static_cast<long long>(co.detect.min_segment), "seed"_a = co.detect.seed, "within"_a = "pairs",
-      "search_end"_a = co.detect.search_end, "min_magnitude"_a = co.min_magnitude, "confidence"_a = co.confidence, "threshold"_a = co.threshold,
-      "threads"_a = static_cast<long long>(co.threads), "screen_p_value"_a = co.detect.screen_p_value,
-      "method"_a = "steps", "step_min_segment"_a = static_cast<long long>(co.steps.min_segment),
-      "step_threshold"_a = co.steps.threshold, "min_effect"_a = co.steps.min_effect,
-      "window"_a = static_cast<long long>(co.steps.window),
+      "search_end"_a = co.detect.search_end, "min_magnitude"_a = co.min_magnitude, "confidence"_a = co.confidence,
+      "threshold"_a = co.threshold, "threads"_a = static_cast<long long>(co.threads),
+      "screen_p_value"_a = co.detect.screen_p_value, "method"_a = "steps",
+      "step_min_segment"_a = static_cast<long long>(co.steps.min_segment), "step_threshold"_a = co.steps.threshold,
+      "min_effect"_a = co.steps.min_effect, "window"_a = static_cast<long long>(co.steps.window),
       "Series per case ordered by `order`, and the change points of each.");
   const HistoryReportOptions ro;
   m.def(

@@ -64,8 +64,9 @@ py::array_t<double> matrix_values(const Matrix& m) {
 }
 
 void register_results(py::module_& m) {
-  py::class_<ComparisonCase>(m, "ComparisonCase", "One matched case: key (values of `by`), display name, section, "
-                                                  "process pairs and its CaseComparison.")
+  py::class_<ComparisonCase>(m, "ComparisonCase",
+                             "One matched case: key (values of `by`), display name, section, "
+                             "process pairs and its CaseComparison.")
       .def_readonly("key", &ComparisonCase::key)
       .def_readonly("name", &ComparisonCase::name)
       .def_readonly("section", &ComparisonCase::section)
@@ -82,15 +83,16 @@ void register_results(py::module_& m) {
       .def_property_readonly("same_revision", [](const ComparisonView& v) { return v.comparison.same_revision; })
       .def_property_readonly("new_cases", [](const ComparisonView& v) { return v.comparison.new_cases; })
       .def_property_readonly("removed_cases", [](const ComparisonView& v) { return v.comparison.removed_cases; })
-      .def_property_readonly("cases", [](const ComparisonView& v) {
-        std::vector<ComparisonCase> out;
-        out.reserve(v.comparison.cases.size());
-        for (std::size_t i = 0; i < v.comparison.cases.size(); ++i) {
-          const CaseResult& r = v.comparison.cases[i];
-          out.push_back({r.key, v.names[i], v.sections[i], r.pairs, r.comparison});
-        }
-        return out;
-      })
+      .def_property_readonly("cases",
+                             [](const ComparisonView& v) {
+                               std::vector<ComparisonCase> out;
+                               out.reserve(v.comparison.cases.size());
+                               for (std::size_t i = 0; i < v.comparison.cases.size(); ++i) {
+                                 const CaseResult& r = v.comparison.cases[i];
+                                 out.push_back({r.key, v.names[i], v.sections[i], r.pairs, r.comparison});
+                               }
+                               return out;
+                             })
       .def("take_cases", [](ComparisonView& v) {
         // As `cases`, moving each CaseComparison out instead of copying it (100 000 cases
         // would otherwise be held twice); `cases` is empty afterwards.
@@ -109,8 +111,9 @@ void register_results(py::module_& m) {
       .def_readonly("col_columns", &Matrix::col_columns)
       .def_readonly("row_keys", &Matrix::row_keys)
       .def_readonly("col_keys", &Matrix::col_keys)
-      .def_property_readonly("row_names", [](const Matrix& x) { return joined_keys(x.row_keys); },
-                             "Row keys joined with \" / \" (as the report shows them).")
+      .def_property_readonly(
+          "row_names", [](const Matrix& x) { return joined_keys(x.row_keys); },
+          "Row keys joined with \" / \" (as the report shows them).")
       .def_property_readonly("col_names", [](const Matrix& x) { return joined_keys(x.col_keys); })
       .def_property_readonly("values", &matrix_values, "n_rows × n_cols float64 array in base units, NaN = no data.")
       .def_readonly("set_counts", &Matrix::set_counts)
@@ -137,11 +140,10 @@ void register_presets(py::module_& m) {
          Maybe<std::vector<std::string>> commit_keys, Maybe<bool> check_comparability,
          Maybe<bool> allow_new_and_removed, Maybe<double> threshold, Maybe<double> alpha, Maybe<double> confidence,
          Maybe<int> resamples, Maybe<std::uint64_t> seed, Maybe<double> noise_limit, Maybe<bool> moderate,
-         Maybe<bool> assume_launches_identical, Maybe<std::string> title,
-         Maybe<std::string> section_column, Maybe<std::vector<std::string>> section_order,
-         Maybe<std::map<std::string, std::string>> section_titles, Maybe<std::string> benchmark_column,
-         Maybe<std::map<std::string, std::string>> display_names, Maybe<std::string> display_name_key,
-         Maybe<double> drift_limit, Maybe<std::size_t> drift_k, Maybe<bool> gate) {
+         Maybe<bool> assume_launches_identical, Maybe<std::string> title, Maybe<std::string> section_column,
+         Maybe<std::vector<std::string>> section_order, Maybe<std::map<std::string, std::string>> section_titles,
+         Maybe<std::string> benchmark_column, Maybe<std::map<std::string, std::string>> display_names,
+         Maybe<std::string> display_name_key, Maybe<double> drift_limit, Maybe<std::size_t> drift_k, Maybe<bool> gate) {
         ComparisonReportOptions o;
         DatasetCompareOptions& c = o.compare;
         set_given(c.baseline_column, baseline_column);
@@ -291,9 +293,9 @@ void register_presets(py::module_& m) {
                               columns ? py::object(columns_dict(result.columns)) : py::none());
       },
       py::arg("dataset"), py::kw_only(), py::arg("by") = summary_defaults.by,
-      py::arg("k") = static_cast<long long>(summary_defaults.drift_k), py::arg("drift_limit") = summary_defaults.drift_limit,
-      py::arg("title") = summary_defaults.title, py::arg("threads") = static_cast<long long>(summary_defaults.threads),
-      py::arg("columns") = false,
+      py::arg("k") = static_cast<long long>(summary_defaults.drift_k),
+      py::arg("drift_limit") = summary_defaults.drift_limit, py::arg("title") = summary_defaults.title,
+      py::arg("threads") = static_cast<long long>(summary_defaults.threads), py::arg("columns") = false,
       "The summary preset: one row per set, or per group of sets pooled by `by`; returns (Report, columns or None).");
   m.attr("SUMMARY_SCHEMA") = std::string(kSummarySchema);
 

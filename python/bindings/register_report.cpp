@@ -124,11 +124,16 @@ void register_json(py::module_& m) {
   py::class_<Json>(m, "JsonValue", "A JSON value (a report's data payload); build it with the static constructors.")
       .def(py::init<>())
       .def_static("null", [] { return Json(); })
-      .def_static("boolean", [](bool b) { return Json(b); }, py::arg("value"))
-      .def_static("integer", [](std::int64_t v) { return Json(v); }, py::arg("value"))
-      .def_static("number", [](double v) { return Json(v); }, py::arg("value"))
-      .def_static("string", [](std::string s) { return Json(std::move(s)); }, py::arg("value"))
-      .def_static("array", [](std::vector<Json> items) { return Json(Json::Array(std::move(items))); }, py::arg("items"))
+      .def_static(
+          "boolean", [](bool b) { return Json(b); }, py::arg("value"))
+      .def_static(
+          "integer", [](std::int64_t v) { return Json(v); }, py::arg("value"))
+      .def_static(
+          "number", [](double v) { return Json(v); }, py::arg("value"))
+      .def_static(
+          "string", [](std::string s) { return Json(std::move(s)); }, py::arg("value"))
+      .def_static(
+          "array", [](std::vector<Json> items) { return Json(Json::Array(std::move(items))); }, py::arg("items"))
       .def_static(
           "object",
           [](std::vector<std::pair<std::string, Json>> members) {
@@ -137,14 +142,17 @@ void register_json(py::module_& m) {
             return out;
           },
           py::arg("members"))
-      .def("to_python_json",
-           [](const Json& value) {
-             std::string out;
-             append_python_json(out, value);
-             return out;
-           },
-           "JSON text for json.loads: floats stay floats, NaN and infinities stay NaN/Infinity.")
-      .def("to_json", [](const Json& value) { return to_json(value); }, "Standard JSON text (non-finite numbers as null).");
+      .def(
+          "to_python_json",
+          [](const Json& value) {
+            std::string out;
+            append_python_json(out, value);
+            return out;
+          },
+          "JSON text for json.loads: floats stay floats, NaN and infinities stay NaN/Infinity.")
+      .def(
+          "to_json", [](const Json& value) { return to_json(value); },
+          "Standard JSON text (non-finite numbers as null).");
 }
 
 void register_model(py::module_& m) {
@@ -153,10 +161,11 @@ void register_model(py::module_& m) {
       .def_static("bold", &Span::bold, py::arg("text"))
       .def_static("code", &Span::code, py::arg("text"))
       .def_static("link", &Span::link, py::arg("text"), py::arg("url"))
-      .def_property_readonly("kind", [](const Span& s) {
-        static constexpr const char* kNames[] = {"text", "strong", "code", "link"};
-        return kNames[static_cast<int>(s.kind)];
-      })
+      .def_property_readonly("kind",
+                             [](const Span& s) {
+                               static constexpr const char* kNames[] = {"text", "strong", "code", "link"};
+                               return kNames[static_cast<int>(s.kind)];
+                             })
       .def_readonly("text", &Span::text)
       .def_readonly("url", &Span::url);
 
@@ -175,44 +184,58 @@ void register_model(py::module_& m) {
       .def_readonly("text", &Cell::text)
       .def_property_readonly("role", [](const Cell& c) { return std::string(role_name(c.role)); })
       .def_readonly("value", &Cell::value)
-      .def_property_readonly("samples", [](const Cell& c) { return py::array_t<double>(c.samples.size(), c.samples.data()); });
+      .def_property_readonly("samples",
+                             [](const Cell& c) { return py::array_t<double>(c.samples.size(), c.samples.data()); });
 
   py::class_<Table>(m, "Table", "A table inside a report (returned by add_table).")
-      .def("add_row", [](Table& t, std::vector<Cell> cells) { t.add_row(std::move(cells)); }, py::arg("cells"))
+      .def(
+          "add_row", [](Table& t, std::vector<Cell> cells) { t.add_row(std::move(cells)); }, py::arg("cells"))
       .def_readwrite("footnote", &Table::footnote)
       .def_readonly("id", &Table::id)
       .def_readonly("caption", &Table::caption)
-      .def_property_readonly("columns", [](const Table& t) {
-        std::vector<std::pair<std::string, std::string>> out;
-        for (const Column& c : t.columns) out.emplace_back(c.title, std::string(align_name(c.align)));
-        return out;
-      })
+      .def_property_readonly("columns",
+                             [](const Table& t) {
+                               std::vector<std::pair<std::string, std::string>> out;
+                               for (const Column& c : t.columns)
+                                 out.emplace_back(c.title, std::string(align_name(c.align)));
+                               return out;
+                             })
       .def_property_readonly("rows", [](const Table& t) { return t.rows; })
       .def("__len__", [](const Table& t) { return t.rows.size(); });
 
   // Declared before Blocks, so that add_details's signature names it.
   py::class_<Details> details(m, "Details", "A collapsible section (returned by add_details).");
   py::class_<Blocks>(m, "Blocks", "An ordered list of blocks with builders.")
-      .def("add_heading", [](Blocks& b, int level, std::string text) { b.add_heading(level, std::move(text)); },
-           py::arg("level"), py::arg("text"))
-      .def("add_paragraph", [](Blocks& b, Spans spans) { b.add_paragraph(std::move(spans)); }, py::arg("spans"))
-      .def("add_note",
-           [](Blocks& b, Spans spans, const std::string& kind) { b.add_note(std::move(spans), note_kind_from_name(kind)); },
-           py::arg("spans"), py::arg("kind") = "note")
-      .def("add_list", [](Blocks& b, std::vector<Spans> items) { b.add_list(std::move(items)); }, py::arg("items"))
-      .def("add_table",
-           [](Blocks& b, const std::vector<std::pair<std::string, std::string>>& columns, std::string caption,
-              std::string id) -> Table& { return b.add_table(columns_from(columns), std::move(caption), std::move(id)); },
-           py::arg("columns"), py::arg("caption") = "", py::arg("id") = "", py::return_value_policy::reference_internal)
+      .def(
+          "add_heading", [](Blocks& b, int level, std::string text) { b.add_heading(level, std::move(text)); },
+          py::arg("level"), py::arg("text"))
+      .def(
+          "add_paragraph", [](Blocks& b, Spans spans) { b.add_paragraph(std::move(spans)); }, py::arg("spans"))
+      .def(
+          "add_note",
+          [](Blocks& b, Spans spans, const std::string& kind) {
+            b.add_note(std::move(spans), note_kind_from_name(kind));
+          },
+          py::arg("spans"), py::arg("kind") = "note")
+      .def(
+          "add_list", [](Blocks& b, std::vector<Spans> items) { b.add_list(std::move(items)); }, py::arg("items"))
+      .def(
+          "add_table",
+          [](Blocks& b, const std::vector<std::pair<std::string, std::string>>& columns, std::string caption,
+             std::string id) -> Table& {
+            return b.add_table(columns_from(columns), std::move(caption), std::move(id));
+          },
+          py::arg("columns"), py::arg("caption") = "", py::arg("id") = "", py::return_value_policy::reference_internal)
       .def("add_details", &Blocks::add_details, py::arg("summary"), py::arg("open") = false,
            py::return_value_policy::reference_internal)
-      .def("add_footnote", [](Blocks& b, std::string text) { b.add_footnote(std::move(text)); }, py::arg("text"))
+      .def(
+          "add_footnote", [](Blocks& b, std::string text) { b.add_footnote(std::move(text)); }, py::arg("text"))
       .def("__len__", &Blocks::size);
 
   details.def_readonly("summary", &Details::summary)
       .def_readwrite("open", &Details::open)
-      .def_property_readonly("blocks", [](Details& d) -> Blocks& { return d.blocks; },
-                             py::return_value_policy::reference_internal);
+      .def_property_readonly(
+          "blocks", [](Details& d) -> Blocks& { return d.blocks; }, py::return_value_policy::reference_internal);
 
   py::class_<RenderOptions>(m, "RenderOptions")
       .def(py::init<>())
@@ -227,30 +250,34 @@ void register_model(py::module_& m) {
   py::class_<Report>(m, "Report", "The report model: title, blocks and a JSON data payload.")
       .def(py::init<std::string>(), py::arg("title") = "")
       .def_readwrite("title", &Report::title)
-      .def_property_readonly("blocks", [](Report& r) -> Blocks& { return r.blocks; },
-                             py::return_value_policy::reference_internal)
+      .def_property_readonly(
+          "blocks", [](Report& r) -> Blocks& { return r.blocks; }, py::return_value_policy::reference_internal)
       .def_readwrite("data", &Report::data, "The machine-readable payload (a JsonValue).")
-      .def("render",
-           [](const Report& r, const std::string& format, const RenderOptions& options) {
-             return render_released(r, format_from_name(format), options);
-           },
-           py::arg("format"), py::arg("options") = RenderOptions{})
-      .def("render_utf8",
-           [](const Report& r, const std::string& format, const RenderOptions& options) {
-             return render_utf8(r, format_from_name(format), options);
-           },
-           py::arg("format"), py::arg("options") = RenderOptions{})
-      .def("render_to_fd",
-           [](const Report& r, const std::string& format, const RenderOptions& options, int fd) {
-             render_to_fd(r, format_from_name(format), options, fd);
-           },
-           py::arg("format"), py::arg("options"), py::arg("fd"))
-      .def("render_html_fragment",
-           [](const Report& r, const RenderOptions& options) {
-             py::gil_scoped_release release;
-             return render_html_fragment(r, options);
-           },
-           py::arg("options") = RenderOptions{})
+      .def(
+          "render",
+          [](const Report& r, const std::string& format, const RenderOptions& options) {
+            return render_released(r, format_from_name(format), options);
+          },
+          py::arg("format"), py::arg("options") = RenderOptions{})
+      .def(
+          "render_utf8",
+          [](const Report& r, const std::string& format, const RenderOptions& options) {
+            return render_utf8(r, format_from_name(format), options);
+          },
+          py::arg("format"), py::arg("options") = RenderOptions{})
+      .def(
+          "render_to_fd",
+          [](const Report& r, const std::string& format, const RenderOptions& options, int fd) {
+            render_to_fd(r, format_from_name(format), options, fd);
+          },
+          py::arg("format"), py::arg("options"), py::arg("fd"))
+      .def(
+          "render_html_fragment",
+          [](const Report& r, const RenderOptions& options) {
+            py::gil_scoped_release release;
+            return render_html_fragment(r, options);
+          },
+          py::arg("options") = RenderOptions{})
       .def("copy", [](const Report& r) { return Report(r); });
   m.attr("REPORT_SCHEMA") = std::string(kReportSchema);
 
@@ -268,7 +295,8 @@ void register_model(py::module_& m) {
   m.attr("FORMATS") = formats;
   m.attr("DEFAULT_MARKDOWN_BUDGET") = RenderOptions{}.markdown_budget;
   std::vector<std::pair<std::string, std::string>> verdict_roles;
-  for (const Verdict v : {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent, Verdict::unchanged}) {
+  for (const Verdict v :
+       {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent, Verdict::unchanged}) {
     verdict_roles.emplace_back(std::string(to_string(v)), std::string(role_name(verdict_role(v))));
   }
   m.attr("VERDICT_ROLES") = verdict_roles;
@@ -276,9 +304,9 @@ void register_model(py::module_& m) {
 
 void register_formatting(py::module_& m) {
   m.def("format_time", &format_time, py::arg("seconds"));
-  m.def("format_change", [](double change, bool higher_is_better) { return format_change(change, higher_is_better); },
-        py::arg("change"),
-        py::arg("higher_is_better") = false);
+  m.def(
+      "format_change", [](double change, bool higher_is_better) { return format_change(change, higher_is_better); },
+      py::arg("change"), py::arg("higher_is_better") = false);
   m.def("format_change_percent", &format_change_percent, py::arg("change"));
   m.def("format_percent", &format_percent, py::arg("fraction"), py::arg("decimals") = 1);
   m.def("format_fixed", &format_fixed, py::arg("value"), py::arg("decimals") = 2);
@@ -289,11 +317,13 @@ void register_formatting(py::module_& m) {
   m.def("format_bytes", &format_bytes, py::arg("bytes"));
   m.def("format_byte_rate", &format_byte_rate, py::arg("bytes_per_second"));
   m.def("format_bits", &format_bits, py::arg("bits_per_second"));
-  m.def("format_sparkline",
-        [](const Samples& samples, std::size_t width) {
-          return format_sparkline(std::span<const double>(samples.data(), static_cast<std::size_t>(samples.size())), width);
-        },
-        py::arg("samples"), py::arg("width") = 16);
+  m.def(
+      "format_sparkline",
+      [](const Samples& samples, std::size_t width) {
+        return format_sparkline(std::span<const double>(samples.data(), static_cast<std::size_t>(samples.size())),
+                                width);
+      },
+      py::arg("samples"), py::arg("width") = 16);
   m.attr("UNAVAILABLE") = std::string(kUnavailable);
 }
 

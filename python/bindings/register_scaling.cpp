@@ -60,7 +60,8 @@ void register_fit_classes(py::module_& m) {
       .def_readonly("level_upper", &GrowthChange::level_upper)
       .def_readonly("reference_size", &GrowthChange::reference_size)
       .def_readonly("df", &GrowthChange::df)
-      .def_property_readonly("verdict", [](const GrowthChange& c) { return std::string(growth_verdict_name(c.verdict)); })
+      .def_property_readonly("verdict",
+                             [](const GrowthChange& c) { return std::string(growth_verdict_name(c.verdict)); })
       .def_readonly("at", &GrowthChange::at)
       .def_readonly("at_ratio", &GrowthChange::at_ratio)
       .def_readonly("at_lower", &GrowthChange::at_lower)
@@ -93,8 +94,9 @@ void register_family_classes(py::module_& m) {
       .def_readonly("head", &FamilyComparison::head)
       .def_readonly("change", &FamilyComparison::change);
   py::class_<ScalingResult>(m, "ScalingResult", "Every family of a Dataset fitted, or compared base → head.")
-      .def("columns", [](const ScalingResult& r) { return columns_dict(scaling_columns(r)); },
-           "Columnar view: the scalar fields of the JSON comparisons (base_*, head_*, the change's) or fits.")
+      .def(
+          "columns", [](const ScalingResult& r) { return columns_dict(scaling_columns(r)); },
+          "Columnar view: the scalar fields of the JSON comparisons (base_*, head_*, the change's) or fits.")
       .def_readonly("by", &ScalingResult::by)
       .def_readonly("size_source", &ScalingResult::size_source)
       .def_readonly("compared", &ScalingResult::compared)
@@ -130,8 +132,9 @@ void register_scaling(py::module_& m) {
          std::optional<double> at, double far_factor) {
         return compare_growth(base, head, {confidence, exponent_threshold, at, far_factor});
       },
-      py::arg("base"), py::arg("head"), py::kw_only(), py::arg("confidence") = 0.95, py::arg("exponent_threshold") = 0.1,
-      py::arg("at") = py::none(), py::arg("far_factor") = 10.0, "Base → head change of growth of two fits.");
+      py::arg("base"), py::arg("head"), py::kw_only(), py::arg("confidence") = 0.95,
+      py::arg("exponent_threshold") = 0.1, py::arg("at") = py::none(), py::arg("far_factor") = 10.0,
+      "Base → head change of growth of two fits.");
   m.def(
       "split_size",
       [](const std::string& name, std::size_t argument) -> std::optional<std::pair<std::string, double>> {

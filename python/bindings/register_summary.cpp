@@ -19,7 +19,6 @@ using namespace pybind11::literals;
 namespace benchreport::python {
 namespace {
 
-
 NanPolicy parse_nan_policy(const std::string& name) {
   if (name == "raise") return NanPolicy::raise;
   if (name == "omit") return NanPolicy::omit;
@@ -88,7 +87,9 @@ py::array to_object_numpy(const std::vector<std::string>& v) {
   return out;
 }
 
-py::object optional_reason(const Availability& a) { return a.ok ? py::object(py::none()) : py::object(py::str(a.reason)); }
+py::object optional_reason(const Availability& a) {
+  return a.ok ? py::object(py::none()) : py::object(py::str(a.reason));
+}
 
 // summarize_grouped's result stays a dict of numpy columns (the one hand-built dict of
 // this file): it is a struct of arrays whose keys depend on `stats=`, consumed
@@ -167,19 +168,20 @@ py::tuple median_ci_state(const MedianCI& c) {
                         c.upper_rank);
 }
 MedianCI median_ci_from(const py::tuple& t) {
-  return MedianCI{availability_from(t[0]), t[1].cast<double>(), t[2].cast<double>(), t[3].cast<double>(),
-                  t[4].cast<double>(), t[5].cast<std::size_t>(), t[6].cast<std::size_t>()};
+  return MedianCI{availability_from(t[0]), t[1].cast<double>(),      t[2].cast<double>(),     t[3].cast<double>(),
+                  t[4].cast<double>(),     t[5].cast<std::size_t>(), t[6].cast<std::size_t>()};
 }
 
 py::tuple drift_state(const Drift& d) {
-  return py::make_tuple(availability_state(d.change_availability), d.change, availability_state(d.theil_sen_availability),
-                        d.theil_sen_slope, d.theil_sen_relative, availability_state(d.mann_kendall_availability),
-                        d.mann_kendall_s, d.mann_kendall_z, d.mann_kendall_p, d.kendall_tau);
+  return py::make_tuple(availability_state(d.change_availability), d.change,
+                        availability_state(d.theil_sen_availability), d.theil_sen_slope, d.theil_sen_relative,
+                        availability_state(d.mann_kendall_availability), d.mann_kendall_s, d.mann_kendall_z,
+                        d.mann_kendall_p, d.kendall_tau);
 }
 Drift drift_from(const py::tuple& t) {
-  return Drift{availability_from(t[0]), t[1].cast<double>(), availability_from(t[2]), t[3].cast<double>(),
-               t[4].cast<double>(), availability_from(t[5]), t[6].cast<double>(), t[7].cast<double>(),
-               t[8].cast<double>(), t[9].cast<double>()};
+  return Drift{availability_from(t[0]), t[1].cast<double>(),     availability_from(t[2]), t[3].cast<double>(),
+               t[4].cast<double>(),     availability_from(t[5]), t[6].cast<double>(),     t[7].cast<double>(),
+               t[8].cast<double>(),     t[9].cast<double>()};
 }
 
 py::tuple summary_state(const Summary& s) {
@@ -241,8 +243,7 @@ void bind_result_types(py::module_& m) {
       .def_readonly("mann_kendall_z", &Drift::mann_kendall_z)
       .def_readonly("mann_kendall_p", &Drift::mann_kendall_p)
       .def_readonly("kendall_tau", &Drift::kendall_tau)
-      .def_property_readonly("mann_kendall_available",
-                             [](const Drift& d) { return d.mann_kendall_availability.ok; })
+      .def_property_readonly("mann_kendall_available", [](const Drift& d) { return d.mann_kendall_availability.ok; })
       .def_property_readonly("mann_kendall_reason",
                              [](const Drift& d) { return optional_reason(d.mann_kendall_availability); })
       .def(py::pickle(&drift_state, &drift_from))
@@ -305,14 +306,14 @@ void register_summary(py::module_& m) {
         py::gil_scoped_release unlocked;
         return summarize(x, options);
       },
-      "values"_a, "quantiles"_a, "method"_a, "ddof"_a, "k"_a, "confidence"_a, "mad_scale"_a, "nan_policy"_a,
-      "stats"_a, "theil_sen_max_n"_a);
+      "values"_a, "quantiles"_a, "method"_a, "ddof"_a, "k"_a, "confidence"_a, "mad_scale"_a, "nan_policy"_a, "stats"_a,
+      "theil_sen_max_n"_a);
   m.def(
       "summarize_grouped",
       [](const DoubleArray& values, const IndexArray& offsets, const std::vector<double>& quantiles,
          const std::string& method, int ddof, long long k, double confidence, const std::string& mad_scale,
-         const std::string& nan_policy, const std::optional<std::vector<std::string>>& stats,
-         long long theil_sen_max_n, long long threads) {
+         const std::string& nan_policy, const std::optional<std::vector<std::string>>& stats, long long theil_sen_max_n,
+         long long threads) {
         const SummaryOptions options =
             make_options(quantiles, method, ddof, k, confidence, mad_scale, nan_policy, stats, theil_sen_max_n);
         const unsigned thread_count = static_cast<unsigned>(non_negative(threads, "threads"));

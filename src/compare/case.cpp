@@ -45,8 +45,10 @@ void validate_side(const SideSamples& side, std::string_view which, std::string_
                                      which, p, i, v));
       }
       if (!(v > 0)) {
-        throw InputError(fmt::format("{}: {} process {} sample {} is {} (expected a positive value: changes are "
-                                     "ratios)", case_label(name), which, p, i, v));
+        throw InputError(
+            fmt::format("{}: {} process {} sample {} is {} (expected a positive value: changes are "
+                        "ratios)",
+                        case_label(name), which, p, i, v));
       }
     }
   }
@@ -88,8 +90,7 @@ void fill_processes(CaseComparison& c, const SideSamples& base, const SideSample
 void fill_paired_test(CaseComparison& c, const CompareOptions& o) {
   const std::size_t pairs = c.process_changes.size();
   if (pairs < kMinWilcoxonPairs) {
-    c.wilcoxon_unavailable_reason =
-        fmt::format("needs at least {} process pairs, have {}", kMinWilcoxonPairs, pairs);
+    c.wilcoxon_unavailable_reason = fmt::format("needs at least {} process pairs, have {}", kMinWilcoxonPairs, pairs);
     return;
   }
   std::vector<double> log_ratios;
@@ -101,20 +102,21 @@ void fill_paired_test(CaseComparison& c, const CompareOptions& o) {
   c.wilcoxon = wilcoxon_signed_rank(log_ratios);
   c.wilcoxon_available = true;
   if (2.0 / std::ldexp(1.0, static_cast<int>(c.wilcoxon.n_used)) > o.alpha) {
-    c.warnings.push_back(fmt::format("the paired process test cannot reach alpha = {} with {} nonzero pairs",
-                                     o.alpha, c.wilcoxon.n_used));
+    c.warnings.push_back(fmt::format("the paired process test cannot reach alpha = {} with {} nonzero pairs", o.alpha,
+                                     c.wilcoxon.n_used));
   }
 }
 
-void fill_estimators(CaseComparison& c, std::span<const double> b, std::span<const double> h,
-                     const CompareOptions& o) {
+void fill_estimators(CaseComparison& c, std::span<const double> b, std::span<const double> h, const CompareOptions& o) {
   if (b.size() > kMaxPooledEstimatorSamples || h.size() > kMaxPooledEstimatorSamples) {
     // Extra figures on pooled samples (they never decide the verdict) whose selections over
     // n·m pairwise differences would cost more than the rest of the comparison.
     c.shift = c.ratio = c.disparity = kNaN;
     c.shift_bounds = c.ratio_bounds = c.disparity_bounds = Bounds{kNaN, kNaN, 1.0, false};
-    c.warnings.push_back(fmt::format("Hodges-Lehmann shift, ratio, disparity and their bounds not computed: more than "
-                                     "{} samples on a side", kMaxPooledEstimatorSamples));
+    c.warnings.push_back(
+        fmt::format("Hodges-Lehmann shift, ratio, disparity and their bounds not computed: more than "
+                    "{} samples on a side",
+                    kMaxPooledEstimatorSamples));
     return;
   }
   c.shift = hodges_lehmann_shift(b, h);
@@ -131,16 +133,18 @@ void fill_estimators(CaseComparison& c, std::span<const double> b, std::span<con
     c.disparity_bounds = Bounds{kNaN, kNaN, 1.0, false};
   }
   if (c.shift_bounds.achieved_misrate > o.misrate) {
-    c.warnings.push_back(fmt::format("Hodges-Lehmann bounds cannot reach misrate {} with {} and {} samples "
-                                     "(achieved {:.3g})", o.misrate, b.size(), h.size(),
-                                     c.shift_bounds.achieved_misrate));
+    c.warnings.push_back(
+        fmt::format("Hodges-Lehmann bounds cannot reach misrate {} with {} and {} samples "
+                    "(achieved {:.3g})",
+                    o.misrate, b.size(), h.size(), c.shift_bounds.achieved_misrate));
   } else if (c.disparity_bounds.achieved_misrate > o.misrate) {
     // The spread bounds (misrate/4 each) are the part that runs out: their sign test on
     // floor(n/2) pairs reaches at best 2 * 2^-pairs.
     const auto pairs = static_cast<std::size_t>(std::ceil(std::log2(8.0 / o.misrate)));
-    c.warnings.push_back(fmt::format("disparity bounds cannot reach misrate {} with {} and {} samples (achieved {:.3g}; "
-                                     "the spread bounds need >= {} samples per side)", o.misrate, b.size(), h.size(),
-                                     c.disparity_bounds.achieved_misrate, 2 * pairs));
+    c.warnings.push_back(
+        fmt::format("disparity bounds cannot reach misrate {} with {} and {} samples (achieved {:.3g}; "
+                    "the spread bounds need >= {} samples per side)",
+                    o.misrate, b.size(), h.size(), c.disparity_bounds.achieved_misrate, 2 * pairs));
   }
 }
 
@@ -193,8 +197,8 @@ double log_median_se(std::span<const double> x) {
 // Above kMaxResampledSamples on a side, the bootstrap's limit instead of resampling:
 // the ratio of medians with a normal interval on the log scale, each side's se from
 // its median interval (docs/statistics-comparison.md, "Work by case size").
-BootstrapInterval median_ratio_normal_interval(std::span<const double> b, std::span<const double> h,
-                                               double ratio, double confidence) {
+BootstrapInterval median_ratio_normal_interval(std::span<const double> b, std::span<const double> h, double ratio,
+                                               double confidence) {
   const double se = std::hypot(log_median_se(b), log_median_se(h));
   const boost::math::normal_distribution<double> normal;
   const double half = boost::math::quantile(normal, (1 + confidence) / 2) * se;
@@ -256,8 +260,10 @@ void fill_process_variance(CaseComparison& c, const SideSamples& base, const Sid
   }
   c.between_process_dominates = c.between_process_share > o.between_share_limit;
   if (c.between_process_dominates) {
-    c.warnings.push_back(fmt::format("between-process variance dominates: {:.0f}% of the variance of the process "
-                                     "medians is process-to-process", 100 * c.between_process_share));
+    c.warnings.push_back(
+        fmt::format("between-process variance dominates: {:.0f}% of the variance of the process "
+                    "medians is process-to-process",
+                    100 * c.between_process_share));
   }
 }
 
@@ -305,8 +311,8 @@ void fill_interval(CaseComparison& c, const SideSamples& base, const SideSamples
     const bool paired = pairing != ProcessPairing::unpaired && c.base_processes == c.head_processes;
     // A difference of two grid-read medians carries twice the rounding variance of one.
     const double floor = grid_floor(c, b, h, log_variance(lb, lh, paired), paired ? 2 : 1);
-    const LogTInterval t = paired ? paired_t_interval(lb, lh, o.confidence, 2 * floor)
-                                  : welch_t_interval(lb, lh, o.confidence, floor);
+    const LogTInterval t =
+        paired ? paired_t_interval(lb, lh, o.confidence, 2 * floor) : welch_t_interval(lb, lh, o.confidence, floor);
     c.change_interval_method = t.method;
     c.interval_unit = "process";
     c.within_process_only = false;
@@ -387,8 +393,10 @@ double within_process_drift(const SideSamples& base, const SideSamples& head, do
 
 void decide_case(CaseComparison& c, const CompareOptions& o) {
   std::optional<VerdictCode> gate;
-  if (c.too_noisy) gate = VerdictCode::too_noisy;
-  else if (c.within_process_only && c.too_few_samples) gate = VerdictCode::too_few_samples;
+  if (c.too_noisy)
+    gate = VerdictCode::too_noisy;
+  else if (c.within_process_only && c.too_few_samples)
+    gate = VerdictCode::too_few_samples;
   VerdictDecision d = explain_verdict(c.change_estimate, c.change_lower, c.change_upper, gate, o);
   const bool one_launch = c.within_process_only && !o.exact_unit && !o.assume_launches_identical;
   if (one_launch && !gate && d.code != VerdictCode::no_interval) {
@@ -404,11 +412,16 @@ void decide_case(CaseComparison& c, const CompareOptions& o) {
   c.inconclusive_cause = InconclusiveCause::none;
   if (c.verdict != Verdict::inconclusive) return;
   const std::size_t k = std::min(c.base_processes, c.head_processes);
-  if (one_launch) c.inconclusive_cause = InconclusiveCause::one_launch;
-  else if (gate) c.inconclusive_cause = InconclusiveCause::noise;
-  else if (c.within_process_drift >= o.threshold / 2) c.inconclusive_cause = InconclusiveCause::drift;
-  else if (k < 4) c.inconclusive_cause = InconclusiveCause::few_processes;
-  else c.inconclusive_cause = InconclusiveCause::noise;
+  if (one_launch)
+    c.inconclusive_cause = InconclusiveCause::one_launch;
+  else if (gate)
+    c.inconclusive_cause = InconclusiveCause::noise;
+  else if (c.within_process_drift >= o.threshold / 2)
+    c.inconclusive_cause = InconclusiveCause::drift;
+  else if (k < 4)
+    c.inconclusive_cause = InconclusiveCause::few_processes;
+  else
+    c.inconclusive_cause = InconclusiveCause::noise;
 }
 
 namespace {
@@ -476,7 +489,9 @@ std::size_t min_samples_per_side(double alpha) {
 VerdictDecision explain_verdict(double estimate, double lower, double upper, std::optional<VerdictCode> gate,
                                 const CompareOptions& o) {
   const double t = o.threshold;
-  const auto by_direction = [&](double change) { return is_worse(change, o.direction) ? Verdict::slower : Verdict::faster; };
+  const auto by_direction = [&](double change) {
+    return is_worse(change, o.direction) ? Verdict::slower : Verdict::faster;
+  };
   if (o.exact_unit) {
     if (estimate == 0) return {Verdict::unchanged, VerdictCode::exact_equal};
     return {by_direction(estimate), VerdictCode::exact_differs};
@@ -493,10 +508,10 @@ VerdictDecision explain_verdict(double estimate, double lower, double upper, std
   return {Verdict::inconclusive, VerdictCode::straddles_zero};
 }
 
-Verdict decide_verdict(double estimate, double change_lower, double change_upper, bool gated,
-                       const CompareOptions& o) {
+Verdict decide_verdict(double estimate, double change_lower, double change_upper, bool gated, const CompareOptions& o) {
   return explain_verdict(estimate, change_lower, change_upper,
-                         gated ? std::optional(VerdictCode::too_noisy) : std::nullopt, o).verdict;
+                         gated ? std::optional(VerdictCode::too_noisy) : std::nullopt, o)
+      .verdict;
 }
 
 void control_false_discoveries(std::span<CaseComparison> cases, const CompareOptions& o) {
@@ -581,8 +596,12 @@ CaseComparison compare_case(const SideSamples& base, const SideSamples& head, co
     if (base.processes.size() < 2 || head.processes.size() < 2) {
       fill_bootstrap(c, base, head, b, h, options);
     } else {
-      c.bootstrap = BootstrapInterval{.estimate = c.change + 1, .percentile_lower = kNaN, .percentile_upper = kNaN,
-                                      .bca_lower = kNaN, .bca_upper = kNaN, .standard_error = kNaN};
+      c.bootstrap = BootstrapInterval{.estimate = c.change + 1,
+                                      .percentile_lower = kNaN,
+                                      .percentile_upper = kNaN,
+                                      .bca_lower = kNaN,
+                                      .bca_upper = kNaN,
+                                      .standard_error = kNaN};
     }
     fill_interval(c, base, head, b, h, pairing, options);
   } catch (const InputError& e) {

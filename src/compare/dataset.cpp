@@ -37,8 +37,8 @@ std::vector<std::string> values_of(const Dataset& dataset, const std::string& co
 std::string pick_head_value(const std::vector<std::string>& values, const DatasetCompareOptions& o) {
   const auto has = [&](const std::string& v) { return std::find(values.begin(), values.end(), v) != values.end(); };
   if (!has(o.baseline_value)) {
-    throw InputError(fmt::format("compare: no set has {}={} (values of \"{}\": {})", o.baseline_column, o.baseline_value,
-                                 o.baseline_column, fmt::join(values, ", ")));
+    throw InputError(fmt::format("compare: no set has {}={} (values of \"{}\": {})", o.baseline_column,
+                                 o.baseline_value, o.baseline_column, fmt::join(values, ", ")));
   }
   if (!o.head_value.empty()) {
     if (!has(o.head_value)) {
@@ -52,9 +52,10 @@ std::string pick_head_value(const std::vector<std::string>& values, const Datase
     if (v != o.baseline_value) others.push_back(v);
   }
   if (others.size() != 1) {
-    throw InputError(fmt::format("compare: {} other value(s) of \"{}\" besides the baseline \"{}\" ({}); choose one "
-                                 "with head_value",
-                                 others.size(), o.baseline_column, o.baseline_value, fmt::join(others, ", ")));
+    throw InputError(
+        fmt::format("compare: {} other value(s) of \"{}\" besides the baseline \"{}\" ({}); choose one "
+                    "with head_value",
+                    others.size(), o.baseline_column, o.baseline_value, fmt::join(others, ", ")));
   }
   return others.front();
 }
@@ -71,7 +72,8 @@ std::vector<std::string> case_columns(const Dataset& dataset, const DatasetCompa
   }
   std::vector<std::string> by;
   for (const auto& column : dataset.columns()) {
-    const bool per_process = std::find(o.process_columns.begin(), o.process_columns.end(), column) != o.process_columns.end();
+    const bool per_process =
+        std::find(o.process_columns.begin(), o.process_columns.end(), column) != o.process_columns.end();
     if (column != o.baseline_column && !per_process) by.push_back(column);
   }
   return by;
@@ -123,12 +125,12 @@ std::string quoted_set(const std::set<std::string>& values) {
 
 class ComparabilityCheck {
  public:
-  ComparabilityCheck(const Dataset& dataset, const DatasetCompareOptions& options) : ds_(dataset), opt_(options), runs_(dataset) {}
+  ComparabilityCheck(const Dataset& dataset, const DatasetCompareOptions& options)
+      : ds_(dataset), opt_(options), runs_(dataset) {}
 
   void check_case(const std::string& case_name, const Sides& sides) {
     for (const auto& key : opt_.run_checks) {
-      compare_field(case_name, key, sides,
-                    [&](std::size_t set) { return runs_.value(set, key); });
+      compare_field(case_name, key, sides, [&](std::size_t set) { return runs_.value(set, key); });
     }
     for (const auto& key : opt_.work_checks) {
       compare_field(case_name, key, sides, [&](std::size_t set) { return work_of(set, key); });
@@ -154,12 +156,14 @@ class ComparabilityCheck {
     if (conflicts_.empty()) return;
     std::vector<std::string> parts;
     for (const auto& c : conflicts_) {
-      parts.push_back(fmt::format("{} differs: base {} vs head {} (in {}{})", c.field, quoted_set(c.base), quoted_set(c.head),
-                                  c.first_case, c.cases > 1 ? fmt::format(" and {} more case(s)", c.cases - 1) : ""));
+      parts.push_back(fmt::format("{} differs: base {} vs head {} (in {}{})", c.field, quoted_set(c.base),
+                                  quoted_set(c.head), c.first_case,
+                                  c.cases > 1 ? fmt::format(" and {} more case(s)", c.cases - 1) : ""));
     }
-    throw InputError(fmt::format("compare: refusing to compare base and head — they executed unequal work or ran in "
-                                 "different environments: {}",
-                                 fmt::join(parts, "; ")));
+    throw InputError(
+        fmt::format("compare: refusing to compare base and head — they executed unequal work or ran in "
+                    "different environments: {}",
+                    fmt::join(parts, "; ")));
   }
 
  private:
@@ -196,8 +200,8 @@ class ComparabilityCheck {
 };
 
 // The one commit of a side's runs, or "" when unknown or mixed.
-std::string side_commit(const std::vector<std::size_t>& sets,
-                        const std::vector<std::string>& keys, RunMetadataCache& runs) {
+std::string side_commit(const std::vector<std::size_t>& sets, const std::vector<std::string>& keys,
+                        RunMetadataCache& runs) {
   std::set<std::string> commits;
   for (const auto set : sets) {
     std::string found;
@@ -215,7 +219,8 @@ std::string side_commit(const std::vector<std::size_t>& sets,
 // Processes of one side in base units, ordered by `order`; same-pair sets
 // are concatenated (and scaled sets copied) into `storage`.
 std::vector<std::span<const double>> side_processes(const Dataset& dataset, const std::vector<std::size_t>& sets,
-                                                    const std::string& pair_column, const std::vector<std::string>& order,
+                                                    const std::string& pair_column,
+                                                    const std::vector<std::string>& order,
                                                     std::vector<std::vector<double>>& storage) {
   std::vector<std::span<const double>> processes;
   for (const auto& members : process_sets(dataset, sets, pair_column, order)) {
@@ -270,13 +275,13 @@ void check_case_units(const Dataset& dataset, const std::string& name, const Sid
   const auto check_side = [&](const std::vector<std::size_t>& sets, std::string_view side) {
     for (const std::size_t set : sets) {
       const Unit& other = dataset.unit(set);
-      const bool same_kind = other.dimension == unit.dimension &&
-                             (unit.dimension != Dimension::custom || other.symbol == unit.symbol);
+      const bool same_kind =
+          other.dimension == unit.dimension && (unit.dimension != Dimension::custom || other.symbol == unit.symbol);
       if (!same_kind) {
-        throw InputError(fmt::format("compare: case '{}' mixes units that cannot be compared: base {} ({}) vs {} {} ({}); "
-                                     "every set of a case needs the same kind of unit",
-                                     name, unit.symbol, dimension_name(unit.dimension), side, other.symbol,
-                                     dimension_name(other.dimension)));
+        throw InputError(fmt::format(
+            "compare: case '{}' mixes units that cannot be compared: base {} ({}) vs {} {} ({}); "
+            "every set of a case needs the same kind of unit",
+            name, unit.symbol, dimension_name(unit.dimension), side, other.symbol, dimension_name(other.dimension)));
       }
       if (dataset.direction(set) != dataset.direction(first)) {
         throw InputError(fmt::format("compare: case '{}' mixes lower-is-better and higher-is-better sets", name));
@@ -306,7 +311,8 @@ ProcessPairing pairing_of(const Dataset& dataset, const Sides& sides, const std:
 }  // namespace
 
 std::vector<std::vector<std::size_t>> process_sets(const Dataset& dataset, const std::vector<std::size_t>& sets,
-                                                   const std::string& pair_column, const std::vector<std::string>& pairs) {
+                                                   const std::string& pair_column,
+                                                   const std::vector<std::string>& pairs) {
   // One pass over the sets with the pairs hashed (was a pass per pair: quadratic in process files).
   std::unordered_map<std::string_view, std::size_t> pair_index;
   pair_index.reserve(pairs.size());

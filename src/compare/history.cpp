@@ -26,7 +26,9 @@ bool worse(double change, Direction direction) {
 }
 
 // after / before - 1, or after - before when the series has a value <= 0.
-double change_of(double before, double after, bool relative) { return relative ? after / before - 1.0 : after - before; }
+double change_of(double before, double after, bool relative) {
+  return relative ? after / before - 1.0 : after - before;
+}
 
 // Drops the smallest split below min_magnitude until none is left (segments merge).
 void drop_small(std::span<const double> values, std::vector<EDivisiveSplit>& splits, double min_magnitude) {
@@ -36,8 +38,8 @@ void drop_small(std::span<const double> values, std::vector<EDivisiveSplit>& spl
     for (std::size_t i = 0; i < splits.size(); ++i) {
       const std::size_t begin = i == 0 ? 0 : splits[i - 1].index;
       const std::size_t end = i + 1 == splits.size() ? values.size() : splits[i + 1].index;
-      const double size = std::abs(segment_median(values, splits[i].index, end) /
-                                   segment_median(values, begin, splits[i].index) - 1.0);
+      const double size =
+          std::abs(segment_median(values, splits[i].index, end) / segment_median(values, begin, splits[i].index) - 1.0);
       if (size < smallest_size) {
         smallest_size = size;
         smallest = i;
@@ -53,7 +55,8 @@ std::vector<double> interval_input(std::span<const double> values, std::size_t b
                                    int exponent) {
   std::vector<double> out;
   out.reserve(end - begin);
-  for (std::size_t i = begin; i < end; ++i) out.push_back(relative ? std::log(values[i]) : std::ldexp(values[i], -exponent));
+  for (std::size_t i = begin; i < end; ++i)
+    out.push_back(relative ? std::log(values[i]) : std::ldexp(values[i], -exponent));
   return out;
 }
 
@@ -124,9 +127,9 @@ SeriesChanges series_changes(std::span<const double> values, Direction direction
     cp.change = change_of(cp.before, cp.after, relative);
     cp.lower = cp.upper = std::numeric_limits<double>::quiet_NaN();
     if (bounds[i + 1] - bounds[i] >= 2 && bounds[i + 2] - bounds[i + 1] >= 2) {
-      const LogTInterval t =
-          welch_t_interval(interval_input(values, bounds[i], bounds[i + 1], relative, exponent),
-                           interval_input(values, bounds[i + 1], bounds[i + 2], relative, exponent), options.confidence);
+      const LogTInterval t = welch_t_interval(interval_input(values, bounds[i], bounds[i + 1], relative, exponent),
+                                              interval_input(values, bounds[i + 1], bounds[i + 2], relative, exponent),
+                                              options.confidence);
       cp.lower = relative ? std::expm1(t.lower) : std::ldexp(t.lower, exponent);
       cp.upper = relative ? std::expm1(t.upper) : std::ldexp(t.upper, exponent);
     }
@@ -176,7 +179,8 @@ std::vector<CommitMoves> commits_moving_cases(const HistoryAnalysis& analysis) {
   std::vector<CommitMoves> per_commit(analysis.history.commits.size());
   for (std::size_t c = 0; c < per_commit.size(); ++c) per_commit[c].commit = c;
   for (const auto& changes : analysis.changes) {
-    for (const auto& cp : changes.change_points) (cp.regression ? per_commit[cp.commit].regressions : per_commit[cp.commit].improvements) += 1;
+    for (const auto& cp : changes.change_points)
+      (cp.regression ? per_commit[cp.commit].regressions : per_commit[cp.commit].improvements) += 1;
   }
   std::vector<CommitMoves> out;
   for (const auto& m : per_commit) {

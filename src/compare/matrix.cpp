@@ -61,7 +61,8 @@ double cell_statistic(const Dataset& dataset, const std::vector<std::size_t>& se
       return median_inplace(medians);
     }
     case MatrixStat::pooled_median: return median_inplace(pooled);
-    case MatrixStat::mean: return std::accumulate(pooled.begin(), pooled.end(), 0.0) / static_cast<double>(pooled.size());
+    case MatrixStat::mean:
+      return std::accumulate(pooled.begin(), pooled.end(), 0.0) / static_cast<double>(pooled.size());
     case MatrixStat::min: return *std::min_element(pooled.begin(), pooled.end());
   }
   return 0.0;
@@ -102,8 +103,12 @@ Direction Matrix::direction() const noexcept {
 std::optional<std::size_t> Matrix::best_col(std::size_t r) const { return best_index(row(r), direction()); }
 std::optional<std::size_t> Matrix::worst_col(std::size_t r) const { return best_index(row(r), opposite(direction())); }
 
-std::optional<std::size_t> Matrix::find_row(std::string_view joined_key) const { return find_key(row_keys, joined_key); }
-std::optional<std::size_t> Matrix::find_col(std::string_view joined_key) const { return find_key(col_keys, joined_key); }
+std::optional<std::size_t> Matrix::find_row(std::string_view joined_key) const {
+  return find_key(row_keys, joined_key);
+}
+std::optional<std::size_t> Matrix::find_col(std::string_view joined_key) const {
+  return find_key(col_keys, joined_key);
+}
 
 Matrix matrix(const Dataset& dataset, const MatrixOptions& options) {
   require_columns(dataset, options.rows, "rows");
@@ -121,9 +126,10 @@ Matrix matrix(const Dataset& dataset, const MatrixOptions& options) {
     if (!first_set) {
       first_set = set;
     } else if (!(dataset.unit(set) == dataset.unit(*first_set))) {
-      throw InputError(fmt::format("matrix: sets mix units (\"{}\" for {} vs \"{}\" for {}); filter to one metric first",
-                                   dataset.unit(*first_set).symbol, format_labels(dataset.labels(*first_set)),
-                                   dataset.unit(set).symbol, format_labels(dataset.labels(set))));
+      throw InputError(
+          fmt::format("matrix: sets mix units (\"{}\" for {} vs \"{}\" for {}); filter to one metric first",
+                      dataset.unit(*first_set).symbol, format_labels(dataset.labels(*first_set)),
+                      dataset.unit(set).symbol, format_labels(dataset.labels(set))));
     }
     const auto r = intern(out.row_keys, row_index, key_of(dataset, set, options.rows));
     const auto c = intern(out.col_keys, col_index, key_of(dataset, set, options.cols));

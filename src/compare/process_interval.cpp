@@ -34,8 +34,8 @@ template <class Dist>
 void fill_from(LogTInterval& r, const Dist& dist, double confidence, double quantile) {
   r.statistic = r.estimate / r.standard_error;
   r.p_value = std::min(1.0, 2 * boost::math::cdf(boost::math::complement(dist, std::fabs(r.statistic))));
-  const double q = std::isfinite(quantile) ? quantile
-                                           : boost::math::quantile(boost::math::complement(dist, (1 - confidence) / 2));
+  const double q =
+      std::isfinite(quantile) ? quantile : boost::math::quantile(boost::math::complement(dist, (1 - confidence) / 2));
   r.lower = r.estimate - q * r.standard_error;
   r.upper = r.estimate + q * r.standard_error;
 }
@@ -57,8 +57,8 @@ LogTInterval finish(LogTInterval r, double confidence, double quantile = std::nu
 
 }  // namespace
 
-LogTInterval paired_t_interval(std::span<const double> base_logs, std::span<const double> head_logs,
-                               double confidence, double variance_floor) {
+LogTInterval paired_t_interval(std::span<const double> base_logs, std::span<const double> head_logs, double confidence,
+                               double variance_floor) {
   check_confidence(confidence);
   if (base_logs.size() != head_logs.size() || base_logs.size() < 2) {
     throw InputError("paired t: needs two equal-length sides of >= 2 values");
@@ -74,8 +74,8 @@ LogTInterval paired_t_interval(std::span<const double> base_logs, std::span<cons
   return finish(r, confidence);
 }
 
-LogTInterval welch_t_interval(std::span<const double> base_logs, std::span<const double> head_logs,
-                              double confidence, double variance_floor) {
+LogTInterval welch_t_interval(std::span<const double> base_logs, std::span<const double> head_logs, double confidence,
+                              double variance_floor) {
   check_confidence(confidence);
   const WelchTest w = welch_test(base_logs, head_logs);
   LogTInterval r;
@@ -112,8 +112,8 @@ ProcessVariance process_variance(std::span<const double> base_logs, std::span<co
   }
   const double mb = mean_of(base_logs), mh = mean_of(head_logs);
   v.estimate = mh - mb;
-  v.variance = std::max(((kb - 1) * var_of(base_logs, mb) + (kh - 1) * var_of(head_logs, mh)) / (kb + kh - 2),
-                        log_median_floor);
+  v.variance =
+      std::max(((kb - 1) * var_of(base_logs, mb) + (kh - 1) * var_of(head_logs, mh)) / (kb + kh - 2), log_median_floor);
   v.df = kb + kh - 2;
   v.factor = 1 / kb + 1 / kh;
   return v;

@@ -16,7 +16,9 @@ namespace benchreport {
 
 namespace {
 
-double mean_of(std::span<const double> v) { return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size()); }
+double mean_of(std::span<const double> v) {
+  return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
 
 // t-interval of the mean log ratio over cases, reported on the ratio scale.
 void geomean_interval(Rollup& r, std::span<const double> log_ratios, const RollupOptions& o) {

@@ -70,7 +70,8 @@ FamilyFit fit_family(const Dataset& dataset, const Family& family, const std::ve
   f.key = family.key;
   f.name = family.name;
   f.unit = dataset.unit(members.front().set);
-  for (const auto& [size, sets] : by_size) f.levels.push_back({size, process_medians(dataset, sets, options.pair_column)});
+  for (const auto& [size, sets] : by_size)
+    f.levels.push_back({size, process_medians(dataset, sets, options.pair_column)});
   f.fit = fit_scaling(f.levels, options.fit);
   f.reported = reported_complexity(dataset, members.front().set);
   return f;
@@ -98,16 +99,22 @@ void add_family(const Dataset& dataset, const Family& family, const ScalingOptio
   std::vector<FamilyMember> base, head;
   for (const FamilyMember& m : family.members) {
     const std::string_view side = dataset.label(m.set, options.baseline_column);
-    if (side == out.base_value) base.push_back(m);
-    else if (side == out.head_value) head.push_back(m);
+    if (side == out.base_value)
+      base.push_back(m);
+    else if (side == out.head_value)
+      head.push_back(m);
   }
   if (distinct_sizes(base) < need || distinct_sizes(head) < need) {
     out.skipped.push_back(fmt::format("{}: {} sizes on {}, {} on {} (need {} on each side)", family.name,
-                                      distinct_sizes(base), out.base_value, distinct_sizes(head), out.head_value, need));
+                                      distinct_sizes(base), out.base_value, distinct_sizes(head), out.head_value,
+                                      need));
     return;
   }
-  FamilyComparison c{family.key, family.name, fit_family(dataset, family, base, options),
-                     fit_family(dataset, family, head, options), {}};
+  FamilyComparison c{family.key,
+                     family.name,
+                     fit_family(dataset, family, base, options),
+                     fit_family(dataset, family, head, options),
+                     {}};
   c.change = compare_growth(c.base.fit, c.head.fit, options.change);
   out.comparisons.push_back(std::move(c));
 }

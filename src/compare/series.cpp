@@ -59,15 +59,16 @@ std::vector<std::size_t> commit_positions(const LabelColumn& column, bool sort, 
 
 // A sorted case holds only numeric or only non-numeric order values: a mix has
 // no order that is both numeric and textual, so it is refused rather than guessed.
-void check_case_order(const std::vector<std::string>& key, const LabelColumn& column,
-                      const std::vector<char>& numeric, const std::vector<std::size_t>& codes) {
+void check_case_order(const std::vector<std::string>& key, const LabelColumn& column, const std::vector<char>& numeric,
+                      const std::vector<std::size_t>& codes) {
   const std::size_t* number = nullptr;
   const std::size_t* text = nullptr;
   for (const std::size_t& code : codes) (numeric[code] ? number : text) = &code;
   if (number != nullptr && text != nullptr) {
-    throw InputError(fmt::format("history: case {} mixes numeric and non-numeric \"{}\" values (\"{}\" and \"{}\"), "
-                                 "which have no common order; give its commits labels of one kind",
-                                 join_key(key), column.name, column.dictionary[*number], column.dictionary[*text]));
+    throw InputError(
+        fmt::format("history: case {} mixes numeric and non-numeric \"{}\" values (\"{}\" and \"{}\"), "
+                    "which have no common order; give its commits labels of one kind",
+                    join_key(key), column.name, column.dictionary[*number], column.dictionary[*text]));
   }
 }
 
@@ -96,14 +97,15 @@ void summarize_commit(const Dataset& dataset, const std::vector<std::size_t>& se
 History build_history(const Dataset& dataset, const SeriesOptions& options, unsigned threads) {
   const LabelColumn* order = dataset.column(options.order);
   if (order == nullptr) {
-    throw InputError(fmt::format("history: no label \"{}\" orders the sets (labels: {}); label each input with its "
-                                 "commit or choose another --order",
-                                 options.order, fmt::join(dataset.columns(), ", ")));
+    throw InputError(
+        fmt::format("history: no label \"{}\" orders the sets (labels: {}); label each input with its "
+                    "commit or choose another --order",
+                    options.order, fmt::join(dataset.columns(), ", ")));
   }
   for (std::size_t set = 0; set < dataset.n_sets(); ++set) {
     if (order->codes[set] < 0) {
-      throw InputError(fmt::format("history: set {} ({}) has no \"{}\" label", set,
-                                   format_labels(dataset.labels(set)), options.order));
+      throw InputError(fmt::format("history: set {} ({}) has no \"{}\" label", set, format_labels(dataset.labels(set)),
+                                   options.order));
     }
   }
   History out;

@@ -67,21 +67,38 @@ void for_each_neutral(std::string_view text, Fn&& fn) {
 }
 
 bool in_ranges(char32_t cp, std::initializer_list<std::pair<char32_t, char32_t>> ranges) {
-  return std::any_of(ranges.begin(), ranges.end(),
-                     [cp](const auto& r) { return cp >= r.first && cp <= r.second; });
+  return std::any_of(ranges.begin(), ranges.end(), [cp](const auto& r) { return cp >= r.first && cp <= r.second; });
 }
 
 bool is_zero_width(char32_t cp) {
-  return in_ranges(cp, {{0x0300, 0x036F}, {0x0483, 0x0489}, {0x0591, 0x05BD}, {0x0610, 0x061A},
-                        {0x064B, 0x065F}, {0x200B, 0x200F}, {0x2060, 0x2064}, {0x20D0, 0x20FF},
-                        {0xFE00, 0xFE0F}, {0xFE20, 0xFE2F}, {0xFEFF, 0xFEFF}});
+  return in_ranges(cp, {{0x0300, 0x036F},
+                        {0x0483, 0x0489},
+                        {0x0591, 0x05BD},
+                        {0x0610, 0x061A},
+                        {0x064B, 0x065F},
+                        {0x200B, 0x200F},
+                        {0x2060, 0x2064},
+                        {0x20D0, 0x20FF},
+                        {0xFE00, 0xFE0F},
+                        {0xFE20, 0xFE2F},
+                        {0xFEFF, 0xFEFF}});
 }
 
 bool is_wide(char32_t cp) {
-  return in_ranges(cp, {{0x1100, 0x115F}, {0x2E80, 0x303E}, {0x3041, 0x33FF}, {0x3400, 0x4DBF},
-                        {0x4E00, 0x9FFF}, {0xA000, 0xA4CF}, {0xAC00, 0xD7A3}, {0xF900, 0xFAFF},
-                        {0xFE30, 0xFE4F}, {0xFF00, 0xFF60}, {0xFFE0, 0xFFE6}, {0x1F300, 0x1F64F},
-                        {0x1F900, 0x1F9FF}, {0x20000, 0x3FFFD}});
+  return in_ranges(cp, {{0x1100, 0x115F},
+                        {0x2E80, 0x303E},
+                        {0x3041, 0x33FF},
+                        {0x3400, 0x4DBF},
+                        {0x4E00, 0x9FFF},
+                        {0xA000, 0xA4CF},
+                        {0xAC00, 0xD7A3},
+                        {0xF900, 0xFAFF},
+                        {0xFE30, 0xFE4F},
+                        {0xFF00, 0xFF60},
+                        {0xFFE0, 0xFFE6},
+                        {0x1F300, 0x1F64F},
+                        {0x1F900, 0x1F9FF},
+                        {0x20000, 0x3FFFD}});
 }
 
 }  // namespace
@@ -136,8 +153,8 @@ std::string sanitize_utf8(std::string_view text) {
 }
 
 bool is_bidi_control(char32_t cp) {
-  return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E ||
-         cp == 0x200F || cp == 0x061C;
+  return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E || cp == 0x200F ||
+         cp == 0x061C;
 }
 
 std::string neutralize_text(std::string_view text) {
@@ -154,7 +171,15 @@ std::string escape_markdown(std::string_view text) {
   for (std::size_t i = 0; i < clean.size(); ++i) {
     const char c = clean[i];
     switch (c) {
-      case '\\': case '`': case '*': case '_': case '~': case '[': case ']': case '|': case '$':
+      case '\\':
+      case '`':
+      case '*':
+      case '_':
+      case '~':
+      case '[':
+      case ']':
+      case '|':
+      case '$':
         out += '\\';
         out += c;
         break;

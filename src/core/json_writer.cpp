@@ -345,7 +345,6 @@ std::string to_json(const Json& value, const JsonWriteOptions& options) {
   return out;
 }
 
-
 std::string json_number(double value) {
   std::string text;
   append_json_number(text, value);

@@ -31,7 +31,7 @@ class WorkerPool {
  public:
   explicit WorkerPool(pid_t owner) : owner(owner) {}
   const pid_t owner;  // the process whose helpers these are
-  unsigned start();  // the number of helpers
+  unsigned start();   // the number of helpers
   void fork_join(unsigned n_tasks, TaskRef task);
 
  private:

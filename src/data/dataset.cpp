@@ -68,7 +68,8 @@ void Dataset::check_labels(const Labels& labels, const Unit& unit) const {
     new_columns += column_index_.contains(name) ? 0 : 1;
   }
   if (!is_valid_utf8(unit.symbol)) {
-    throw InputError(fmt::format("{}: unit symbol \"{}\" is not valid UTF-8", describe_set(labels), sanitize_utf8(unit.symbol)));
+    throw InputError(
+        fmt::format("{}: unit symbol \"{}\" is not valid UTF-8", describe_set(labels), sanitize_utf8(unit.symbol)));
   }
   // Sorted names: duplicates are neighbours (O(n log n) however wide the set is).
   std::sort(names.begin(), names.end());
@@ -78,10 +79,11 @@ void Dataset::check_labels(const Labels& labels, const Unit& unit) const {
   if (columns_.size() + new_columns > kMaxLabelColumns) {
     constexpr std::size_t kShown = 8;  // the message names the set without quoting thousands of labels
     const Labels shown(labels.begin(), labels.begin() + static_cast<std::ptrdiff_t>(std::min(labels.size(), kShown)));
-    throw InputError(fmt::format("{}{}: more than {} label columns in one dataset (the limit kMaxLabelColumns; "
-                                 "labels name a few dimensions such as benchmark, platform, revision: keep "
-                                 "per-set values in metadata)",
-                                 describe_set(shown), labels.size() > kShown ? " ..." : "", kMaxLabelColumns));
+    throw InputError(
+        fmt::format("{}{}: more than {} label columns in one dataset (the limit kMaxLabelColumns; "
+                    "labels name a few dimensions such as benchmark, platform, revision: keep "
+                    "per-set values in metadata)",
+                    describe_set(shown), labels.size() > kShown ? " ..." : "", kMaxLabelColumns));
   }
 }
 
@@ -118,17 +120,19 @@ std::int32_t Dataset::unit_code(const Unit& unit) {
 
 std::size_t Dataset::add_set(const Labels& labels, std::span<const double> samples, const Unit& unit,
                              const SetOptions& options) {
-  if (samples.empty()) throw InputError(fmt::format("{}: empty sample list (need at least one sample)", describe_set(labels)));
+  if (samples.empty())
+    throw InputError(fmt::format("{}: empty sample list (need at least one sample)", describe_set(labels)));
   for (std::size_t i = 0; i < samples.size(); ++i) {
     // Checked in base units (to_base > 0, so a non-finite value stays one): every computation scales it.
     if (!std::isfinite(samples[i] * unit.to_base)) {
-      throw InputError(fmt::format("{}: sample {} is {} (expected a finite number)", describe_set(labels), i, samples[i]));
+      throw InputError(
+          fmt::format("{}: sample {} is {} (expected a finite number)", describe_set(labels), i, samples[i]));
     }
   }
   if (!options.weights.empty()) {
     if (options.weights.size() != samples.size()) {
-      throw InputError(fmt::format("{}: {} weights for {} samples (expected one weight per sample)", describe_set(labels),
-                                   options.weights.size(), samples.size()));
+      throw InputError(fmt::format("{}: {} weights for {} samples (expected one weight per sample)",
+                                   describe_set(labels), options.weights.size(), samples.size()));
     }
     for (std::size_t i = 0; i < options.weights.size(); ++i) {
       const double w = options.weights[i];
@@ -168,8 +172,8 @@ std::size_t Dataset::add_set(const Labels& labels, std::span<const double> sampl
   }
   offsets_.push_back(static_cast<std::int64_t>(values_.size()));
   unit_codes_.push_back(unit_code(unit));
-  directions_.push_back(options.direction.value_or(unit.higher_is_better ? Direction::higher_is_better
-                                                                         : Direction::lower_is_better));
+  directions_.push_back(
+      options.direction.value_or(unit.higher_is_better ? Direction::higher_is_better : Direction::lower_is_better));
   set_metadata_.push_back(options.metadata);
   run_codes_.push_back(run_code);
   return set;
@@ -284,7 +288,8 @@ Labels Dataset::labels(std::size_t set) const {
   check_set(set);
   Labels out;
   for (const auto& column : columns_) {
-    if (column.codes[set] >= 0) out.emplace_back(column.name, column.dictionary[static_cast<std::size_t>(column.codes[set])]);
+    if (column.codes[set] >= 0)
+      out.emplace_back(column.name, column.dictionary[static_cast<std::size_t>(column.codes[set])]);
   }
   return out;
 }
@@ -318,7 +323,8 @@ const Metadata& Dataset::set_metadata(std::size_t set) const {
 
 std::string_view Dataset::run_id(std::size_t set) const {
   check_set(set);
-  return run_codes_[set] < 0 ? std::string_view{} : std::string_view(runs_[static_cast<std::size_t>(run_codes_[set])].id);
+  return run_codes_[set] < 0 ? std::string_view{}
+                             : std::string_view(runs_[static_cast<std::size_t>(run_codes_[set])].id);
 }
 
 std::vector<std::size_t> Dataset::select_if(const std::function<bool(const Dataset&, std::size_t)>& keep) const {

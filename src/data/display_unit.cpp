@@ -27,22 +27,25 @@ std::string significant(double magnitude) {
   const int decimals = std::clamp(wanted, 0, 9);  // at most 9: tinier values show as 0.000000000
   std::string digits = fixed(magnitude, decimals);
   // Rounding up can add a digit (9.9996 -> "10.000"): one decimal fewer.
-  if (decimals > 0 && decimals == wanted && parse(digits) >= std::pow(10.0, lead + 1)) digits = fixed(magnitude, decimals - 1);
+  if (decimals > 0 && decimals == wanted && parse(digits) >= std::pow(10.0, lead + 1))
+    digits = fixed(magnitude, decimals - 1);
   return digits;
 }
 
 constexpr double kNsPerSecond = 1e9;
 
 constexpr std::array kTimeScales{
-    DisplayScale{1.0, "ns"},  DisplayScale{1e3, "\u00b5s"}, DisplayScale{1e6, "ms"},
-    DisplayScale{1e9, "s"},   DisplayScale{60e9, "min"},    DisplayScale{3600e9, "h"},
+    DisplayScale{1.0, "ns"}, DisplayScale{1e3, "\u00b5s"}, DisplayScale{1e6, "ms"},
+    DisplayScale{1e9, "s"},  DisplayScale{60e9, "min"},    DisplayScale{3600e9, "h"},
 };
 
 constexpr double kKi = 1024.0;
 
 constexpr std::array kByteScales{
-    DisplayScale{1.0, "B", 0},           DisplayScale{kKi, "KiB"},
-    DisplayScale{kKi * kKi, "MiB"},      DisplayScale{kKi * kKi * kKi, "GiB"},
+    DisplayScale{1.0, "B", 0},
+    DisplayScale{kKi, "KiB"},
+    DisplayScale{kKi * kKi, "MiB"},
+    DisplayScale{kKi * kKi * kKi, "GiB"},
     DisplayScale{kKi * kKi * kKi * kKi, "TiB"},
 };
 
@@ -54,7 +57,10 @@ constexpr std::array kByteRateScales{
 };
 
 constexpr std::array kBitRateScales{
-    DisplayScale{1.0, "bps"}, DisplayScale{1e3, "kbps"}, DisplayScale{1e6, "Mbps"}, DisplayScale{1e9, "Gbps"},
+    DisplayScale{1.0, "bps"},
+    DisplayScale{1e3, "kbps"},
+    DisplayScale{1e6, "Mbps"},
+    DisplayScale{1e9, "Gbps"},
 };
 
 }  // namespace

@@ -16,8 +16,8 @@ namespace {
 
 // Google Benchmark's own name suffixes: settings, not arguments.
 bool is_setting(std::string_view key) {
-  return key == "threads" || key == "min_time" || key == "min_warmup_time" || key == "iterations" ||
-         key == "repeats" || key == "process_time" || key == "real_time" || key == "manual_time";
+  return key == "threads" || key == "min_time" || key == "min_warmup_time" || key == "iterations" || key == "repeats" ||
+         key == "process_time" || key == "real_time" || key == "manual_time";
 }
 
 std::vector<std::string_view> split(std::string_view text, char sep) {
@@ -127,7 +127,9 @@ std::string size_source(const Dataset& dataset, const FamilyOptions& options, st
   return found;
 }
 
-bool is_number_char(char c) { return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+'; }
+bool is_number_char(char c) {
+  return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+';
+}
 
 // A command with the parameter's value written in (hyperfine "sleep 0.5") named
 // by its placeholder ("sleep {delay}"), so that the sizes of one scan share a name.
@@ -178,7 +180,8 @@ std::optional<double> parse_size(std::string_view text) {
 
 std::optional<SizedName> split_size(std::string_view name, std::size_t argument) {
   const std::size_t open = name.find('[');
-  if (open != std::string_view::npos && name.size() > open + 1 && name.back() == ']') return split_pytest(name, argument);
+  if (open != std::string_view::npos && name.size() > open + 1 && name.back() == ']')
+    return split_pytest(name, argument);
   return split_google(name, argument);
 }
 

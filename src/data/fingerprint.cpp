@@ -27,8 +27,8 @@ void append_object(std::string& out, simdjson::dom::object object) {
   std::vector<std::pair<std::string_view, simdjson::dom::element>> fields;
   for (auto field : object) fields.emplace_back(field.key, field.value);
   std::sort(fields.begin(), fields.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  const auto duplicate = std::adjacent_find(fields.begin(), fields.end(),
-                                            [](const auto& a, const auto& b) { return a.first == b.first; });
+  const auto duplicate =
+      std::adjacent_find(fields.begin(), fields.end(), [](const auto& a, const auto& b) { return a.first == b.first; });
   if (duplicate != fields.end()) {
     throw InputError(fmt::format("canonical JSON: duplicate key \"{}\" in an object", duplicate->first));
   }

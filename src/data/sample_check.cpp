@@ -7,9 +7,10 @@ namespace benchreport {
 namespace {
 
 [[noreturn]] void throw_non_finite(const SetLabel& set_label, std::size_t index, double value) {
-  throw InputError(fmt::format("{}: value at index {} is {} (expected a finite number; "
-                               "nan_policy=\"omit\" drops NaN/±inf and counts them)",
-                               set_label.text(), index, value));
+  throw InputError(
+      fmt::format("{}: value at index {} is {} (expected a finite number; "
+                  "nan_policy=\"omit\" drops NaN/±inf and counts them)",
+                  set_label.text(), index, value));
 }
 
 }  // namespace
@@ -32,8 +33,8 @@ std::size_t load_finite(std::span<const double> x, NanPolicy policy, const SetLa
   const std::size_t dropped = x.size() - kept;
   if (kept == 0) {
     if (dropped == 0) throw InputError(fmt::format("{} is empty: expected at least one sample", set_label.text()));
-    throw InputError(fmt::format("{} has no finite values: all {} samples were NaN/±inf and omitted", set_label.text(),
-                                 dropped));
+    throw InputError(
+        fmt::format("{} has no finite values: all {} samples were NaN/±inf and omitted", set_label.text(), dropped));
   }
   return dropped;
 }

@@ -27,7 +27,8 @@ bool row_starts_at(std::string_view json, std::size_t at, std::string_view inden
   if (at < json.size() && json[at] == '\r') ++at;
   if (at >= json.size() || json[at] != '\n') return false;
   ++at;
-  return json.substr(at, indent.size()) == indent && at + indent.size() < json.size() && json[at + indent.size()] == '{';
+  return json.substr(at, indent.size()) == indent && at + indent.size() < json.size() &&
+         json[at + indent.size()] == '{';
 }
 
 }  // namespace

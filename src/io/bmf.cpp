@@ -34,7 +34,8 @@ class BmfReader {
       });
     });
     json_.finish();
-    if (dataset_.empty()) json_.fail(top, "no benchmarks (expected Bencher Metric Format: {\"name\": {\"latency\": {\"value\": ...}}})");
+    if (dataset_.empty())
+      json_.fail(top, "no benchmarks (expected Bencher Metric Format: {\"name\": {\"latency\": {\"value\": ...}}})");
     return std::move(dataset_);
   }
 

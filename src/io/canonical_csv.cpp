@@ -51,14 +51,19 @@ std::vector<std::string> csv_losses(const Dataset& dataset) {
     exact += dataset.unit(set).exact ? 1 : 0;
     merged += (set > 0 && same_labels_and_unit(dataset, set - 1, set)) ? 1 : 0;
   }
-  if (!dataset.runs().empty()) notes.push_back(fmt::format("CSV does not carry run metadata ({} runs)", dataset.runs().size()));
-  if (with_metadata > 0) notes.push_back(fmt::format("CSV does not carry set metadata ({} sets have some)", with_metadata));
+  if (!dataset.runs().empty())
+    notes.push_back(fmt::format("CSV does not carry run metadata ({} runs)", dataset.runs().size()));
+  if (with_metadata > 0)
+    notes.push_back(fmt::format("CSV does not carry set metadata ({} sets have some)", with_metadata));
   if (overridden > 0) notes.push_back(fmt::format("CSV does not carry direction overrides ({} sets)", overridden));
   if (exact > 0) notes.push_back(fmt::format("CSV does not carry the exact flag ({} sets)", exact));
-  if (!dataset.warnings().empty()) notes.push_back(fmt::format("CSV does not carry warnings ({})", dataset.warnings().size()));
+  if (!dataset.warnings().empty())
+    notes.push_back(fmt::format("CSV does not carry warnings ({})", dataset.warnings().size()));
   if (merged > 0) {
-    notes.push_back(fmt::format("{} sets have the same labels and unit as the set before them and will read back merged "
-                                "(add a distinguishing label such as run or process)", merged));
+    notes.push_back(
+        fmt::format("{} sets have the same labels and unit as the set before them and will read back merged "
+                    "(add a distinguishing label such as run or process)",
+                    merged));
   }
   return notes;
 }
@@ -68,7 +73,8 @@ std::vector<std::string> csv_losses(const Dataset& dataset) {
 std::vector<std::string> write_canonical_csv(const Dataset& dataset, std::ostream& stream) {
   const auto columns = dataset.columns();
   for (const auto& name : columns) {
-    if (is_reserved(name)) throw InputError(fmt::format("label column \"{}\" clashes with a reserved CSV column", name));
+    if (is_reserved(name))
+      throw InputError(fmt::format("label column \"{}\" clashes with a reserved CSV column", name));
   }
   std::string out;
   for (const auto& name : columns) {
@@ -112,8 +118,8 @@ namespace {
 // Splits RFC 4180 records, tracking the line each record starts on.
 class CsvRecords {
  public:
-  CsvRecords(std::string_view text, std::string_view name) : text_(text), name_(name) {
-  }  // a UTF-8 byte order mark is dropped before any reader runs (read.cpp)
+  CsvRecords(std::string_view text, std::string_view name)
+      : text_(text), name_(name) {}  // a UTF-8 byte order mark is dropped before any reader runs (read.cpp)
 
   // Reads the next record into `fields`; false at the end of input.
   bool next(std::vector<std::string>& fields) {
@@ -128,7 +134,8 @@ class CsvRecords {
       if (quoted_.back() != 0) {
         read_quoted(field);
       } else {
-        while (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '\n' && text_[pos_] != '\r') field += text_[pos_++];
+        while (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '\n' && text_[pos_] != '\r')
+          field += text_[pos_++];
       }
       fields.push_back(std::move(field));
       field.clear();
@@ -190,7 +197,8 @@ double parse_double(std::string_view text, std::string_view name, std::size_t li
   const auto* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
   if (ec == std::errc::result_out_of_range && ptr == end) {
-    fail_at_line(name, line, fmt::format("column \"{}\": {} is beyond the range of a double", column, text.substr(0, 32)));
+    fail_at_line(name, line,
+                 fmt::format("column \"{}\": {} is beyond the range of a double", column, text.substr(0, 32)));
   }
   if (ec != std::errc() || ptr != end || text.empty()) {
     fail_at_line(name, line, fmt::format("column \"{}\": \"{}\" is not a number", column, text));
@@ -204,8 +212,9 @@ class CanonicalCsvReader {
 
   Dataset read() {
     if (source_.bytes.size() > source_.options.max_file_size) {
-      throw InputError(fmt::format("{}: {} bytes exceeds the input size limit of {} bytes (raise ReadOptions::max_file_size)",
-                                   source_.name, source_.bytes.size(), source_.options.max_file_size));
+      throw InputError(
+          fmt::format("{}: {} bytes exceeds the input size limit of {} bytes (raise ReadOptions::max_file_size)",
+                      source_.name, source_.bytes.size(), source_.options.max_file_size));
     }
     read_header();
     std::vector<std::string> row;
@@ -216,33 +225,43 @@ class CanonicalCsvReader {
 
  private:
   void read_header() {
-    if (!records_.next(header_)) throw InputError(fmt::format("{}: empty CSV (expected a header row with unit and value)", source_.name));
+    if (!records_.next(header_))
+      throw InputError(fmt::format("{}: empty CSV (expected a header row with unit and value)", source_.name));
     std::unordered_set<std::string_view> seen;  // hashed: the duplicate check stays linear in the width
     for (std::size_t i = 0; i < header_.size(); ++i) {
       const auto& name = header_[i];
       if (name.empty() && !records_.quoted(i)) {
-        fail_at_line(source_.name, 1, fmt::format("column {} has an empty name (a label named \"\" is written \"\")", i + 1));
+        fail_at_line(source_.name, 1,
+                     fmt::format("column {} has an empty name (a label named \"\" is written \"\")", i + 1));
       }
       if (!seen.insert(name).second) fail_at_line(source_.name, 1, fmt::format("column \"{}\" appears twice", name));
-      if (name == kUnitColumn) unit_col_ = i;
-      else if (name == kValueColumn) value_col_ = i;
-      else if (name == kWeightColumn) weight_col_ = i;
-      else label_cols_.push_back(i);
+      if (name == kUnitColumn)
+        unit_col_ = i;
+      else if (name == kValueColumn)
+        value_col_ = i;
+      else if (name == kWeightColumn)
+        weight_col_ = i;
+      else
+        label_cols_.push_back(i);
     }
     // A dataset holds at most kMaxLabelColumns label columns: a wider header is refused before any row is read.
     if (label_cols_.size() > kMaxLabelColumns) {
-      fail_at_line(source_.name, 1, fmt::format("{} label columns: more than {} label columns in one dataset (the limit "
-                                                "kMaxLabelColumns)", label_cols_.size(), kMaxLabelColumns));
+      fail_at_line(source_.name, 1,
+                   fmt::format("{} label columns: more than {} label columns in one dataset (the limit "
+                               "kMaxLabelColumns)",
+                               label_cols_.size(), kMaxLabelColumns));
     }
     if (unit_col_ == kNone || value_col_ == kNone) {
-      fail_at_line(source_.name, 1, "header must have \"unit\" and \"value\" columns (label columns, unit, value[, weight])");
+      fail_at_line(source_.name, 1,
+                   "header must have \"unit\" and \"value\" columns (label columns, unit, value[, weight])");
     }
   }
 
   void read_row(const std::vector<std::string>& row) {
     const std::size_t line = records_.line();
     if (row.size() != header_.size()) {
-      fail_at_line(source_.name, line, fmt::format("{} fields (expected {}, as in the header)", row.size(), header_.size()));
+      fail_at_line(source_.name, line,
+                   fmt::format("{} fields (expected {}, as in the header)", row.size(), header_.size()));
     }
     if (!same_set(row)) {
       flush();
@@ -256,7 +275,8 @@ class CanonicalCsvReader {
     values_.push_back(parse_double(row[value_col_], source_.name, line, kValueColumn));
     if (weight_col_ != kNone) weights_.push_back(parse_double(row[weight_col_], source_.name, line, kWeightColumn));
     if (++samples_ > source_.options.max_samples) {
-      fail_at_line(source_.name, line, fmt::format("more than {} samples (raise ReadOptions::max_samples)", source_.options.max_samples));
+      fail_at_line(source_.name, line,
+                   fmt::format("more than {} samples (raise ReadOptions::max_samples)", source_.options.max_samples));
     }
   }
 

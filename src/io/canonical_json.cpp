@@ -123,7 +123,8 @@ class CanonicalJsonReader {
   Dataset read() {
     // Every sample is an array element: reserving the pre-pass's bound (pages
     // never touched cost no memory) spares the values array its regrowth copies.
-    dataset_.reserve_values(static_cast<std::size_t>(std::min<std::uint64_t>(json_.shape().max_elements(), json_.options().max_samples)));
+    dataset_.reserve_values(
+        static_cast<std::size_t>(std::min<std::uint64_t>(json_.shape().max_elements(), json_.options().max_samples)));
     const JsonPath top;
     bool has_schema = false;
     bool has_sets = false;
@@ -135,13 +136,16 @@ class CanonicalJsonReader {
         }
         has_schema = true;
       } else if (key == "runs") {
-        json_.elements(json_.array(value, path), path, [&](std::size_t, od::value run, const JsonPath& p) { read_run(run, p); });
+        json_.elements(json_.array(value, path), path,
+                       [&](std::size_t, od::value run, const JsonPath& p) { read_run(run, p); });
       } else if (key == "sets") {
         has_sets = true;
-        json_.elements(json_.array(value, path), path, [&](std::size_t, od::value set, const JsonPath& p) { read_set(set, p); });
-      } else if (key == "warnings") {
         json_.elements(json_.array(value, path), path,
-                       [&](std::size_t, od::value w, const JsonPath& p) { dataset_.warn(std::string(json_.string(w, p))); });
+                       [&](std::size_t, od::value set, const JsonPath& p) { read_set(set, p); });
+      } else if (key == "warnings") {
+        json_.elements(json_.array(value, path), path, [&](std::size_t, od::value w, const JsonPath& p) {
+          dataset_.warn(std::string(json_.string(w, p)));
+        });
       } else {
         json_.fail(path, "unknown member (expected schema, runs, sets, warnings)");
       }
@@ -151,7 +155,8 @@ class CanonicalJsonReader {
     if (!has_sets) json_.fail(top, "missing \"sets\"");
     for (const auto& [set, run] : pending_) {
       if (dataset_.find_run(run) == nullptr) {
-        throw InputError(fmt::format("{}: sets[{}].run: unknown run id \"{}\" (not in \"runs\")", json_.name(), set, run));
+        throw InputError(
+            fmt::format("{}: sets[{}].run: unknown run id \"{}\" (not in \"runs\")", json_.name(), set, run));
       }
       dataset_.set_run(set, run);
     }
@@ -204,7 +209,8 @@ class CanonicalJsonReader {
         has_unit = true;
       } else if (key == "direction") {
         const auto d = json_.string(v, p);
-        if (d != "lower" && d != "higher") json_.fail(p, fmt::format("\"{}\" is not a direction (expected \"lower\" or \"higher\")", d));
+        if (d != "lower" && d != "higher")
+          json_.fail(p, fmt::format("\"{}\" is not a direction (expected \"lower\" or \"higher\")", d));
         options.direction = d == "higher" ? Direction::higher_is_better : Direction::lower_is_better;
       } else if (key == "exact") {
         exact = json_.boolean(v, p);

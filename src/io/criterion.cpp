@@ -33,12 +33,18 @@ Labels companion_labels(const Source& sample, Metadata& metadata) {
   const JsonPath top;
   json.fields(json.root_object(), top, [&](std::string_view key, od::value v, const JsonPath& p) {
     const bool null = json.is_null(v);
-    if (key == "group_id" && !null) labels.emplace_back("group", std::string(json.string(v, p)));
-    else if (key == "function_id" && !null) labels.emplace_back("function", std::string(json.string(v, p)));
-    else if (key == "value_str" && !null) labels.emplace_back("parameter", std::string(json.string(v, p)));
-    else if (key == "full_id" && !null) full_id = json.string(v, p);
-    else if (key == "title" && !null) title = json.string(v, p);
-    else metadata.emplace_back(std::string(key), json.raw(v, p));  // throughput, directory_name, ...
+    if (key == "group_id" && !null)
+      labels.emplace_back("group", std::string(json.string(v, p)));
+    else if (key == "function_id" && !null)
+      labels.emplace_back("function", std::string(json.string(v, p)));
+    else if (key == "value_str" && !null)
+      labels.emplace_back("parameter", std::string(json.string(v, p)));
+    else if (key == "full_id" && !null)
+      full_id = json.string(v, p);
+    else if (key == "title" && !null)
+      title = json.string(v, p);
+    else
+      metadata.emplace_back(std::string(key), json.raw(v, p));  // throughput, directory_name, ...
   });
   json.finish();
   labels.insert(labels.begin(), {"benchmark", !full_id.empty() ? full_id : title});
@@ -69,13 +75,18 @@ Dataset read_criterion(const Source& source) {
   if (is_benchmark_json) {
     json.fail(top, "this is criterion's benchmark.json (labels only): read the sample.json beside it, or the folder");
   }
-  if (!has_iters || !has_times) json.fail(top, fmt::format("missing \"{}\" (expected criterion's sample.json)", has_iters ? "times" : "iters"));
-  if (iters.size() != times.size()) json.fail(top.field("times"), fmt::format("{} times for {} iters (expected one per sample)", times.size(), iters.size()));
+  if (!has_iters || !has_times)
+    json.fail(top, fmt::format("missing \"{}\" (expected criterion's sample.json)", has_iters ? "times" : "iters"));
+  if (iters.size() != times.size())
+    json.fail(top.field("times"),
+              fmt::format("{} times for {} iters (expected one per sample)", times.size(), iters.size()));
   if (iters.empty()) json.fail(top.field("iters"), "empty sample list");
   std::vector<double> per_iteration(iters.size());
   for (std::size_t i = 0; i < iters.size(); ++i) {
-    if (!(iters[i] > 0)) json.fail(top.field("iters").at(i), fmt::format("{} (expected an iteration count > 0)", iters[i]));
-    if (!(times[i] >= 0)) json.fail(top.field("times").at(i), fmt::format("{} (expected a total time in ns >= 0)", times[i]));
+    if (!(iters[i] > 0))
+      json.fail(top.field("iters").at(i), fmt::format("{} (expected an iteration count > 0)", iters[i]));
+    if (!(times[i] >= 0))
+      json.fail(top.field("times").at(i), fmt::format("{} (expected a total time in ns >= 0)", times[i]));
     per_iteration[i] = times[i] / iters[i];
   }
   const auto folders = parent_folders(source.name);

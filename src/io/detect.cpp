@@ -26,7 +26,8 @@ bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
 
 std::string_view skip_space(std::string_view text) {
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\n' || text.front() == '\r' || text.front() == '\t')) {
+  while (!text.empty() &&
+         (text.front() == ' ' || text.front() == '\n' || text.front() == '\r' || text.front() == '\t')) {
     text.remove_prefix(1);
   }
   return text;
@@ -69,7 +70,8 @@ bool looks_like_bmf(std::string_view head) {
 // JSON formats, told apart by the member names each tool writes.
 std::string detect_json(std::string_view head) {
   if (has(head, "\"schema\"") && has(head, "\"benchreport/")) return "json";
-  if (has(head, "\"schemaVersion\"") || has(head, "\"samplesNsPerOp\"") || has(head, "\"baseSuiteHash\"")) return "nitro";
+  if (has(head, "\"schemaVersion\"") || has(head, "\"samplesNsPerOp\"") || has(head, "\"baseSuiteHash\""))
+    return "nitro";
   if (has(head, "\"sampling_mode\"") || (has(head, "\"iters\"") && has(head, "\"times\""))) return "criterion";
   if (has(head, "\"group_id\"") && has(head, "\"function_id\"")) return "criterion";
   if (has(head, "\"machine_info\"") || has(head, "\"commit_info\"")) return "pytest-benchmark";
@@ -112,7 +114,8 @@ bool starts_with_underlined_title(std::string_view head) {
 
 std::string_view own_report_kind(std::string_view first_bytes) {
   const std::string_view head = skip_space(first_bytes);
-  if (head.starts_with("{") && has(head.substr(0, 256), fmt::format("\"{}", kReportSchemaPrefix))) return "a JSON report";
+  if (head.starts_with("{") && has(head.substr(0, 256), fmt::format("\"{}", kReportSchemaPrefix)))
+    return "a JSON report";
   if (starts_with_ignoring_case(head, kHtmlDoctype) && has(head, fmt::format("class=\"{}\"", kHtmlReportClass))) {
     return "an HTML report";
   }
@@ -127,7 +130,17 @@ std::string_view own_report_kind(std::string_view first_bytes) {
 }
 
 std::vector<std::string> reader_names() {
-  return {"google-benchmark", "hyperfine", "pyperf", "pytest-benchmark", "go", "nitro", "criterion", "zfh", "bmf", "json", "csv"};
+  return {"google-benchmark",
+          "hyperfine",
+          "pyperf",
+          "pytest-benchmark",
+          "go",
+          "nitro",
+          "criterion",
+          "zfh",
+          "bmf",
+          "json",
+          "csv"};
 }
 
 std::string detect_format(std::string_view name, std::string_view first_bytes) {
@@ -140,8 +153,10 @@ std::string detect_format(std::string_view name, std::string_view first_bytes) {
     throw InputError(fmt::format("{}: empty file (only {} bytes of white space)", name, first_bytes.size()));
   }
   if (const std::string_view kind = own_report_kind(head); !kind.empty()) {
-    throw InputError(fmt::format("{}: {} written by benchreport, not benchmark results: read the result files it was "
-                                 "made from (a folder read skips such reports)", name, kind));
+    throw InputError(
+        fmt::format("{}: {} written by benchreport, not benchmark results: read the result files it was "
+                    "made from (a folder read skips such reports)",
+                    name, kind));
   }
   if (has(head, "ZFH_BENCHMARK_RESULT")) return "zfh";
   if (head.starts_with("{") || head.starts_with("[")) {
@@ -150,9 +165,10 @@ std::string detect_format(std::string_view name, std::string_view first_bytes) {
   if (name.ends_with(".csv")) return "csv";
   if (looks_like_go(head)) return "go";
   if (has(head.substr(0, head.find('\n')), "unit") && has(head.substr(0, head.find('\n')), "value")) return "csv";
-  throw InputError(fmt::format("{}: cannot tell the format from the name and first bytes; name it with --input-format NAME "
-                               "(CLI) or format=\"NAME\" (Python), NAME one of {}", name,
-                               fmt::join(reader_names(), ", ")));
+  throw InputError(
+      fmt::format("{}: cannot tell the format from the name and first bytes; name it with --input-format NAME "
+                  "(CLI) or format=\"NAME\" (Python), NAME one of {}",
+                  name, fmt::join(reader_names(), ", ")));
 }
 
 }  // namespace benchreport

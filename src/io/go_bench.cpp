@@ -19,7 +19,6 @@ bool is_builtin_metric(std::string_view unit) {
   return unit == "ns/op" || unit == "B/op" || unit == "allocs/op" || unit == "MB/s";
 }
 
-
 std::vector<std::string_view> split_fields(std::string_view line) {
   std::vector<std::string_view> fields;
   std::size_t pos = 0;
@@ -53,8 +52,9 @@ class GoReader {
 
   Dataset read() {
     if (source_.bytes.size() > source_.options.max_file_size) {
-      throw InputError(fmt::format("{}: {} bytes exceeds the input size limit of {} bytes (raise ReadOptions::max_file_size)",
-                                   source_.name, source_.bytes.size(), source_.options.max_file_size));
+      throw InputError(
+          fmt::format("{}: {} bytes exceeds the input size limit of {} bytes (raise ReadOptions::max_file_size)",
+                      source_.name, source_.bytes.size(), source_.options.max_file_size));
     }
     std::size_t pos = 0, line_no = 0;
     const std::string_view text = source_.bytes;
@@ -111,7 +111,8 @@ class GoReader {
     const std::string iterations_text = std::to_string(iterations);
     std::string name(fields[0]);
     std::string procs = "1";  // no -N suffix: GOMAXPROCS was 1
-    if (const auto dash = name.rfind('-'); dash != std::string::npos && all_digits(std::string_view(name).substr(dash + 1))) {
+    if (const auto dash = name.rfind('-');
+        dash != std::string::npos && all_digits(std::string_view(name).substr(dash + 1))) {
       procs = name.substr(dash + 1);
       name.resize(dash);
     }
@@ -120,19 +121,23 @@ class GoReader {
       const auto text = fields[i];
       const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
       if (ec == std::errc::result_out_of_range && ptr == text.data() + text.size()) {
-        fail_at_line(source_.name, line_no, fmt::format("{} is beyond the range of a double (value for {})", text.substr(0, 32), fields[i + 1]));
+        fail_at_line(
+            source_.name, line_no,
+            fmt::format("{} is beyond the range of a double (value for {})", text.substr(0, 32), fields[i + 1]));
       }
       if (ec != std::errc() || ptr != text.data() + text.size()) {
         fail_at_line(source_.name, line_no, fmt::format("\"{}\" is not a number (value for {})", text, fields[i + 1]));
       }
       if (x < 0 && is_builtin_metric(fields[i + 1])) {
-        fail_at_line(source_.name, line_no, fmt::format("{} is negative (expected a {} value >= 0)", text, fields[i + 1]));
+        fail_at_line(source_.name, line_no,
+                     fmt::format("{} is negative (expected a {} value >= 0)", text, fields[i + 1]));
       }
       Series& s = series_for(name, procs, std::string(fields[i + 1]));
       s.values.push_back(x);
       s.iterations.push_back(iterations_text);
       if (++samples_ > source_.options.max_samples) {
-        fail_at_line(source_.name, line_no, fmt::format("more than {} samples (raise ReadOptions::max_samples)", source_.options.max_samples));
+        fail_at_line(source_.name, line_no,
+                     fmt::format("more than {} samples (raise ReadOptions::max_samples)", source_.options.max_samples));
       }
     }
   }
@@ -170,10 +175,14 @@ class GoReader {
       dataset.add_set(s.labels, s.values, unit, options);
     }
     for (const auto& [unit, n] : custom_units) {
-      dataset.warn(fmt::format("{}: unit \"{}\" ({} sets) is not a unit benchreport knows: kept verbatim, not scaled, "
-                               "lower is better", source_.name, unit, n));
+      dataset.warn(
+          fmt::format("{}: unit \"{}\" ({} sets) is not a unit benchreport knows: kept verbatim, not scaled, "
+                      "lower is better",
+                      source_.name, unit, n));
     }
-    if (series_.empty()) throw InputError(fmt::format("{}: no benchmark result lines (expected \"BenchmarkName N value unit\")", source_.name));
+    if (series_.empty())
+      throw InputError(
+          fmt::format("{}: no benchmark result lines (expected \"BenchmarkName N value unit\")", source_.name));
     return dataset;
   }
 

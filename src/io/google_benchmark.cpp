@@ -57,7 +57,8 @@ Dataset read_in_one_pass(const Source& source) {
   JsonInput json(source);
   GoogleBenchmarkRows rows;
   Document doc = read_document(json, rows);
-  if (doc.benchmarks_arrays == 0) json.fail(JsonPath{}, "missing \"benchmarks\" (expected Google Benchmark JSON output)");
+  if (doc.benchmarks_arrays == 0)
+    json.fail(JsonPath{}, "missing \"benchmarks\" (expected Google Benchmark JSON output)");
   return make_dataset(std::move(doc), rows, source.name);
 }
 
@@ -99,10 +100,18 @@ std::optional<Dataset> read_in_two_parts(const Source& source, const ArraySplit&
   ReadOptions tail_options = source.options;
   tail_options.max_depth = source.options.max_depth - 1;
   // Each part is followed by the rest of the file and its padding: padded, and never changed by its reader.
-  const Source head{.name = source.name, .bytes = source.bytes.substr(0, cut.boundary), .options = source.options,
-                    .companion = {}, .padded = true, .writable = {}};
-  const Source tail{.name = source.name, .bytes = source.bytes.substr(cut.boundary, cut.tail_end - cut.boundary),
-                    .options = tail_options, .companion = {}, .padded = true, .writable = {}};
+  const Source head{.name = source.name,
+                    .bytes = source.bytes.substr(0, cut.boundary),
+                    .options = source.options,
+                    .companion = {},
+                    .padded = true,
+                    .writable = {}};
+  const Source tail{.name = source.name,
+                    .bytes = source.bytes.substr(cut.boundary, cut.tail_end - cut.boundary),
+                    .options = tail_options,
+                    .companion = {},
+                    .padded = true,
+                    .writable = {}};
   GoogleBenchmarkRows head_rows, tail_rows;
   bool tail_ok = false;
   std::exception_ptr tail_failure;

@@ -14,8 +14,19 @@ namespace {
 // The members of a row: those read into an Entry, the other fixed ones
 // (kept verbatim), and anything else (a number is a counter).
 enum class Member {
-  name, run_name, run_type, time_unit, aggregate_name, error_occurred, error_message, iterations, real_time, cpu_time,
-  fixed_number, fixed_string, unknown
+  name,
+  run_name,
+  run_type,
+  time_unit,
+  aggregate_name,
+  error_occurred,
+  error_message,
+  iterations,
+  real_time,
+  cpu_time,
+  fixed_number,
+  fixed_string,
+  unknown
 };
 
 // By length first: a row has a dozen members, and this runs for each.
@@ -28,15 +39,17 @@ Member member_of(std::string_view key) {
     case 4: return either("name", Member::name);
     case 5: return either("label", Member::fixed_string, "big_o", Member::fixed_string);
     case 7: return either("threads", Member::fixed_number);
-    case 8: return key == "cpu_time" ? Member::cpu_time : either("run_name", Member::run_name, "run_type", Member::run_type);
+    case 8:
+      return key == "cpu_time" ? Member::cpu_time : either("run_name", Member::run_name, "run_type", Member::run_type);
     case 9: return either("real_time", Member::real_time, "time_unit", Member::time_unit);
     case 10: return either("iterations", Member::iterations);
     case 11: return either("repetitions", Member::fixed_number);
     case 12: return either("family_index", Member::fixed_number);
     case 13: return either("error_message", Member::error_message);
     case 14:
-      return key == "aggregate_unit" ? Member::fixed_string
-                                     : either("aggregate_name", Member::aggregate_name, "error_occurred", Member::error_occurred);
+      return key == "aggregate_unit"
+                 ? Member::fixed_string
+                 : either("aggregate_name", Member::aggregate_name, "error_occurred", Member::error_occurred);
     case 15: return either("cpu_coefficient", Member::fixed_number);
     case 16: return either("repetition_index", Member::fixed_number, "real_coefficient", Member::fixed_number);
     case 25: return either("per_family_instance_index", Member::fixed_number);
@@ -56,7 +69,6 @@ std::string_view counter_unit(std::string_view counter) {
   if (counter == "items_per_second") return "items/s";
   return "1";
 }
-
 
 }  // namespace
 
@@ -78,7 +90,8 @@ bool GoogleBenchmarkRows::append(GoogleBenchmarkRows&& later) {
   }
   aggregate_rows_ += later.aggregate_rows_;
   samples_ += later.samples_;
-  errors_.insert(errors_.end(), std::make_move_iterator(later.errors_.begin()), std::make_move_iterator(later.errors_.end()));
+  errors_.insert(errors_.end(), std::make_move_iterator(later.errors_.begin()),
+                 std::make_move_iterator(later.errors_.end()));
   return true;
 }
 
@@ -86,8 +99,10 @@ void GoogleBenchmarkRows::emit(Dataset& dataset, const std::string& name) const 
   std::vector<std::string> aggregates_only;
   for (const auto& s : series_) {
     // A family's BigO/RMS series has no iteration rows by nature: not an orphan.
-    if (!s.real_time.empty()) emit_series(s, dataset, name, family_complexity(s));
-    else if (!s.aggregates.empty()) aggregates_only.push_back(s.run_name);
+    if (!s.real_time.empty())
+      emit_series(s, dataset, name, family_complexity(s));
+    else if (!s.aggregates.empty())
+      aggregates_only.push_back(s.run_name);
   }
   report(dataset, name, aggregates_only);
 }
@@ -127,8 +142,10 @@ void GoogleBenchmarkRows::parse_entry(JsonInput& json, od::value& value, const J
       case Member::unknown: {
         od::json_type type = od::json_type::null;
         json.check(v.type().get(type), p, "a value");
-        if (type == od::json_type::number) e.counters.emplace_back(key, json.number(v, p));
-        else e.other.emplace_back(key, json.raw_view(v, p));
+        if (type == od::json_type::number)
+          e.counters.emplace_back(key, json.number(v, p));
+        else
+          e.other.emplace_back(key, json.raw_view(v, p));
       }
     }
   });
@@ -147,7 +164,8 @@ GoogleBenchmarkRows::Series& GoogleBenchmarkRows::series_for(std::string_view ru
 
 double GoogleBenchmarkRows::checked_time(JsonInput& json, double value, const JsonPath& path, std::string_view field) {
   if (std::isnan(value)) json.fail(path, fmt::format("missing \"{}\"", field));
-  if (!std::isfinite(value) || value < 0) json.fail(path.field(field), fmt::format("{} is not a valid time (expected a finite number >= 0)", value));
+  if (!std::isfinite(value) || value < 0)
+    json.fail(path.field(field), fmt::format("{} is not a valid time (expected a finite number >= 0)", value));
   return value;
 }
 
@@ -162,15 +180,19 @@ void GoogleBenchmarkRows::add(JsonInput& json, const Entry& e, const JsonPath& p
     add_aggregate(s, e);
     return;
   }
-  if (e.run_type != "iteration") json.fail(path.field("run_type"), fmt::format("\"{}\" (expected iteration or aggregate)", e.run_type));
+  if (e.run_type != "iteration")
+    json.fail(path.field("run_type"), fmt::format("\"{}\" (expected iteration or aggregate)", e.run_type));
   if (s.time_unit.empty()) {  // later rows must repeat it, so it is checked once per series
     bool known_unit = false;
     parse_unit_or_custom(e.time_unit, &known_unit);
-    if (!known_unit) json.fail(path.field("time_unit"), fmt::format("unknown time unit \"{}\" (expected ns, us, ms or s)", e.time_unit));
+    if (!known_unit)
+      json.fail(path.field("time_unit"),
+                fmt::format("unknown time unit \"{}\" (expected ns, us, ms or s)", e.time_unit));
     s.time_unit = e.time_unit;
   }
   if (s.time_unit != e.time_unit) {
-    json.fail(path.field("time_unit"), fmt::format("\"{}\" differs from \"{}\" in earlier rows of {}", e.time_unit, s.time_unit, e.run_name));
+    json.fail(path.field("time_unit"),
+              fmt::format("\"{}\" differs from \"{}\" in earlier rows of {}", e.time_unit, s.time_unit, e.run_name));
   }
   s.real_time.push_back(checked_time(json, e.real_time, path, "real_time"));
   s.cpu_time.push_back(checked_time(json, e.cpu_time, path, "cpu_time"));
@@ -225,8 +247,9 @@ const Metadata* GoogleBenchmarkRows::family_complexity(const Series& s) const {
   return &series_[it->second].complexity;
 }
 
-void GoogleBenchmarkRows::emit_metric(const Series& s, Dataset& dataset, const std::string& file, const std::string& metric,
-                        const std::vector<double>& samples, std::string_view unit_symbol, const Metadata* complexity) {
+void GoogleBenchmarkRows::emit_metric(const Series& s, Dataset& dataset, const std::string& file,
+                                      const std::string& metric, const std::vector<double>& samples,
+                                      std::string_view unit_symbol, const Metadata* complexity) {
   if (samples.empty()) return;
   Metadata metadata = s.other;
   metadata.emplace_back("iterations", fmt::format("[{}]", s.iterations));
@@ -261,7 +284,8 @@ void GoogleBenchmarkRows::report(Dataset& dataset, const std::string& file,
   if (!aggregates_only.empty()) {
     constexpr std::size_t kNamed = 5;
     const std::size_t named = std::min(aggregates_only.size(), kNamed);
-    const std::string more = aggregates_only.size() > kNamed ? fmt::format(" and {} more", aggregates_only.size() - kNamed) : "";
+    const std::string more =
+        aggregates_only.size() > kNamed ? fmt::format(" and {} more", aggregates_only.size() - kNamed) : "";
     dataset.warn(fmt::format(
         "{}: {} benchmarks have only aggregate rows (mean, median, stddev: no per-repetition samples), so they are not "
         "read: {}{}. Re-run with --benchmark_repetitions=N --benchmark_report_aggregates_only=false (add "

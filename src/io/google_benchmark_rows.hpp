@@ -85,7 +85,7 @@ class GoogleBenchmarkRows {
     std::string run_name, time_unit;
     std::vector<double> real_time, cpu_time;
     Keyed<std::vector<double>> counters;
-    std::string iterations;  // the rows' iteration counts as JSON, comma-separated
+    std::string iterations;      // the rows' iteration counts as JSON, comma-separated
     Keyed<Metadata> aggregates;  // metric → (aggregate → value)
     Metadata other;
     // Google Benchmark's own complexity fit (its BigO and RMS rows, run_name

@@ -21,7 +21,8 @@ class HyperfineReader {
     json_.fields(json_.root_object(), top, [&](std::string_view key, od::value value, const JsonPath& path) {
       if (key == "results") {
         has_results = true;
-        json_.elements(json_.array(value, path), path, [&](std::size_t, od::value r, const JsonPath& p) { read_result(r, p); });
+        json_.elements(json_.array(value, path), path,
+                       [&](std::size_t, od::value r, const JsonPath& p) { read_result(r, p); });
       } else {
         extra.emplace_back(std::string(key), json_.raw(value, path));
       }
@@ -61,7 +62,9 @@ class HyperfineReader {
     if (!has_times) json_.fail(path, "missing \"times\" (per-run times; hyperfine writes them with --export-json)");
     if (times_.empty()) json_.fail(path.field("times"), "empty sample list (expected at least one run)");
     for (std::size_t i = 0; i < times_.size(); ++i) {
-      if (times_[i] < 0) json_.fail(path.field("times").at(i), fmt::format("{} is negative (expected a time in seconds >= 0)", times_[i]));
+      if (times_[i] < 0)
+        json_.fail(path.field("times").at(i),
+                   fmt::format("{} is negative (expected a time in seconds >= 0)", times_[i]));
     }
     Labels labels{{"benchmark", command}, {"metric", "time"}};
     labels.insert(labels.end(), parameters.begin(), parameters.end());

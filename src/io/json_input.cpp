@@ -27,8 +27,9 @@ std::string JsonPath::str() const {
 }
 
 void fail_unterminated_last_line(std::string_view name, std::size_t line) {
-  fail_at_line(name, line, "the last line has no line break, so it may be cut short (a truncated file); "
-                           "if the file is complete, end it with a newline");
+  fail_at_line(name, line,
+               "the last line has no line break, so it may be cut short (a truncated file); "
+               "if the file is complete, end it with a newline");
 }
 
 void fail_at_line(std::string_view name, std::size_t line, std::string_view message) {
@@ -79,12 +80,12 @@ bool nonzero_literal(std::string_view t) {
 // A scalar's text in the input without the whitespace simdjson includes after it (not consumed).
 std::string_view scalar_token(od::value& value) {
   std::string_view token = value.raw_json_token();
-  while (!token.empty() && (token.back() == ' ' || token.back() == '\t' || token.back() == '\n' || token.back() == '\r')) {
+  while (!token.empty() &&
+         (token.back() == ' ' || token.back() == '\t' || token.back() == '\n' || token.back() == '\r')) {
     token.remove_suffix(1);
   }
   return token;
 }
-
 
 // What the value actually is, for "expected X, found Y" messages.
 std::string found(od::value& value) {
@@ -109,8 +110,9 @@ std::string_view type_name(od::json_type type) {
 
 JsonInput::JsonInput(const Source& source) : source_(source) {
   if (source.bytes.size() > source.options.max_file_size) {
-    throw InputError(fmt::format("{}: {} bytes exceeds the input size limit of {} bytes (raise ReadOptions::max_file_size)",
-                                 source.name, source.bytes.size(), source.options.max_file_size));
+    throw InputError(
+        fmt::format("{}: {} bytes exceeds the input size limit of {} bytes (raise ReadOptions::max_file_size)",
+                    source.name, source.bytes.size(), source.options.max_file_size));
   }
   shape_ = scan_json(source.bytes, source.options.max_depth, source.name);
   if (source.padded) {
@@ -170,13 +172,15 @@ od::object JsonInput::root_object() {
 
 od::object JsonInput::object(od::value& value, const JsonPath& path) {
   od::object out;
-  if (value.get_object().get(out) != simdjson::SUCCESS) fail(path, fmt::format("expected an object, found {}", found(value)));
+  if (value.get_object().get(out) != simdjson::SUCCESS)
+    fail(path, fmt::format("expected an object, found {}", found(value)));
   return out;
 }
 
 od::array JsonInput::array(od::value& value, const JsonPath& path) {
   od::array out;
-  if (value.get_array().get(out) != simdjson::SUCCESS) fail(path, fmt::format("expected an array, found {}", found(value)));
+  if (value.get_array().get(out) != simdjson::SUCCESS)
+    fail(path, fmt::format("expected an array, found {}", found(value)));
   return out;
 }
 
@@ -254,15 +258,18 @@ std::string_view JsonInput::raw_view(od::value& value, const JsonPath& path) {
     check(simdjson::to_json_string(value).get(text), path, "a JSON value");
     // Skipped containers are only bracket-counted by on-demand parsing: check them in full.
     if (validator_.max_depth() != source_.options.max_depth) {
-      check(validator_.allocate(std::max<std::size_t>(text.size(), 64), source_.options.max_depth), path, "a JSON value");
+      check(validator_.allocate(std::max<std::size_t>(text.size(), 64), source_.options.max_depth), path,
+            "a JSON value");
     }
     simdjson::dom::element element;
     const auto error = validator_.parse(text.data(), text.size()).get(element);
     throw_if_out_of_memory(error);
     if (error == simdjson::NUMBER_ERROR) {
-      fail(path, "unsupported JSON value: an object or array holding a malformed number or one beyond the range of a double");
+      fail(path,
+           "unsupported JSON value: an object or array holding a malformed number or one beyond the range of a double");
     }
-    if (error != simdjson::SUCCESS) fail(path, fmt::format("malformed JSON value ({})", simdjson::error_message(error)));
+    if (error != simdjson::SUCCESS)
+      fail(path, fmt::format("malformed JSON value ({})", simdjson::error_message(error)));
     return text;
   }
   // A scalar's token (read before the typed parse consumes it), checked by parsing it as its type.
@@ -293,7 +300,8 @@ std::string_view JsonInput::raw_view(od::value& value, const JsonPath& path) {
     }
   }
   if (error != simdjson::SUCCESS) {
-    fail(path, fmt::format("malformed JSON value {} ({})", json_string(text.substr(0, 32)), simdjson::error_message(error)));
+    fail(path,
+         fmt::format("malformed JSON value {} ({})", json_string(text.substr(0, 32)), simdjson::error_message(error)));
   }
   return text;
 }
@@ -323,7 +331,8 @@ void JsonInput::numbers(od::value& value, const JsonPath& path, std::vector<doub
 void JsonInput::count_samples(std::size_t n, const JsonPath& path) {
   samples_ += n;
   if (samples_ > source_.options.max_samples) {
-    fail(path, fmt::format("more than {} samples in one file (raise ReadOptions::max_samples)", source_.options.max_samples));
+    fail(path,
+         fmt::format("more than {} samples in one file (raise ReadOptions::max_samples)", source_.options.max_samples));
   }
 }
 

@@ -37,9 +37,12 @@ void scan_bytes(std::string_view json, std::size_t begin, std::size_t end, std::
   for (std::size_t i = begin; i < end; ++i) {
     const char c = json[i];
     if (s.in_string) {
-      if (s.escaped) s.escaped = false;
-      else if (c == '\\') s.escaped = true;
-      else if (c == '"') s.in_string = false;
+      if (s.escaped)
+        s.escaped = false;
+      else if (c == '\\')
+        s.escaped = true;
+      else if (c == '"')
+        s.in_string = false;
       continue;
     }
     switch (c) {
@@ -52,8 +55,10 @@ void scan_bytes(std::string_view json, std::size_t begin, std::size_t end, std::
         break;
       case ']':
       case '}':
-        if (s.depth > 0) --s.depth;
-        else s.shape.closes_below_zero = true;
+        if (s.depth > 0)
+          --s.depth;
+        else
+          s.shape.closes_below_zero = true;
         break;
       default: break;
     }

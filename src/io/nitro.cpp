@@ -59,7 +59,8 @@ class NitroReader {
         schema = json_.integer(value, path);
         file.emplace_back(std::string(key), std::to_string(*schema));
       } else if (key == "metrics") {
-        json_.elements(json_.array(value, path), path, [&](std::size_t, od::value m, const JsonPath& p) { metrics.push_back(read_metric(m, p)); });
+        json_.elements(json_.array(value, path), path,
+                       [&](std::size_t, od::value m, const JsonPath& p) { metrics.push_back(read_metric(m, p)); });
       } else if (key == "runner") {
         file.emplace_back(std::string(key), read_runner(value, path));
       } else if (key == "configuration") {
@@ -73,8 +74,11 @@ class NitroReader {
     Dataset dataset;
     dataset.add_run(json_.name(), json_object(file));
     if (suite_file && !schema) return dataset;
-    if (schema != 2) json_.fail(top.field("schemaVersion"), schema ? fmt::format("{} is not supported (expected 2)", *schema) : "missing (expected 2)");
-    if (platform_.empty()) json_.fail(top.field("configuration").field("platform"), "missing (expected \"android\" or \"ios\")");
+    if (schema != 2)
+      json_.fail(top.field("schemaVersion"),
+                 schema ? fmt::format("{} is not supported (expected 2)", *schema) : "missing (expected 2)");
+    if (platform_.empty())
+      json_.fail(top.field("configuration").field("platform"), "missing (expected \"android\" or \"ios\")");
     const auto process = process_id();
     std::set<std::string> ids;
     const JsonPath metrics_path = top.field("metrics");
@@ -83,7 +87,8 @@ class NitroReader {
       const JsonPath path = metrics_path.at(i);
       if (!ids.insert(m.id).second) json_.fail(path.field("id"), fmt::format("duplicate metric id \"{}\"", m.id));
       if (sample_count_ && m.samples.size() != static_cast<std::size_t>(*sample_count_)) {
-        json_.fail(path.field("samplesNsPerOp"), fmt::format("{} samples (expected runner.sampleCount = {})", m.samples.size(), *sample_count_));
+        json_.fail(path.field("samplesNsPerOp"),
+                   fmt::format("{} samples (expected runner.sampleCount = {})", m.samples.size(), *sample_count_));
       }
       add_metric(dataset, m, process, path);
     }
@@ -97,7 +102,8 @@ class NitroReader {
     if (auto from_name = parse_process(json_.name())) return *from_name;
     json_.fail(JsonPath{}.field("configuration").field("runId"),
                fmt::format("cannot tell base/head and the process number from runId \"{}\" or the file name "
-                           "(expected e.g. \"android-base-1\" or base-1.json)", run_id_));
+                           "(expected e.g. \"android-base-1\" or base-1.json)",
+                           run_id_));
   }
 
   std::string read_runner(od::value value, const JsonPath& path) {
@@ -173,7 +179,8 @@ class NitroReader {
                         {std::string(kPairLabel), process.process},
                         {std::string(kOrderLabel), order_for(process.process, reverse_)},
                         {"benchmark", m.id},
-                        {"implementation", implementation}, {"family", family},
+                        {"implementation", implementation},
+                        {"family", family},
                         {"operation", operation}};
     SetOptions options;
     options.run = json_.name();
@@ -245,7 +252,8 @@ std::string nitro_case_name(std::string_view id, std::string_view platform, std:
   const auto last = id.rfind('/');
   // Only Nitro ids (implementation/group/name with a known implementation) are reworded:
   // "BM_Sort/1024/8" from Google Benchmark stays as it is.
-  const std::string language = first == std::string_view::npos ? std::string() : implementation_name(id.substr(0, first), platform);
+  const std::string language =
+      first == std::string_view::npos ? std::string() : implementation_name(id.substr(0, first), platform);
   if (first == last || language.empty()) return std::string(display_name.empty() ? id : display_name);
   const std::string call = display_name.empty() ? camel_call(id.substr(last + 1)) : std::string(display_name);
   return fmt::format("{} {}", language, call);

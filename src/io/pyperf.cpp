@@ -44,7 +44,8 @@ class PyperfReader {
         read_metadata(value, path, common_);
       } else if (key == "benchmarks") {
         found = true;
-        json_.elements(json_.array(value, path), path, [&](std::size_t, od::value b, const JsonPath& p) { read_benchmark(b, p); });
+        json_.elements(json_.array(value, path), path,
+                       [&](std::size_t, od::value b, const JsonPath& p) { read_benchmark(b, p); });
       } else if (key == "runs") {  // a single benchmark at top level
         found = true;
         read_runs(value, path, benchmarks_.emplace_back(PendingBenchmark{path.str(), {}, {}}));
@@ -58,7 +59,8 @@ class PyperfReader {
     dataset_.set_run_metadata(json_.name(), json_object(file_metadata));
     for (auto& benchmark : benchmarks_) add(benchmark);
     if (calibration_runs_ > 0) {
-      dataset_.warn(fmt::format("{}: {} calibration runs (warmups only, no values) are not samples", json_.name(), calibration_runs_));
+      dataset_.warn(fmt::format("{}: {} calibration runs (warmups only, no values) are not samples", json_.name(),
+                                calibration_runs_));
     }
     return std::move(dataset_);
   }
@@ -99,7 +101,8 @@ class PyperfReader {
   }
 
   void read_runs(od::value value, const JsonPath& path, PendingBenchmark& benchmark) {
-    json_.elements(json_.array(value, path), path, [&](std::size_t, od::value run, const JsonPath& p) { read_run(run, p, benchmark); });
+    json_.elements(json_.array(value, path), path,
+                   [&](std::size_t, od::value run, const JsonPath& p) { read_run(run, p, benchmark); });
   }
 
   void read_run(od::value value, const JsonPath& path, PendingBenchmark& benchmark) {
@@ -129,8 +132,8 @@ class PyperfReader {
   void add(PendingBenchmark& benchmark) {
     const std::string name = lookup(benchmark, "name");
     if (name.empty()) {
-      throw InputError(fmt::format("{}: {}: no benchmark \"name\" in the benchmark's metadata or the file's", json_.name(),
-                                   benchmark.path));
+      throw InputError(fmt::format("{}: {}: no benchmark \"name\" in the benchmark's metadata or the file's",
+                                   json_.name(), benchmark.path));
     }
     const std::string unit = lookup(benchmark, "unit");
     const Unit parsed_unit = read_unit(benchmark, unit.empty() ? "second" : unit);
@@ -140,7 +143,8 @@ class PyperfReader {
       options.run = json_.name();
       options.metadata = std::move(run.metadata);
       try {
-        dataset_.add_set({{"benchmark", name}, {std::string(kProcessLabel), std::to_string(++process)}}, run.values, parsed_unit, options);
+        dataset_.add_set({{"benchmark", name}, {std::string(kProcessLabel), std::to_string(++process)}}, run.values,
+                         parsed_unit, options);
       } catch (const InputError& e) {
         throw InputError(fmt::format("{}: {}: {}", json_.name(), run.path, e.what()));
       }

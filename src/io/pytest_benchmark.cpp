@@ -25,7 +25,8 @@ class PytestBenchmarkReader {
     json_.fields(json_.root_object(), top, [&](std::string_view key, od::value value, const JsonPath& path) {
       if (key == "benchmarks") {
         found = true;
-        json_.elements(json_.array(value, path), path, [&](std::size_t, od::value b, const JsonPath& p) { read_benchmark(b, p); });
+        json_.elements(json_.array(value, path), path,
+                       [&](std::size_t, od::value b, const JsonPath& p) { read_benchmark(b, p); });
       } else {
         file_metadata.emplace_back(std::string(key), json_.raw(value, path));  // machine_info, commit_info, ...
       }
@@ -44,7 +45,8 @@ class PytestBenchmarkReader {
       if (name == "benchmark" || name == "group") name = "param." + name;
       od::json_type type = od::json_type::null;
       json_.check(v.type().get(type), p, "a value");
-      labels.emplace_back(std::move(name), type == od::json_type::string ? std::string(json_.string(v, p)) : json_.raw(v, p));
+      labels.emplace_back(std::move(name),
+                          type == od::json_type::string ? std::string(json_.string(v, p)) : json_.raw(v, p));
     });
   }
 
@@ -66,16 +68,22 @@ class PytestBenchmarkReader {
     bool has_data = false;
     values_.clear();
     json_.fields(json_.object(value, path), path, [&](std::string_view key, od::value v, const JsonPath& p) {
-      if (key == "name") name = json_.string(v, p);
-      else if (key == "group") group = json_.is_null(v) ? std::string() : std::string(json_.string(v, p));
-      else if (key == "params") read_params(v, p, params);
-      else if (key == "stats") read_stats(v, p, metadata, has_data);
-      else metadata.emplace_back(std::string(key), json_.raw(v, p));
+      if (key == "name")
+        name = json_.string(v, p);
+      else if (key == "group")
+        group = json_.is_null(v) ? std::string() : std::string(json_.string(v, p));
+      else if (key == "params")
+        read_params(v, p, params);
+      else if (key == "stats")
+        read_stats(v, p, metadata, has_data);
+      else
+        metadata.emplace_back(std::string(key), json_.raw(v, p));
     });
     if (name.empty()) json_.fail(path, "missing \"name\"");
     if (!has_data) {
       json_.fail(path, fmt::format("benchmark \"{}\" has no raw samples (stats.data); rerun pytest with "
-                                   "--benchmark-save-data (or --benchmark-json with --benchmark-save-data)", name));
+                                   "--benchmark-save-data (or --benchmark-json with --benchmark-save-data)",
+                                   name));
     }
     if (values_.empty()) json_.fail(path.field("stats").field("data"), "empty sample list");
     // A member literally named "stats.q1" would collide with the flattened stats.q1

@@ -30,11 +30,16 @@ using ReaderFn = Dataset (*)(const io::Source&);
 
 ReaderFn reader_for(std::string_view format, std::string_view name) {
   static const std::pair<std::string_view, ReaderFn> kReaders[] = {
-      {"google-benchmark", io::read_google_benchmark}, {"hyperfine", io::read_hyperfine},
-      {"pyperf", io::read_pyperf},                     {"pytest-benchmark", io::read_pytest_benchmark},
-      {"go", io::read_go},                             {"nitro", io::read_nitro},
-      {"criterion", io::read_criterion},               {"zfh", io::read_zfh},
-      {"json", io::read_canonical_json},               {"csv", io::read_canonical_csv},
+      {"google-benchmark", io::read_google_benchmark},
+      {"hyperfine", io::read_hyperfine},
+      {"pyperf", io::read_pyperf},
+      {"pytest-benchmark", io::read_pytest_benchmark},
+      {"go", io::read_go},
+      {"nitro", io::read_nitro},
+      {"criterion", io::read_criterion},
+      {"zfh", io::read_zfh},
+      {"json", io::read_canonical_json},
+      {"csv", io::read_canonical_csv},
       {"bmf", io::read_bmf},
   };
   for (const auto& [reader_name, fn] : kReaders) {
@@ -110,7 +115,8 @@ class FileBytes {
     file.buffer_.reset(new char[size + simdjson::SIMDJSON_PADDING]);
     std::fill_n(file.buffer_.get() + size, simdjson::SIMDJSON_PADDING, '\0');
     in.read(file.buffer_.get(), static_cast<std::streamsize>(size));
-    if (static_cast<std::uint64_t>(in.gcount()) != size) throw InputError(fmt::format("{}: read failed", path.string()));
+    if (static_cast<std::uint64_t>(in.gcount()) != size)
+      throw InputError(fmt::format("{}: read failed", path.string()));
     return file;
   }
 
@@ -195,13 +201,15 @@ std::string_view type_name(fs::file_type type) {
 FileBytes load_file(const fs::path& path, const ReadOptions& options) {
   std::error_code ec;
   if (const fs::file_status status = fs::status(path, ec); !ec && fs::exists(status) && !fs::is_regular_file(status)) {
-    throw InputError(fmt::format("{}: not a regular file ({}): nothing is read from it", path.string(), type_name(status.type())));
+    throw InputError(
+        fmt::format("{}: not a regular file ({}): nothing is read from it", path.string(), type_name(status.type())));
   }
   const auto size = fs::file_size(path, ec);
   if (ec) throw InputError(fmt::format("{}: cannot read ({})", path.string(), ec.message()));
   if (size > options.max_file_size) {
-    throw InputError(fmt::format("{}: {} bytes exceeds the input size limit of {} bytes (raise ReadOptions::max_file_size)",
-                                 path.string(), size, options.max_file_size));
+    throw InputError(
+        fmt::format("{}: {} bytes exceeds the input size limit of {} bytes (raise ReadOptions::max_file_size)",
+                    path.string(), size, options.max_file_size));
   }
   return FileBytes::load(path, static_cast<std::size_t>(size));
 }
@@ -230,7 +238,9 @@ std::string read_file_prefix(const fs::path& path) {
 }
 
 // Detection by name looks through ".gz" ("results.csv.gz" is CSV).
-std::string_view without_gz(std::string_view name) { return name.ends_with(".gz") ? name.substr(0, name.size() - 3) : name; }
+std::string_view without_gz(std::string_view name) {
+  return name.ends_with(".gz") ? name.substr(0, name.size() - 3) : name;
+}
 
 // The one place a byte order mark is handled: a UTF-8 BOM (which editors and
 // PowerShell write) is dropped before detection and before any reader sees
@@ -239,8 +249,10 @@ std::string_view without_bom(std::string_view bytes, std::string_view name) {
   if (bytes.starts_with(kUtf8Bom)) return bytes.substr(kUtf8Bom.size());
   const auto utf16 = [&](std::string_view mark, std::string_view what) {
     if (bytes.starts_with(mark)) {
-      throw InputError(fmt::format("{}: starts with a {} byte order mark: benchreport reads UTF-8 text only "
-                                   "(convert it, e.g. iconv -f {} -t UTF-8)", name, what, what));
+      throw InputError(
+          fmt::format("{}: starts with a {} byte order mark: benchreport reads UTF-8 text only "
+                      "(convert it, e.g. iconv -f {} -t UTF-8)",
+                      name, what, what));
     }
   };
   utf16(std::string_view("\xFF\xFE\0\0", 4), "UTF-32LE");
@@ -250,7 +262,8 @@ std::string_view without_bom(std::string_view bytes, std::string_view name) {
 }
 
 Dataset read_plain(std::string_view bytes, const std::string& name, std::string_view format, const ReadOptions& options,
-                   std::string_view companion, bool padded, const std::function<char*(std::size_t, std::size_t)>& writable) {
+                   std::string_view companion, bool padded,
+                   const std::function<char*(std::size_t, std::size_t)>& writable) {
   const std::string_view text = without_bom(bytes, name);
   const std::size_t skipped = bytes.size() - text.size();
   const std::string chosen =
@@ -263,7 +276,8 @@ Dataset read_plain(std::string_view bytes, const std::string& name, std::string_
       return start == nullptr ? nullptr : start + skipped;
     };
   }
-  Dataset dataset = run_reader(reader_for(chosen, name), io::Source{name, text, options, companion, padded, shifted}, chosen);
+  Dataset dataset =
+      run_reader(reader_for(chosen, name), io::Source{name, text, options, companion, padded, shifted}, chosen);
   // The canonical formats keep no tool: their runs say nothing about what one sample is.
   if (chosen != "json" && chosen != "csv") {
     for (const auto& run : dataset.runs()) dataset.set_run_format(run.id, chosen);
@@ -378,15 +392,16 @@ Dataset read_directory(const fs::path& dir, std::string_view format, const ReadO
                                 reports.size(), fmt::join(reports, ", ")));
   }
   if (!skipped.empty()) {
-    notes.push_back(fmt::format("{}: skipped {} files no reader recognises: {}", dir.string(), skipped.size(), fmt::join(skipped, ", ")));
+    notes.push_back(fmt::format("{}: skipped {} files no reader recognises: {}", dir.string(), skipped.size(),
+                                fmt::join(skipped, ", ")));
   }
   if (!entries.others.empty()) {
-    notes.push_back(fmt::format("{}: skipped {} entries that are not regular files: {}", dir.string(), entries.others.size(),
-                                fmt::join(entries.others, ", ")));
+    notes.push_back(fmt::format("{}: skipped {} entries that are not regular files: {}", dir.string(),
+                                entries.others.size(), fmt::join(entries.others, ", ")));
   }
   if (!entries.hidden.empty()) {
-    notes.push_back(fmt::format("{}: skipped {} hidden entries (names starting with \".\"; folders not entered): {}", dir.string(),
-                                entries.hidden.size(), fmt::join(entries.hidden, ", ")));
+    notes.push_back(fmt::format("{}: skipped {} hidden entries (names starting with \".\"; folders not entered): {}",
+                                dir.string(), entries.hidden.size(), fmt::join(entries.hidden, ", ")));
   }
   if (out.empty() && out.runs().empty()) {
     std::string why;
@@ -405,7 +420,8 @@ FileBytes companion_for(const fs::path& path, const ReadOptions& options) {
 
 }  // namespace
 
-Dataset read_buffer(std::string_view bytes, std::string_view name, std::string_view format, const ReadOptions& options) {
+Dataset read_buffer(std::string_view bytes, std::string_view name, std::string_view format,
+                    const ReadOptions& options) {
   if (io::is_gzip(bytes)) {
     const std::string plain = io::gunzip(bytes, name, options.max_file_size);
     return read_plain(plain, std::string(name), format, options, {}, false, {});

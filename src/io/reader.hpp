@@ -152,7 +152,7 @@ class JsonInput {
  private:
   std::string location();
   const Source& source_;
-  simdjson::padded_string copy_;      // the bytes plus padding, only when the source has none
+  simdjson::padded_string copy_;       // the bytes plus padding, only when the source has none
   simdjson::padded_string_view text_;  // what simdjson parses (the source's bytes or copy_)
   od::parser parser_;
   od::document document_;

@@ -63,7 +63,8 @@ class ZfhLine {
       if (key == "platform" || key == "engine") {
         labels.emplace_back(std::string(key), std::string(json_.string(v, p)));
       } else if (key == "results") {
-        json_.elements(json_.array(v, p), p, [&](std::size_t, od::value r, const JsonPath& rp) { results.push_back(read_result(r, rp)); });
+        json_.elements(json_.array(v, p), p,
+                       [&](std::size_t, od::value r, const JsonPath& rp) { results.push_back(read_result(r, rp)); });
         return;
       } else {
         if (key == "sizeMiB") size_mib = json_number(json_.number(v, p));
@@ -108,7 +109,8 @@ class ZfhLine {
     if (r.error.empty() && !has_samples) json_.fail(path, "missing \"samplesMs\" (and no \"error\")");
     if (r.error.empty() && r.samples.empty()) json_.fail(path.field("samplesMs"), "empty sample list");
     for (std::size_t i = 0; i < r.samples.size(); ++i) {
-      if (!(r.samples[i] >= 0)) json_.fail(path.field("samplesMs").at(i), fmt::format("{} (expected milliseconds >= 0)", r.samples[i]));
+      if (!(r.samples[i] >= 0))
+        json_.fail(path.field("samplesMs").at(i), fmt::format("{} (expected milliseconds >= 0)", r.samples[i]));
     }
     return r;
   }
@@ -120,8 +122,9 @@ class ZfhLine {
 
 Dataset read_zfh(const Source& source) {
   if (source.bytes.size() > source.options.max_file_size) {
-    throw InputError(fmt::format("{}: {} bytes exceeds the input size limit of {} bytes (raise ReadOptions::max_file_size)",
-                                 source.name, source.bytes.size(), source.options.max_file_size));
+    throw InputError(
+        fmt::format("{}: {} bytes exceeds the input size limit of {} bytes (raise ReadOptions::max_file_size)",
+                    source.name, source.bytes.size(), source.options.max_file_size));
   }
   Dataset dataset;
   std::map<Labels, std::size_t> repeats;  // (platform, engine, algorithm, size) → runs seen
@@ -158,7 +161,8 @@ Dataset read_zfh(const Source& source) {
       options.run = line_name;
       options.metadata = r.metadata;
       if (!r.error.empty()) options.metadata.emplace_back("error", r.error);
-      if (std::string names = label_names(labels); !names.empty()) options.metadata.emplace_back("labelNames", std::move(names));
+      if (std::string names = label_names(labels); !names.empty())
+        options.metadata.emplace_back("labelNames", std::move(names));
       try {
         dataset.add_set(set_labels, r.samples, parse_unit("ms"), options);
       } catch (const InputError& e) {
@@ -168,7 +172,8 @@ Dataset read_zfh(const Source& source) {
   }
   if (lines == 0) throw InputError(fmt::format("{}: no {} lines", source.name, kMarker));
   if (!errors.empty()) {
-    dataset.warn(fmt::format("{}: {} results reported an error: {}", source.name, errors.size(), fmt::join(errors, "; ")));
+    dataset.warn(
+        fmt::format("{}: {} results reported an error: {}", source.name, errors.size(), fmt::join(errors, "; ")));
   }
   return dataset;
 }

@@ -84,7 +84,8 @@ Json bmf_json(const Dataset& dataset, const BmfOptions& options) {
   std::vector<std::string> by;
   for (const auto& column : options.by.empty() ? dataset.columns() : options.by) {
     if (dataset.column(column) == nullptr) {
-      throw InputError(fmt::format("BMF: no label column \"{}\" (columns: {})", column, fmt::join(dataset.columns(), ", ")));
+      throw InputError(
+          fmt::format("BMF: no label column \"{}\" (columns: {})", column, fmt::join(dataset.columns(), ", ")));
     }
     if (options.by.empty() && (column == "metric" || contains(options.exclude, column))) continue;
     by.push_back(column);
@@ -104,7 +105,9 @@ Json bmf_json(const Dataset& dataset, const BmfOptions& options) {
     Measure measure = measure_of(dataset, set);
     std::string metric(dataset.label(set, "metric"));
     auto [it, inserted] = index.try_emplace({name, measure.name, metric}, entries.size());
-    if (inserted) entries.push_back(Entry{std::move(name), std::move(measure.name), std::move(metric), std::move(measure.unit), {}});
+    if (inserted)
+      entries.push_back(
+          Entry{std::move(name), std::move(measure.name), std::move(metric), std::move(measure.unit), {}});
     entries[it->second].sets.push_back(set);
   }
   // Two metrics of one benchmark under one measure: the metric joins the name.

@@ -48,14 +48,12 @@ std::vector<Column> case_change_columns(double confidence) {
 std::string interval_text(double lower, double upper);
 
 std::vector<Cell> case_change_cells(std::string name, const CaseComparison& c, const Unit& unit) {
-  return {std::move(name),
-          Cell(format_value(c.base_median, unit, kCaseValue), c.base_median),
+  return {std::move(name), Cell(format_value(c.base_median, unit, kCaseValue), c.base_median),
           Cell(format_value(c.head_median, unit, kCaseValue), c.head_median),
           // The change the verdict judged: the interval's own estimate (the pooled-median change is `change` in JSON).
           Cell(format_change(c.change_estimate, c.direction), c.change_estimate,
                change_role(c.change_estimate, c.threshold, c.direction)),
-          Cell(interval_text(c.change_lower, c.change_upper)),
-          Cell(verdict_label(c.verdict), verdict_role(c.verdict)),
+          Cell(interval_text(c.change_lower, c.change_upper)), Cell(verdict_label(c.verdict), verdict_role(c.verdict)),
           Cell(verdict_why(c), CellRole::muted)};
 }
 
@@ -65,8 +63,8 @@ std::string interval_text(double lower, double upper) {
 
 // "five" for the drift window of the seed report; digits above ten.
 std::string count_words(std::size_t n) {
-  constexpr std::string_view kWords[] = {"zero", "one", "two", "three", "four", "five",
-                                         "six",  "seven", "eight", "nine", "ten"};
+  constexpr std::string_view kWords[] = {"zero", "one",   "two",   "three", "four", "five",
+                                         "six",  "seven", "eight", "nine",  "ten"};
   return n <= 10 ? std::string(kWords[n]) : fmt::format("{}", n);
 }
 
@@ -78,9 +76,9 @@ struct DriftFlag {
 
 struct SectionFigures {
   std::vector<std::size_t> cases;
-  Rollup rollup;                        // median |Δ|, cases ≥ t, largest, geomean with CI, verdicts
-  std::optional<std::size_t> largest;   // case index of rollup.largest_case
-  double suggested_threshold = 0;       // A/A runs: max(t, 1.5 × p95 |Δ|)
+  Rollup rollup;                       // median |Δ|, cases ≥ t, largest, geomean with CI, verdicts
+  std::optional<std::size_t> largest;  // case index of rollup.largest_case
+  double suggested_threshold = 0;      // A/A runs: max(t, 1.5 × p95 |Δ|)
   std::vector<DriftFlag> drift_flags;
   std::optional<DriftFlag> largest_drift;
 };
@@ -107,7 +105,11 @@ void visit_comparison_row(const Dataset& dataset, const ComparisonView& view, st
 class ComparisonBuilder {
  public:
   ComparisonBuilder(const Dataset& dataset, const ComparisonView& view, const ComparisonReportOptions& options)
-      : ds_(dataset), view_(view), cmp_(view.comparison), opt_(options), threshold_(options.compare.compare.threshold),
+      : ds_(dataset),
+        view_(view),
+        cmp_(view.comparison),
+        opt_(options),
+        threshold_(options.compare.compare.threshold),
         drifts_(view.drifts) {
     order_sections();
   }
@@ -162,7 +164,9 @@ class ComparisonBuilder {
 
   std::size_t process_pairs() const {
     std::size_t most = 0;
-    for (const auto& c : cmp_.cases) most = std::max(most, std::min(c.comparison.base_process_medians.size(), c.comparison.head_process_medians.size()));
+    for (const auto& c : cmp_.cases)
+      most =
+          std::max(most, std::min(c.comparison.base_process_medians.size(), c.comparison.head_process_medians.size()));
     return most;
   }
 
@@ -190,15 +194,17 @@ class ComparisonBuilder {
                   : "Each benchmark has one base/head process pair; samples describe within-process variation only.";
     // Says which unit the interval treats as independent (compare/process_interval.hpp).
     const std::string interval =
-        pairs > 1 ? fmt::format("a {:g}% t-interval on log process medians (the process is the unit: paired by "
-                                "pair label, else Welch; the variance moderated across cases when they allow it)",
-                                cmp_.options.confidence * 100)
+        pairs > 1 ? fmt::format(
+                        "a {:g}% t-interval on log process medians (the process is the unit: paired by "
+                        "pair label, else Welch; the variance moderated across cases when they allow it)",
+                        cmp_.options.confidence * 100)
         : cmp_.options.assume_launches_identical
             ? fmt::format("a {:g}% bootstrap interval over samples (within-process noise only)",
                           cmp_.options.confidence * 100)
-            : fmt::format("a {:g}% bootstrap interval over samples, which covers within-process noise only, so no "
-                          "case is called slower, faster or equivalent (one launch per side)",
-                          cmp_.options.confidence * 100);
+            : fmt::format(
+                  "a {:g}% bootstrap interval over samples, which covers within-process noise only, so no "
+                  "case is called slower, faster or equivalent (one launch per side)",
+                  cmp_.options.confidence * 100);
     const std::string rule = fmt::format(
         "Change = the estimate of the interval the verdict reads (exp of the mean log ratio of process medians − 1; "
         "with one process per side head p50 / base p50 − 1); the interval is {}; a verdict needs the whole "
@@ -207,10 +213,13 @@ class ComparisonBuilder {
         "reason; \"detects ≥ x\" is the smallest change its interval would call (80% power).",
         interval, format_percent(threshold_, 0), format_percent(threshold_, 0));
     if (opt_.gate) {
-      report.add_note(Spans{Span::bold("Gate:"), Span::plain(fmt::format(" this check fails when a case is slower. {} {}", structure, rule))},
-                      NoteKind::warning);
+      report.add_note(
+          Spans{Span::bold("Gate:"),
+                Span::plain(fmt::format(" this check fails when a case is slower. {} {}", structure, rule))},
+          NoteKind::warning);
     } else {
-      report.add_note(Spans{Span::bold("Report only:"), Span::plain(fmt::format(" measurements do not fail this PR. {} {}", structure, rule))});
+      report.add_note(Spans{Span::bold("Report only:"),
+                            Span::plain(fmt::format(" measurements do not fail this PR. {} {}", structure, rule))});
     }
   }
 
@@ -258,7 +267,8 @@ class ComparisonBuilder {
 
   std::string verdict_counts(const Rollup& r) const {
     std::vector<std::string> parts;
-    for (const Verdict v : {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent, Verdict::unchanged}) {
+    for (const Verdict v :
+         {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent, Verdict::unchanged}) {
       const auto count = r.verdict_counts[static_cast<std::size_t>(v)];
       if (count > 0) parts.push_back(fmt::format("{} {}", count, verdict_label(v)));
     }
@@ -282,37 +292,46 @@ class ComparisonBuilder {
       for (const auto& f : figures_) cells.push_back(cell_of(f));
       table.add_row(std::move(cells));
     };
-    row("Cases compared", [](const SectionFigures& f) { return Cell(fmt::format("{}", f.cases.size()), static_cast<double>(f.cases.size())); });
-    row("Median absolute change across cases",
-        [](const SectionFigures& f) { return Cell(format_percent(f.rollup.median_abs_change, 2), f.rollup.median_abs_change); });
-    row(fmt::format("Cases with an absolute change of at least {}", format_percent(threshold_, 0)), [](const SectionFigures& f) {
-      return Cell(fmt::format("{}/{}", f.rollup.cases_at_threshold, f.cases.size()), static_cast<double>(f.rollup.cases_at_threshold));
+    row("Cases compared", [](const SectionFigures& f) {
+      return Cell(fmt::format("{}", f.cases.size()), static_cast<double>(f.cases.size()));
     });
+    row("Median absolute change across cases", [](const SectionFigures& f) {
+      return Cell(format_percent(f.rollup.median_abs_change, 2), f.rollup.median_abs_change);
+    });
+    row(fmt::format("Cases with an absolute change of at least {}", format_percent(threshold_, 0)),
+        [](const SectionFigures& f) {
+          return Cell(fmt::format("{}/{}", f.rollup.cases_at_threshold, f.cases.size()),
+                      static_cast<double>(f.rollup.cases_at_threshold));
+        });
     row("Largest absolute change", [&](const SectionFigures& f) {
       if (!f.largest) return Cell(std::string(kUnavailable));
       const double change = f.rollup.largest_abs_change;
       return Cell(fmt::format("{} ({})", format_percent(change, 2), view_.names[*f.largest]), change);
     });
-    row(fmt::format("Geometric mean of head / base ({:g}% CI)", cmp_.options.confidence * 100), [](const SectionFigures& f) {
-      const auto& r = f.rollup;
-      return Cell(fmt::format("{} ({})", format_change_percent(r.geomean_ratio - 1),
-                              interval_text(r.geomean_lower - 1, r.geomean_upper - 1)),
-                  r.geomean_ratio - 1);
-    });
+    row(fmt::format("Geometric mean of head / base ({:g}% CI)", cmp_.options.confidence * 100),
+        [](const SectionFigures& f) {
+          const auto& r = f.rollup;
+          return Cell(fmt::format("{} ({})", format_change_percent(r.geomean_ratio - 1),
+                                  interval_text(r.geomean_lower - 1, r.geomean_upper - 1)),
+                      r.geomean_ratio - 1);
+        });
     row("Verdicts", [&](const SectionFigures& f) { return Cell(verdict_counts(f.rollup)); });
     if (cmp_.same_revision) {
       row("Suggested threshold from this A/A run: max(t, 1.5 × p95 |Δ|)", [](const SectionFigures& f) {
         return Cell(format_percent(f.suggested_threshold, 2), f.suggested_threshold);
       });
     }
-    row(fmt::format("Within-process drift of at least {}", format_percent(opt_.drift_limit, 0)), [&](const SectionFigures& f) {
-      if (!f.drift_flags.empty()) {
-        return Cell(fmt::format("{} ({})", f.drift_flags.size(), drift_sentence(f.drift_flags.front())), CellRole::slower);
-      }
-      if (!f.largest_drift) return Cell(std::string(kUnavailable));
-      return Cell(fmt::format("none (largest: {} {} {})", view_.names[f.largest_drift->case_index],
-                              f.largest_drift->head ? "head" : "base", format_change_percent(f.largest_drift->change)));
-    });
+    row(fmt::format("Within-process drift of at least {}", format_percent(opt_.drift_limit, 0)),
+        [&](const SectionFigures& f) {
+          if (!f.drift_flags.empty()) {
+            return Cell(fmt::format("{} ({})", f.drift_flags.size(), drift_sentence(f.drift_flags.front())),
+                        CellRole::slower);
+          }
+          if (!f.largest_drift) return Cell(std::string(kUnavailable));
+          return Cell(fmt::format("none (largest: {} {} {})", view_.names[f.largest_drift->case_index],
+                                  f.largest_drift->head ? "head" : "base",
+                                  format_change_percent(f.largest_drift->change)));
+        });
     table.footnote = fmt::format(
         "Drift = median of the last {k} / median of the first {k} samples − 1 within each process (median over "
         "processes); it is flagged when it reaches the limit and either a Mann–Kendall trend is significant "
@@ -388,8 +407,9 @@ class ComparisonBuilder {
     if (notable.empty()) {
       report.add_paragraph(fmt::format("No benchmark reached the {} threshold.", format_percent(threshold_, 0)));
     } else {
-      Table& table = report.add_table(change_columns(), fmt::format("Changes of at least {}", format_percent(threshold_, 0)),
-                                      fmt::format("notable-{}", section));
+      Table& table =
+          report.add_table(change_columns(), fmt::format("Changes of at least {}", format_percent(threshold_, 0)),
+                           fmt::format("notable-{}", section));
       for (const auto i : notable) table.add_row(change_row(i));
     }
     Details& details = report.add_details(fmt::format("All benchmarks and sample variation ({})", f.cases.size()));
@@ -402,9 +422,11 @@ class ComparisonBuilder {
                                                  {"Sample MAD / p50 (base, head)", Align::right},
                                                  {"Drift (base, head)", Align::right}},
                                                 {}, fmt::format("processes-{}", section));
-    for (auto& row : per_case(f.cases, [&](std::size_t i) { return process_row(i); })) processes.add_row(std::move(row));
+    for (auto& row : per_case(f.cases, [&](std::size_t i) { return process_row(i); }))
+      processes.add_row(std::move(row));
     report.add_footnote(
-        "p50 is the median of the samples. MAD describes sample spread; ordered raw samples retain within-process drift (the sparklines after the process p50s draw each "
+        "p50 is the median of the samples. MAD describes sample spread; ordered raw samples retain within-process "
+        "drift (the sparklines after the process p50s draw each "
         "side's samples in measurement order, processes one after another). Paired change i = head process i vs base "
         "process i of the same interleaving block.");
     return section_json(section, f);
@@ -460,20 +482,23 @@ class ComparisonBuilder {
 
   Json method_json() const {
     const auto& o = cmp_.options;
-    return Json(Json::Object{{"change", "median(head) / median(base) - 1, pooled samples"},
-                             {"interval", "with >= 2 processes per side: t-interval on log process medians (paired by pair label, else "
-                                          "Welch); else bootstrap ratio of medians over samples (BCa, percentile fallback)"},
-                             {"threshold", o.threshold},
-                             {"confidence", o.confidence},
-                             {"alpha", o.alpha},
-                             {"resamples", static_cast<std::int64_t>(o.resamples)},
-                             {"seed", static_cast<std::int64_t>(o.seed)},
-                             {"drift", fmt::format("median(last {k}) / median(first {k}) - 1 per process; median over processes",
-                                                   fmt::arg("k", opt_.drift_k))},
-                             {"drift_limit", opt_.drift_limit},
-                             {"estimators", "Hodges-Lehmann shift and ratio, disparity = shift / mean Shamos spread, "
-                                            "distribution-free bounds at misrate"},
-                             {"misrate", o.misrate}});
+    return Json(Json::Object{
+        {"change", "median(head) / median(base) - 1, pooled samples"},
+        {"interval",
+         "with >= 2 processes per side: t-interval on log process medians (paired by pair label, else "
+         "Welch); else bootstrap ratio of medians over samples (BCa, percentile fallback)"},
+        {"threshold", o.threshold},
+        {"confidence", o.confidence},
+        {"alpha", o.alpha},
+        {"resamples", static_cast<std::int64_t>(o.resamples)},
+        {"seed", static_cast<std::int64_t>(o.seed)},
+        {"drift", fmt::format("median(last {k}) / median(first {k}) - 1 per process; median over processes",
+                              fmt::arg("k", opt_.drift_k))},
+        {"drift_limit", opt_.drift_limit},
+        {"estimators",
+         "Hodges-Lehmann shift and ratio, disparity = shift / mean Shamos spread, "
+         "distribution-free bounds at misrate"},
+        {"misrate", o.misrate}});
   }
 
   // One case of a section's payload: every statistic behind its rows (comparison_row_fields).
@@ -487,8 +512,10 @@ class ComparisonBuilder {
     Json cases = Json::array();
     for (Json& one : per_case(f.cases, [&](std::size_t i) { return case_json(i); })) cases.push_back(std::move(one));
     Json verdicts = Json::object();
-    for (const Verdict v : {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent, Verdict::unchanged}) {
-      verdicts.set(std::string(to_string(v)), static_cast<std::int64_t>(f.rollup.verdict_counts[static_cast<std::size_t>(v)]));
+    for (const Verdict v :
+         {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent, Verdict::unchanged}) {
+      verdicts.set(std::string(to_string(v)),
+                   static_cast<std::int64_t>(f.rollup.verdict_counts[static_cast<std::size_t>(v)]));
     }
     Json::Object out{{"section", section},
                      {"title", section_title(section)},
@@ -666,8 +693,9 @@ Report case_comparisons_report(std::span<const CaseComparison* const> cases, con
     const std::string method = interval_method_text(c.change_interval_method);
     if (std::find(methods.begin(), methods.end(), method) == methods.end()) methods.push_back(method);
   }
-  table.footnote = fmt::format("p50 = median in the input's unit; change = head p50 / base p50 − 1; its interval is {}.",
-                               fmt::join(methods, "; "));
+  table.footnote =
+      fmt::format("p50 = median in the input's unit; change = head p50 / base p50 − 1; its interval is {}.",
+                  fmt::join(methods, "; "));
   if (!warnings.empty()) report.add_details(fmt::format("{} warning(s)", warnings.size())).blocks.add_list(warnings);
   return report;
 }

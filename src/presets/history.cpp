@@ -73,8 +73,9 @@ std::string status_text(const HistoryAnalysis& a, std::size_t i) {
 void add_rollup(Report& report, const HistoryAnalysis& a, std::size_t max_rows) {
   const auto moves = commits_moving_cases(a);
   if (moves.empty()) return;
-  Table& t = report.add_table({Column("commit"), Column("regressions", Align::right), Column("improvements", Align::right)},
-                              "Commits that moved most cases", "rollup");
+  Table& t =
+      report.add_table({Column("commit"), Column("regressions", Align::right), Column("improvements", Align::right)},
+                       "Commits that moved most cases", "rollup");
   for (std::size_t i = 0; i < moves.size() && i < max_rows; ++i) {
     const auto& m = moves[i];
     t.add_row({Cell(a.history.commits[m.commit], CellRole::code),
@@ -102,8 +103,10 @@ void add_cases(Report& report, const HistoryAnalysis& a) {
     row.push_back(Cell("").with_samples(cell_sparkline_samples(s.values)));
     t.add_row(std::move(row));
   }
-  t.footnote = fmt::format("latest = summary of the last commit; a commit's summary is the median of its processes' "
-                           "medians; trend = the summaries in {} order.", a.history.order);
+  t.footnote = fmt::format(
+      "latest = summary of the last commit; a commit's summary is the median of its processes' "
+      "medians; trend = the summaries in {} order.",
+      a.history.order);
 }
 
 std::string method_footnote(const ChangePointOptions& o) {
@@ -149,7 +152,7 @@ void add_change_points(Report& report, const HistoryAnalysis& a) {
       row.emplace_back(change_text(cp.change, cp.relative, s), cp.change, change_role(cp));
       row.emplace_back(interval_text(cp, s));
       row.emplace_back(cp.permuted || a.options.method == ChangeMethod::steps ? fmt::format("{:.3g}", cp.p_value)
-                                                                             : fmt::format("{:.1e} (t)", cp.p_value),
+                                                                              : fmt::format("{:.1e} (t)", cp.p_value),
                        cp.p_value);
       t.add_row(std::move(row));
     }
@@ -262,10 +265,10 @@ Report history_report(const HistoryAnalysis& a, const HistoryReportOptions& opti
     still += c.regressed_since ? 1 : 0;
   }
   Report report(options.title);
-  report.add_paragraph(fmt::format("{} cases over {} commits (ordered by {}): {} change points, {} regressions and {} "
-                                   "improvements.",
-                                   a.history.series.size(), a.history.commits.size(), a.history.order, points,
-                                   regressions, points - regressions));
+  report.add_paragraph(fmt::format(
+      "{} cases over {} commits (ordered by {}): {} change points, {} regressions and {} "
+      "improvements.",
+      a.history.series.size(), a.history.commits.size(), a.history.order, points, regressions, points - regressions));
   if (still > 0) {
     report.add_note(fmt::format("{} of {} cases are still regressed: their latest segment is worse than their first by "
                                 "more than {}.",

@@ -40,8 +40,9 @@ class MatrixBuilder {
 
   Report build() {
     Report report(opt_.title);
-    report.add_paragraph(fmt::format("Values are the {} per cell ({}){}; best per row in bold.", stat_words(),
-                                     unit_words(), tables_.front().matrix.higher_is_better ? ", higher is better" : ", lower is better"));
+    report.add_paragraph(
+        fmt::format("Values are the {} per cell ({}){}; best per row in bold.", stat_words(), unit_words(),
+                    tables_.front().matrix.higher_is_better ? ", higher is better" : ", lower is better"));
     add_takeaways(report);
     add_quick(report);
     Json tables = Json::array();
@@ -191,10 +192,11 @@ class MatrixBuilder {
       if (widest) {
         const auto best = *m.best_col(*widest);
         const auto worst = *m.worst_col(*widest);
-        items.push_back({Span::plain(where), Span::plain("largest gap "), Span::bold(join_key(m.row_keys[*widest])),
-                         Span::plain(fmt::format(" — {} {} vs {} {} ({:.1f}×).", name(join_key(m.col_keys[best])),
-                                                 with_unit(*m.at(*widest, best), m.unit), name(join_key(m.col_keys[worst])),
-                                                 with_unit(*m.at(*widest, worst), m.unit), *stats.gap[*widest]))});
+        items.push_back(
+            {Span::plain(where), Span::plain("largest gap "), Span::bold(join_key(m.row_keys[*widest])),
+             Span::plain(fmt::format(" — {} {} vs {} {} ({:.1f}×).", name(join_key(m.col_keys[best])),
+                                     with_unit(*m.at(*widest, best), m.unit), name(join_key(m.col_keys[worst])),
+                                     with_unit(*m.at(*widest, worst), m.unit), *stats.gap[*widest]))});
       }
       std::vector<std::string> wins;
       const auto won = rows_by_best_col(m, stats);
@@ -202,9 +204,11 @@ class MatrixBuilder {
         std::vector<std::string> rows;
         for (const std::size_t r : won[c]) rows.push_back(join_key(m.row_keys[r]));
         const std::size_t shown = std::min<std::size_t>(rows.size(), 6);
-        const std::string list = rows.empty() ? std::string()
-                                              : fmt::format(" ({}{})", fmt::join(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(shown), ", "),
-                                                            rows.size() > shown ? ", …" : "");
+        const std::string list =
+            rows.empty() ? std::string()
+                         : fmt::format(" ({}{})",
+                                       fmt::join(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(shown), ", "),
+                                       rows.size() > shown ? ", …" : "");
         wins.push_back(fmt::format("{} best on {}{}", name(join_key(m.col_keys[c])), rows.size(), list));
       }
       items.push_back({Span::plain(where), Span::plain(fmt::format("{}.", fmt::join(wins, "; ")))});
@@ -221,7 +225,8 @@ class MatrixBuilder {
     const Matrix& m = largest.matrix;
     std::vector<std::size_t> picked;
     const auto pick = [&](std::size_t r) {
-      if (picked.size() < opt_.quick_row_count && std::find(picked.begin(), picked.end(), r) == picked.end()) picked.push_back(r);
+      if (picked.size() < opt_.quick_row_count && std::find(picked.begin(), picked.end(), r) == picked.end())
+        picked.push_back(r);
     };
     const RowStats stats = row_stats(m);
     for (const auto& rows : rows_by_best_col(m, stats)) {
@@ -284,7 +289,8 @@ class MatrixBuilder {
             const auto found_col = col_of[g].find(c);
             const auto col = found_col == col_of[g].end() ? std::optional<std::size_t>() : found_col->second;
             const auto& v = col ? m.at(*r, *col) : std::optional<double>();
-            cells.push_back(v ? Cell(value_text(*v, m.unit), display_value(*v, m.unit), best == col ? CellRole::best : CellRole::none)
+            cells.push_back(v ? Cell(value_text(*v, m.unit), display_value(*v, m.unit),
+                                     best == col ? CellRole::best : CellRole::none)
                               : Cell(std::string(kUnavailable), CellRole::muted));
           }
           table.add_row(std::move(cells));
@@ -298,10 +304,13 @@ class MatrixBuilder {
     report.add_heading(2, t.key.empty() ? std::string("Full matrix") : fmt::format("Full matrix: {}", key_name(t.key)));
     const std::size_t base_col = ratio_base_col(m);
     std::vector<Column> columns{{fmt::format("{}", fmt::join(m.row_columns, " / "))}};
-    if (!columns.front().title.empty()) columns.front().title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(columns.front().title[0])));
+    if (!columns.front().title.empty())
+      columns.front().title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(columns.front().title[0])));
     for (const auto& key : m.col_keys) columns.emplace_back(name(join_key(key)), Align::right);
     for (std::size_t c = 0; c < m.n_cols(); ++c) {
-      if (c != base_col) columns.emplace_back(fmt::format("{} ÷ {}", name(join_key(m.col_keys[c])), name(join_key(m.col_keys[base_col]))), Align::right);
+      if (c != base_col)
+        columns.emplace_back(
+            fmt::format("{} ÷ {}", name(join_key(m.col_keys[c])), name(join_key(m.col_keys[base_col]))), Align::right);
     }
     Table& table = report.add_table(std::move(columns), {}, fmt::format("matrix-{}", join_key(t.key)));
     Json rows = Json::array();

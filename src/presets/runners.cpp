@@ -96,13 +96,15 @@ class RunnersBuilder {
       index_[name] = runners_.size();
       runners_.push_back(std::move(info));
     }
-    if (runners_.empty()) throw InputError(fmt::format("runners report: no set has a \"{}\" label", opt_.runner_column));
+    if (runners_.empty())
+      throw InputError(fmt::format("runners report: no set has a \"{}\" label", opt_.runner_column));
   }
 
   void choose_fingerprint() {
     if (!opt_.fingerprint.empty()) {
       chosen_ = opt_.fingerprint;
-      const bool known = std::any_of(runners_.begin(), runners_.end(), [&](const auto& r) { return r.fingerprint == chosen_; });
+      const bool known =
+          std::any_of(runners_.begin(), runners_.end(), [&](const auto& r) { return r.fingerprint == chosen_; });
       if (!known) throw InputError(fmt::format("runners report: no runner has the parameter fingerprint {}", chosen_));
       return;
     }
@@ -144,9 +146,12 @@ class RunnersBuilder {
     Table& table = report.add_table(std::move(columns), {}, "parameters");
     Json profiles = Json::array();
     for (const auto& print : prints) {
-      const auto owner = std::find_if(runners_.begin(), runners_.end(), [&](const auto& r) { return r.fingerprint == print; });
-      const auto count = std::count_if(runners_.begin(), runners_.end(), [&](const auto& r) { return r.fingerprint == print; });
-      std::vector<Cell> row{print.empty() ? Cell("no protocol parameters", CellRole::muted) : Cell(print, CellRole::code)};
+      const auto owner =
+          std::find_if(runners_.begin(), runners_.end(), [&](const auto& r) { return r.fingerprint == print; });
+      const auto count =
+          std::count_if(runners_.begin(), runners_.end(), [&](const auto& r) { return r.fingerprint == print; });
+      std::vector<Cell> row{print.empty() ? Cell("no protocol parameters", CellRole::muted)
+                                          : Cell(print, CellRole::code)};
       for (const auto& key : keys) {
         const Json* value = owner->protocol ? owner->protocol->find(key) : nullptr;
         row.emplace_back(value == nullptr ? std::string(kUnavailable) : display_text(*value));
@@ -168,7 +173,8 @@ class RunnersBuilder {
     std::vector<std::string> excluded;
     for (const auto& r : runners_) {
       if (r.fingerprint != chosen_) {
-        excluded.push_back(fmt::format("{} ({})", r.name, r.fingerprint.empty() ? "no protocol parameters" : r.fingerprint));
+        excluded.push_back(
+            fmt::format("{} ({})", r.name, r.fingerprint.empty() ? "no protocol parameters" : r.fingerprint));
       }
     }
     if (!excluded.empty()) {
@@ -222,8 +228,9 @@ class RunnersBuilder {
                                           {"cv_population", f.cv},
                                           {"n", static_cast<std::int64_t>(f.n)}}));
     }
-    table.footnote = "Variation is the population coefficient of variation (σ / mean, ddof = 0) across samples. "
-                     "Best median in bold.";
+    table.footnote =
+        "Variation is the population coefficient of variation (σ / mean, ddof = 0) across samples. "
+        "Best median in bold.";
     data_.set(unpinned ? "cpu_unpinned" : "cpu_pinned", std::move(results));
   }
 
@@ -330,7 +337,8 @@ class RunnersBuilder {
       std::map<std::pair<std::string, std::string>, std::map<std::string, std::size_t>> cells;
       for (const auto set : sets) {
         if (ds_.label(set, opt_.service_column) != service) continue;
-        cells[{runner_of(set), std::string(ds_.label(set, opt_.backend_column))}][std::string(ds_.label(set, opt_.metric_column))] = set;
+        cells[{runner_of(set), std::string(ds_.label(set, opt_.backend_column))}]
+             [std::string(ds_.label(set, opt_.metric_column))] = set;
       }
       Table& table = report.add_table(std::move(columns), {}, fmt::format("cache-{}", service));
       for (const auto& [key, by_metric] : cells) {
@@ -342,8 +350,9 @@ class RunnersBuilder {
   }
 
   std::vector<Cell> cache_row(const std::string& runner, const std::string& backend,
-                              const std::map<std::string, std::size_t>& by_metric, const std::vector<std::string>& metrics,
-                              Json& results, const std::string& service) const {
+                              const std::map<std::string, std::size_t>& by_metric,
+                              const std::vector<std::string>& metrics, Json& results,
+                              const std::string& service) const {
     const std::size_t any = by_metric.begin()->second;
     const auto payload = metadata::set_metadata_number(ds_, any, "payload_mib");
     const auto verified = metadata::set_metadata_number(ds_, any, "verified_pairs");
@@ -399,8 +408,8 @@ class RunnersBuilder {
     std::vector<Spans> items;
     for (const auto& text : messages) {
       const auto& stages = where[text];
-      items.push_back({Span::bold(text),
-                       Span::plain(fmt::format(" ({}×): {}", stages.size(), fmt::join(stages, "; ")))});
+      items.push_back(
+          {Span::bold(text), Span::plain(fmt::format(" ({}×): {}", stages.size(), fmt::join(stages, "; ")))});
     }
     report.add_list(std::move(items));
   }
@@ -429,7 +438,8 @@ class RunnersBuilder {
 
 Report runners_report(const Dataset& dataset, const RunnersReportOptions& options) {
   if (options.fingerprint_digits < 1 || options.fingerprint_digits > 64) {
-    throw InputError(fmt::format("runners report: fingerprint_digits must be 1–64, got {}", options.fingerprint_digits));
+    throw InputError(
+        fmt::format("runners report: fingerprint_digits must be 1–64, got {}", options.fingerprint_digits));
   }
   return RunnersBuilder(dataset, options).build();
 }

@@ -82,7 +82,10 @@ Plot family_plot(const std::string& name, const Unit& unit) {
 }
 
 void add_residuals(Blocks& blocks, const FamilyFit& f, const std::string& side) {
-  Table t({"size", {"processes", Align::right}, {"cost", Align::right}, {"fitted", Align::right},
+  Table t({"size",
+           {"processes", Align::right},
+           {"cost", Align::right},
+           {"fitted", Align::right},
            {"residual", Align::right}},
           fmt::format("{}{}: {} fit", f.name, side.empty() ? "" : " (" + side + ")", model_label(f.fit.best)));
   for (std::size_t i = 0; i < f.fit.sizes.size(); ++i) {
@@ -92,19 +95,27 @@ void add_residuals(Blocks& blocks, const FamilyFit& f, const std::string& side) 
                Cell(format_value(f.fit.predict(n), f.unit, kCost), f.fit.predict(n)),
                Cell(format_change_percent(f.fit.residuals[i]), f.fit.residuals[i])});
   }
-  t.footnote = fmt::format("cost: geometric mean of the per-process medians; residual: cost / fitted - 1; "
-                           "RMS relative residual {}", format_percent(f.fit.best_fit().rms_relative));
+  t.footnote = fmt::format(
+      "cost: geometric mean of the per-process medians; residual: cost / fitted - 1; "
+      "RMS relative residual {}",
+      format_percent(f.fit.best_fit().rms_relative));
   blocks.add_table(std::move(t));
 }
 
 void add_fits(Blocks& blocks, const ScalingResult& r, int level) {
   blocks.add_heading(level, "Growth");
-  Table t({"family", "model", {"exponent b (CI)", Align::right}, {"cost at largest size", Align::right},
-           {"RMS residual", Align::right}, {"sizes", Align::right}, "Google Benchmark"},
+  Table t({"family",
+           "model",
+           {"exponent b (CI)", Align::right},
+           {"cost at largest size", Align::right},
+           {"RMS residual", Align::right},
+           {"sizes", Align::right},
+           "Google Benchmark"},
           {}, "scaling");
   for (const FamilyFit& f : r.fits) {
     const double largest = f.fit.sizes.back();
-    t.add_row({Cell(f.name, CellRole::code), model_label(f.fit.best), Cell(exponent_text(f.fit.power), f.fit.power.exponent),
+    t.add_row({Cell(f.name, CellRole::code), model_label(f.fit.best),
+               Cell(exponent_text(f.fit.power), f.fit.power.exponent),
                Cell(format_value(f.fit.predict(largest), f.unit, kCost), f.fit.predict(largest)),
                Cell(format_percent(f.fit.best_fit().rms_relative), f.fit.best_fit().rms_relative),
                Cell(format_integer(static_cast<double>(f.fit.sizes.size())), static_cast<double>(f.fit.sizes.size())),
@@ -123,8 +134,8 @@ void add_fits(Blocks& blocks, const ScalingResult& r, int level) {
 void add_comparisons(Blocks& blocks, const ScalingResult& r, int level) {
   blocks.add_heading(level, "Growth change");
   const bool at = r.options.change.at.has_value();
-  std::vector<Column> columns{"family", "base", "head", {"Δ exponent (CI)", Align::right},
-                              {"change at reference size (CI)", Align::right}};
+  std::vector<Column> columns{
+      "family", "base", "head", {"Δ exponent (CI)", Align::right}, {"change at reference size (CI)", Align::right}};
   if (at) columns.emplace_back(fmt::format("change at n = {:g} (CI)", *r.options.change.at), Align::right);
   columns.emplace_back("verdict");
   columns.emplace_back("Google Benchmark (base → head)");
@@ -132,14 +143,15 @@ void add_comparisons(Blocks& blocks, const ScalingResult& r, int level) {
   bool far = false;
   for (const FamilyComparison& c : r.comparisons) {
     const GrowthChange& g = c.change;
-    std::vector<Cell> row{Cell(c.name, CellRole::code),
-                          fmt::format("{}, b = {}", model_label(c.base.fit.best), exponent_text(c.base.fit.power)),
-                          fmt::format("{}, b = {}", model_label(c.head.fit.best), exponent_text(c.head.fit.power)),
-                          Cell(fmt::format("{:+.2f} ({})", g.exponent_change, format_range(g.exponent_lower, g.exponent_upper)),
-                               g.exponent_change),
-                          Cell(fmt::format("{} at n = {:g}", ratio_text(g.level_ratio, g.level_lower, g.level_upper),
-                                           std::round(g.reference_size)),
-                               g.level_ratio - 1)};
+    std::vector<Cell> row{
+        Cell(c.name, CellRole::code),
+        fmt::format("{}, b = {}", model_label(c.base.fit.best), exponent_text(c.base.fit.power)),
+        fmt::format("{}, b = {}", model_label(c.head.fit.best), exponent_text(c.head.fit.power)),
+        Cell(fmt::format("{:+.2f} ({})", g.exponent_change, format_range(g.exponent_lower, g.exponent_upper)),
+             g.exponent_change),
+        Cell(fmt::format("{} at n = {:g}", ratio_text(g.level_ratio, g.level_lower, g.level_upper),
+                         std::round(g.reference_size)),
+             g.level_ratio - 1)};
     if (at) row.emplace_back(ratio_text(g.at_ratio, g.at_lower, g.at_upper), g.at_ratio - 1);
     row.emplace_back(verdict_text(g), verdict_role(g.verdict));
     row.emplace_back(c.base.reported || c.head.reported
@@ -177,8 +189,10 @@ void add_comparisons(Blocks& blocks, const ScalingResult& r, int level) {
 Json models_json(const FamilyFit& f) {
   Json models = Json::array();
   for (const ModelFit& m : f.fit.models) {
-    models.push_back(Json::Object{{"model", growth_model_name(m.model)}, {"coefficient", m.coefficient},
-                                  {"coefficient_lower", m.coefficient_lower}, {"coefficient_upper", m.coefficient_upper},
+    models.push_back(Json::Object{{"model", growth_model_name(m.model)},
+                                  {"coefficient", m.coefficient},
+                                  {"coefficient_lower", m.coefficient_lower},
+                                  {"coefficient_upper", m.coefficient_upper},
                                   {"aicc", std::isfinite(m.aicc) ? Json(m.aicc) : Json()},
                                   {"rms_relative", m.rms_relative}});
   }
@@ -270,10 +284,14 @@ Json scaling_json(const ScalingResult& result) {
   }
   Json skipped = Json::array();
   for (const std::string& s : result.skipped) skipped.push_back(s);
-  return Json::Object{{"schema", kScalingSchema},          {"size_source", result.size_source},
-                      {"compared", result.compared},       {"base", result.base_value},
-                      {"head", result.head_value},         {"families", std::move(families)},
-                      {"comparisons", std::move(comparisons)}, {"skipped", std::move(skipped)}};
+  return Json::Object{{"schema", kScalingSchema},
+                      {"size_source", result.size_source},
+                      {"compared", result.compared},
+                      {"base", result.base_value},
+                      {"head", result.head_value},
+                      {"families", std::move(families)},
+                      {"comparisons", std::move(comparisons)},
+                      {"skipped", std::move(skipped)}};
 }
 
 Columns scaling_columns(const ScalingResult& result) {

@@ -42,7 +42,8 @@ struct SummaryGroups {
 
 std::string group_name(const std::vector<std::string>& columns, const std::vector<std::string>& key) {
   std::vector<std::string> parts;
-  for (std::size_t i = 0; i < columns.size() && i < key.size(); ++i) parts.push_back(fmt::format("{}={}", columns[i], key[i]));
+  for (std::size_t i = 0; i < columns.size() && i < key.size(); ++i)
+    parts.push_back(fmt::format("{}={}", columns[i], key[i]));
   return parts.empty() ? std::string("all samples") : fmt::format("{}", fmt::join(parts, ", "));
 }
 
@@ -79,14 +80,14 @@ SummaryGroups summary_groups(const Dataset& dataset, const std::vector<std::stri
   return out;
 }
 
-
 bool drifts(const GroupedSummary& s, std::size_t i, double limit) {
   return s.drift_ok[i] != 0 && std::abs(s.drift[i]) >= limit;
 }
 
 Cell drift_cell(const GroupedSummary& s, std::size_t i, double limit) {
   if (s.drift_ok[i] == 0) return Cell("n/a", CellRole::muted);
-  return Cell(format_change_percent(s.drift[i]), s.drift[i], drifts(s, i, limit) ? CellRole::inconclusive : CellRole::none);
+  return Cell(format_change_percent(s.drift[i]), s.drift[i],
+              drifts(s, i, limit) ? CellRole::inconclusive : CellRole::none);
 }
 
 std::vector<Cell> row(const SummaryGroups& groups, const GroupedSummary& s, std::size_t i, double limit) {
@@ -195,15 +196,16 @@ SummaryResult summary(const Dataset& dataset, const SummaryReportOptions& option
                                 groups.size(), format_percent(options.drift_limit, 0), k),
                     NoteKind::warning);
   }
-  static constexpr std::array<std::string_view, 7> kStatColumns{"n", "p50", "MAD / p50", "CV", "min \u2013 max", "drift",
-                                                                 "samples"};
+  static constexpr std::array<std::string_view, 7> kStatColumns{"n",     "p50",    "MAD / p50", "CV", "min \u2013 max",
+                                                                "drift", "samples"};
   std::vector<Column> columns;
   for (const auto& label : groups.columns) {
     // A label named like a statistic column (hyperfine's parameter "n") is marked as the label it is.
     const bool clashes = std::find(kStatColumns.begin(), kStatColumns.end(), label) != kStatColumns.end();
     columns.emplace_back(clashes ? fmt::format("{} (label)", label) : label);
   }
-  for (std::size_t c = 0; c + 1 < kStatColumns.size(); ++c) columns.emplace_back(std::string(kStatColumns[c]), Align::right);
+  for (std::size_t c = 0; c + 1 < kStatColumns.size(); ++c)
+    columns.emplace_back(std::string(kStatColumns[c]), Align::right);
   columns.emplace_back(std::string(kStatColumns.back()));
   Table& table = report.add_table(std::move(columns), {}, "summary");
   auto rows = map_indexed(groups.size(), kRowChunk, options.threads,

@@ -98,8 +98,8 @@ std::string safe_id(std::string_view id) {
   std::string out = "table-";
   bool lossy = id.size() > kMaxIdChars;
   for (const char c : id.substr(0, kMaxIdChars)) {
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                      c == '-';
+    const bool keep =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
     out += keep ? c : '-';
     lossy = lossy || !keep;
   }
@@ -137,7 +137,9 @@ class HtmlWriter {
     for (const Block& block : list.items()) std::visit([this](const auto& b) { write(b); }, block.content);
   }
 
-  void heading(int level, std::string_view text) { out_ += fmt::format("<h{0}>{1}</h{0}>\n", level, escape_html(text)); }
+  void heading(int level, std::string_view text) {
+    out_ += fmt::format("<h{0}>{1}</h{0}>\n", level, escape_html(text));
+  }
 
   std::string take() { return std::move(out_); }
 
@@ -214,7 +216,8 @@ std::string render_html(const Report& report, const RenderOptions& options) {
 }
 
 std::string render_html_fragment(const Report& report, const RenderOptions& options) {
-  return fmt::format("<div class=\"{}\">\n<style>{}</style>\n{}</div>\n", kHtmlReportClass, kStyle, body(report, options));
+  return fmt::format("<div class=\"{}\">\n<style>{}</style>\n{}</div>\n", kHtmlReportClass, kStyle,
+                     body(report, options));
 }
 
 }  // namespace benchreport

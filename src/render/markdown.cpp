@@ -261,7 +261,8 @@ std::string render_markdown(const Report& report, const RenderOptions& options) 
   const std::size_t budget = options.markdown_budget;
   const std::size_t marker = kMarkdownReportMarker.size();
   if (budget != 0 && budget <= marker) {
-    throw InputError(fmt::format("markdown_budget {} is too small: the report marker alone needs {} bytes", budget, marker));
+    throw InputError(
+        fmt::format("markdown_budget {} is too small: the report marker alone needs {} bytes", budget, marker));
   }
   return std::string(kMarkdownReportMarker) + markdown_within(report, options, budget == 0 ? 0 : budget - marker);
 }

@@ -21,7 +21,7 @@ constexpr std::array<std::string_view, 6> kColors{"#0969da", "#cf222e", "#1a7f37
 // One axis: data range → pixel range, on a log or linear scale.
 struct Axis {
   bool log = true;
-  double lo = 0, hi = 1;  // in scale units (log10 when log)
+  double lo = 0, hi = 1;    // in scale units (log10 when log)
   double from = 0, to = 1;  // pixels
 
   double scale(double v) const { return log ? std::log10(v) : v; }
@@ -63,20 +63,22 @@ std::string tick_label(double v, bool time) {
 
 std::string axes(const Plot& plot, const Axis& x, const Axis& y) {
   std::string out = fmt::format(
-      "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" stroke=\"#d0d7de\"/>", kLeft, kTop,
-      kWidth - kLeft - kRight, kHeight - kTop - kBottom);
+      "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" stroke=\"#d0d7de\"/>", kLeft,
+      kTop, kWidth - kLeft - kRight, kHeight - kTop - kBottom);
   const bool time = plot.y_label.find("time") != std::string::npos || plot.y_label == "s";
   for (const double v : ticks(x)) {
     const double px = x.pixel(v);
-    out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#eaeef2\"/>"
-                       "<text x=\"{0:.1f}\" y=\"{3:.1f}\" text-anchor=\"middle\">{4}</text>",
-                       px, kTop, kHeight - kBottom, kHeight - kBottom + 14, escape_html(tick_label(v, false)));
+    out += fmt::format(
+        "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#eaeef2\"/>"
+        "<text x=\"{0:.1f}\" y=\"{3:.1f}\" text-anchor=\"middle\">{4}</text>",
+        px, kTop, kHeight - kBottom, kHeight - kBottom + 14, escape_html(tick_label(v, false)));
   }
   for (const double v : ticks(y)) {
     const double py = y.pixel(v);
-    out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"#eaeef2\"/>"
-                       "<text x=\"{3:.1f}\" y=\"{4:.1f}\" text-anchor=\"end\">{5}</text>",
-                       kLeft, py, kWidth - kRight, kLeft - 4, py + 4, escape_html(tick_label(v, time)));
+    out += fmt::format(
+        "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" stroke=\"#eaeef2\"/>"
+        "<text x=\"{3:.1f}\" y=\"{4:.1f}\" text-anchor=\"end\">{5}</text>",
+        kLeft, py, kWidth - kRight, kLeft - 4, py + 4, escape_html(tick_label(v, time)));
   }
   out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>", (kLeft + kWidth - kRight) / 2,
                      kHeight - 8, escape_html(plot.x_label));
@@ -96,14 +98,17 @@ std::string series_svg(const PlotSeries& s, std::size_t index, const Axis& x, co
     out += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" points=\"{}\"/>", color, points);
   } else {
     for (std::size_t i = 0; i < s.x.size(); ++i) {
-      out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/>", x.pixel(s.x[i]), y.pixel(s.y[i]), color);
+      out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/>", x.pixel(s.x[i]), y.pixel(s.y[i]),
+                         color);
     }
   }
   const double ly = kTop + 8 + 16 * static_cast<double>(index);
   const double lx = kWidth - kRight + 10;
-  out += s.line ? fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"1.5\"/>",
-                              lx, ly, lx + 14, ly, color)
-                : fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/>", lx + 7, ly, color);
+  out += s.line
+             ? fmt::format(
+                   "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"1.5\"/>",
+                   lx, ly, lx + 14, ly, color)
+             : fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/>", lx + 7, ly, color);
   out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>", lx + 20, ly + 4, escape_html(s.name));
   return out;
 }
@@ -116,7 +121,8 @@ std::string plot_svg(const Plot& plot) {
   std::string body = axes(plot, x, y);
   for (std::size_t i = 0; i < plot.series.size(); ++i) body += series_svg(plot.series[i], i, x, y);
   return fmt::format(
-      "<figure class=\"plot\"><svg width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" role=\"img\" aria-label=\"{2}\" "
+      "<figure class=\"plot\"><svg width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" role=\"img\" "
+      "aria-label=\"{2}\" "
       "font-size=\"11\" font-family=\"system-ui,sans-serif\">{3}</svg><figcaption>{2}</figcaption></figure>\n",
       kWidth, kHeight, escape_html(plot.title), body);
 }

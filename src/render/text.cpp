@@ -70,7 +70,8 @@ class TextWriter {
     const std::string text = neutralize_text(raw);
     const char rule = level <= 1 ? kTextTitleRule : '-';
     separate();
-    out_ += fmt::format("{}\n{}\n", styled(text, "\x1b[1m"), std::string(std::max<std::size_t>(display_width(text), 1), rule));
+    out_ += fmt::format("{}\n{}\n", styled(text, "\x1b[1m"),
+                        std::string(std::max<std::size_t>(display_width(text), 1), rule));
   }
 
   std::string take() { return std::move(out_); }
@@ -140,7 +141,8 @@ class TextWriter {
     }
     out_ += '\n';
     for (std::size_t r = 0; r < cells.size(); ++r) line(cells[r], widths, t.columns, &t.rows[r]);
-    if (!t.footnote.empty()) out_ += fmt::format("\n{}\n", styled(without_bold(neutralize_text(t.footnote)), "\x1b[2m"));
+    if (!t.footnote.empty())
+      out_ += fmt::format("\n{}\n", styled(without_bold(neutralize_text(t.footnote)), "\x1b[2m"));
   }
 
   // Cut to options.max_cell_width: one very long name must not widen every row.

@@ -14,9 +14,7 @@ namespace {
 
 std::string fixed(double value, int decimals) { return display_digits(value, decimals); }
 
-bool is_all_zero(const std::string& digits) {
-  return digits.find_first_not_of("0.") == std::string::npos;
-}
+bool is_all_zero(const std::string& digits) { return digits.find_first_not_of("0.") == std::string::npos; }
 
 // `value` in the scale pick_scale (data/display_unit.hpp) chooses for its magnitude.
 std::string format_scaled(double value, std::span<const DisplayScale> scales) {
@@ -95,9 +93,7 @@ std::string format_rate(double per_second, std::string_view unit) {
 
 std::string format_bytes(double bytes) { return format_scaled(bytes, byte_scales()); }
 
-std::string format_byte_rate(double bytes_per_second) {
-  return format_scaled(bytes_per_second, byte_rate_scales());
-}
+std::string format_byte_rate(double bytes_per_second) { return format_scaled(bytes_per_second, byte_rate_scales()); }
 
 std::string format_bits(double bits_per_second) { return format_scaled(bits_per_second, bit_rate_scales()); }
 

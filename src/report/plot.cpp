@@ -11,14 +11,15 @@ namespace benchreport {
 void Plot::validate() const {
   for (const PlotSeries& s : series) {
     if (s.x.size() != s.y.size()) {
-      throw InputError(fmt::format("plot '{}', series '{}': {} x values but {} y values", title, s.name, s.x.size(), s.y.size()));
+      throw InputError(
+          fmt::format("plot '{}', series '{}': {} x values but {} y values", title, s.name, s.x.size(), s.y.size()));
     }
     for (std::size_t i = 0; i < s.x.size(); ++i) {
       const bool bad_x = !std::isfinite(s.x[i]) || (log_x && s.x[i] <= 0);
       const bool bad_y = !std::isfinite(s.y[i]) || (log_y && s.y[i] <= 0);
       if (bad_x || bad_y) {
-        throw InputError(fmt::format("plot '{}', series '{}', point {}: ({}, {}) cannot be drawn on {} axes", title, s.name,
-                                     i, s.x[i], s.y[i], log_x || log_y ? "log" : "linear"));
+        throw InputError(fmt::format("plot '{}', series '{}', point {}: ({}, {}) cannot be drawn on {} axes", title,
+                                     s.name, i, s.x[i], s.y[i], log_x || log_y ? "log" : "linear"));
       }
     }
   }

@@ -170,9 +170,7 @@ void write_blocks(JsonStream& out, const Blocks& blocks) {
 
 }  // namespace
 
-Heading& Blocks::add_heading(int level, std::string text) {
-  return emplace(items_, Heading{level, std::move(text)});
-}
+Heading& Blocks::add_heading(int level, std::string text) { return emplace(items_, Heading{level, std::move(text)}); }
 
 Paragraph& Blocks::add_paragraph(std::string text) {
   return emplace(items_, Paragraph{{Span::plain(std::move(text))}});

@@ -8,8 +8,8 @@
 namespace benchreport {
 namespace {
 
-constexpr std::array<std::string_view, 10> kRoleNames{
-    "none", "faster", "slower", "inconclusive", "equivalent", "unchanged", "best", "worse", "muted", "code"};
+constexpr std::array<std::string_view, 10> kRoleNames{"none",      "faster", "slower", "inconclusive", "equivalent",
+                                                      "unchanged", "best",   "worse",  "muted",        "code"};
 constexpr std::array<std::string_view, 3> kAlignNames{"left", "right", "center"};
 
 template <typename Enum, std::size_t N>
@@ -38,8 +38,8 @@ std::string Table::display_name() const {
 
 Table& Table::add_row(std::vector<Cell> cells) {
   if (cells.size() != columns.size()) {
-    throw InputError(fmt::format("{} row {}: {} cells, expected {} (one per column)", display_name(),
-                                 rows.size() + 1, cells.size(), columns.size()));
+    throw InputError(fmt::format("{} row {}: {} cells, expected {} (one per column)", display_name(), rows.size() + 1,
+                                 cells.size(), columns.size()));
   }
   rows.push_back(std::move(cells));
   return *this;

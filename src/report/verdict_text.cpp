@@ -28,7 +28,8 @@ std::string decision_sentence(const CaseComparison& c, VerdictCode code) {
     case VerdictCode::exact_differs: return fmt::format("exact unit: values differ by {}", pct(c.change_estimate));
     case VerdictCode::no_interval: return "no finite interval of the change";
     case VerdictCode::too_noisy: return fmt::format("too noisy: no confident verdict (interval {})", interval);
-    case VerdictCode::too_few_samples: return fmt::format("too few samples: no confident verdict (interval {})", interval);
+    case VerdictCode::too_few_samples:
+      return fmt::format("too few samples: no confident verdict (interval {})", interval);
     case VerdictCode::within_threshold: return fmt::format("interval {} lies within ±{:.2f}%", interval, t);
     case VerdictCode::beyond_threshold:
     case VerdictCode::fdr_adjusted:
@@ -40,9 +41,10 @@ std::string decision_sentence(const CaseComparison& c, VerdictCode code) {
     case VerdictCode::straddles_zero:
       return fmt::format("interval {} includes 0 and is not within ±{:.2f}%", interval, t);
     case VerdictCode::one_launch_per_side:
-      return fmt::format("one launch per side: the interval {} covers within-process noise only and how much "
-                         "launches differ is unknown; run >= 2 processes per side",
-                         interval);
+      return fmt::format(
+          "one launch per side: the interval {} covers within-process noise only and how much "
+          "launches differ is unknown; run >= 2 processes per side",
+          interval);
   }
   return std::string(to_string(code));
 }
@@ -67,15 +69,17 @@ std::string verdict_reason(const CaseComparison& c) {
   const std::string within = within_only(c) ? std::string(kWithinSentence) : std::string();
   std::string sentence = within + decision_sentence(c, c.verdict_code);
   if (c.verdict_code == VerdictCode::fdr_adjusted) {
-    return fmt::format("{}Benjamini-Hochberg adjusted p = {:.3g} >= alpha {} across {} measurements (p = {:.3g}); "
-                       "unadjusted: {}",
-                       within, c.p_adjusted, c.alpha, c.fdr_cases, c.p_value, sentence);
+    return fmt::format(
+        "{}Benjamini-Hochberg adjusted p = {:.3g} >= alpha {} across {} measurements (p = {:.3g}); "
+        "unadjusted: {}",
+        within, c.p_adjusted, c.alpha, c.fdr_cases, c.p_value, sentence);
   }
   if (c.verdict_code == VerdictCode::one_launch_per_side) {
     if (std::isfinite(c.detectable_change)) {
-      sentence += fmt::format("; across the one-launch cases a change would have to reach about {:.1f}% to stand "
-                              "out from their spread (1.4826 MAD)",
-                              100 * c.detectable_change);
+      sentence += fmt::format(
+          "; across the one-launch cases a change would have to reach about {:.1f}% to stand "
+          "out from their spread (1.4826 MAD)",
+          100 * c.detectable_change);
     }
     return sentence;
   }
@@ -101,7 +105,8 @@ std::string verdict_why(const CaseComparison& c) {
     case VerdictCode::exact_differs: why = "exact unit"; break;
     case VerdictCode::one_launch_per_side:
       why = "1 launch/side: launch noise unknown";
-      if (std::isfinite(c.detectable_change)) why += fmt::format("; stands out ≥ {}", format_percent(c.detectable_change, 1));
+      if (std::isfinite(c.detectable_change))
+        why += fmt::format("; stands out ≥ {}", format_percent(c.detectable_change, 1));
       break;
   }
   // Power is the question only when the interval cannot tell a change from none.

@@ -256,8 +256,10 @@ std::vector<std::vector<double>> jackknife_groups(const SideSamples& base, const
   std::vector<std::vector<double>> groups;
   if (!hierarchical) {
     std::vector<double> g_base, g_head;
-    if (pb.sorted.size() >= 2) for (double m : leave_one_out_medians(pb.sorted)) g_base.push_back(mh / m);
-    if (ph.sorted.size() >= 2) for (double m : leave_one_out_medians(ph.sorted)) g_head.push_back(m / mb);
+    if (pb.sorted.size() >= 2)
+      for (double m : leave_one_out_medians(pb.sorted)) g_base.push_back(mh / m);
+    if (ph.sorted.size() >= 2)
+      for (double m : leave_one_out_medians(ph.sorted)) g_head.push_back(m / mb);
     groups.push_back(std::move(g_base));
     groups.push_back(std::move(g_head));
     return groups;
@@ -281,7 +283,6 @@ std::vector<std::vector<double>> jackknife_groups(const SideSamples& base, const
   groups.push_back(std::move(g_head));
   return groups;
 }
-
 
 // ---- Exact bootstrap distribution (no resampling) ----
 
@@ -375,7 +376,7 @@ class ExactRatioDistribution {
     Probe at = probe(lowest);
     if (at.cdf >= q) return lowest;
     auto lo = std::bit_cast<std::uint64_t>(lowest);
-    double next_above_lo = at.above;                    // smallest support point above lo
+    double next_above_lo = at.above;                         // smallest support point above lo
     double hi = head_.values.back() / base_.values.front();  // invariant: cdf(lo) < q <= cdf(hi), hi a support point
     while (next_above_lo < hi) {
       const std::uint64_t mid = lo + (std::bit_cast<std::uint64_t>(hi) - lo) / 2;
@@ -411,7 +412,7 @@ class ExactRatioDistribution {
 
  private:
   struct Probe {
-    double cdf = 0;                                                  // P(R <= t)
+    double cdf = 0;                                                 // P(R <= t)
     double at_or_below = -std::numeric_limits<double>::infinity();  // largest support point <= t
     double above = std::numeric_limits<double>::infinity();         // smallest support point > t
   };
@@ -451,7 +452,6 @@ double normal_cdf(double z) { return boost::math::cdf(boost::math::normal_distri
 // Phi^-1(p), NaN at p = 0 or 1 (the BCa bias correction is then undefined).
 double normal_quantile_or_nan(double p) { return p > 0 && p < 1 ? normal_quantile(p) : kNaN; }
 
-
 // Percentile ends at alpha and 1 - alpha, and BCa ends (Efron & Tibshirani
 // 14.3) from the bootstrap distribution's quantile function, the mean of its
 // fractions strictly below and at or below the estimate (scipy's convention),
@@ -484,7 +484,8 @@ BootstrapInterval exact_median_ratio_ci(const SideSamples& base, const SideSampl
 BootstrapInterval bootstrap_median_ratio_ci(const SideSamples& base, const SideSamples& head,
                                             const BootstrapOptions& options, Xoshiro256& rng) {
   if (options.method == BootstrapMethod::exact) {
-    if (!(options.confidence > 0 && options.confidence < 1)) throw InputError("bootstrap: confidence must be in (0, 1)");
+    if (!(options.confidence > 0 && options.confidence < 1))
+      throw InputError("bootstrap: confidence must be in (0, 1)");
     return exact_median_ratio_ci(base, head, options.confidence);
   }
   if (options.resamples < 2) throw InputError("bootstrap: resamples must be at least 2");
@@ -533,9 +534,9 @@ BootstrapInterval bootstrap_median_ratio_ci(const SideSamples& base, const SideS
     at_or_below += r <= out.estimate ? 1 : 0;
   }
   const double mean_rank_fraction = static_cast<double>(below + at_or_below) / (2.0 * static_cast<double>(B));
-  fill_interval_ends(out, options.confidence, mean_rank_fraction,
-                     [&](double q) { return selected_quantile(ratios, q); },
-                     [&] { return acceleration(jackknife_groups(base, head, pb, ph, out.hierarchical, out.paired_processes)); });
+  fill_interval_ends(
+      out, options.confidence, mean_rank_fraction, [&](double q) { return selected_quantile(ratios, q); },
+      [&] { return acceleration(jackknife_groups(base, head, pb, ph, out.hierarchical, out.paired_processes)); });
   return out;
 }
 
@@ -584,14 +585,16 @@ MedianDistribution exact_bootstrap_median_distribution(std::span<const double> s
   if (sample.empty()) throw InputError("exact bootstrap: the sample is empty");
   if (sample.size() > kMaxExactSamples) {
     throw InputError("exact bootstrap: " + std::to_string(sample.size()) + " samples, more than the " +
-                     std::to_string(kMaxExactSamples) + " the exact method supports (n^2/2 support points); use resampling");
+                     std::to_string(kMaxExactSamples) +
+                     " the exact method supports (n^2/2 support points); use resampling");
   }
   std::vector<double> sorted(sample.begin(), sample.end());
   std::sort(sorted.begin(), sorted.end());
   const std::size_t n = sorted.size();
   std::vector<double> computed;
   if (n > kSharedPositionSizes) computed = compute_median_position_probabilities(n);
-  const std::vector<double>& probabilities = n > kSharedPositionSizes ? computed : shared_median_position_probabilities(n);
+  const std::vector<double>& probabilities =
+      n > kSharedPositionSizes ? computed : shared_median_position_probabilities(n);
   std::vector<std::pair<double, double>> points;
   points.reserve(probabilities.size());
   if (n % 2 == 1) {
@@ -599,7 +602,8 @@ MedianDistribution exact_bootstrap_median_distribution(std::span<const double> s
   } else {
     std::size_t k = 0;
     for (std::size_t a = 0; a < n; ++a) {
-      for (std::size_t b = a; b < n; ++b) points.emplace_back(sorted[a] + (sorted[b] - sorted[a]) / 2, probabilities[k++]);
+      for (std::size_t b = a; b < n; ++b)
+        points.emplace_back(sorted[a] + (sorted[b] - sorted[a]) / 2, probabilities[k++]);
     }
   }
   return merge_support(std::move(points));
@@ -621,8 +625,9 @@ BootstrapInterval exact_median_ratio_ci(const SideSamples& base, const SideSampl
   out.standard_error = ratio.standard_deviation();
   const double at_or_below = ratio.cdf(out.estimate);
   const double below = ratio.cdf(std::nextafter(out.estimate, 0.0));
-  fill_interval_ends(out, confidence, (below + at_or_below) / 2, [&](double q) { return ratio.quantile(q); },
-                     [&] { return acceleration(jackknife_groups(base, head, pb, ph, false, false)); });
+  fill_interval_ends(
+      out, confidence, (below + at_or_below) / 2, [&](double q) { return ratio.quantile(q); },
+      [&] { return acceleration(jackknife_groups(base, head, pb, ph, false, false)); });
   return out;
 }
 

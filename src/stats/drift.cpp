@@ -47,7 +47,7 @@ std::uint64_t sort_counting_inversions(std::span<double> v, std::span<double> bu
 }
 
 struct TieSums {
-  std::uint64_t pairs = 0;    // sum t(t-1)/2: tied pairs
+  std::uint64_t pairs = 0;     // sum t(t-1)/2: tied pairs
   std::uint64_t variance = 0;  // sum t(t-1)(2t+5): Mann–Kendall variance correction
 };
 
@@ -70,9 +70,8 @@ void drift_change(std::span<const double> ordered, std::size_t k, std::vector<do
   const std::size_t n = ordered.size();
   if (k == 0) throw InputError("drift k is 0: expected at least 1 sample at each end");
   if (n < 2 * k) {
-    out.change_availability =
-        Availability::unavailable(fmt::format("n = {} < 2k = {}: too few samples to compare the first and last {}",
-                                              n, 2 * k, k));
+    out.change_availability = Availability::unavailable(
+        fmt::format("n = {} < 2k = {}: too few samples to compare the first and last {}", n, 2 * k, k));
     return;
   }
   const double first = median_of_copy(ordered.first(k), scratch);
@@ -94,8 +93,8 @@ void theil_sen(std::span<const double> ordered, double median, std::size_t max_n
     return;
   }
   if (n > max_n) {
-    out.theil_sen_availability = Availability::unavailable(fmt::format(
-        "n = {} > {}: exact Theil–Sen would hold {} pairwise slopes", n, max_n, n * (n - 1) / 2));
+    out.theil_sen_availability = Availability::unavailable(
+        fmt::format("n = {} > {}: exact Theil–Sen would hold {} pairwise slopes", n, max_n, n * (n - 1) / 2));
     return;
   }
   scratch.resize(n * (n - 1) / 2);
@@ -128,8 +127,8 @@ void mann_kendall(std::span<const double> ordered, std::vector<double>& scratch,
     return;
   }
   // Pairs i < j are concordant when x_i < x_j, discordant when x_i > x_j.
-  const auto s = static_cast<double>(static_cast<std::int64_t>(pairs - ties.pairs) -
-                                     2 * static_cast<std::int64_t>(discordant));
+  const auto s =
+      static_cast<double>(static_cast<std::int64_t>(pairs - ties.pairs) - 2 * static_cast<std::int64_t>(discordant));
   const double nd = static_cast<double>(n);
   const double variance = (nd * (nd - 1.0) * (2.0 * nd + 5.0) - static_cast<double>(ties.variance)) / 18.0;
   out.mann_kendall_s = s;

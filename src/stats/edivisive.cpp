@@ -64,7 +64,7 @@ class RankSums {
 struct Segment {
   std::vector<double> values;
   std::vector<std::size_t> ranks;
-  double float_scale = 0;  // search_end: q_columns::float_scale of the values (0: no float bounds)
+  double float_scale = 0;     // search_end: q_columns::float_scale of the values (0: no float bounds)
   std::vector<float> scaled;  // the values times float_scale, as floats (when float_scale > 0)
 };
 
@@ -132,12 +132,12 @@ bool float_bounds_enabled() {
 // Reusable buffers of the q scans of one series.
 struct Scanner {
   RankSums sums;
-  std::vector<double> left, right;  // per point: distance sum to the points before / after it
-  std::vector<double> tail;         // search_end: per tau, sum of distances within [tau, kappa)
+  std::vector<double> left, right;           // per point: distance sum to the points before / after it
+  std::vector<double> tail;                  // search_end: per tau, sum of distances within [tau, kappa)
   std::vector<double> v, inv, inv_reversed;  // search_end: values in scan order; 1 / d(k), and reversed
   std::vector<float> v_float, tail_float, left_float, inv_float, inv_reversed_float;  // the same, for the float bounds
   std::vector<q_columns::BoundTerms> bound_terms;
-  std::vector<std::size_t> order;   // a shuffled order, for the scan with Y to the end
+  std::vector<std::size_t> order;  // a shuffled order, for the scan with Y to the end
   const q_columns::ExactScan exact_scan = q_columns::exact_scan_of_this_machine();
   const q_columns::BoundScan bound_scan = q_columns::bound_scan_of_this_machine();
   bool stopped = false;  // the last scan stopped early at a q >= its stop_at: its q is a lower bound
@@ -220,8 +220,8 @@ struct Scanner {
       within_left += left[tau - 1];
       within_right -= right[tau - 1];
       if (tau < o.min_segment || n - tau < o.min_segment) continue;
-      const double q = q_value(static_cast<double>(tau), static_cast<double>(n - tau), total - within_left - within_right,
-                               within_left, within_right, o.within);
+      const double q = q_value(static_cast<double>(tau), static_cast<double>(n - tau),
+                               total - within_left - within_right, within_left, within_right, o.within);
       if (out.index == 0 || q > out.q) out = {tau, q, 1.0, true, n};
     }
     return out;
@@ -237,16 +237,29 @@ struct Scanner {
   // The searched-end scan of v[0, n).
   EDivisiveSplit scan_values(std::size_t n, const EDivisiveOptions& o, double stop_at, Locate locate) {
     std::fill(tail.begin(), tail.begin() + static_cast<std::ptrdiff_t>(n + 1), 0.0);
-    const q_columns::Buffers<double> in{v.data(),   n, tail.data(), left.data(), inv.data(), inv_reversed.data(),
-                                        inv.size(), o.min_segment, o.within == WithinMean::pairs};
+    const q_columns::Buffers<double> in{v.data(),
+                                        n,
+                                        tail.data(),
+                                        left.data(),
+                                        inv.data(),
+                                        inv_reversed.data(),
+                                        inv.size(),
+                                        o.min_segment,
+                                        o.within == WithinMean::pairs};
     return exact_scan(in, stop_at, locate == Locate::split, &stopped);
   }
 
   // Bounds of the best q of v[0, n), from the float scan of v_float[0, n) = v * scale.
   q_columns::Bounds bound_values(std::size_t n, double scale, const EDivisiveOptions& o, double stop_at) {
     std::fill(tail_float.begin(), tail_float.begin() + static_cast<std::ptrdiff_t>(n + 1), 0.0f);
-    const q_columns::Buffers<float> in{v_float.data(), n, tail_float.data(), left_float.data(), inv_float.data(),
-                                       inv_reversed_float.data(), inv_float.size(), o.min_segment,
+    const q_columns::Buffers<float> in{v_float.data(),
+                                       n,
+                                       tail_float.data(),
+                                       left_float.data(),
+                                       inv_float.data(),
+                                       inv_reversed_float.data(),
+                                       inv_float.size(),
+                                       o.min_segment,
                                        o.within == WithinMean::pairs};
     return bound_scan(in, bound_terms.data(), stop_at * scale);
   }
@@ -283,7 +296,8 @@ void check_input(std::span<const double> x, const EDivisiveOptions& options) {
     throw InputError(fmt::format("e-divisive: screen_p_value must be in [0, 1], got {}", options.screen_p_value));
   }
   for (std::size_t i = 0; i < x.size(); ++i) {
-    if (!std::isfinite(x[i])) throw InputError(fmt::format("e-divisive: value {} at position {} is not finite", x[i], i));
+    if (!std::isfinite(x[i]))
+      throw InputError(fmt::format("e-divisive: value {} at position {} is not finite", x[i], i));
   }
 }
 
@@ -305,7 +319,8 @@ constexpr std::size_t kMinScreenSide = 8;
 double screen_bound(std::span<const double> x, std::size_t begin, std::size_t n, const EDivisiveSplit& best,
                     const EDivisiveOptions& o) {
   if (best.index < kMinScreenSide || best.end - best.index < kMinScreenSide) return 1.0;
-  const double p = welch_test(x.subspan(begin, best.index), x.subspan(begin + best.index, best.end - best.index)).p_value;
+  const double p =
+      welch_test(x.subspan(begin, best.index), x.subspan(begin + best.index, best.end - best.index)).p_value;
   return std::min(1.0, p * compared_splits(n, o));
 }
 
@@ -363,7 +378,7 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
     std::size_t begin, end;
     Segment segment;
     EDivisiveSplit best;
-    Xoshiro256 rng;                // state after the permutations drawn so far
+    Xoshiro256 rng;  // state after the permutations drawn so far
     std::vector<Permutation> permuted;
   };
   std::uint64_t series_key = stream;
@@ -371,8 +386,12 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
   std::vector<Window> windows;
   auto make_window = [&](std::size_t begin, std::size_t end) {
     const std::uint64_t bounds = (static_cast<std::uint64_t>(begin) << 32) ^ static_cast<std::uint64_t>(end);
-    Window w{begin, end, make_segment(x.subspan(begin, end - begin), options), {},
-             Xoshiro256::for_stream(options.seed ^ series_key, bounds), {}};
+    Window w{begin,
+             end,
+             make_segment(x.subspan(begin, end - begin), options),
+             {},
+             Xoshiro256::for_stream(options.seed ^ series_key, bounds),
+             {}};
     std::vector<std::size_t> order(end - begin);
     std::iota(order.begin(), order.end(), std::size_t{0});
     w.best = scanner.best(w.segment, order, options);
@@ -415,8 +434,8 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
   };
   windows.push_back(make_window(0, x.size()));
   // Stop counting once the p-value can no longer reach max_p_value.
-  const auto max_exceed = static_cast<std::size_t>(
-      std::floor(options.max_p_value * static_cast<double>(options.permutations + 1) + 1e-9));
+  const auto max_exceed =
+      static_cast<std::size_t>(std::floor(options.max_p_value * static_cast<double>(options.permutations + 1) + 1e-9));
   for (;;) {
     std::size_t pick = windows.size();
     for (std::size_t w = 0; w < windows.size(); ++w) {

@@ -42,8 +42,8 @@ void allocate(GroupedSummary& g, const SummaryOptions& o, std::size_t n_sets) {
   size_column(g.drift_ok, s.has(Stat::drift), n_sets, std::uint8_t{0});
   size_column(g.drift_reason, s.has(Stat::drift), n_sets, std::string{});
   const bool trend = s.has(Stat::trend);
-  for (auto* c : {&g.theil_sen_slope, &g.theil_sen_relative, &g.mann_kendall_s, &g.mann_kendall_z,
-                  &g.mann_kendall_p, &g.kendall_tau}) {
+  for (auto* c : {&g.theil_sen_slope, &g.theil_sen_relative, &g.mann_kendall_s, &g.mann_kendall_z, &g.mann_kendall_p,
+                  &g.kendall_tau}) {
     size_column(*c, trend, n_sets, nan);
   }
   for (auto* c : {&g.theil_sen_ok, &g.mann_kendall_ok}) size_column(*c, trend, n_sets, std::uint8_t{0});
@@ -87,7 +87,9 @@ void store(const Summary& r, StatSet s, std::size_t i, GroupedSummary& g) {
     g.cv[i] = r.cv;
   }
   if (s.has(Stat::median)) g.median[i] = r.median;
-  if (s.has(Stat::quantiles)) std::copy(r.quantiles.begin(), r.quantiles.end(), g.quantiles.begin() + static_cast<std::ptrdiff_t>(i * r.quantiles.size()));
+  if (s.has(Stat::quantiles))
+    std::copy(r.quantiles.begin(), r.quantiles.end(),
+              g.quantiles.begin() + static_cast<std::ptrdiff_t>(i * r.quantiles.size()));
   if (s.has(Stat::iqr)) g.iqr[i] = r.iqr;
   if (s.has(Stat::mad)) {
     g.mad[i] = r.mad;
@@ -110,8 +112,7 @@ void store(const Summary& r, StatSet s, std::size_t i, GroupedSummary& g) {
   }
 }
 
-std::span<const double> set_at(std::span<const double> values, std::span<const std::int64_t> offsets,
-                               std::size_t i) {
+std::span<const double> set_at(std::span<const double> values, std::span<const std::int64_t> offsets, std::size_t i) {
   const auto first = static_cast<std::size_t>(offsets[i]);
   return values.subspan(first, static_cast<std::size_t>(offsets[i + 1]) - first);
 }
@@ -248,8 +249,7 @@ double lane_quantile(const double* sorted, std::size_t l, const QuantilePosition
   return interpolate(ends, {0, pos.lo == pos.hi ? 0u : 1u, pos.weight});
 }
 
-void store_order_statistics(const SummaryOptions& o, std::size_t first, SortedBlockWorkspace& ws,
-                            GroupedSummary& g) {
+void store_order_statistics(const SummaryOptions& o, std::size_t first, SortedBlockWorkspace& ws, GroupedSummary& g) {
   const StatSet s = o.stats;
   const std::size_t n_q = o.quantiles.size();
   const double* sorted = ws.lanes.data();
@@ -264,7 +264,8 @@ void store_order_statistics(const SummaryOptions& o, std::size_t first, SortedBl
   }
   if (!s.has(Stat::median) && !s.has(Stat::mad)) return;
   const LaneValues median = median_of_sorted_lanes(sorted, ws.n);
-  if (s.has(Stat::median)) std::copy(median.begin(), median.end(), g.median.begin() + static_cast<std::ptrdiff_t>(first));
+  if (s.has(Stat::median))
+    std::copy(median.begin(), median.end(), g.median.begin() + static_cast<std::ptrdiff_t>(first));
   if (!s.has(Stat::mad)) return;
   const LaneValues mad = mad_of_sorted_lanes(sorted, ws.n, median, ws.deviations.data());
   for (std::size_t l = 0; l < kNetworkLanes; ++l) {
@@ -280,8 +281,8 @@ void store_order_statistics(const SummaryOptions& o, std::size_t first, SortedBl
 // set `first`: one vectorised sorting network, then every statistic read off
 // the sorted lanes. Same arithmetic as summarize_into, so identical results.
 // Returns false, having stored nothing, when a set holds NaN/±inf.
-bool summarize_sorted_block(std::span<const std::span<const double>> sets, const SummaryOptions& o,
-                            std::size_t first, SortedBlockWorkspace& ws, GroupedSummary& g) {
+bool summarize_sorted_block(std::span<const std::span<const double>> sets, const SummaryOptions& o, std::size_t first,
+                            SortedBlockWorkspace& ws, GroupedSummary& g) {
   const std::size_t n = sets[0].size();
   plan_sorted_block(n, o, ws);
   interleave(sets, ws.lanes.data());

@@ -82,13 +82,19 @@ double select_in_matrix(RowWindows w, const Value& value, std::size_t k) {
       std::size_t first_ge = a, last = b;
       while (first_ge < last) {
         const std::size_t mid = first_ge + (last - first_ge) / 2;
-        if (value(i, mid) < pivot) first_ge = mid + 1; else last = mid;
+        if (value(i, mid) < pivot)
+          first_ge = mid + 1;
+        else
+          last = mid;
       }
       std::size_t first_gt = first_ge;
       last = b;
       while (first_gt < last) {
         const std::size_t mid = first_gt + (last - first_gt) / 2;
-        if (value(i, mid) <= pivot) first_gt = mid + 1; else last = mid;
+        if (value(i, mid) <= pivot)
+          first_gt = mid + 1;
+        else
+          last = mid;
       }
       lt[i] = first_ge - a;
       le[i] = first_gt - a;
@@ -128,7 +134,8 @@ void require_usable(std::span<const double> v, std::size_t min_size, std::string
                      std::to_string(v.size()));
   }
   for (std::size_t i = 0; i < v.size(); ++i) {
-    if (!std::isfinite(v[i])) throw InputError(std::string(what) + ": value at index " + std::to_string(i) + " is not finite");
+    if (!std::isfinite(v[i]))
+      throw InputError(std::string(what) + ": value at index " + std::to_string(i) + " is not finite");
   }
 }
 
@@ -273,7 +280,6 @@ double kth_pairwise_difference(std::span<const double> xs, std::span<const doubl
   return select_in_matrix(full_rows(xs.size(), ys.size()), diff, k);
 }
 
-
 Margin sign_margin(std::size_t m, double misrate) {
   require_misrate(misrate);
   if (m == 0) throw InputError("sign_margin: expected at least one pair");
@@ -284,7 +290,10 @@ Margin sign_margin(std::size_t m, double misrate) {
   if (misses(1) <= misrate) {
     while (bad - good > 1) {
       const std::size_t mid = good + (bad - good) / 2;
-      if (misses(mid) <= misrate) good = mid; else bad = mid;
+      if (misses(mid) <= misrate)
+        good = mid;
+      else
+        bad = mid;
     }
   }
   return Margin{good, misses(good), true};

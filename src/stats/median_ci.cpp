@@ -36,7 +36,10 @@ MedianCIPlan plan_median_ci(std::size_t n, double nominal) {
   std::size_t bad = (n + 1) / 2 + 1;
   while (bad - good > 1) {
     const std::size_t mid = good + (bad - good) / 2;
-    if (coverage(b, mid) >= nominal) good = mid; else bad = mid;
+    if (coverage(b, mid) >= nominal)
+      good = mid;
+    else
+      bad = mid;
   }
   plan.ok = true;
   plan.lower_rank = good;

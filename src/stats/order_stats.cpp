@@ -75,16 +75,15 @@ void select_in(double* a, std::size_t lo, std::size_t hi, std::size_t k) {
 }
 
 // Selects ranks[...] inside v[begin, end); every rank lies in that range.
-void select_many_in(std::span<double> v, std::size_t begin, std::size_t end,
-                    std::span<const std::size_t> ranks) {
+void select_many_in(std::span<double> v, std::size_t begin, std::size_t end, std::span<const std::size_t> ranks) {
   if (ranks.empty()) return;
   // Split at the rank nearest the middle of the range: both sides then shrink fastest.
   const std::size_t centre = begin + (end - begin) / 2;
-  const std::size_t middle = static_cast<std::size_t>(
-      std::lower_bound(ranks.begin(), ranks.end(), centre) - ranks.begin());
-  const std::size_t pick =
-      middle == ranks.size() || (middle > 0 && centre - ranks[middle - 1] < ranks[middle] - centre) ? middle - 1
-                                                                                                    : middle;
+  const std::size_t middle =
+      static_cast<std::size_t>(std::lower_bound(ranks.begin(), ranks.end(), centre) - ranks.begin());
+  const std::size_t pick = middle == ranks.size() || (middle > 0 && centre - ranks[middle - 1] < ranks[middle] - centre)
+                               ? middle - 1
+                               : middle;
   const std::size_t k = ranks[pick];
   select_in(v.data(), begin, end, k);
   // Everything left of k is <= v[k] and everything right is >= v[k]: recurse on each side.
@@ -99,9 +98,7 @@ double select_kth(std::span<double> v, std::size_t k) {
   return v[k];
 }
 
-void select_many(std::span<double> v, std::span<const std::size_t> ranks) {
-  select_many_in(v, 0, v.size(), ranks);
-}
+void select_many(std::span<double> v, std::span<const std::size_t> ranks) { select_many_in(v, 0, v.size(), ranks); }
 
 double median_inplace(std::span<double> v) {
   const std::size_t n = v.size();

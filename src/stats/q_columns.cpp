@@ -55,7 +55,8 @@ template <class Vec, class Bits>
     const Vec* const values = reinterpret_cast<const Vec*>(v + b);
     Vec* const sums = reinterpret_cast<Vec*>(tail + b);
     Vec d[kVecs], suffix[kVecs];
-    for (std::size_t k = 0; k < kVecs; ++k) d[k] = reinterpret_cast<Vec>(reinterpret_cast<Bits>(values[k] - x) & magnitude);
+    for (std::size_t k = 0; k < kVecs; ++k)
+      d[k] = reinterpret_cast<Vec>(reinterpret_cast<Bits>(values[k] - x) & magnitude);
     // The suffix sums in halving steps: for four points (d0 + d1) + (d2 + d3),
     // (d1 + d2) + d3, d2 + d3, d3, with two shuffles in a 4-lane register and
     // the same sums lane by lane in 2-lane ones; eight points take a third step.
@@ -81,7 +82,8 @@ template <class Vec, class Bits>
     carry += total;
   };
   const auto min_g_points = [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = std::max(b, lo); i < e && i <= hi; ++i) rest = std::min(rest, scaled_left[i] + tail[i] * inv_r[i]);
+    for (std::size_t i = std::max(b, lo); i < e && i <= hi; ++i)
+      rest = std::min(rest, scaled_left[i] + tail[i] * inv_r[i]);
   };
   // t = end: Y is the column's own point alone (min_segment 1); its tail is 0.
   min_g_points(end, end + 1);
@@ -161,7 +163,7 @@ template <class Vec, class Bits, class OnColumn>
   for (std::size_t kappa = 1; kappa <= in.n; ++kappa) {
     const bool scored = in.min_segment + in.min_segment <= kappa;
     const std::size_t lo = in.min_segment, hi = scored ? kappa - in.min_segment : 0;  // tau in [lo, hi]
-    const T* inv_r = in.inv_reversed + (in.n_inv - 1 - kappa);  // inv_r[tau] = inv[kappa - tau]
+    const T* inv_r = in.inv_reversed + (in.n_inv - 1 - kappa);                        // inv_r[tau] = inv[kappa - tau]
     const T g_min = add_column_min_g<Vec, Bits>(in.v, kappa - 1, in.tail, in.scaled_left, inv_r, lo, hi);
     const T prefix = in.tail[0];
     if (kappa < in.n) in.scaled_left[kappa] = prefix * in.inv[kappa];
@@ -177,17 +179,17 @@ template <class Vec, class Bits>
 [[gnu::always_inline]] inline EDivisiveSplit exact_scan(const Buffers<double>& in, double stop_at, bool locate,
                                                         bool* stopped) {
   EDivisiveSplit out;
-  for_each_column<Vec, Bits>(in, [&](std::size_t kappa, double prefix, double g_min, const double* inv_r,
-                                     std::size_t lo, std::size_t hi) {
-    const double k = static_cast<double>(kappa);
-    const double q = 2.0 / k * (prefix - c_of(k, in.pairs) * g_min);
-    if (out.index != 0 && !(q > out.q)) return true;
-    const std::size_t tau = locate ? first_min_g(in.scaled_left, in.tail, inv_r, lo, hi, g_min) : lo;
-    out = {tau, q, 1.0, true, kappa};
-    if (q < stop_at) return true;
-    *stopped = true;
-    return false;
-  });
+  for_each_column<Vec, Bits>(
+      in, [&](std::size_t kappa, double prefix, double g_min, const double* inv_r, std::size_t lo, std::size_t hi) {
+        const double k = static_cast<double>(kappa);
+        const double q = 2.0 / k * (prefix - c_of(k, in.pairs) * g_min);
+        if (out.index != 0 && !(q > out.q)) return true;
+        const std::size_t tau = locate ? first_min_g(in.scaled_left, in.tail, inv_r, lo, hi, g_min) : lo;
+        out = {tau, q, 1.0, true, kappa};
+        if (q < stop_at) return true;
+        *stopped = true;
+        return false;
+      });
   return out;
 }
 
@@ -229,12 +231,12 @@ template <class Vec, class Bits>
     return true;
   };
   bool stopped = false;
-  for_each_column<Vec, Bits>(in, [&](std::size_t kappa, float prefix, float g_min, const float*, std::size_t,
-                                     std::size_t) {
-    batch[pending++] = {kappa, prefix, g_min};
-    stopped = pending == kBatch && !judge();
-    return !stopped;
-  });
+  for_each_column<Vec, Bits>(in,
+                             [&](std::size_t kappa, float prefix, float g_min, const float*, std::size_t, std::size_t) {
+                               batch[pending++] = {kappa, prefix, g_min};
+                               stopped = pending == kBatch && !judge();
+                               return !stopped;
+                             });
   if (!stopped) judge();
   return out;
 }
@@ -243,11 +245,11 @@ template <class Vec, class Bits>
 // With 256-bit vectors where the processor has AVX2 (not FMA: in doubles the
 // products and sums stay separately rounded, as in the baseline build).
 __attribute__((target("avx2"))) EDivisiveSplit exact_scan_avx2(const Buffers<double>& in, double stop_at, bool locate,
-                                                                 bool* stopped) {
+                                                               bool* stopped) {
   return exact_scan<Double4, Bits4>(in, stop_at, locate, stopped);
 }
 __attribute__((target("avx2,fma"))) Bounds bound_scan_avx2(const Buffers<float>& in, const BoundTerms* terms,
-                                                       double stop_at) {
+                                                           double stop_at) {
   return bound_scan<Float8, Bits8f>(in, terms, stop_at);
 }
 #endif

@@ -141,9 +141,9 @@ double harrell_davis_sorted(std::span<const double> sorted, double p) {
   if (p >= 1.0) return sorted.back();
   // scipy evaluates the beta CDF in double precision; do the same. A tiny a or b
   // overflows Gamma inside ibeta although the CDF itself is fine (it tends to 1).
-  using DoublePolicy = boost::math::policies::policy<boost::math::policies::promote_double<false>,
-                                                     boost::math::policies::overflow_error<
-                                                         boost::math::policies::ignore_error>>;
+  using DoublePolicy =
+      boost::math::policies::policy<boost::math::policies::promote_double<false>,
+                                    boost::math::policies::overflow_error<boost::math::policies::ignore_error>>;
   const double nd = static_cast<double>(n);
   const double a = (nd + 1.0) * p;
   const double b = (nd + 1.0) * (1.0 - p);

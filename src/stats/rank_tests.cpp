@@ -190,8 +190,8 @@ MannWhitneyResult mann_whitney_ranked(const RanksAndTies& ranked, std::size_t n1
   const bool ties = tie_term > 0;
   const bool want_exact = (n1 <= 8 || n2 <= 8) && !ties;
   const auto u_small = static_cast<std::size_t>(std::min(result.u, u2));
-  const double exact_cost = static_cast<double>(std::min(n1, n2)) * static_cast<double>(std::max(n1, n2)) *
-                            static_cast<double>(u_small + 1);
+  const double exact_cost =
+      static_cast<double>(std::min(n1, n2)) * static_cast<double>(std::max(n1, n2)) * static_cast<double>(u_small + 1);
   if (want_exact && exact_cost <= kMannWhitneyExactBudget && n1 + n2 <= 1000) {
     // P(U >= u_big) = P(U <= u_small) by symmetry.
     const std::vector<double> counts = mann_whitney_counts(n1, n2, u_small);

@@ -47,7 +47,8 @@ std::vector<Level> checked_levels(std::span<const SizeLevel> levels) {
   }
   std::sort(out.begin(), out.end(), [](const Level& a, const Level& b) { return a.size < b.size; });
   for (std::size_t i = 1; i < out.size(); ++i) {
-    if (out[i].size == out[i - 1].size) throw InputError(fmt::format("scaling fit: size {} appears twice", out[i].size));
+    if (out[i].size == out[i - 1].size)
+      throw InputError(fmt::format("scaling fit: size {} appears twice", out[i].size));
   }
   if (out.size() < 3) throw InputError(fmt::format("scaling fit: {} sizes (need at least 3)", out.size()));
   return out;
@@ -240,7 +241,8 @@ double ScalingFit::predict(double n) const {
 }
 
 ScalingFit fit_scaling(std::span<const SizeLevel> levels, const ScalingFitOptions& options) {
-  if (!(options.confidence > 0 && options.confidence < 1)) throw InputError("scaling fit: confidence must be in (0, 1)");
+  if (!(options.confidence > 0 && options.confidence < 1))
+    throw InputError("scaling fit: confidence must be in (0, 1)");
   const std::vector<Level> checked = checked_levels(levels);
   ScalingFit out;
   out.confidence = options.confidence;
@@ -255,18 +257,19 @@ ScalingFit fit_scaling(std::span<const SizeLevel> levels, const ScalingFitOption
   const double reference = options.reference_size > 0 ? options.reference_size : geometric_mean(out.sizes);
   out.power = fit_power(out, reference, pure_ss, pure_df);
   const double t = t_quantile(out.power.df, out.confidence);
-  for (const GrowthModel m : kGrowthModels) out.models.push_back(m == GrowthModel::power ? power_model(out, t) : fit_fixed(m, out, t));
+  for (const GrowthModel m : kGrowthModels)
+    out.models.push_back(m == GrowthModel::power ? power_model(out, t) : fit_fixed(m, out, t));
   // Least AICc among the fixed models (ties go to the simpler, earlier one); the
   // power law replaces it only when it also has less AICc and its exponent
   // interval excludes the fixed model's own log–log slope over these sizes.
   const auto fixed_end = out.models.end() - 1;
-  const ModelFit& fixed = *std::min_element(out.models.begin(), fixed_end, [](const ModelFit& a, const ModelFit& b) {
-    return a.aicc < b.aicc;
-  });
+  const ModelFit& fixed = *std::min_element(out.models.begin(), fixed_end,
+                                            [](const ModelFit& a, const ModelFit& b) { return a.aicc < b.aicc; });
   const double slope = effective_exponent(out, fixed.model);
   const bool power_differs = !(out.power.exponent_lower <= slope && slope <= out.power.exponent_upper);
   out.best = out.models.back().aicc < fixed.aicc && power_differs ? GrowthModel::power : fixed.model;
-  for (std::size_t i = 0; i < out.sizes.size(); ++i) out.residuals.push_back(out.summaries[i] / out.predict(out.sizes[i]) - 1);
+  for (std::size_t i = 0; i < out.sizes.size(); ++i)
+    out.residuals.push_back(out.summaries[i] / out.predict(out.sizes[i]) - 1);
   return out;
 }
 
@@ -275,8 +278,8 @@ PowerFit recentred(const PowerFit& fit, double reference_size) {
   const double d = std::log(reference_size) - std::log(fit.reference_size);
   p.reference_size = reference_size;
   p.level = fit.level + fit.exponent * d;
-  p.level_se = std::sqrt(std::max(0.0, fit.level_se * fit.level_se + d * d * fit.exponent_se * fit.exponent_se +
-                                           2 * d * fit.covariance));
+  p.level_se = std::sqrt(
+      std::max(0.0, fit.level_se * fit.level_se + d * d * fit.exponent_se * fit.exponent_se + 2 * d * fit.covariance));
   p.covariance = fit.covariance + d * fit.exponent_se * fit.exponent_se;
   return p;
 }
@@ -292,7 +295,8 @@ std::string_view growth_verdict_name(GrowthVerdict verdict) noexcept {
 }
 
 GrowthChange compare_growth(const ScalingFit& base, const ScalingFit& head, const GrowthChangeOptions& options) {
-  if (!(options.confidence > 0 && options.confidence < 1)) throw InputError("growth change: confidence must be in (0, 1)");
+  if (!(options.confidence > 0 && options.confidence < 1))
+    throw InputError("growth change: confidence must be in (0, 1)");
   if (!(options.exponent_threshold >= 0)) throw InputError("growth change: exponent threshold must be >= 0");
   std::vector<double> sizes = base.sizes;
   sizes.insert(sizes.end(), head.sizes.begin(), head.sizes.end());
@@ -313,9 +317,12 @@ GrowthChange compare_growth(const ScalingFit& base, const ScalingFit& head, cons
   c.level_lower = std::exp(level.estimate - tl * level.se);
   c.level_upper = std::exp(level.estimate + tl * level.se);
   const double thr = options.exponent_threshold;
-  if (c.exponent_lower > 0 && c.exponent_change >= thr) c.verdict = GrowthVerdict::steeper;
-  else if (c.exponent_upper < 0 && c.exponent_change <= -thr) c.verdict = GrowthVerdict::flatter;
-  else if (c.exponent_lower > -thr && c.exponent_upper < thr) c.verdict = GrowthVerdict::unchanged;
+  if (c.exponent_lower > 0 && c.exponent_change >= thr)
+    c.verdict = GrowthVerdict::steeper;
+  else if (c.exponent_upper < 0 && c.exponent_change <= -thr)
+    c.verdict = GrowthVerdict::flatter;
+  else if (c.exponent_lower > -thr && c.exponent_upper < thr)
+    c.verdict = GrowthVerdict::unchanged;
   if (options.at) {
     if (!(std::isfinite(*options.at) && *options.at > 0)) throw InputError("growth change: --at must be a size > 0");
     c.at = options.at;

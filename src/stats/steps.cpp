@@ -24,8 +24,9 @@ void check(std::span<const double> x, const StepOptions& o) {
   }
   if (o.min_segment < 1 || o.window < o.min_segment || !(o.clip > 0) || !(o.candidate_penalty >= 0) ||
       !(o.threshold >= 0) || !(o.min_effect >= 0) || !(o.slope_penalty >= 0) || !(o.plain_noise >= 0)) {
-    throw InputError("steps: need min_segment >= 1, window >= min_segment, clip > 0 and non-negative "
-                     "candidate_penalty, threshold, min_effect, slope_penalty and plain_noise");
+    throw InputError(
+        "steps: need min_segment >= 1, window >= min_segment, clip > 0 and non-negative "
+        "candidate_penalty, threshold, min_effect, slope_penalty and plain_noise");
   }
 }
 
@@ -53,10 +54,10 @@ std::vector<double> hampel_clip(std::span<const double> y, double limit) {
 
 // Residual sums of squares of y[a, b) under four models, and the step of the two with one.
 struct StepFit {
-  double constant = 0;    // level
-  double slope = 0;       // level + slope
-  double step_only = 0;   // level + step
-  double both = 0;        // level + slope + step
+  double constant = 0;   // level
+  double slope = 0;      // level + slope
+  double step_only = 0;  // level + step
+  double both = 0;       // level + slope + step
   double step_of_step_only = 0, step_of_both = 0;
 };
 
@@ -143,7 +144,11 @@ struct Test {
 class Tester {
  public:
   Tester(std::span<const double> y, double sigma, const StepOptions& o)  // NOLINT: o outlives the tester
-      : y_(y), var_(sigma * sigma), o_(o), log_n_(std::log(static_cast<double>(y.size()))), floor_(o.threshold * log_n_) {}
+      : y_(y),
+        var_(sigma * sigma),
+        o_(o),
+        log_n_(std::log(static_cast<double>(y.size()))),
+        floor_(o.threshold * log_n_) {}
 
   // The test of tau between the change points `left` and `right` (0 and n at the ends).
   Test operator()(std::size_t left, std::size_t tau, std::size_t right) const {
@@ -245,8 +250,8 @@ std::size_t best_single(const std::vector<std::size_t>& pending, const std::vect
 
 // The first of two adjacent pending candidates (no kept change point between them) whose pair
 // test passes with the largest smaller z^2, or pending.size().
-std::size_t best_pair(const std::vector<std::size_t>& pending, const std::vector<std::size_t>& kept,
-                      const Tester& test, std::size_t n) {
+std::size_t best_pair(const std::vector<std::size_t>& pending, const std::vector<std::size_t>& kept, const Tester& test,
+                      std::size_t n) {
   std::size_t pick = pending.size();
   double best = -1;
   for (std::size_t k = 0; k + 1 < pending.size(); ++k) {
@@ -322,8 +327,8 @@ std::vector<StepChange> detect_steps(std::span<const double> x, const StepOption
   const std::vector<double> clipped = hampel_clip(y, options.clip * sigma);
   const double log_n = std::log(static_cast<double>(n));
   const Tester test(clipped, sigma, options);
-  std::vector<std::size_t> kept =
-      confirm(pelt_mean_changes(clipped, options.candidate_penalty * sigma * sigma * log_n, options.min_segment), test, n);
+  std::vector<std::size_t> kept = confirm(
+      pelt_mean_changes(clipped, options.candidate_penalty * sigma * sigma * log_n, options.min_segment), test, n);
   prune(kept, test, n);
   std::vector<StepChange> out;
   for (std::size_t k = 0; k < kept.size(); ++k) {

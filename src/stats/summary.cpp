@@ -221,8 +221,8 @@ void read_order_statistics(std::span<const double> v, const SummaryOptions& opti
 
 // n, min, max, moments and everything that depends on measurement order (drift,
 // trend): all before any reordering. `v` holds the finite values in order.
-void summarize_before_order_statistics(std::span<const double> v, const SummaryOptions& options,
-                                       SummaryWorkspace& ws, Summary& out) {
+void summarize_before_order_statistics(std::span<const double> v, const SummaryOptions& options, SummaryWorkspace& ws,
+                                       Summary& out) {
   reset(options, out);
   out.n = v.size();
   const Range range = scan(v);
@@ -300,8 +300,8 @@ bool block_supported(const SummaryOptions& options, std::size_t n) {
   return n >= 2 && n <= kNetworkMaxN && !needs_full_sort(options, needs_of(options.stats));
 }
 
-void summarize_block(std::span<const std::span<const double>> sets, const SummaryOptions& options,
-                     SummaryWorkspace& ws, std::span<Summary> out) {
+void summarize_block(std::span<const std::span<const double>> sets, const SummaryOptions& options, SummaryWorkspace& ws,
+                     std::span<Summary> out) {
   const std::size_t n = sets[0].size();
   const Needs needs = needs_of(options.stats);
   for (std::size_t l = 0; l < kNetworkLanes; ++l) {

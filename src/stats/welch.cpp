@@ -38,7 +38,8 @@ WelchTest welch_test(std::span<const double> a, std::span<const double> b) {
     return r;
   }
   const boost::math::students_t_distribution<double> t(r.df);
-  r.p_value = std::min(1.0, 2 * boost::math::cdf(boost::math::complement(t, std::fabs(r.difference / r.standard_error))));
+  r.p_value =
+      std::min(1.0, 2 * boost::math::cdf(boost::math::complement(t, std::fabs(r.difference / r.standard_error))));
   return r;
 }
 

@@ -74,7 +74,8 @@ TEST_CASE("BMF reader: the custom-benchmarks example - detection") {
 TEST_CASE("BMF reader: errors name the JSON path") {
   CHECK_THROWS_WITH(read_buffer(R"({"a": {"latency": {"lower_value": 1}}})", "x.json", "bmf"),
                     Catch::Contains("missing \"value\""));
-  CHECK_THROWS_WITH(read_buffer(R"({"a": {"latency": {"value": "fast"}}})", "x.json", "bmf"), Catch::Contains("x.json"));
+  CHECK_THROWS_WITH(read_buffer(R"({"a": {"latency": {"value": "fast"}}})", "x.json", "bmf"),
+                    Catch::Contains("x.json"));
   CHECK_THROWS_AS(read_buffer(R"({})", "x.json", "bmf"), InputError);
 }
 
@@ -127,10 +128,14 @@ TEST_CASE("BMF writer: pooling, names, metric collisions, errors") {
   Dataset ds;
   const std::vector<double> a{1, 2, 3}, b{4, 5, 6};
   // two processes of one case pool; implementation follows from benchmark and stays out of the name
-  ds.add_set({{"benchmark", "x"}, {"implementation", "cpp"}, {"pair", "1"}, {"metric", "real_time"}}, a, parse_unit("ns"));
-  ds.add_set({{"benchmark", "x"}, {"implementation", "cpp"}, {"pair", "2"}, {"metric", "real_time"}}, b, parse_unit("ns"));
-  ds.add_set({{"benchmark", "x"}, {"implementation", "cpp"}, {"pair", "1"}, {"metric", "cpu_time"}}, a, parse_unit("ns"));
-  ds.add_set({{"benchmark", "y"}, {"implementation", "js"}, {"pair", "1"}, {"metric", "real_time"}}, a, parse_unit("ns"));
+  ds.add_set({{"benchmark", "x"}, {"implementation", "cpp"}, {"pair", "1"}, {"metric", "real_time"}}, a,
+             parse_unit("ns"));
+  ds.add_set({{"benchmark", "x"}, {"implementation", "cpp"}, {"pair", "2"}, {"metric", "real_time"}}, b,
+             parse_unit("ns"));
+  ds.add_set({{"benchmark", "x"}, {"implementation", "cpp"}, {"pair", "1"}, {"metric", "cpu_time"}}, a,
+             parse_unit("ns"));
+  ds.add_set({{"benchmark", "y"}, {"implementation", "js"}, {"pair", "1"}, {"metric", "real_time"}}, a,
+             parse_unit("ns"));
   const Json out = bmf_json(ds);
   REQUIRE(out.as_object().size() == 3);
   CHECK(out.find("x / real_time")->find("latency")->find("value")->as_double() == 3.5);

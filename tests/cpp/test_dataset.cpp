@@ -68,7 +68,8 @@ TEST_CASE("add_set rejects bad input naming the set", "[dataset]") {
   Dataset ds;
   const std::vector<double> empty, nan{1, NAN}, inf{INFINITY}, ok{1, 2};
   const Labels labels{{"benchmark", "x"}};
-  CHECK_THROWS_WITH(ds.add_set(labels, empty, parse_unit("s")), Catch::Contains("benchmark=x") && Catch::Contains("empty"));
+  CHECK_THROWS_WITH(ds.add_set(labels, empty, parse_unit("s")),
+                    Catch::Contains("benchmark=x") && Catch::Contains("empty"));
   CHECK_THROWS_WITH(ds.add_set(labels, nan, parse_unit("s")), Catch::Contains("sample 1"));
   CHECK_THROWS_AS(ds.add_set(labels, inf, parse_unit("s")), InputError);
   SetOptions bad_run;

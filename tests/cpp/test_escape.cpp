@@ -14,18 +14,20 @@ const std::string kReplacement = "\uFFFD";
 TEST_CASE("invalid UTF-8 becomes U+FFFD per maximal subpart", "[escape]") {
   CHECK(sanitize_utf8("plain") == "plain");
   CHECK(sanitize_utf8("\u00b5s \u2013") == "\u00b5s \u2013");
-  CHECK(sanitize_utf8("a\xff" "b") == "a" + kReplacement + "b");
-  CHECK(sanitize_utf8("\xe2\x82") == kReplacement);              // truncated 3-byte sequence: one subpart
+  CHECK(sanitize_utf8("a\xff"
+                      "b") == "a" + kReplacement + "b");
+  CHECK(sanitize_utf8("\xe2\x82") == kReplacement);                 // truncated 3-byte sequence: one subpart
   CHECK(sanitize_utf8("\xc0\xaf") == kReplacement + kReplacement);  // overlong lead bytes are never valid
   CHECK(sanitize_utf8("\xed\xa0\x80") == kReplacement + kReplacement + kReplacement);  // surrogate
-  CHECK(sanitize_utf8("\xf4\x90\x80\x80").find("\xf4") == std::string::npos);            // > U+10FFFF
-  CHECK(sanitize_utf8("\xf0\x9f\x98\x80") == "\xf0\x9f\x98\x80");                          // emoji kept
+  CHECK(sanitize_utf8("\xf4\x90\x80\x80").find("\xf4") == std::string::npos);          // > U+10FFFF
+  CHECK(sanitize_utf8("\xf0\x9f\x98\x80") == "\xf0\x9f\x98\x80");                      // emoji kept
 }
 
 TEST_CASE("neutralize_text removes controls and bidi overrides", "[escape]") {
   CHECK(neutralize_text("a\nb\rc\td") == "a b c d");
   CHECK(neutralize_text("\x1b[31mred") == " [31mred");
-  CHECK(neutralize_text("x\u202Eevil\u2066y\u200Fz") == "x" + kReplacement + "evil" + kReplacement + "y" + kReplacement + "z");
+  CHECK(neutralize_text("x\u202Eevil\u2066y\u200Fz") ==
+        "x" + kReplacement + "evil" + kReplacement + "y" + kReplacement + "z");
   CHECK(neutralize_text("\xc2\x85") == " ");  // C1 NEL
   CHECK(is_bidi_control(0x202A));
   CHECK(is_bidi_control(0x2069));
@@ -126,10 +128,10 @@ TEST_CASE("display width counts terminal columns", "[escape]") {
   CHECK(display_width("abc") == 3);
   CHECK(display_width("2.25 \u00b5s") == 7);
   CHECK(display_width("1\u20132") == 3);
-  CHECK(display_width("\u65e5\u672c") == 4);        // wide CJK
-  CHECK(display_width("e\u0301") == 1);             // combining accent
-  CHECK(display_width("\xf0\x9f\x98\x80") == 2);    // emoji
-  CHECK(display_width("a\xff") == 2);               // U+FFFD is one column
+  CHECK(display_width("\u65e5\u672c") == 4);      // wide CJK
+  CHECK(display_width("e\u0301") == 1);           // combining accent
+  CHECK(display_width("\xf0\x9f\x98\x80") == 2);  // emoji
+  CHECK(display_width("a\xff") == 2);             // U+FFFD is one column
 }
 
 TEST_CASE("line and paragraph separators are neutralised like newlines", "[escape]") {
@@ -145,6 +147,6 @@ TEST_CASE("truncate_display cuts at a code point and shows the cut", "[escape]")
   CHECK(truncate_display("abcdefghijk", 10) == "abcdefghi\u2026");
   CHECK(display_width(truncate_display(std::string(10000, 'x'), 100)) == 100);
   CHECK(truncate_display("\u65e5\u672c\u8a9e\u65e5\u672c", 6) == "\u65e5\u672c\u2026");  // wide: 2 columns each
-  CHECK(truncate_display("\u00b5\u00b5\u00b5\u00b5", 3) == "\u00b5\u00b5\u2026");    // never half a code point
-  CHECK(truncate_display("a\x1b[31mbcdef", 4) == "a [\u2026");                          // neutralised first
+  CHECK(truncate_display("\u00b5\u00b5\u00b5\u00b5", 3) == "\u00b5\u00b5\u2026");        // never half a code point
+  CHECK(truncate_display("a\x1b[31mbcdef", 4) == "a [\u2026");                           // neutralised first
 }

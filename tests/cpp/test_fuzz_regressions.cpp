@@ -24,10 +24,14 @@ std::string slurp(const fs::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-fs::path regressions(const std::string& target) { return fs::path(BENCHREPORT_TEST_DATA) / "fuzz_regressions" / target; }
+fs::path regressions(const std::string& target) {
+  return fs::path(BENCHREPORT_TEST_DATA) / "fuzz_regressions" / target;
+}
 
 // Seeds named strict-* are hardening regressions with their own expected outcome (see the table below).
-bool is_strict_seed(const fs::directory_entry& entry) { return entry.path().filename().string().starts_with("strict-"); }
+bool is_strict_seed(const fs::directory_entry& entry) {
+  return entry.path().filename().string().starts_with("strict-");
+}
 
 bool is_valid_utf8(std::string_view text) { return sanitize_utf8(text) == text; }
 
@@ -63,7 +67,8 @@ TEST_CASE("Dataset refuses run or set metadata that is not valid UTF-8", "[fuzz_
   Dataset dataset;
   CHECK_THROWS_WITH(dataset.add_run("r", "{\"cpu\":\"\xff\"}"), Catch::Contains("metadata is not valid UTF-8"));
   dataset.add_run("r");
-  CHECK_THROWS_WITH(dataset.set_run_metadata("r", "{\"cpu\":\"\xc3\"}"), Catch::Contains("metadata is not valid UTF-8"));
+  CHECK_THROWS_WITH(dataset.set_run_metadata("r", "{\"cpu\":\"\xc3\"}"),
+                    Catch::Contains("metadata is not valid UTF-8"));
   const std::vector<double> one{1.0};
   SetOptions options;
   options.metadata = {{"note", "\"\xff\""}};
@@ -96,10 +101,11 @@ TEST_CASE("fuzz_google_benchmark: malformed values kept as raw metadata are an e
   // Found by the 60 s run: an integer beyond 64 bits passed as a lone value (on-demand parses
   // it as a double) but not inside the array the reader writes it into, so the dataset's
   // canonical JSON did not read back. Lone values now follow the containers' rule.
-  CHECK_THROWS_WITH(read_buffer(slurp(regressions("fuzz_google_benchmark") / "integer-beyond-64-bits.json"), "gb.json",
-                                "google-benchmark"),
-                    Catch::Contains("gb.json:2: benchmarks[0].iterations: 79670000000000000000 is beyond the range of a "
-                                    "64-bit integer"));
+  CHECK_THROWS_WITH(
+      read_buffer(slurp(regressions("fuzz_google_benchmark") / "integer-beyond-64-bits.json"), "gb.json",
+                  "google-benchmark"),
+      Catch::Contains("gb.json:2: benchmarks[0].iterations: 79670000000000000000 is beyond the range of a "
+                      "64-bit integer"));
 }
 
 TEST_CASE("strict readers: hardening seeds read or fail as the table says", "[fuzz_regressions][hostile]") {

@@ -32,9 +32,12 @@ double direct_q(const std::vector<double>& x, std::size_t tau, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = i + 1; j < n; ++j) {
       const double d = std::abs(x[i] - x[j]);
-      if (j < tau) left += d;
-      else if (i >= tau) right += d;
-      else cross += d;
+      if (j < tau)
+        left += d;
+      else if (i >= tau)
+        right += d;
+      else
+        cross += d;
     }
   }
   const double m = static_cast<double>(tau), r = static_cast<double>(n - tau);

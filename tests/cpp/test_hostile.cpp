@@ -143,7 +143,8 @@ TEST_CASE("hostile names keep every Markdown table row at the header's cell coun
   Report report("Hostile names");
   Table& table = report.add_table({"Benchmark", "Revision", {"Samples", Align::right}}, "names", "names");
   for (std::size_t set = 0; set < ds.n_sets(); ++set) {
-    table.add_row({Cell(std::string(ds.label(set, "benchmark"))), Cell(std::string(ds.label(set, "revision")), CellRole::code),
+    table.add_row({Cell(std::string(ds.label(set, "benchmark"))),
+                   Cell(std::string(ds.label(set, "revision")), CellRole::code),
                    Cell(std::to_string(ds.base_samples(set).size()))});
   }
   const std::string md = render_markdown(report);
@@ -189,7 +190,8 @@ TEST_CASE("labels, unit symbols and run ids must be valid UTF-8 - messages stay 
   CHECK(ds.warnings().back() == "file \xEF\xBF\xBD.json skipped");
 }
 
-TEST_CASE("label columns are limited so a small file cannot ask for columns x sets codes", "[hostile][dataset][limits]") {
+TEST_CASE("label columns are limited so a small file cannot ask for columns x sets codes",
+          "[hostile][dataset][limits]") {
   const std::vector<double> one{1.0};
   Labels wide;
   for (int i = 0; i < 256; ++i) wide.emplace_back("c" + std::to_string(i), "x");

@@ -84,7 +84,8 @@ TEST_CASE("Sub-quadratic pairwise selection equals brute force", "[inference]") 
   std::sort(x.begin(), x.end());
   std::sort(y.begin(), y.end());
   V all;
-  for (double a : x) for (double b : y) all.push_back(b - a);
+  for (double a : x)
+    for (double b : y) all.push_back(b - a);
   std::sort(all.begin(), all.end());
   for (std::size_t k = 0; k < all.size(); k += 331) REQUIRE(kth_pairwise_difference(x, y, k) == all[k]);
   REQUIRE(kth_pairwise_difference(x, y, all.size() - 1) == all.back());
@@ -298,8 +299,8 @@ TEST_CASE("Bootstrap histogram kernel equals straightforward resampling bit for 
 }
 
 TEST_CASE("Exact bootstrap median distribution equals enumeration of all resamples", "[inference][bootstrap]") {
-  const std::vector<V> samples{{3}, {2, 5}, {1, 2, 3}, {4, 1, 3, 3}, {1, 2, 3, 4, 5}, {2, 2, 7, 1, 9, 4},
-                               {5, 3, 8, 1, 9, 2, 7}, {1, 1, 1, 2}};
+  const std::vector<V> samples{
+      {3}, {2, 5}, {1, 2, 3}, {4, 1, 3, 3}, {1, 2, 3, 4, 5}, {2, 2, 7, 1, 9, 4}, {5, 3, 8, 1, 9, 2, 7}, {1, 1, 1, 2}};
   for (const V& x : samples) {
     const MedianDistribution d = exact_bootstrap_median_distribution(x);
     const auto expected = enumerated_median_distribution(x);
@@ -378,6 +379,7 @@ TEST_CASE("Pooled rank tests from one sort equal the two separate tests bit for 
     const BrunnerMunzelResult bm = brunner_munzel(x, y);
     CHECK(both.brunner_munzel.statistic == bm.statistic);
     CHECK(both.brunner_munzel.df == bm.df);
-    CHECK((both.brunner_munzel.p_value == bm.p_value || (std::isnan(bm.p_value) && std::isnan(both.brunner_munzel.p_value))));
+    CHECK((both.brunner_munzel.p_value == bm.p_value ||
+           (std::isnan(bm.p_value) && std::isnan(both.brunner_munzel.p_value))));
   }
 }

@@ -99,7 +99,8 @@ TEST_CASE("CSV warns when consecutive sets would merge", "[io][canonical]") {
 
 TEST_CASE("CSV reader: sets are runs of equal labels, quoting, CRLF, BOM", "[io][canonical]") {
   const std::string csv =
-      "\xEF\xBB\xBF" "benchmark,revision,unit,value\r\n"
+      "\xEF\xBB\xBF"
+      "benchmark,revision,unit,value\r\n"
       "\"a,\"\"b\"\"\",base,ms,1\r\n"
       "\"a,\"\"b\"\"\",base,ms,2\r\n"
       "a,,ms,3\r\n"
@@ -113,37 +114,52 @@ TEST_CASE("CSV reader: sets are runs of equal labels, quoting, CRLF, BOM", "[io]
 }
 
 TEST_CASE("CSV reader errors name the file and line", "[io][canonical][errors]") {
-  CHECK_THROWS_WITH(read_buffer("benchmark,value\na,1\n", "f.csv"), Catch::Contains("f.csv:1") && Catch::Contains("unit"));
-  CHECK_THROWS_WITH(read_buffer("benchmark,unit,value\na,ms,1\na,ms\n", "f.csv"), Catch::Contains("f.csv:3") && Catch::Contains("2 fields"));
-  CHECK_THROWS_WITH(read_buffer("benchmark,unit,value\na,ms,1\na,ms,x1\n", "f.csv"), Catch::Contains("f.csv:3") && Catch::Contains("\"x1\" is not a number"));
-  CHECK_THROWS_WITH(read_buffer("benchmark,unit,value\na,parsecs,1\n", "f.csv"), Catch::Contains("f.csv:2") && Catch::Contains("parsecs"));
-  CHECK_THROWS_WITH(read_buffer("benchmark,unit,value\na,ms,nan\n", "f.csv"), Catch::Contains("f.csv:2") && Catch::Contains("finite"));
+  CHECK_THROWS_WITH(read_buffer("benchmark,value\na,1\n", "f.csv"),
+                    Catch::Contains("f.csv:1") && Catch::Contains("unit"));
+  CHECK_THROWS_WITH(read_buffer("benchmark,unit,value\na,ms,1\na,ms\n", "f.csv"),
+                    Catch::Contains("f.csv:3") && Catch::Contains("2 fields"));
+  CHECK_THROWS_WITH(read_buffer("benchmark,unit,value\na,ms,1\na,ms,x1\n", "f.csv"),
+                    Catch::Contains("f.csv:3") && Catch::Contains("\"x1\" is not a number"));
+  CHECK_THROWS_WITH(read_buffer("benchmark,unit,value\na,parsecs,1\n", "f.csv"),
+                    Catch::Contains("f.csv:2") && Catch::Contains("parsecs"));
+  CHECK_THROWS_WITH(read_buffer("benchmark,unit,value\na,ms,nan\n", "f.csv"),
+                    Catch::Contains("f.csv:2") && Catch::Contains("finite"));
   CHECK_THROWS_WITH(read_buffer("benchmark,unit,value\n\"a,ms,1\n", "f.csv"), Catch::Contains("unterminated"));
   CHECK_THROWS_WITH(read_buffer("a,a,unit,value\n", "f.csv"), Catch::Contains("appears twice"));
   CHECK_THROWS_WITH(read_buffer("", "f.csv", "csv"), Catch::Contains("empty CSV"));
 }
 
 TEST_CASE("canonical JSON reader: runs may follow sets - errors name the JSON path", "[io][canonical][errors]") {
-  const std::string late_runs = R"({"schema":"benchreport/1","sets":[{"labels":{"b":"x"},"unit":"s","run":"r","values":[1]}],"runs":[{"id":"r","metadata":{}}]})";
+  const std::string late_runs =
+      R"({"schema":"benchreport/1","sets":[{"labels":{"b":"x"},"unit":"s","run":"r","values":[1]}],"runs":[{"id":"r","metadata":{}}]})";
   CHECK(read_buffer(late_runs, "a.json").run_id(0) == "r");
 
   auto fails_with = [](const std::string& text, const std::string& needle) {
     INFO(text);
     CHECK_THROWS_WITH(read_buffer(text, "bad.json", "json"), Catch::Contains(needle) && Catch::Contains("bad.json"));
   };
-  fails_with(R"({"schema":"benchreport/1","sets":[{"labels":{},"unit":"s","values":[1,"x"]}]})", "sets[0].values[1]: expected a number, found a string");
-  fails_with(R"({"schema":"benchreport/1","sets":[{"labels":{},"unit":"s","values":[]}]})", "sets[0].values: empty sample list");
+  fails_with(R"({"schema":"benchreport/1","sets":[{"labels":{},"unit":"s","values":[1,"x"]}]})",
+             "sets[0].values[1]: expected a number, found a string");
+  fails_with(R"({"schema":"benchreport/1","sets":[{"labels":{},"unit":"s","values":[]}]})",
+             "sets[0].values: empty sample list");
   fails_with(R"({"schema":"benchreport/1","sets":[{"labels":{},"values":[1]}]})", "sets[0]: missing \"unit\"");
   fails_with(R"({"schema":"benchreport/1","sets":[{"labels":{},"unit":"s"}]})", "missing \"values\"");
-  fails_with(R"({"schema":"benchreport/1","sets":[{"labels":{},"unit":"fortnights","values":[1]}]})", "sets[0].unit: unknown unit \"fortnights\"");
-  fails_with(R"({"schema":"benchreport/1","sets":[{"labels":{"a":1},"unit":"s","values":[1]}]})", "sets[0].labels.a: expected a string, found a number");
-  fails_with(R"({"schema":"benchreport/1","sets":[{"labels":{},"unit":"s","direction":"up","values":[1]}]})", "sets[0].direction");
-  fails_with(R"({"schema":"benchreport/1","sets":[{"labels":{},"unit":"s","values":[1],"colour":1}]})", "sets[0].colour: unknown member");
+  fails_with(R"({"schema":"benchreport/1","sets":[{"labels":{},"unit":"fortnights","values":[1]}]})",
+             "sets[0].unit: unknown unit \"fortnights\"");
+  fails_with(R"({"schema":"benchreport/1","sets":[{"labels":{"a":1},"unit":"s","values":[1]}]})",
+             "sets[0].labels.a: expected a string, found a number");
+  fails_with(R"({"schema":"benchreport/1","sets":[{"labels":{},"unit":"s","direction":"up","values":[1]}]})",
+             "sets[0].direction");
+  fails_with(R"({"schema":"benchreport/1","sets":[{"labels":{},"unit":"s","values":[1],"colour":1}]})",
+             "sets[0].colour: unknown member");
   fails_with(R"({"schema":"benchreport/2","sets":[]})", "unsupported schema");
   fails_with(R"({"sets":[]})", "missing \"schema\"");
-  fails_with(R"({"schema":"benchreport/1","runs":[{"id":"r"},{"id":"r"}],"sets":[]})", "runs[1]: duplicate run id \"r\"");
-  fails_with(R"({"schema":"benchreport/1","sets":[{"labels":{},"unit":"s","run":"q","values":[1]}]})", "unknown run id \"q\"");
-  fails_with(R"({"schema":"benchreport/1","sets":[{"labels":{},"unit":"s","values":[1],"weights":[1,2]}]})", "1 samples");
+  fails_with(R"({"schema":"benchreport/1","runs":[{"id":"r"},{"id":"r"}],"sets":[]})",
+             "runs[1]: duplicate run id \"r\"");
+  fails_with(R"({"schema":"benchreport/1","sets":[{"labels":{},"unit":"s","run":"q","values":[1]}]})",
+             "unknown run id \"q\"");
+  fails_with(R"({"schema":"benchreport/1","sets":[{"labels":{},"unit":"s","values":[1],"weights":[1,2]}]})",
+             "1 samples");
   fails_with(R"({"schema":"benchreport/1","sets":[{"labels":{},"unit":"s","values":[1,2)", "sets[0].values");
   fails_with(R"({"schema":"benchreport/1","sets":[]} trailing)", "after the end");
   fails_with("[1,2]", "expected an object, found an array");
@@ -161,10 +177,12 @@ TEST_CASE("JSON nesting and size limits are enforced with a message naming the l
   CHECK_THROWS_WITH(read_buffer(deep, "deep.json", "json", relaxed), Catch::Contains("expected an object"));
   ReadOptions tiny;
   tiny.max_file_size = 10;
-  CHECK_THROWS_WITH(read_buffer(R"({"schema":"benchreport/1","sets":[]})", "big.json", "json", tiny), Catch::Contains("max_file_size"));
+  CHECK_THROWS_WITH(read_buffer(R"({"schema":"benchreport/1","sets":[]})", "big.json", "json", tiny),
+                    Catch::Contains("max_file_size"));
   ReadOptions few;
   few.max_samples = 2;
-  CHECK_THROWS_WITH(read_buffer(R"({"schema":"benchreport/1","sets":[{"labels":{},"unit":"s","values":[1,2,3]}]})", "n.json", "json", few),
+  CHECK_THROWS_WITH(read_buffer(R"({"schema":"benchreport/1","sets":[{"labels":{},"unit":"s","values":[1,2,3]}]})",
+                                "n.json", "json", few),
                     Catch::Contains("max_samples"));
 }
 
@@ -196,5 +214,6 @@ TEST_CASE("custom units round-trip as custom:<symbol>", "[io][canonical]") {
     CHECK(back.unit(0).dimension == Dimension::custom);
     CHECK(back.base_samples(0)[1] == 4.0);
   }
-  CHECK_THROWS_WITH(read_buffer("benchmark,unit,value\na,custom:,1\n", "e.csv"), Catch::Contains("e.csv:2") && Catch::Contains("empty custom unit"));
+  CHECK_THROWS_WITH(read_buffer("benchmark,unit,value\na,custom:,1\n", "e.csv"),
+                    Catch::Contains("e.csv:2") && Catch::Contains("empty custom unit"));
 }

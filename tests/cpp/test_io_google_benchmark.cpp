@@ -61,13 +61,19 @@ TEST_CASE("Google Benchmark: errors and skipped rows", "[io][google-benchmark][e
 
   auto fails_with = [](const std::string& text, const std::string& needle) {
     INFO(text);
-    CHECK_THROWS_WITH(read_buffer(text, "g.json", "google-benchmark"), Catch::Contains(needle) && Catch::Contains("g.json"));
+    CHECK_THROWS_WITH(read_buffer(text, "g.json", "google-benchmark"),
+                      Catch::Contains(needle) && Catch::Contains("g.json"));
   };
   fails_with(R"({"context":{}})", "missing \"benchmarks\"");
-  fails_with(R"({"context":{},"benchmarks":[{"name":"a","run_type":"iteration","real_time":"x","cpu_time":1}]})", "benchmarks[0].real_time: expected a number, found a string");
-  fails_with(R"({"context":{},"benchmarks":[{"name":"a","run_type":"iteration","cpu_time":1}]})", "benchmarks[0]: missing \"real_time\"");
-  fails_with(R"({"context":{},"benchmarks":[{"name":"a","run_type":"iteration","real_time":-1,"cpu_time":1}]})", "benchmarks[0].real_time");
-  fails_with(R"({"context":{},"benchmarks":[{"name":"a","real_time":1,"cpu_time":1,"time_unit":"fortnights"}]})", "fortnights");
-  fails_with(R"({"context":{},"benchmarks":[{"run_type":"iteration","real_time":1,"cpu_time":1}]})", "missing \"name\"");
+  fails_with(R"({"context":{},"benchmarks":[{"name":"a","run_type":"iteration","real_time":"x","cpu_time":1}]})",
+             "benchmarks[0].real_time: expected a number, found a string");
+  fails_with(R"({"context":{},"benchmarks":[{"name":"a","run_type":"iteration","cpu_time":1}]})",
+             "benchmarks[0]: missing \"real_time\"");
+  fails_with(R"({"context":{},"benchmarks":[{"name":"a","run_type":"iteration","real_time":-1,"cpu_time":1}]})",
+             "benchmarks[0].real_time");
+  fails_with(R"({"context":{},"benchmarks":[{"name":"a","real_time":1,"cpu_time":1,"time_unit":"fortnights"}]})",
+             "fortnights");
+  fails_with(R"({"context":{},"benchmarks":[{"run_type":"iteration","real_time":1,"cpu_time":1}]})",
+             "missing \"name\"");
   fails_with(R"({"context":{},"benchmarks":[{"name":"a","real_time":1,"cpu_time":1}, )", "g.json");
 }

@@ -33,7 +33,9 @@ std::string row(std::string_view name, std::string_view run_type, std::string_vi
 }
 
 std::string document(const std::vector<std::string>& rows, std::string_view after_benchmarks = "") {
-  std::string out = "{\n  \"context\": {\n    \"host_name\": \"split-test\",\n    \"caches\": [\n      {\"level\": 1},\n      {\"level\": 2}\n    ]\n  },\n  \"benchmarks\": [\n";
+  std::string out =
+      "{\n  \"context\": {\n    \"host_name\": \"split-test\",\n    \"caches\": [\n      {\"level\": 1},\n      "
+      "{\"level\": 2}\n    ]\n  },\n  \"benchmarks\": [\n";
   for (std::size_t i = 0; i < rows.size(); ++i) out += rows[i] + (i + 1 < rows.size() ? ",\n" : "\n");
   out += "  ]";
   out += after_benchmarks;
@@ -58,7 +60,8 @@ std::vector<std::string> mixed_rows(std::size_t n_series) {
                          fmt::format(",\n      \"aggregate_name\": \"{}\"", aggregate), name));
     }
     if (b == n_series / 2) {
-      rows.push_back(row("BM_Broken", "iteration", "ns", 0, 0, ",\n      \"error_occurred\": true,\n      \"error_message\": \"boom\""));
+      rows.push_back(row("BM_Broken", "iteration", "ns", 0, 0,
+                         ",\n      \"error_occurred\": true,\n      \"error_message\": \"boom\""));
     }
   }
   rows.push_back(row("BM_Both/ends", "iteration", "us", 7.5, 7.125));
@@ -74,8 +77,9 @@ struct Buffer {
 };
 
 std::optional<Dataset> two_parts(Buffer& buffer, const ReadOptions& options = {}) {
-  const io::Source source{"split.json", buffer.view(), options, {}, true,
-                          [&buffer](std::size_t, std::size_t) { return buffer.bytes.data(); }};
+  const io::Source source{"split.json", buffer.view(),
+                          options,      {},
+                          true,         [&buffer](std::size_t, std::size_t) { return buffer.bytes.data(); }};
   return io::read_google_benchmark_in_two_parts(source);
 }
 
@@ -99,7 +103,8 @@ std::string error_of(const std::function<void()>& f) {
 }  // namespace
 
 TEST_CASE("Array split: a cut between two elements of the last member's array", "[io][split]") {
-  const std::string text = document({row("a", "iteration", "ns", 1, 1), row("b", "iteration", "ns", 2, 2), row("c", "iteration", "ns", 3, 3)});
+  const std::string text = document(
+      {row("a", "iteration", "ns", 1, 1), row("b", "iteration", "ns", 2, 2), row("c", "iteration", "ns", 3, 3)});
   const auto cut = io::find_array_split(text, text.find("\"b\""));
   REQUIRE(cut.has_value());
   CHECK(text.substr(cut->comma - 1, 4) == "},\n ");
@@ -123,15 +128,18 @@ TEST_CASE("Array split: a cut between two elements of the last member's array", 
   CHECK(io::find_array_split(crlf, crlf.size() / 2).has_value());
 
   // Objects nested deeper in a row (more indent) are not rows.
-  const std::string nested = document({row("a", "iteration", "ns", 1, 1, ",\n      \"list\": [\n        {\"x\": 1},\n        {\"y\": 2}\n      ]"),
-                                       row("b", "iteration", "ns", 2, 2)});
+  const std::string nested = document(
+      {row("a", "iteration", "ns", 1, 1, ",\n      \"list\": [\n        {\"x\": 1},\n        {\"y\": 2}\n      ]"),
+       row("b", "iteration", "ns", 2, 2)});
   const auto between_rows = io::find_array_split(nested, 0);
   REQUIRE(between_rows.has_value());
   CHECK(between_rows->comma > nested.find("\"y\""));
 
   // No cut: minified, another member after the array, nothing after `near`, not an object, rows at column 0.
   CHECK_FALSE(io::find_array_split(R"({"benchmarks":[{"a":1},{"a":2},{"a":3}]})", 0).has_value());
-  CHECK_FALSE(io::find_array_split(document({row("a", "iteration", "ns", 1, 1), row("b", "iteration", "ns", 2, 2)}, ",\n  \"x\": 1"), 0).has_value());
+  CHECK_FALSE(io::find_array_split(
+                  document({row("a", "iteration", "ns", 1, 1), row("b", "iteration", "ns", 2, 2)}, ",\n  \"x\": 1"), 0)
+                  .has_value());
   CHECK_FALSE(io::find_array_split(text, text.find("\"c\"")).has_value());
   CHECK_FALSE(io::find_array_split("[\n  {\"a\": 1},\n  {\"a\": 2}\n]", 0).has_value());
   CHECK_FALSE(io::find_array_split("", 0).has_value());
@@ -151,7 +159,10 @@ TEST_CASE("Google Benchmark in two parts: the same dataset as one pass", "[io][s
   }
   // A series cut in the middle of its repetitions, with a counter only after the cut.
   const std::string text = document(mixed_rows(1));
-  const Dataset ds = *[&] { Buffer b(text); return two_parts(b); }();
+  const Dataset ds = *[&] {
+    Buffer b(text);
+    return two_parts(b);
+  }();
   const auto hits = ds.select({{"benchmark", "BM_Case/0"}, {"metric", "real_time"}});
   REQUIRE(hits.size() == 1);
   CHECK(ds.base_samples(hits[0]).size() == 30);
@@ -180,9 +191,7 @@ TEST_CASE("Google Benchmark in two parts: declines where one pass must decide", 
     rows[rows.size() - 3].replace(rows[rows.size() - 3].find("\"real_time\": ") + 13, 1, "x");
     declines(document(rows));
   }
-  SECTION("a member after the array") {
-    declines(document(rows, ",\n  \"after\": {\"kept\": true}"));
-  }
+  SECTION("a member after the array") { declines(document(rows, ",\n  \"after\": {\"kept\": true}")); }
   SECTION("lists inside rows are not cuts") {
     const std::size_t middle = rows.size() / 2;
     for (std::size_t i = middle - 3; i <= middle + 3; ++i) {
@@ -235,13 +244,15 @@ TEST_CASE("Google Benchmark in two parts: declines where one pass must decide", 
   }
 }
 
-TEST_CASE("Google Benchmark: a large file gives the same result with one thread or two", "[io][split][google-benchmark]") {
+TEST_CASE("Google Benchmark: a large file gives the same result with one thread or two",
+          "[io][split][google-benchmark]") {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / fmt::format("benchreport-split-test-{}", ::getpid());
   fs::create_directories(dir);
   std::vector<std::string> rows = mixed_rows(200);
   while (document(rows).size() < (std::size_t{5} << 20)) {
-    for (int i = 0; i < 1000; ++i) rows.insert(rows.end() - 1, row(fmt::format("BM_Fill/{}", rows.size() % 97), "iteration", "ns", 1.0 + i, 1.0));
+    for (int i = 0; i < 1000; ++i)
+      rows.insert(rows.end() - 1, row(fmt::format("BM_Fill/{}", rows.size() % 97), "iteration", "ns", 1.0 + i, 1.0));
   }
   const auto write = [&](const std::string& name, const std::string& text) {
     const fs::path path = dir / name;

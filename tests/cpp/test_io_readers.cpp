@@ -63,9 +63,12 @@ TEST_CASE("pyperf: member order is free - the name may be in the file's metadata
 }
 
 TEST_CASE("pyperf: errors", "[io][pyperf][errors]") {
-  fails_with(R"({"version":"1.0","benchmarks":[{"runs":[{"values":[1]}]}]})", "pyperf", "benchmarks[0]: no benchmark \"name\"");
-  fails_with(R"({"version":"1.0","benchmarks":[{"metadata":{"name":"a","unit":"parsec"},"runs":[{"values":[1]}]}]})", "pyperf", "parsec");
-  fails_with(R"({"version":"1.0","benchmarks":[{"metadata":{"name":"a"},"runs":[{"values":[1,"x"]}]}]})", "pyperf", "runs[0].values[1]");
+  fails_with(R"({"version":"1.0","benchmarks":[{"runs":[{"values":[1]}]}]})", "pyperf",
+             "benchmarks[0]: no benchmark \"name\"");
+  fails_with(R"({"version":"1.0","benchmarks":[{"metadata":{"name":"a","unit":"parsec"},"runs":[{"values":[1]}]}]})",
+             "pyperf", "parsec");
+  fails_with(R"({"version":"1.0","benchmarks":[{"metadata":{"name":"a"},"runs":[{"values":[1,"x"]}]}]})", "pyperf",
+             "runs[0].values[1]");
   fails_with(R"({"version":"1.0"})", "pyperf", "missing \"benchmarks\"");
 }
 
@@ -77,8 +80,9 @@ TEST_CASE("pytest-benchmark: stats.data are the samples - labels from name, grou
   CHECK(ds.unit(sum10[0]).symbol == "s");
   const auto join = ds.select({{"group", "strings"}});
   REQUIRE(join.size() == 1);
-  CHECK_THROWS_WITH(read(kData + "/pytest_benchmark/no_data.json"),
-                    Catch::Contains("test_join") && Catch::Contains("--benchmark-save-data") && Catch::Contains("benchmarks[0]"));
+  CHECK_THROWS_WITH(read(kData + "/pytest_benchmark/no_data.json"), Catch::Contains("test_join") &&
+                                                                        Catch::Contains("--benchmark-save-data") &&
+                                                                        Catch::Contains("benchmarks[0]"));
 }
 
 TEST_CASE("Go: config lines, procs suffix, one set per (name, procs, unit)", "[io][go]") {
@@ -133,13 +137,16 @@ TEST_CASE("Nitro: a process folder with pairs, orders and case files", "[io][nit
 }
 
 TEST_CASE("Nitro: bad input", "[io][nitro][errors]") {
-  const std::string head = R"({"schemaVersion":2,"runner":{"sampleCount":2},"configuration":{"runId":"ios-base-1","platform":"ios"},"metrics":[)";
+  const std::string head =
+      R"({"schemaVersion":2,"runner":{"sampleCount":2},"configuration":{"runId":"ios-base-1","platform":"ios"},"metrics":[)";
   fails_with(head + R"({"id":"a/b/c","samplesNsPerOp":[1,0]}]})", "nitro", "metrics[0].samplesNsPerOp[1]");
   fails_with(head + R"({"id":"a/b/c","samplesNsPerOp":[1,2,3]}]})", "nitro", "sampleCount = 2");
-  fails_with(head + R"({"id":"a/b/c","samplesNsPerOp":[1,2]},{"id":"a/b/c","samplesNsPerOp":[1,2]}]})", "nitro", "duplicate metric id");
+  fails_with(head + R"({"id":"a/b/c","samplesNsPerOp":[1,2]},{"id":"a/b/c","samplesNsPerOp":[1,2]}]})", "nitro",
+             "duplicate metric id");
   fails_with(head + R"({"samplesNsPerOp":[1,2]}]})", "nitro", "metrics[0]: missing \"id\"");
   fails_with(R"({"schemaVersion":1,"metrics":[]})", "nitro", "schemaVersion: 1 is not supported");
-  fails_with(R"({"schemaVersion":2,"configuration":{"runId":"x","platform":"ios"},"metrics":[]})", "nitro", "cannot tell base/head");
+  fails_with(R"({"schemaVersion":2,"configuration":{"runId":"x","platform":"ios"},"metrics":[]})", "nitro",
+             "cannot tell base/head");
 }
 
 TEST_CASE("criterion: per-iteration times weighted by iterations, labels from benchmark.json", "[io][criterion]") {
@@ -182,8 +189,11 @@ TEST_CASE("ZFH: lines in a log, repeated runs labelled, errors reported", "[io][
   CHECK(any_warning(ds, "BLAKE3"));
   CHECK(any_warning(ds, "unsupported on this engine"));
   fails_with("x ZFH_BENCHMARK_RESULT {\"platform\":\"ios\"}\n", "zfh", "missing \"engine\"");
-  fails_with("x\nZFH_BENCHMARK_RESULT {\"platform\":\"ios\",\"engine\":\"a\",\"sizeMiB\":1,\"results\":[{\"algorithm\":\"A\",\"samplesMs\":[1,\"2\"]}]}\n",
-             "zfh", "results[0].samplesMs[1]");
+  fails_with(
+      "x\nZFH_BENCHMARK_RESULT "
+      "{\"platform\":\"ios\",\"engine\":\"a\",\"sizeMiB\":1,\"results\":[{\"algorithm\":\"A\",\"samplesMs\":[1,\"2\"]}]"
+      "}\n",
+      "zfh", "results[0].samplesMs[1]");
   fails_with("nothing here\n", "zfh", "no ZFH_BENCHMARK_RESULT lines");
 }
 
@@ -209,8 +219,12 @@ TEST_CASE("auto-detection picks the right reader for every fixture", "[io][detec
 }
 
 TEST_CASE("read() parses files in place: same Dataset as read_buffer() of a copy of the bytes", "[io][padded]") {
-  const char* files[] = {"/google_benchmark/repetitions.json", "/hyperfine/commands.json", "/pyperf/two_benchmarks.json",
-                         "/pytest_benchmark/with_data.json", "/go/bench.txt", "/zfh/ios.log",
+  const char* files[] = {"/google_benchmark/repetitions.json",
+                         "/hyperfine/commands.json",
+                         "/pyperf/two_benchmarks.json",
+                         "/pytest_benchmark/with_data.json",
+                         "/go/bench.txt",
+                         "/zfh/ios.log",
                          "/hostile/hostile_names.json"};
   for (const char* file : files) {
     const std::string path = kData + file;
@@ -233,5 +247,6 @@ TEST_CASE("read() parses files in place: same Dataset as read_buffer() of a copy
 TEST_CASE("read(): errors from the in-place path still name the file and line", "[io][padded][errors]") {
   const std::string path = kData + "/hostile/trailing_garbage.json";
   CHECK_THROWS_WITH(read(path), Catch::Contains("trailing_garbage.json:15:") && Catch::Contains("unexpected content"));
-  CHECK_THROWS_WITH(read(kData + "/hostile/truncated.json"), Catch::Contains("truncated.json") && Catch::Contains("not valid JSON"));
+  CHECK_THROWS_WITH(read(kData + "/hostile/truncated.json"),
+                    Catch::Contains("truncated.json") && Catch::Contains("not valid JSON"));
 }

@@ -29,9 +29,12 @@ Expected walk(const std::string& json, std::size_t max_depth) {
   for (const char c : json) {
     if (c == '\n') ++line;
     if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     if (c == '"') in_string = true;

@@ -39,8 +39,8 @@ TEST_CASE("binomial coefficients are exact where they fit", "[numeric]") {
   REQUIRE(binomial_coefficient(60, 30) == 118264581564861424.0);
   REQUIRE(binomial_coefficient(5, 7) == 0);
   // n = 2, m = 23, misrate 0.2: 2 * P(U <= 29) = 60/300 = 0.2 exactly is attainable.
-  const Bounds b = shift_bounds(V{1, 2}, V{3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
-                                           24, 25}, 0.2);
+  const Bounds b = shift_bounds(
+      V{1, 2}, V{3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25}, 0.2);
   REQUIRE(b.achieved_misrate <= 0.2);
 }
 

@@ -52,8 +52,8 @@ Dataset engine_dataset() {
 // Run metadata shaped like a Nitro file's configuration.
 std::string fmt_run(const std::string& platform, const std::string& device, const std::string& suite,
                     const std::string& commit) {
-  return "{\"configuration\":{\"platform\":\"" + platform + "\",\"device\":\"" + device + "\",\"suiteHash\":\"" + suite +
-         "\",\"commitSha\":\"" + commit + "\"},\"runner\":{\"warmupCount\":5,\"sampleCount\":12}}";
+  return "{\"configuration\":{\"platform\":\"" + platform + "\",\"device\":\"" + device + "\",\"suiteHash\":\"" +
+         suite + "\",\"commitSha\":\"" + commit + "\"},\"runner\":{\"warmupCount\":5,\"sampleCount\":12}}";
 }
 
 // A Nitro-like dataset: 2 platforms × 3 cases × base/head × 2 process pairs.
@@ -120,20 +120,21 @@ TEST_CASE("compare: cases by label, processes paired by pair label", "[presets][
   CHECK(c.cases[0].comparison.change == Approx(0.0).margin(1e-12));
 }
 
-TEST_CASE("compare: refuses different devices, suite hashes and per-case work, naming both values", "[presets][compare]") {
+TEST_CASE("compare: refuses different devices, suite hashes and per-case work, naming both values",
+          "[presets][compare]") {
   DatasetCompareOptions o;
   o.compare.resamples = 100;
   NitroOptions device;
   device.head_device = "Galaxy";
-  CHECK_THROWS_WITH(compare(nitro_dataset(device), o),
-                    Contains("device differs") && Contains("\"Pixel\"") && Contains("\"Galaxy\"") && Contains("refusing"));
+  CHECK_THROWS_WITH(compare(nitro_dataset(device), o), Contains("device differs") && Contains("\"Pixel\"") &&
+                                                           Contains("\"Galaxy\"") && Contains("refusing"));
   NitroOptions suite;
   suite.head_suite = "def";
   CHECK_THROWS_WITH(compare(nitro_dataset(suite), o), Contains("suiteHash differs") && Contains("\"def\""));
   NitroOptions work;
   work.head_iterations = 128;
-  CHECK_THROWS_WITH(compare(nitro_dataset(work), o),
-                    Contains("iterations differs") && Contains("\"64\"") && Contains("\"128\"") && Contains("unequal work"));
+  CHECK_THROWS_WITH(compare(nitro_dataset(work), o), Contains("iterations differs") && Contains("\"64\"") &&
+                                                         Contains("\"128\"") && Contains("unequal work"));
   o.check_comparability = false;
   CHECK_NOTHROW(compare(nitro_dataset(work), o));
 }
@@ -279,8 +280,9 @@ TEST_CASE("comparison_report: drift beyond the limit is reported in words", "[pr
 namespace {
 std::string runner_meta(const char* affinity, int protocol, const char* cpu) {
   return std::string("{\"protocol\":{\"protocol\":") + std::to_string(protocol) +
-         ",\"cpu_samples\":5},\"affinity\":\"" + affinity + "\",\"cpu_group\":\"0 / 0\",\"binary\":\"x64\",\"cpu_model\":\"" +
-         cpu + "\",\"notices\":[{\"stage\":\"internet\",\"message\":\"HTTPS 403\"}]}";
+         ",\"cpu_samples\":5},\"affinity\":\"" + affinity +
+         "\",\"cpu_group\":\"0 / 0\",\"binary\":\"x64\",\"cpu_model\":\"" + cpu +
+         "\",\"notices\":[{\"stage\":\"internet\",\"message\":\"HTTPS 403\"}]}";
 }
 }  // namespace
 
@@ -289,7 +291,8 @@ TEST_CASE("runners_report: fingerprint table, pinned/unpinned split, CV, cache M
   ds.add_run("linux", runner_meta("pinned", 5, "EPYC"));
   ds.add_run("mac", runner_meta("unpinned", 5, "M4"));
   ds.add_run("old", runner_meta("pinned", 4, "Xeon"));
-  add(ds, {{"runner", "linux"}, {"suite", "cpu"}, {"metric", "coremark"}}, {100, 110, 90, 105, 95}, "iterations/s", "linux");
+  add(ds, {{"runner", "linux"}, {"suite", "cpu"}, {"metric", "coremark"}}, {100, 110, 90, 105, 95}, "iterations/s",
+      "linux");
   add(ds, {{"runner", "mac"}, {"suite", "cpu"}, {"metric", "coremark"}}, {80, 81, 79}, "iterations/s", "mac");
   add(ds, {{"runner", "old"}, {"suite", "cpu"}, {"metric", "coremark"}}, {500, 501, 502}, "iterations/s", "old");
   add(ds, {{"runner", "linux"}, {"suite", "cache"}, {"service", "svc"}, {"backend", "fast"}, {"metric", "cache_save"}},
@@ -331,8 +334,8 @@ TEST_CASE("matrix_report: ratio column, best per row, take-aways from the data",
 TEST_CASE("comparison_report: a window change within the case's noise and without a trend is not drift",
           "[presets][report]") {
   // Window change +11.9% (limit 10%), MAD / p50 10.4%, Mann–Kendall p = 0.60 (scipy kendalltau, asymptotic).
-  const std::vector<double> noisy{100, 118, 95, 117, 101, 92, 124, 93, 121, 110, 88,
-                                  123, 99, 125, 97, 113, 96, 119, 112, 114};
+  const std::vector<double> noisy{100, 118, 95, 117, 101, 92,  124, 93,  121, 110,
+                                  88,  123, 99, 125, 97,  113, 96,  119, 112, 114};
   std::vector<double> steady;
   for (int i = 0; i < 20; ++i) steady.push_back(100.0 + (i % 3));
   Dataset ds;

@@ -83,4 +83,3 @@ TEST_CASE("matrix: missing cells, higher-is-better best and errors", "[presets][
   add(ds, {{"runner", "a"}, {"metric", "latency"}}, {5}, "ms");
   CHECK_THROWS_WITH(matrix(ds, {{"metric"}, {"runner"}, MatrixStat::median}), Contains("mix units"));
 }
-

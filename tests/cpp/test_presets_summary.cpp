@@ -74,7 +74,7 @@ TEST_CASE("summary_report: --by pools sets in set order - mixed dimensions are r
   const Report report = summary_report(ds, o);
   const Table& table = summary_table(report);
   REQUIRE(table.rows.size() == 2);
-  CHECK(table.rows[0][1].text == "3");            // 1 s, 2 s and 3 ms pooled
+  CHECK(table.rows[0][1].text == "3");        // 1 s, 2 s and 3 ms pooled
   CHECK(table.rows[0][2].text == "1.000 s");  // four significant digits (report/format.hpp)
   REQUIRE(table.rows[0][7].samples.size() == 3);
   CHECK(table.rows[0][7].samples[2] == Approx(0.003));

@@ -40,7 +40,8 @@ std::vector<Shape> shapes() {
       {"tiny", [](Xoshiro256& r, std::size_t, std::size_t) { return 1e-25 * normal(r); }},
       {"huge", [](Xoshiro256& r, std::size_t, std::size_t) { return 1e25 * normal(r); }},
       {"outlier", [](Xoshiro256& r, std::size_t i, std::size_t) { return normal(r) + (i == 3 ? 1e4 : 0.0); }},
-      {"ramp", [](Xoshiro256& r, std::size_t i, std::size_t) { return 0.05 * static_cast<double>(i) + 0.01 * normal(r); }},
+      {"ramp",
+       [](Xoshiro256& r, std::size_t i, std::size_t) { return 0.05 * static_cast<double>(i) + 0.01 * normal(r); }},
   };
 }
 
@@ -64,7 +65,8 @@ q_columns::Bounds float_bounds(q_columns::BoundScan scan, const std::vector<doub
   std::vector<float> x, left(n), inv(n + 1, 0.0f);
   for (const double value : v) x.push_back(static_cast<float>(value * scale));
   std::vector<float> tail(n + 1, 0.0f);
-  for (std::size_t k = (pairs ? 2 : 1); k <= n; ++k) inv[k] = static_cast<float>(1.0 / static_cast<double>(pairs ? k - 1 : k));
+  for (std::size_t k = (pairs ? 2 : 1); k <= n; ++k)
+    inv[k] = static_cast<float>(1.0 / static_cast<double>(pairs ? k - 1 : k));
   std::vector<float> inv_reversed(n + 1);
   std::reverse_copy(inv.begin(), inv.end(), inv_reversed.begin());
   const auto terms = q_columns::bound_terms(n, pairs);
@@ -123,7 +125,9 @@ TEST_CASE("q_columns: the float bounds hold the double scan's q and make its sto
   }
 }
 
-TEST_CASE("q_columns: float_scale is the power of two that brings the largest value to at least half and below one, else 0", "[history][q_columns]") {
+TEST_CASE(
+    "q_columns: float_scale is the power of two that brings the largest value to at least half and below one, else 0",
+    "[history][q_columns]") {
   const std::vector<double> v{-3.0, 0.25, 2.0};
   CHECK(q_columns::float_scale(v.data(), v.size()) == 0.25);
   const std::vector<double> zeros{0.0, 0.0};

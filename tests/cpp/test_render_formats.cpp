@@ -16,12 +16,14 @@ Report hostile_report() {
   report.add_note("watch @octocat", NoteKind::warning);
   Table& table = report.add_table({{"Runner"}, {"Median", Align::right}, {"Hash", Align::center}}, "Pinned, \"x\"",
                                   "pinned \"><script>");
-  table.add_row({"<script>alert(1)</script>", Cell("45851.10", 45851.1, CellRole::best), Cell("866df6f892c3", CellRole::code)});
+  table.add_row(
+      {"<script>alert(1)</script>", Cell("45851.10", 45851.1, CellRole::best), Cell("866df6f892c3", CellRole::code)});
   table.add_row({"=HYPERLINK(\"http://x\")", Cell("2.25 \u00b5s", CellRole::slower), "a\nb"});
   table.footnote = "Variation is the population CV.";
   Details& details = report.add_details("More \u202Erows");
   details.blocks.add_table({"Name", "Value"}, "", "more").add_row({"\x1b[31mred", "-5.01%"});
-  report.add_paragraph({Span::link("bad", "javascript:alert(1)"), Span::plain(" "), Span::link("ok", "https://x.test/?a=1&b=\"2\"")});
+  report.add_paragraph(
+      {Span::link("bad", "javascript:alert(1)"), Span::plain(" "), Span::link("ok", "https://x.test/?a=1&b=\"2\"")});
   return report;
 }
 
@@ -32,7 +34,7 @@ TEST_CASE("HTML is one standalone, escaped document", "[render][html]") {
   CHECK(html.rfind("<!doctype html>\n<html lang=\"en\">", 0) == 0);
   CHECK(html.find("<title>Runs &lt;b&gt;&amp;&lt;/b&gt;</title>") != std::string::npos);
   CHECK(html.find("<script") == std::string::npos);
-  CHECK(html.find("javascript:") != std::string::npos);  // shown as text only...
+  CHECK(html.find("javascript:") != std::string::npos);        // shown as text only...
   CHECK(html.find("href=\"javascript") == std::string::npos);  // ...never as a link
   CHECK(html.find("<a href=\"https://x.test/?a=1&amp;b=%222%22\">ok</a>") != std::string::npos);
   CHECK(html.find("<table id=\"table-pinned----script--20496f26\">") != std::string::npos);  // lossy: hash of the id
@@ -42,7 +44,8 @@ TEST_CASE("HTML is one standalone, escaped document", "[render][html]") {
   CHECK(html.find("<summary>More \uFFFDrows</summary>") != std::string::npos);
   CHECK(html.find("\x1b") == std::string::npos);
   for (const char* external : {"src=", "<link", "@import", "url("}) CHECK(html.find(external) == std::string::npos);
-  CHECK(html.find("<aside class=\"note warning\"><strong>Warning:</strong> watch @octocat</aside>") != std::string::npos);
+  CHECK(html.find("<aside class=\"note warning\"><strong>Warning:</strong> watch @octocat</aside>") !=
+        std::string::npos);
 }
 
 TEST_CASE("HTML fragment has no document wrapper and scoped CSS", "[render][html]") {

@@ -44,14 +44,15 @@ TEST_CASE("HTML table ids are unique and stable for hostile and duplicate ids", 
   const auto ids = table_ids(render_html(report_with_ids(hostile)));
   REQUIRE(ids.size() == hostile.size());
   CHECK(std::set<std::string>(ids.begin(), ids.end()).size() == ids.size());
-  CHECK(ids[1] == "table-a-b");            // safe ids are kept as they are
-  CHECK(ids[3] == "table-a-b-2");          // a repeat is numbered
+  CHECK(ids[1] == "table-a-b");    // safe ids are kept as they are
+  CHECK(ids[3] == "table-a-b-2");  // a repeat is numbered
   CHECK(ids[4] == "table-a-b-3");
-  CHECK(ids[5] == "table-a-b-2-2");        // and never takes an id already given
+  CHECK(ids[5] == "table-a-b-2-2");           // and never takes an id already given
   CHECK(ids[0].rfind("table-a-b-", 0) == 0);  // lossy: 8 hex digits of the id's hash follow
   CHECK(ids[0].size() == std::string("table-a-b-").size() + 8);
   CHECK(ids[0] != ids[2]);
-  for (const std::string& id : ids) CHECK(id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") == std::string::npos);
+  for (const std::string& id : ids)
+    CHECK(id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") == std::string::npos);
   // Stable: an id does not depend on the other tables of the report.
   CHECK(table_ids(render_html(report_with_ids({"a b"})))[0] == ids[2]);
   CHECK(table_ids(render_html(report_with_ids({std::string(5000, 'n')})))[0].size() == 6 + 64 + 9);

@@ -49,8 +49,8 @@ Report comparison_like(std::size_t rows) {
   Report report("Performance Report");
   report.add_note({Span::bold("Report only:"), Span::plain(" Measurements do not fail this PR.")});
   report.add_heading(2, "iOS");
-  Table& notable = report.add_table({{"Benchmark"}, {"Base p50", Align::right}, {"Head p50", Align::right},
-                                     {"Observed change", Align::right}});
+  Table& notable = report.add_table(
+      {{"Benchmark"}, {"Base p50", Align::right}, {"Head p50", Align::right}, {"Observed change", Align::right}});
   notable.add_row({"C++ small array (16)", "851.2 ns", "808.5 ns", Cell("-5.01% faster", CellRole::faster)});
   Details& all = report.add_details("All benchmarks and sample variation");
   Table& table = all.blocks.add_table({{"Benchmark"}, {"Base p50", Align::right}, {"Head p50", Align::right}});
@@ -86,7 +86,7 @@ TEST_CASE("Markdown table rows keep the header's cell count with hostile names",
   Table& table = report.add_table({"Name", "Code", "Value"});
   const std::vector<std::string> hostile{
       "C++ number | string variant", "<script>alert(1)</script>", "@octocat", "back`tick``s", "new\nline\r\n",
-      "rtl \u202Eevil\u202C", "bad \xff\xfe utf8", "a\\|b", "| leading", "trailing \\"};
+      "rtl \u202Eevil\u202C",        "bad \xff\xfe utf8",         "a\\|b",    "| leading",    "trailing \\"};
   Report plain;
   Table& plain_table = plain.add_table({"Name"});
   for (const std::string& name : hostile) {

@@ -68,8 +68,9 @@ TEST_CASE("sha256 incremental updates equal one-shot hashing at every split", "[
 TEST_CASE("canonical_json sorts keys and matches Python json.dumps(sort_keys=True)", "[sha256][fingerprint]") {
   const std::string input = R"({ "d": true, "b": [1.5, 100.0, 1e16, 1e-05, 0.1, -0.0, 12345678901234567890],
                                  "a": "q\"\\\n\u00e9\u0001", "c": null })";
-  const std::string expected = "{\"a\":\"q\\\"\\\\\\n\xC3\xA9\\u0001\",\"b\":[1.5,100.0,1e+16,1e-05,0.1,-0.0,"
-                               "12345678901234567890],\"c\":null,\"d\":true}";
+  const std::string expected =
+      "{\"a\":\"q\\\"\\\\\\n\xC3\xA9\\u0001\",\"b\":[1.5,100.0,1e+16,1e-05,0.1,-0.0,"
+      "12345678901234567890],\"c\":null,\"d\":true}";
   CHECK(canonical_json(input) == expected);
   // hashlib.sha256(json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode())
   CHECK(sha256_hex(canonical_json(input)) == "701ee0bb8c21893583d01df475132a23f3f99b2540ddf0bdcbd8da60d39890de");

@@ -110,16 +110,16 @@ TEST_CASE("Hyndman–Fan types on [1, 2, 3, 4]", "[summary]") {
   const std::vector<double> x{4, 3, 2, 1};
   using M = QuantileMethod;
   // p = 0.5: h (0-based) per type, worked out from the definitions
-  CHECK(quantile(x, 0.5, M::inverted_cdf) == 2.0);           // h = 1, integer: x(1)
-  CHECK(quantile(x, 0.5, M::averaged_inverted_cdf) == 2.5);  // average of x(1), x(2)
-  CHECK(quantile(x, 0.5, M::closest_observation) == 2.0);    // h = 0.5 -> next: x(1)
+  CHECK(quantile(x, 0.5, M::inverted_cdf) == 2.0);               // h = 1, integer: x(1)
+  CHECK(quantile(x, 0.5, M::averaged_inverted_cdf) == 2.5);      // average of x(1), x(2)
+  CHECK(quantile(x, 0.5, M::closest_observation) == 2.0);        // h = 0.5 -> next: x(1)
   CHECK(quantile(x, 0.5, M::interpolated_inverted_cdf) == 2.0);  // h = 2 - 1 = 1
-  CHECK(quantile(x, 0.5, M::hazen) == 2.5);                  // h = 1.5
+  CHECK(quantile(x, 0.5, M::hazen) == 2.5);                      // h = 1.5
   CHECK(quantile(x, 0.5, M::weibull) == 2.5);
   CHECK(quantile(x, 0.5, M::linear) == 2.5);
   CHECK(quantile(x, 0.3, M::weibull) == Approx(1.5).epsilon(1e-15));  // h = 1.2 + 0.3 - 1
   CHECK(quantile(x, 0.3, M::median_unbiased) == Approx(1.0 + (1.2 + 0.3 / 3.0 + 1.0 / 3.0 - 1.0)).epsilon(1e-14));
-  CHECK(quantile(x, 0.1, M::inverted_cdf) == 1.0);           // h = -0.6 -> clipped to x(0)
+  CHECK(quantile(x, 0.1, M::inverted_cdf) == 1.0);  // h = -0.6 -> clipped to x(0)
   CHECK(quantile(x, 0.1, M::interpolated_inverted_cdf) == 1.0);
   CHECK(quantile(x, 0.0, M::linear) == 1.0);
   CHECK(quantile(x, 1.0, M::linear) == 4.0);
@@ -253,7 +253,8 @@ TEST_CASE("grouped summary equals per-set summaries for any thread count", "[sum
   const GroupedSummary three = summarize_grouped(values, offsets, o, 3);
   for (std::size_t i = 0; i < 700; ++i) {
     const auto first = static_cast<std::size_t>(offsets[i]);
-    const Summary s = summarize(std::span<const double>(values).subspan(first, static_cast<std::size_t>(offsets[i + 1]) - first), o);
+    const Summary s =
+        summarize(std::span<const double>(values).subspan(first, static_cast<std::size_t>(offsets[i + 1]) - first), o);
     REQUIRE(one.median[i] == s.median);
     REQUIRE(three.median[i] == s.median);
     REQUIRE(three.mad[i] == s.mad);
@@ -308,8 +309,8 @@ TEST_CASE("selection agrees with sorting on random, tied and adversarial data", 
       for (std::size_t i = 0; i < n; ++i) {
         switch (kind) {
           case 0: v[i] = std::uniform_real_distribution<double>(0, 1)(rng); break;
-          case 1: v[i] = static_cast<double>(rng() % 3); break;  // heavy ties
-          case 2: v[i] = static_cast<double>(i); break;          // sorted
+          case 1: v[i] = static_cast<double>(rng() % 3); break;   // heavy ties
+          case 2: v[i] = static_cast<double>(i); break;           // sorted
           default: v[i] = static_cast<double>(n - i % 7); break;  // organ-pipe-ish
         }
       }
@@ -357,7 +358,8 @@ TEST_CASE("grouped network blocks equal per-set summaries", "[summary]") {
     for (unsigned set = 0; set < 40; ++set) {
       auto part = random_values(set == 17 ? n + 1 : n, set * 31 + static_cast<unsigned>(n));
       if (set == 29) part[0] = kNan;
-      if (set % 5 == 0) for (double& v : part) v = std::round(v / 10.0);  // ties
+      if (set % 5 == 0)
+        for (double& v : part) v = std::round(v / 10.0);  // ties
       values.insert(values.end(), part.begin(), part.end());
       offsets.push_back(static_cast<std::int64_t>(values.size()));
     }
@@ -369,7 +371,8 @@ TEST_CASE("grouped network blocks equal per-set summaries", "[summary]") {
       const GroupedSummary g = summarize_grouped(values, offsets, o, 1);
       for (std::size_t i = 0; i < 40; ++i) {
         const auto first = static_cast<std::size_t>(offsets[i]);
-        const Summary s = summarize(std::span<const double>(values).subspan(first, static_cast<std::size_t>(offsets[i + 1]) - first), o);
+        const Summary s = summarize(
+            std::span<const double>(values).subspan(first, static_cast<std::size_t>(offsets[i + 1]) - first), o);
         REQUIRE(g.median[i] == s.median);
         REQUIRE(g.mad[i] == s.mad);
         REQUIRE(g.iqr[i] == s.iqr);
@@ -413,7 +416,8 @@ TEST_CASE("MAD of sorted lanes equals mad_inplace", "[summary]") {
       std::vector<std::vector<double>> sets(kNetworkLanes);
       for (std::size_t l = 0; l < kNetworkLanes; ++l) {
         sets[l] = random_values(n, static_cast<unsigned>(rng()));
-        if (ties) for (double& v : sets[l]) v = std::round(v / 8.0);
+        if (ties)
+          for (double& v : sets[l]) v = std::round(v / 8.0);
         std::sort(sets[l].begin(), sets[l].end());
         for (std::size_t w = 0; w < n; ++w) lanes[w * kNetworkLanes + l] = sets[l][w];
       }
@@ -460,9 +464,12 @@ TEST_CASE("sorted blocks (stats subset) equal per-set summaries for 1 and 2 thre
     for (unsigned set = 0; set < 48; ++set) {
       auto part = random_values(set == 17 ? n + 1 : n, set * 131 + static_cast<unsigned>(n));
       if (set == 29) part[n / 2] = kNan;
-      if (set % 4 == 1) for (double& v : part) v = std::round(v / 10.0);  // ties
-      if (set % 8 == 2) for (double& v : part) v -= 25.0;                 // baseline <= 0 for some
-      if (set % 8 == 3) for (std::size_t w = 0; w < n; ++w) part[w] = w % 4 == 0 ? -0.0 : (w % 4 == 1 ? 0.0 : 1.0);
+      if (set % 4 == 1)
+        for (double& v : part) v = std::round(v / 10.0);  // ties
+      if (set % 8 == 2)
+        for (double& v : part) v -= 25.0;  // baseline <= 0 for some
+      if (set % 8 == 3)
+        for (std::size_t w = 0; w < n; ++w) part[w] = w % 4 == 0 ? -0.0 : (w % 4 == 1 ? 0.0 : 1.0);
       values.insert(values.end(), part.begin(), part.end());
       offsets.push_back(static_cast<std::int64_t>(values.size()));
     }

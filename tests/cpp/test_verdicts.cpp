@@ -38,8 +38,7 @@ void check_consistent(Verdict v, double est, double lo, double hi, const Compare
       REQUIRE_FALSE((lo > -t && hi < t));
       REQUIRE_FALSE(((lo > 0 || hi < 0) && std::fabs(est) >= t));
       break;
-    case Verdict::unchanged:
-      FAIL("unchanged is for exact units only");
+    case Verdict::unchanged: FAIL("unchanged is for exact units only");
   }
 }
 }  // namespace

@@ -58,11 +58,8 @@ TEST_CASE("helpers fill the usable CPUs and are reused", "[worker_pool]") {
 
 TEST_CASE("nested fork_join does not wait for busy helpers", "[worker_pool]") {
   std::atomic<int> leaves{0};
-  fork_join(4, [&](unsigned) {
-    fork_join(5, [&](unsigned) {
-      fork_join(3, [&](unsigned) { leaves.fetch_add(1); });
-    });
-  });
+  fork_join(4,
+            [&](unsigned) { fork_join(5, [&](unsigned) { fork_join(3, [&](unsigned) { leaves.fetch_add(1); }); }); });
   REQUIRE(leaves.load() == 4 * 5 * 3);
 }
 

@@ -24,17 +24,17 @@ enum class Verdict { faster, slower, inconclusive, equivalent, unchanged };
 // (docs/statistics-comparison.md). Names (to_string) are the machine-readable codes;
 // the sentences for people are written in report/verdict_text.hpp.
 enum class VerdictCode : std::uint8_t {
-  within_threshold,  // equivalent: the whole interval within ±t
-  beyond_threshold,  // slower/faster: the interval excludes 0 and the estimate is beyond ±t
-  below_threshold,   // inconclusive: excludes 0, the estimate is within ±t, the interval is not
-  straddles_zero,    // inconclusive: includes 0 and is not within ±t
-  too_noisy,         // inconclusive: a side's robust CV is above noise_limit
-  too_few_samples,   // inconclusive: the exact U test cannot reach alpha (one process on a side)
-  no_interval,       // inconclusive: no finite interval
-  fdr_adjusted,      // inconclusive: demoted by Benjamini–Hochberg across the measurements
+  within_threshold,     // equivalent: the whole interval within ±t
+  beyond_threshold,     // slower/faster: the interval excludes 0 and the estimate is beyond ±t
+  below_threshold,      // inconclusive: excludes 0, the estimate is within ±t, the interval is not
+  straddles_zero,       // inconclusive: includes 0 and is not within ±t
+  too_noisy,            // inconclusive: a side's robust CV is above noise_limit
+  too_few_samples,      // inconclusive: the exact U test cannot reach alpha (one process on a side)
+  no_interval,          // inconclusive: no finite interval
+  fdr_adjusted,         // inconclusive: demoted by Benjamini–Hochberg across the measurements
   one_launch_per_side,  // inconclusive: one process on a side (launch noise unknown), not assume_launches_identical
-  exact_equal,       // exact unit: equal values (unchanged)
-  exact_differs,     // exact unit: the values differ (slower/faster)
+  exact_equal,          // exact unit: equal values (unchanged)
+  exact_differs,        // exact unit: the values differ (slower/faster)
 };
 
 // For an inconclusive verdict, what would make the comparison decide.
@@ -61,9 +61,9 @@ struct CompareOptions {
   std::uint64_t seed = 0;    // bootstrap seed
   double misrate = 1e-3;     // Hodges–Lehmann bounds misrate
   Direction direction = Direction::lower_is_better;
-  bool exact_unit = false;   // deterministic counts: any difference is a change
-  double noise_limit = 0.25; // robust CV (1.4826 MAD / median) above which a side is too noisy
-  std::uint64_t stream = 0;  // bootstrap stream (hash of the case name in batched comparisons)
+  bool exact_unit = false;    // deterministic counts: any difference is a change
+  double noise_limit = 0.25;  // robust CV (1.4826 MAD / median) above which a side is too noisy
+  std::uint64_t stream = 0;   // bootstrap stream (hash of the case name in batched comparisons)
   // Across the cases of one batched / dataset comparison: Benjamini–Hochberg
   // adjust the verdict p-values and demote slower/faster to inconclusive when
   // the adjusted p >= alpha.
@@ -104,8 +104,8 @@ struct CaseComparison {
   std::string case_name;
   std::size_t base_n = 0, head_n = 0;
   double base_median = 0, head_median = 0;
-  double change = 0;     // head_median / base_median - 1 (pooled samples)
-  double log_ratio = 0;  // log(head_median / base_median)
+  double change = 0;                              // head_median / base_median - 1 (pooled samples)
+  double log_ratio = 0;                           // log(head_median / base_median)
   double base_mad_pct = 0, head_mad_pct = 0;      // 100 * MAD / median
   double base_robust_cv = 0, head_robust_cv = 0;  // 1.4826 * MAD / median
 
@@ -127,13 +127,13 @@ struct CaseComparison {
   //    above kMaxResampledSamples), which covers within-process noise only (within_process_only = true).
   double change_lower = 0, change_upper = 0;
   std::string change_interval_method;
-  std::string interval_unit;           // "process" or "sample"
-  bool within_process_only = false;    // one process on a side: the interval ignores process-to-process noise
-  double change_estimate = 0;          // the interval's point estimate (exp of the mean log ratio - 1 for t)
+  std::string interval_unit;         // "process" or "sample"
+  bool within_process_only = false;  // one process on a side: the interval ignores process-to-process noise
+  double change_estimate = 0;        // the interval's point estimate (exp of the mean log ratio - 1 for t)
   double interval_df = std::numeric_limits<double>::quiet_NaN();  // t intervals
   std::size_t base_processes = 0, head_processes = 0;
-  double p_value = std::numeric_limits<double>::quiet_NaN();       // two-sided test matching the interval
-  double p_adjusted = std::numeric_limits<double>::quiet_NaN();    // BH across the comparison's cases (= p alone)
+  double p_value = std::numeric_limits<double>::quiet_NaN();     // two-sided test matching the interval
+  double p_adjusted = std::numeric_limits<double>::quiet_NaN();  // BH across the comparison's cases (= p alone)
   // Between-process variance of the log process medians (processes >= 2 per side):
   // share = (B - W) / B clamped to [0, 1], B = var of log process medians, W = mean
   // (pi/2) var(log samples) / n_i; NaN when unknown.
@@ -147,7 +147,8 @@ struct CaseComparison {
   // Timer resolution (smallest difference between distinct samples) when it can floor the
   // process variance, else NaN; the within-process drift the cause "drift" reads (NaN: none
   // measurable: compare/process_drift.hpp's median window change with k = 5, the larger side, when it
-  // reaches threshold / 2 and stands out from noise; the cause is drift then); the prior df d0 of the moderated t (0: the case's own t; +inf: one common variance).
+  // reaches threshold / 2 and stands out from noise; the cause is drift then); the prior df d0 of the moderated t (0:
+  // the case's own t; +inf: one common variance).
   double timer_resolution = std::numeric_limits<double>::quiet_NaN();
   double within_process_drift = std::numeric_limits<double>::quiet_NaN();
   double prior_df = 0;
@@ -157,7 +158,7 @@ struct CaseComparison {
   Bounds shift_bounds;
   double ratio = 0;
   Bounds ratio_bounds;
-  double disparity = 0;  // NaN when a side has fewer than 2 samples
+  double disparity = 0;     // NaN when a side has fewer than 2 samples
   Bounds disparity_bounds;  // NaN bounds when a side has fewer than 2 samples
 
   // Pooled-sample tests and estimators: they assume independent samples and never
@@ -169,8 +170,8 @@ struct CaseComparison {
   WilcoxonResult wilcoxon;
   std::string wilcoxon_unavailable_reason;
 
-  double prob_head_better = 0.5;   // P(head better than base) + half the ties, direction-aware
-  double min_detectable_effect = 0;  // relative change detectable at alpha with 80 % power
+  double prob_head_better = 0.5;          // P(head better than base) + half the ties, direction-aware
+  double min_detectable_effect = 0;       // relative change detectable at alpha with 80 % power
   std::size_t min_samples_for_alpha = 0;  // per side, equal counts, for the exact U test
   bool too_noisy = false;
   bool too_few_samples = false;

@@ -58,9 +58,9 @@ struct CaseResult {
 struct DatasetComparison {
   std::vector<std::string> by;
   std::string baseline_column, base_value, head_value;
-  std::string base_commit, head_commit;  // "" when unknown
-  bool same_revision = false;            // A/A: both sides ran the same commit
-  std::vector<CaseResult> cases;         // matched cases, first-appearance order
+  std::string base_commit, head_commit;                 // "" when unknown
+  bool same_revision = false;                           // A/A: both sides ran the same commit
+  std::vector<CaseResult> cases;                        // matched cases, first-appearance order
   std::vector<std::vector<std::string>> new_cases;      // head only
   std::vector<std::vector<std::string>> removed_cases;  // base only
   CompareOptions options;
@@ -80,6 +80,7 @@ std::string head_value_of(const Dataset& dataset, const DatasetCompareOptions& o
 // uses them: one group per label of `pairs` (CaseResult::pairs; sets sharing
 // the pair label are one process), then each set without a pair label alone.
 std::vector<std::vector<std::size_t>> process_sets(const Dataset& dataset, const std::vector<std::size_t>& sets,
-                                                   const std::string& pair_column, const std::vector<std::string>& pairs);
+                                                   const std::string& pair_column,
+                                                   const std::vector<std::string>& pairs);
 
 }  // namespace benchreport

@@ -37,8 +37,8 @@ struct ChangePointOptions {
 };
 
 struct ChangePoint {
-  std::size_t index = 0;   // position in the series: first commit of the new segment
-  std::size_t commit = 0;  // index into History::commits
+  std::size_t index = 0;         // position in the series: first commit of the new segment
+  std::size_t commit = 0;        // index into History::commits
   double before = 0, after = 0;  // medians of the adjacent segments' commit summaries
   // after / before - 1 when `relative`; after - before (base unit) otherwise
   double change = 0;
@@ -52,8 +52,8 @@ struct ChangePoint {
   // e_divisive: permutation p-value of the split, or the Welch screen's bound;
   // steps: the step test's Bonferroni-adjusted normal p (StepChange::p_value).
   double p_value = 1;
-  bool permuted = true;  // false: kept without permutations (the Welch screen, or the steps method)
-  double q = 0;          // e_divisive: q of the split; steps: the step's z
+  bool permuted = true;     // false: kept without permutations (the Welch screen, or the steps method)
+  double q = 0;             // e_divisive: q of the split; steps: the step's z
   bool regression = false;  // change in the worse direction for the series
 };
 

@@ -14,7 +14,7 @@ inline constexpr double kDriftTrendAlpha = 0.05;
 
 struct ProcessDrift {
   double median_change = std::numeric_limits<double>::quiet_NaN();  // median over processes of
-                                                                     // median(last k) / median(first k) - 1
+                                                                    // median(last k) / median(first k) - 1
   std::size_t processes = 0;       // processes where the window change was available (n >= 2k)
   bool trend_significant = false;  // most of those processes have a significant Mann–Kendall trend
                                    // the same way (tested only when |median_change| >= trend_limit)

@@ -10,27 +10,27 @@
 namespace benchreport {
 
 struct LogTInterval {
-  std::string method;      // "paired_t", "welch_t", "moderated_paired_t" or "moderated_pooled_t"
-  double estimate = 0;     // mean log ratio: mean(d) (paired) or mean(log head) - mean(log base) (Welch)
+  std::string method;   // "paired_t", "welch_t", "moderated_paired_t" or "moderated_pooled_t"
+  double estimate = 0;  // mean log ratio: mean(d) (paired) or mean(log head) - mean(log base) (Welch)
   double standard_error = 0;
-  double df = 0;           // k - 1 (paired), Welch–Satterthwaite, or d + d0 (moderated; +inf: normal)
-  double statistic = 0;    // estimate / standard_error (0 when both are 0, ±inf when only se is 0)
-  double p_value = 1;      // two-sided Student t
+  double df = 0;                // k - 1 (paired), Welch–Satterthwaite, or d + d0 (moderated; +inf: normal)
+  double statistic = 0;         // estimate / standard_error (0 when both are 0, ±inf when only se is 0)
+  double p_value = 1;           // two-sided Student t
   double lower = 0, upper = 0;  // log scale, estimate ∓ t_{1-(1-confidence)/2, df} · se
 };
 
 // Paired t on d_i = head_logs[i] - base_logs[i] (equal lengths >= 2);
 // = scipy.stats.ttest_rel(head_logs, base_logs).confidence_interval(confidence).
 // `variance_floor` (>= 0) is a floor of var(d_i): the timer-resolution variance (process_variance_floor).
-LogTInterval paired_t_interval(std::span<const double> base_logs, std::span<const double> head_logs,
-                               double confidence, double variance_floor = 0);
+LogTInterval paired_t_interval(std::span<const double> base_logs, std::span<const double> head_logs, double confidence,
+                               double variance_floor = 0);
 
 // Welch t on the two samples of logs (each >= 2 values), Welch–Satterthwaite df;
 // = scipy.stats.ttest_ind(head_logs, base_logs, equal_var=False).confidence_interval(confidence).
 // `variance_floor` (>= 0) floors each side's variance of one log value (then se^2 >= floor (1/k_b + 1/k_h));
 // when it binds on both sides the df are k_b + k_h - 2.
-LogTInterval welch_t_interval(std::span<const double> base_logs, std::span<const double> head_logs,
-                              double confidence, double variance_floor = 0);
+LogTInterval welch_t_interval(std::span<const double> base_logs, std::span<const double> head_logs, double confidence,
+                              double variance_floor = 0);
 
 // What a case brings to the moderated t (docs/statistics-comparison.md, "Moderated t"):
 // paired: var(d_i) on k - 1 df, se^2 = variance / k; unpaired: the pooled variance

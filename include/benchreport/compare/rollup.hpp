@@ -21,17 +21,17 @@ struct RollupOptions {
 
 struct Rollup {
   std::size_t cases = 0;
-  double median_abs_change = 0;       // median over cases of |change|
-  std::size_t cases_at_threshold = 0; // cases with |change| >= threshold
+  double median_abs_change = 0;        // median over cases of |change|
+  std::size_t cases_at_threshold = 0;  // cases with |change| >= threshold
   double largest_abs_change = 0;
-  double largest_change = 0;          // signed change of that case
+  double largest_change = 0;  // signed change of that case
   std::string largest_case;
-  double geomean_ratio = 1;           // exp(mean(log(head/base))) over the cases
+  double geomean_ratio = 1;  // exp(mean(log(head/base))) over the cases
   // t-interval over the cases' log ratios: exp(mean ± t_{n-1} sd / sqrt(n)); NaN with one case.
   double geomean_lower = 1, geomean_upper = 1;
   std::array<std::size_t, 5> verdict_counts{};  // indexed by static_cast<size_t>(Verdict)
-  std::vector<double> p_values;       // the cases' verdict p-values (CaseComparison::p_value), in case order
-  std::vector<double> p_bh, p_holm;   // adjusted p-values
+  std::vector<double> p_values;                 // the cases' verdict p-values (CaseComparison::p_value), in case order
+  std::vector<double> p_bh, p_holm;             // adjusted p-values
 };
 
 // Requires at least one case. The geometric mean is over the given (matched)
@@ -53,7 +53,7 @@ NoiseCalibration calibrate_noise(std::span<const std::string> case_names, std::s
                                  double minimum_threshold = 0.05, double factor = 1.5);
 NoiseCalibration calibrate_noise(std::span<const CaseComparison> aa_comparisons, double minimum_threshold = 0.05,
                                  double factor = 1.5);
-NoiseCalibration calibrate_noise(std::span<const CaseComparison* const> aa_comparisons,
-                                 double minimum_threshold = 0.05, double factor = 1.5);
+NoiseCalibration calibrate_noise(std::span<const CaseComparison* const> aa_comparisons, double minimum_threshold = 0.05,
+                                 double factor = 1.5);
 
 }  // namespace benchreport

@@ -28,7 +28,7 @@ struct ScalingOptions {
 
 // Google Benchmark's own complexity fit of a family (its BigO/RMS rows), when the input had one.
 struct ReportedComplexity {
-  std::string big_o;  // "N", "NlgN", "N^2", ...
+  std::string big_o;       // "N", "NlgN", "N^2", ...
   double coefficient = 0;  // of the family's metric (real_coefficient or cpu_coefficient)
   double rms = 0;          // relative RMS of Google Benchmark's fit
 };
@@ -36,7 +36,7 @@ struct ReportedComplexity {
 struct FamilyFit {
   std::vector<std::string> key;  // values of ScalingResult::by
   std::string name;
-  Unit unit;  // of the family's first set (values are in its base unit)
+  Unit unit;                      // of the family's first set (values are in its base unit)
   std::vector<SizeLevel> levels;  // per size: per-process medians, ascending size
   ScalingFit fit;
   std::optional<ReportedComplexity> reported;

@@ -30,8 +30,8 @@ struct SeriesOptions {
 
 // One case over the commits it was measured at (ascending commit order).
 struct Series {
-  std::vector<std::string> key;        // values of History::by
-  Unit unit;                           // the unit of the case's first set (values are in its base unit)
+  std::vector<std::string> key;  // values of History::by
+  Unit unit;                     // the unit of the case's first set (values are in its base unit)
   Direction direction = Direction::lower_is_better;
   std::vector<std::size_t> commits;    // index into History::commits, strictly increasing
   std::vector<double> values;          // per commit: median of per-process medians (base unit)

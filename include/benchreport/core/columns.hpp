@@ -15,9 +15,9 @@ enum class ColumnKind : std::uint8_t { real, count, flag, text };
 struct DataColumn {
   std::string name;
   ColumnKind kind = ColumnKind::real;
-  std::vector<double> reals;          // real
-  std::vector<std::int64_t> counts;   // count, flag (0 or 1)
-  std::vector<std::string> texts;     // text
+  std::vector<double> reals;         // real
+  std::vector<std::int64_t> counts;  // count, flag (0 or 1)
+  std::vector<std::string> texts;    // text
 };
 
 // Rows are appended field by field, every row naming the same fields in the same order:

@@ -18,18 +18,17 @@ class Json {
   using Array = std::vector<Json>;
   using Object = std::vector<std::pair<std::string, Json>>;  // insertion order, unique keys
 
-  Json() = default;  // null
-  Json(std::nullptr_t) {}  // NOLINT: implicit null
+  Json() = default;            // null
+  Json(std::nullptr_t) {}      // NOLINT: implicit null
   Json(bool b) : value_(b) {}  // NOLINT
   template <std::integral T>
-    requires(!std::same_as<T, bool>)
-  Json(T v) : value_(static_cast<std::int64_t>(v)) {}  // NOLINT
-  Json(double d) : value_(d) {}  // NOLINT
-  Json(std::string s) : value_(std::move(s)) {}  // NOLINT
-  Json(std::string_view s) : value_(std::string(s)) {}  // NOLINT
-  Json(const char* s) : value_(std::string(s)) {}  // NOLINT
-  Json(Array a) : value_(std::move(a)) {}  // NOLINT
-  Json(Object o) : value_(std::move(o)) {}  // NOLINT
+  requires(!std::same_as<T, bool>) Json(T v) : value_(static_cast<std::int64_t>(v)) {}  // NOLINT
+  Json(double d) : value_(d) {}                                                         // NOLINT
+  Json(std::string s) : value_(std::move(s)) {}                                         // NOLINT
+  Json(std::string_view s) : value_(std::string(s)) {}                                  // NOLINT
+  Json(const char* s) : value_(std::string(s)) {}                                       // NOLINT
+  Json(Array a) : value_(std::move(a)) {}                                               // NOLINT
+  Json(Object o) : value_(std::move(o)) {}                                              // NOLINT
 
   // Copies build the new value aside and then move it in, so a copy that runs
   // out of memory throws std::bad_alloc and leaves nothing half-built (the
@@ -116,8 +115,7 @@ class JsonStream {
   void value(bool b);
   void value(std::int64_t v);
   template <std::integral T>
-    requires(!std::same_as<T, bool> && !std::same_as<T, std::int64_t>)
-  void value(T v) {
+  requires(!std::same_as<T, bool> && !std::same_as<T, std::int64_t>) void value(T v) {
     value(static_cast<std::int64_t>(v));
   }
   void value(double v);
@@ -156,8 +154,8 @@ class JsonStream {
   std::string& out_;
   JsonWriteOptions options_;
   JsonSink sink_;
-  std::size_t handed_over_ = 0;  // bytes already given to the sink: out_ holds the text after them
-  std::vector<Frame> open_;                // the open containers, outermost first
+  std::size_t handed_over_ = 0;             // bytes already given to the sink: out_ holds the text after them
+  std::vector<Frame> open_;                 // the open containers, outermost first
   std::vector<std::size_t> member_starts_;  // innermost one-line container: offset of each member after the first
   bool after_key_ = false;
 };

@@ -39,7 +39,7 @@ class Xoshiro256 {
   std::uint32_t next32() noexcept;
 
   std::array<std::uint64_t, 4> s_{};
-  std::uint64_t spare_ = 0;   // low half of the last output, not yet used
+  std::uint64_t spare_ = 0;  // low half of the last output, not yet used
   bool has_spare_ = false;
 };
 

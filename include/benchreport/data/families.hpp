@@ -46,16 +46,16 @@ struct FamilyMember {
 };
 
 struct Family {
-  std::vector<std::string> key;  // values of SizeFamilies::by; the name column holds the family name
-  std::string name;              // key joined with " / "
+  std::vector<std::string> key;       // values of SizeFamilies::by; the name column holds the family name
+  std::string name;                   // key joined with " / "
   std::vector<FamilyMember> members;  // dataset order
   std::size_t distinct_sizes = 0;
 };
 
 struct SizeFamilies {
-  std::vector<std::string> by;  // key columns
-  std::string size_source;      // "name" or the size label's column
-  std::vector<Family> families; // first-appearance order
+  std::vector<std::string> by;   // key columns
+  std::string size_source;       // "name" or the size label's column
+  std::vector<Family> families;  // first-appearance order
 };
 
 // Families among `sets` (all sets when empty). Throws InputError when a named

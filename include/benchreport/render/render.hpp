@@ -22,10 +22,10 @@ struct RenderOptions {
   std::size_t markdown_budget = 65536;
   // Where the truncation note sends readers for everything that was cut.
   std::string full_report_location = "the HTML or JSON report";
-  bool color = false;       // text: ANSI colours (the CLI sets this on a TTY)
-  bool sparklines = true;   // draw cells' samples (SVG in HTML, block characters elsewhere)
-  int json_indent = 2;      // 0 = compact JSON
-  std::string csv_table;    // CSV: only the table with this id, as a plain RFC 4180 file
+  bool color = false;      // text: ANSI colours (the CLI sets this on a TTY)
+  bool sparklines = true;  // draw cells' samples (SVG in HTML, block characters elsewhere)
+  int json_indent = 2;     // 0 = compact JSON
+  std::string csv_table;   // CSV: only the table with this id, as a plain RFC 4180 file
   // Markdown and text: a table cell wider than this many display columns is
   // cut and ends with … (0 = no cap). The full text stays in JSON and CSV.
   std::size_t max_cell_width = 100;

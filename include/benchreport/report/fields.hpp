@@ -45,8 +45,8 @@ class JsonFields {
     add(name, std::move(a));
   }
   void estimate(const char* name, double value, const Bounds& b) {
-    add(name, Json(Json::Object{{"value", value}, {"lower", b.lower}, {"upper", b.upper},
-                                {"achieved_misrate", b.achieved_misrate}}));
+    add(name, Json(Json::Object{
+                  {"value", value}, {"lower", b.lower}, {"upper", b.upper}, {"achieved_misrate", b.achieved_misrate}}));
   }
   void begin_group(const char* name, bool /*prefixed*/ = false, bool present = true) {
     names_.emplace_back(name);

@@ -33,10 +33,10 @@ std::string_view align_name(Align align);
 Align align_from_name(std::string_view name);
 
 struct Cell {
-  std::string text;                  // exactly what is shown (already formatted)
+  std::string text;  // exactly what is shown (already formatted)
   CellRole role = CellRole::none;
-  std::optional<double> value;       // the number behind the text, for JSON/CSV consumers
-  std::vector<double> samples;       // optional: drawn as a sparkline (HTML SVG, text/Markdown blocks)
+  std::optional<double> value;  // the number behind the text, for JSON/CSV consumers
+  std::vector<double> samples;  // optional: drawn as a sparkline (HTML SVG, text/Markdown blocks)
 
   Cell() = default;
   Cell(std::string text_, CellRole role_ = CellRole::none)  // NOLINT: implicit from text is the point

@@ -40,13 +40,13 @@ struct BootstrapInterval {
   double estimate = 0;          // median(head) / median(base) on the pooled samples
   double percentile_lower = 0;  // percentile interval of the ratio
   double percentile_upper = 0;
-  double bca_lower = 0;         // BCa interval of the ratio; NaN when degenerate
+  double bca_lower = 0;  // BCa interval of the ratio; NaN when degenerate
   double bca_upper = 0;
-  double standard_error = 0;    // sd (ddof 1) of the bootstrap ratios; exact: sd of the distribution
-  bool hierarchical = false;    // processes resampled first
+  double standard_error = 0;      // sd (ddof 1) of the bootstrap ratios; exact: sd of the distribution
+  bool hierarchical = false;      // processes resampled first
   bool paired_processes = false;  // base/head process i drawn together
-  int resamples = 0;            // 0 for the exact method
-  bool exact = false;           // from the exact bootstrap distribution (no resampling)
+  int resamples = 0;              // 0 for the exact method
+  bool exact = false;             // from the exact bootstrap distribution (no resampling)
 };
 
 // Largest sample the exact method accepts (even n has n(n + 1)/2 support pairs).

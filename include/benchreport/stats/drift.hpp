@@ -10,7 +10,7 @@
 namespace benchreport {
 
 struct DriftOptions {
-  std::size_t k = 5;                 // samples at each end for the median ratio
+  std::size_t k = 5;                   // samples at each end for the median ratio
   std::size_t theil_sen_max_n = 3000;  // exact Theil–Sen keeps n(n-1)/2 slopes; above this it is unavailable
 };
 

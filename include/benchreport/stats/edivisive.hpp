@@ -21,10 +21,10 @@ namespace benchreport {
 enum class WithinMean { pairs, squares };
 
 struct EDivisiveOptions {
-  double max_p_value = 0.05;     // a split is kept while its permutation p-value is <= this
+  double max_p_value = 0.05;       // a split is kept while its permutation p-value is <= this
   std::size_t permutations = 199;  // p-value resolution 1 / (permutations + 1)
-  std::size_t min_segment = 2;   // fewest points on each side of a split (>= 2 with WithinMean::pairs, else >= 1)
-  std::uint64_t seed = 0;        // permutation stream; same seed + series => same result
+  std::size_t min_segment = 2;     // fewest points on each side of a split (>= 2 with WithinMean::pairs, else >= 1)
+  std::uint64_t seed = 0;          // permutation stream; same seed + series => same result
   WithinMean within = WithinMean::pairs;
   // true: Y = x[tau, kappa) for the best kappa up to the segment's end, as
   // Matteson & James (2014) and Otava do, O(n^2) per scan (finds a slowdown
@@ -48,10 +48,9 @@ struct EDivisiveSplit {
 };
 
 // Best split of x into x[0, tau) and x[tau, n) by the q-statistic
-// q(tau) = m n / (m + n) * (2/(m n) sum|x_i - y_j| - 2/(m(m-1)) sum_{i<k}|x_i - x_k| - 2/(n(n-1)) sum_{j<l}|y_j - y_l|),
-// over min_segment <= tau <= n - min_segment (with search_end, y = x[tau, kappa)
-// for the best kappa); index 0 (and q 0) when no split is allowed.
-// WithinMean::squares divides the within sums by m^2 and n^2 instead.
+// q(tau) = m n / (m + n) * (2/(m n) sum|x_i - y_j| - 2/(m(m-1)) sum_{i<k}|x_i - x_k| - 2/(n(n-1)) sum_{j<l}|y_j -
+// y_l|), over min_segment <= tau <= n - min_segment (with search_end, y = x[tau, kappa) for the best kappa); index 0
+// (and q 0) when no split is allowed. WithinMean::squares divides the within sums by m^2 and n^2 instead.
 EDivisiveSplit best_q_split(std::span<const double> x, const EDivisiveOptions& options = {});
 
 // Significant splits in ascending index order. With search_end, once all are

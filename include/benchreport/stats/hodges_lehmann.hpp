@@ -60,8 +60,7 @@ double disparity(double shift, std::span<const double> x, std::span<const double
 // and the average of the two spread bounds (misrate/4 each; seeds `seed` and
 // seed + 1). Unbounded (±inf) on a side where the spread's lower bound is 0.
 // achieved_misrate is the Bonferroni sum of the three parts' (at most 1).
-Bounds disparity_bounds(std::span<const double> x, std::span<const double> y, double misrate,
-                        std::uint64_t seed = 0);
+Bounds disparity_bounds(std::span<const double> x, std::span<const double> y, double misrate, std::uint64_t seed = 0);
 
 // k-th smallest (0-based) pairwise difference y_j - x_i of two *sorted* inputs,
 // by the sub-quadratic selection (exposed for testing against brute force).

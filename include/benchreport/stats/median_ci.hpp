@@ -14,8 +14,8 @@ namespace benchreport {
 // least the nominal confidence.
 struct MedianCIPlan {
   bool ok = false;
-  std::size_t lower_rank = 0;  // 1-based l
-  std::size_t upper_rank = 0;  // 1-based n + 1 - l
+  std::size_t lower_rank = 0;                                  // 1-based l
+  std::size_t upper_rank = 0;                                  // 1-based n + 1 - l
   double achieved = std::numeric_limits<double>::quiet_NaN();  // of [x(l), x(n+1-l)], or of [min, max] if !ok
 };
 

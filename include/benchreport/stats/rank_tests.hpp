@@ -61,9 +61,9 @@ struct PooledRankTests {
 PooledRankTests pooled_rank_tests(std::span<const double> x, std::span<const double> y);
 
 struct WilcoxonResult {
-  double statistic = 0;  // min(R+, R-) as scipy reports for two-sided
-  double r_plus = 0;     // sum of ranks of positive differences
-  double p_value = 1;    // two-sided
+  double statistic = 0;    // min(R+, R-) as scipy reports for two-sided
+  double r_plus = 0;       // sum of ranks of positive differences
+  double p_value = 1;      // two-sided
   std::size_t n_used = 0;  // nonzero differences
   TestMethod method = TestMethod::exact;
 };

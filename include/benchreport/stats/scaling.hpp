@@ -13,10 +13,9 @@
 namespace benchreport {
 
 enum class GrowthModel { constant, log, linear, n_log_n, quadratic, cubic, power };
-inline constexpr std::array<GrowthModel, 7> kGrowthModels{GrowthModel::constant, GrowthModel::log,
-                                                          GrowthModel::linear,   GrowthModel::n_log_n,
-                                                          GrowthModel::quadratic, GrowthModel::cubic,
-                                                          GrowthModel::power};
+inline constexpr std::array<GrowthModel, 7> kGrowthModels{
+    GrowthModel::constant,  GrowthModel::log,   GrowthModel::linear, GrowthModel::n_log_n,
+    GrowthModel::quadratic, GrowthModel::cubic, GrowthModel::power};
 
 // "1", "log n", "n", "n log n", "n^2", "n^3", "n^b".
 std::string_view growth_model_name(GrowthModel model) noexcept;
@@ -49,18 +48,18 @@ struct PowerFit {
   double level = 0, level_se = 0;  // log cost at n_ref
   double covariance = 0;           // cov(level, b)
   double reference_size = 1;
-  double df = 0;                   // degrees of freedom of the t intervals
+  double df = 0;  // degrees of freedom of the t intervals
 };
 
 struct ScalingFit {
-  std::vector<double> sizes;      // ascending
-  std::vector<double> summaries;  // per size: geometric mean of its process values
-  std::vector<double> processes;  // per size: process count m_s (the weight)
-  std::vector<ModelFit> models;   // one per kGrowthModels entry, same order
+  std::vector<double> sizes;                 // ascending
+  std::vector<double> summaries;             // per size: geometric mean of its process values
+  std::vector<double> processes;             // per size: process count m_s (the weight)
+  std::vector<ModelFit> models;              // one per kGrowthModels entry, same order
   GrowthModel best = GrowthModel::constant;  // least AICc
   PowerFit power;
-  std::vector<double> residuals;  // per size: y / ŷ − 1 under the best model
-  double sigma = 0;               // per-process log-scale noise behind the intervals
+  std::vector<double> residuals;        // per size: y / ŷ − 1 under the best model
+  double sigma = 0;                     // per-process log-scale noise behind the intervals
   bool sigma_between_processes = true;  // false: from the power fit's residuals (one process per size)
   double confidence = 0.95;
 
@@ -89,8 +88,8 @@ struct GrowthChangeOptions {
 
 struct GrowthChange {
   double exponent_change = 0, exponent_lower = 0, exponent_upper = 0;  // Δb = b_head − b_base
-  double level_ratio = 1, level_lower = 1, level_upper = 1;  // head/base cost at reference_size
-  double reference_size = 1;  // geometric mean of both sides' sizes
+  double level_ratio = 1, level_lower = 1, level_upper = 1;            // head/base cost at reference_size
+  double reference_size = 1;                                           // geometric mean of both sides' sizes
   double df = 0;
   GrowthVerdict verdict = GrowthVerdict::inconclusive;
   // At options.at: head/base cost ratio from both power laws, and its interval.

@@ -57,9 +57,9 @@ enum class MadScale { raw, normal };
 struct SummaryOptions {
   std::vector<double> quantiles{0.05, 0.25, 0.75, 0.95};
   QuantileMethod method = QuantileMethod::linear;  // requested quantiles and IQR
-  int ddof = 0;                 // for cv: 0 population (default), 1 sample
+  int ddof = 0;                                    // for cv: 0 population (default), 1 sample
   std::size_t drift_k = 5;
-  double confidence = 0.95;     // nominal confidence of the median CI
+  double confidence = 0.95;            // nominal confidence of the median CI
   MadScale mad_scale = MadScale::raw;  // scale of the reported `mad` field
   NanPolicy nan_policy = NanPolicy::raise;
   std::size_t theil_sen_max_n = DriftOptions{}.theil_sen_max_n;
@@ -83,9 +83,9 @@ struct Summary {
   std::vector<double> probabilities;  // as requested
   std::vector<double> quantiles;      // same length
   double iqr = nan;
-  double mad = nan;                 // raw, or × kMadNormalScale when MadScale::normal
+  double mad = nan;                  // raw, or × kMadNormalScale when MadScale::normal
   double mad_over_median_pct = nan;  // raw MAD / median × 100
-  double robust_cv = nan;           // kMadNormalScale × raw MAD / median
+  double robust_cv = nan;            // kMadNormalScale × raw MAD / median
   MedianCI median_ci;
   Drift drift;
   OutlierCounts outliers;
