@@ -35,7 +35,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Dict, List, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 import numpy as np
 
@@ -62,16 +62,18 @@ def ours_always_permute(x: np.ndarray) -> List[int]:
 class External:
     """A peer run by its venv's python (bench/history_peer.py protocol)."""
 
-    def __init__(self, python: Path, tool: str):
-        self.python, self.tool = python, tool
+    def __init__(self, python: Path, tool: str, per_series_times: bool = False):
+        self.python, self.tool, self.per_series_times = python, tool, per_series_times
 
-    def run(self, series: Sequence[np.ndarray]) -> Tuple[List[List[int]], float]:
+    def run(self, series: Sequence[np.ndarray]) -> Tuple[List[List[int]], Any]:
+        """Change points and the mean seconds per series (or, with per_series_times, each series' seconds)."""
         payload = json.dumps({"series": [list(map(float, x)) for x in series]})
         script = Path(__file__).resolve().parent / "history_peer.py"
-        done = subprocess.run([str(self.python), str(script), self.tool], input=payload, capture_output=True, text=True,
-                              check=True)
+        flags = ["--per-series-times"] if self.per_series_times else []
+        done = subprocess.run([str(self.python), str(script), self.tool, *flags], input=payload, capture_output=True,
+                              text=True, check=True)
         out = json.loads(done.stdout)
-        return out["change_points"], out["seconds_per_series"]
+        return out["change_points"], out["seconds" if self.per_series_times else "seconds_per_series"]
 
 
 def in_process_otava() -> Detector:

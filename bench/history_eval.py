@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -31,6 +30,7 @@ from typing import Callable, Dict, Iterable, List, Sequence, Set, Tuple
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_history import External  # noqa: E402
 from history_corpus import KINDS, NO_STEP_SMOOTH, CorpusSeries, corpus  # noqa: E402
 
 MARGIN = 5
@@ -85,21 +85,6 @@ def benchreport_detector(method: str) -> Detector:
     return lambda x: [cp.index for cp in _core.series_changes(x, method=method).change_points]
 
 
-class External:
-    """A peer run by its venv's python (bench/history_peer.py protocol)."""
-
-    def __init__(self, python: Path, tool: str):
-        self.python, self.tool = python, tool
-
-    def run(self, series: Sequence[np.ndarray]) -> Tuple[List[List[int]], float]:
-        payload = json.dumps({"series": [list(map(float, x)) for x in series]})
-        script = Path(__file__).resolve().parent / "history_peer.py"
-        done = subprocess.run([str(self.python), str(script), self.tool, "--per-series-times"], input=payload,
-                              capture_output=True, text=True, check=True)
-        out = json.loads(done.stdout)
-        return out["change_points"], out["seconds"]
-
-
 def run_detector(detect: object, data: Sequence[CorpusSeries]) -> Tuple[List[List[int]], List[float]]:
     """Change points and seconds of each series."""
     if isinstance(detect, External):
@@ -121,7 +106,7 @@ def detectors(peer_venvs: str, names: Sequence[str]) -> Dict[str, object]:
         else:
             python = Path(peer_venvs) / name / "bin" / "python"
             if python.exists():
-                out[name] = External(python, name)
+                out[name] = External(python, name, per_series_times=True)
             else:
                 print(f"# {name}: no venv under --peer-venvs {peer_venvs!r}: skipped")
     return out

@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 import pytest
+from planted_history import planted_history
 
 import benchreport as br
 
@@ -77,18 +78,7 @@ def test_case_columns_of_compare_results_use_the_same_names(comparison):
 
 
 def _history():
-    rng = np.random.default_rng(5)
-    values, offsets, labels = [], [0], {"benchmark": [], "commit": [], "process": []}
-    for case, step in (("a", 1.3), ("b", 1.0)):
-        for c in range(24):
-            for p in range(2):
-                values.extend(rng.lognormal(0, 0.01, 5) * (step if c >= 12 else 1.0))
-                offsets.append(len(values))
-                labels["benchmark"].append(case)
-                labels["commit"].append(f"{c:04d}")
-                labels["process"].append(str(p))
-    ds = br.Dataset.from_arrays(np.array(values), np.array(offsets), labels, unit="s")
-    return br.history(ds, order="commit")
+    return planted_history(24)
 
 
 def test_history_to_pandas_is_the_columns_of_the_json_change_points():

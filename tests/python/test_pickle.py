@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from planted_history import planted_history
 
 import benchreport as br
 
@@ -110,18 +111,7 @@ def test_matrix_result_round_trips():
 
 
 def _history():
-    rng = np.random.default_rng(5)
-    values, offsets, labels = [], [0], {"benchmark": [], "commit": [], "process": []}
-    for case, step in (("a", 1.3), ("b", 1.0)):
-        for c in range(16):
-            for p in range(2):
-                values.extend(rng.lognormal(0, 0.01, 5) * (step if c >= 8 else 1.0))
-                offsets.append(len(values))
-                labels["benchmark"].append(case)
-                labels["commit"].append(f"{c:04d}")
-                labels["process"].append(str(p))
-    ds = br.Dataset.from_arrays(np.array(values), np.array(offsets), labels, unit="s")
-    return br.history(ds, order="commit")
+    return planted_history(16)
 
 
 def test_history_result_round_trips():
