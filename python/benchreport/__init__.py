@@ -19,7 +19,6 @@ if _resource is not None and _resource.getrlimit(_resource.RLIMIT_AS)[0] != _res
         _os.environ.setdefault(_name, "1")
 
 
-
 def _exit_out_of_memory_while_starting() -> None:
     """The one line and exit 2 of a command that cannot load benchreport (also python -m's import of the CLI)."""
     _sys.stderr.write("benchreport: error: out of memory while starting: the process may not use enough "
@@ -27,33 +26,52 @@ def _exit_out_of_memory_while_starting() -> None:
     raise SystemExit(2) from None
 
 
+_ADDRESS_SPACE_LIMITED = (_resource is not None
+                          and _resource.getrlimit(_resource.RLIMIT_AS)[0] != _resource.RLIM_INFINITY)
+
+
+def _failed_for_memory(exc: BaseException) -> bool:
+    """Whether an exception while loading benchreport (numpy, the extension, the CLI) is a lack of
+    memory: a MemoryError, a library that could not be mapped, or, under an address-space limit, a
+    SystemError from numpy's C start-up, whose allocations fail without setting an exception."""
+    text = str(exc).lower()
+    return (isinstance(exc, MemoryError) or "memory" in text or "failed to map segment" in text
+            or (_ADDRESS_SPACE_LIMITED and isinstance(exc, (SystemError, ImportError))))
+
+
+def _exit_if_command_lacks_memory(exc: BaseException) -> None:
+    """`benchreport ...` and `python -m benchreport ...` get one line and exit 2, as a command that
+    runs out of memory later does; a library import gets the exception."""
+    cli = _os.path.basename(_sys.argv[0] or "") == "benchreport" or _sys.argv[0] == "-m"
+    if cli and _failed_for_memory(exc):
+        _exit_out_of_memory_while_starting()
+
+
 try:
     import numpy as _numpy  # noqa: F401  (first here: its failure is reported as one line below)
 
     from ._core import InputError
-except (MemoryError, ImportError) as _exc:
-    # `benchreport ...` and `python -m benchreport ...` get one line and exit 2, as a command
-    # that runs out of memory later does; a library import gets the exception.
-    _cli = _os.path.basename(_sys.argv[0] or "") == "benchreport" or _sys.argv[0] == "-m"
-    _text = str(_exc).lower()
-    _memory = isinstance(_exc, MemoryError) or "memory" in _text or "failed to map segment" in _text
-    if _cli and _memory:
-        _exit_out_of_memory_while_starting()
+except (MemoryError, ImportError, SystemError) as _exc:
+    _exit_if_command_lacks_memory(_exc)
     raise
-from ._compare import *  # noqa: F403
-from ._compare import __all__ as _compare_all
-from ._dataset import *  # noqa: F403
-from ._dataset import __all__ as _dataset_all
-from ._history import *  # noqa: F403
-from ._history import __all__ as _history_all
-from ._presets import *  # noqa: F403
-from ._presets import __all__ as _presets_all
-from ._reports import *  # noqa: F403
-from ._reports import __all__ as _reports_all
-from ._scaling import *  # noqa: F403
-from ._scaling import __all__ as _scaling_all
-from ._stats import *  # noqa: F403
-from ._stats import __all__ as _stats_all
+try:
+    from ._compare import *  # noqa: F403
+    from ._compare import __all__ as _compare_all
+    from ._dataset import *  # noqa: F403
+    from ._dataset import __all__ as _dataset_all
+    from ._history import *  # noqa: F403
+    from ._history import __all__ as _history_all
+    from ._presets import *  # noqa: F403
+    from ._presets import __all__ as _presets_all
+    from ._reports import *  # noqa: F403
+    from ._reports import __all__ as _reports_all
+    from ._scaling import *  # noqa: F403
+    from ._scaling import __all__ as _scaling_all
+    from ._stats import *  # noqa: F403
+    from ._stats import __all__ as _stats_all
+except (MemoryError, ImportError, SystemError) as _exc:
+    _exit_if_command_lacks_memory(_exc)
+    raise
 
 __all__ = ["__version__", "InputError", *_stats_all, *_compare_all, *_dataset_all, *_reports_all, *_presets_all,
            *_scaling_all, *_history_all]
