@@ -10,6 +10,7 @@
 #include "benchreport/core/error.hpp"
 #include "benchreport/core/json_writer.hpp"
 #include "benchreport/core/sha256.hpp"
+#include "data/json_memory.hpp"
 
 namespace benchreport {
 namespace {
@@ -71,9 +72,10 @@ void append_value(std::string& out, simdjson::dom::element element) {
 
 std::string canonical_json(std::string_view json_text) {
   simdjson::dom::parser parser;
-  const simdjson::padded_string padded(json_text);
+  const simdjson::padded_string padded = padded_copy(json_text);
   simdjson::dom::element root;
   if (const auto error = parser.parse(padded).get(root)) {
+    throw_if_out_of_memory(error);
     throw InputError(fmt::format("canonical JSON: invalid JSON ({})", simdjson::error_message(error)));
   }
   std::string out;

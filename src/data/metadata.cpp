@@ -4,6 +4,7 @@
 #include <simdjson.h>
 
 #include "benchreport/core/error.hpp"
+#include "data/json_memory.hpp"
 
 namespace benchreport::metadata {
 namespace {
@@ -37,9 +38,10 @@ Json convert(simdjson::dom::element element) {
 
 Json parse_json(std::string_view text, std::string_view what) {
   simdjson::dom::parser parser;
-  const simdjson::padded_string padded(text);
+  const simdjson::padded_string padded = padded_copy(text);
   simdjson::dom::element root;
   if (const auto error = parser.parse(padded).get(root)) {
+    throw_if_out_of_memory(error);
     throw InputError(fmt::format("{}: invalid JSON metadata ({})", what, simdjson::error_message(error)));
   }
   return convert(root);

@@ -7,6 +7,7 @@
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/core/escape.hpp"
+#include "data/json_memory.hpp"
 #include "reader.hpp"
 
 namespace benchreport::io {
@@ -61,12 +62,6 @@ bool is_json_number(std::string_view t) {
   return i == t.size();
 }
 
-// simdjson's "could not allocate" is out of memory, not a property of the file:
-// std::bad_alloc, which the CLI reports as out of memory (exit 2), never "<file>: …".
-void throw_if_out_of_memory(simdjson::error_code error) {
-  if (error == simdjson::MEMALLOC) throw std::bad_alloc();
-}
-
 // A number literal with a nonzero digit before its exponent (1e-400), which a
 // parse that gave 0 has underflowed: beyond the range of a double, as 1e400 is.
 bool nonzero_literal(std::string_view t) {
@@ -119,7 +114,7 @@ JsonInput::JsonInput(const Source& source) : source_(source) {
     text_ = simdjson::padded_string_view(source.bytes.data(), source.bytes.size(),
                                          source.bytes.size() + simdjson::SIMDJSON_PADDING);
   } else {
-    copy_ = simdjson::padded_string(source.bytes.data(), source.bytes.size());
+    copy_ = padded_copy(source.bytes);
     text_ = copy_;
   }
   const auto error = parser_.allocate(std::max<std::size_t>(text_.size(), 64), source.options.max_depth);
