@@ -302,9 +302,8 @@ class Store:
         except sqlite3.Error as exc:
             raise InputError(f"{text}: cannot open the store: {exc}") from None
         try:
-            db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
             store = cls(db, text)
-            store._prepare(exists)
+            store._prepare()
         except sqlite3.DatabaseError as exc:
             db.close()
             raise InputError(f"{text}: not a benchreport store ({exc})") from None
@@ -313,7 +312,7 @@ class Store:
             raise
         return store
 
-    def _prepare(self, existed: bool) -> None:
+    def _prepare(self) -> None:
         db = self._db
         db.execute("PRAGMA foreign_keys = ON")
         version = self._check_version()
@@ -386,10 +385,12 @@ class Store:
         A run whose content (commit, branch, sets and samples) is already stored is skipped:
         ``RecordResult(None, note)``."""
         dataset, source = self._as_dataset(dataset_or_paths)
+        named = _first_file(source)
         if len(dataset) == 0:
-            raise InputError(f"{source or 'record'}: no sample sets to record")
-        commit_sha = _resolve(commit_from_metadata(dataset), commit, "commit", "--commit", source)
-        branch_name = _resolve(_agreed_value(dataset, BRANCH_KEYS, "branch"), branch, "branch", "--branch", source)
+            raise InputError(f"{named}: no sample sets to record")
+        commit_sha = _resolve(commit_from_metadata(dataset), commit, "commit", "--commit", named)
+        branch_name = _resolve(_agreed_value(dataset, BRANCH_KEYS, "branch"), branch, "branch", "--branch", named)
+        when = _utc_time(time)
         env = {"tool": _tool_context(dataset), "ci": ci_environment(),
                "env": {str(k): str(v) for k, v in (environment or {}).items()}}
         prepared = _prepare_rows(dataset, commit_sha, branch_name, source, env)
@@ -399,7 +400,7 @@ class Store:
             if existing is not None:
                 return RecordResult(None, f"already recorded as run {existing[0]} (commit {existing[1]} on "
                                           f"{existing[2]}); skipped")
-            run_id = self._insert_run(prepared, commit_sha, branch_name, _utc_time(time), None)
+            run_id = self._insert_run(prepared, commit_sha, branch_name, when, None)
         return RecordResult(run_id, f"recorded run {run_id}: {len(prepared.sets)} sets, commit {commit_sha} "
                                     f"on {branch_name}")
 
@@ -526,6 +527,14 @@ class Store:
         return _store_parquet.import_store(self, directory)
 
 
+def _first_file(source: str) -> str:
+    """The inputs for a message: the first file, and how many more."""
+    files = source.split("\n") if source else []
+    if not files:
+        return "record"
+    return files[0] + (f" (and {len(files) - 1} more)" if len(files) > 1 else "")
+
+
 def _resolve(from_files: Optional[str], given: Optional[str], what: str, flag: str, source: str) -> str:
     """The files' value wins; a different flag value is an error, not silently overridden."""
     given = given.strip() if given is not None else None
@@ -534,7 +543,7 @@ def _resolve(from_files: Optional[str], given: Optional[str], what: str, flag: s
             raise InputError(f"{source}: the file's metadata says {what} {from_files!r} but {flag} says {given!r}")
         return from_files
     if not given:
-        raise InputError(f"{source or 'record'}: no {what}: the files do not name one; pass {flag}")
+        raise InputError(f"{source}: no {what}: the files do not name one; pass {flag}")
     return given
 
 
