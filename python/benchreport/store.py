@@ -161,8 +161,18 @@ def _blob(values: np.ndarray) -> bytes:
     return np.ascontiguousarray(values, dtype="<f8").tobytes()
 
 
-def _floats(blob: bytes) -> np.ndarray:
+def check_blob(where: str, blob: Any, set_id: int, column: str, size: Optional[int] = None) -> None:
+    """A samples/iterations blob must be whole float64 values (and as long as the samples); ``where``
+    names the store file in the error."""
+    if not isinstance(blob, bytes) or len(blob) % 8 or (size is not None and len(blob) != size):
+        length = f"{len(blob)} bytes" if isinstance(blob, bytes) else f"a {type(blob).__name__}"
+        want = f"{size} bytes, as the samples" if size is not None else "a multiple of 8 bytes (float64 LE)"
+        raise InputError(f"{where}: set {set_id}: column {column} holds {length}, expected {want}")
+
+
+def _floats(where: str, blob: bytes, set_id: int, column: str, size: Optional[int] = None) -> np.ndarray:
     """A float64 little-endian blob as native float64 (a copy: the Dataset keeps its own memory)."""
+    check_blob(where, blob, set_id, column, size)
     return np.frombuffer(blob, dtype="<f8").astype(np.float64)
 
 
@@ -499,15 +509,16 @@ class Store:
                     core.set_run_format(name, fmt)
                 names[position] = name
             extra = [("commit", info.commit_sha), ("branch", info.branch), ("run", str(info.run_id))]
-            for labels, unit, samples, iterations, direction, exact, file, metadata in self._db.execute(
-                    "SELECT labels, unit, samples, iterations, direction, exact, file, metadata FROM sets"
+            for set_id, labels, unit, samples, iterations, direction, exact, file, metadata in self._db.execute(
+                    "SELECT set_id, labels, unit, samples, iterations, direction, exact, file, metadata FROM sets"
                     " WHERE run_id = ? ORDER BY set_id", (info.run_id,)):
                 set_labels = [(k, v) for k, v in json.loads(labels).items() if k not in ("commit", "branch", "run")]
-                core.add_set(set_labels + extra, _floats(samples), unit, direction=direction,
-                             run=names.get(file, "") if file is not None else "",
+                weights = None if iterations is None else _floats(self.path, iterations, set_id, "iterations",
+                                                                  len(samples))
+                core.add_set(set_labels + extra, _floats(self.path, samples, set_id, "samples"), unit,
+                             direction=direction, run=names.get(file, "") if file is not None else "",
                              metadata=[tuple(p) for p in json.loads(metadata)] if metadata else [],
-                             weights=None if iterations is None else _floats(iterations), custom_unit_ok=True,
-                             exact=bool(exact))
+                             weights=weights, custom_unit_ok=True, exact=bool(exact))
             row = self._db.execute("SELECT warnings FROM runs WHERE run_id = ?", (info.run_id,)).fetchone()
             for warning in json.loads(row[0]) if row and row[0] else []:
                 core.warn(warning)
