@@ -69,8 +69,8 @@ def stored_runs(history: Dataset, by: Sequence[str], run_order: Sequence[str]) -
         if run not in position:
             continue
         name = " / ".join(labels[c][i] or "" for c in by)
-        process = next((labels[c][i] for c in (_core.PROCESS_LABEL, "pair") if c in labels and labels[c][i]),
-                       f"set{i}")
+        process = str(next((labels[c][i] for c in (_core.PROCESS_LABEL, "pair") if c in labels and labels[c][i]),
+                           f"set{i}"))
         commits[run] = labels["commit"][i] or ""
         groups.setdefault(name, {}).setdefault(run, {}).setdefault(process, []).append(history.samples(i))
     out: StoredRuns = {}

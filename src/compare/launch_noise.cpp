@@ -37,8 +37,8 @@ LogTInterval store_interval(const CaseComparison& c, const ModeratedVariance& la
     prior.pooled_df = std::numeric_limits<double>::infinity();
     prior.fallback = PriorFallback::none;
     const ModeratedVariance post = moderate_variance(own.variance, own.df, prior);
-    return t_interval(own.paired ? "store_moderated_paired_t" : "store_moderated_pooled_t", own.estimate,
-                      post.variance, own.factor, post.df, o.confidence);
+    return t_interval(own.paired ? "store_moderated_paired_t" : "store_moderated_pooled_t", own.estimate, post.variance,
+                      own.factor, post.df, o.confidence);
   }
   const double estimate = mean_log(c.head_process_medians) - mean_log(c.base_process_medians);
   return t_interval("store_launch_t", estimate, launch.variance, 1 / kb + 1 / kh, launch.df, o.confidence);
@@ -80,8 +80,7 @@ void apply_launch_noise(std::span<CaseComparison* const> cases, std::span<const 
   }
   // The cases' launch variances share a prior too (Smyth 2004): a case with 10 stored runs borrows
   // the df of the others when their variances agree.
-  const VariancePrior prior =
-      o.moderate ? estimate_variance_prior(variances, dfs, o.prior_excess_z) : VariancePrior{};
+  const VariancePrior prior = o.moderate ? estimate_variance_prior(variances, dfs, o.prior_excess_z) : VariancePrior{};
   run_indexed(used.size(), threads, [&](std::size_t j) {
     const std::size_t i = used[j];
     use_store(*cases[i], *noise[i], moderate_variance(variances[j], dfs[j], prior), o);

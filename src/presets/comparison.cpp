@@ -229,12 +229,12 @@ class ComparisonBuilder {
     const std::size_t pairs = process_pairs();
     const std::string order = interleaving();
     const std::string structure =
-        pairs > 1 ? fmt::format("Each benchmark has {} base/head process pairs{}.", pairs,
+        pairs > 1      ? fmt::format("Each benchmark has {} base/head process pairs{}.", pairs,
                                 order.empty() ? "" : fmt::format(" (interleaved {})", order))
-                  : uses_store() ? "Each benchmark has one base/head process pair; the store's runs give the variation "
-                                   "between launches (see Launch noise)."
-                                 : "Each benchmark has one base/head process pair; samples describe within-process "
-                                   "variation only.";
+             : uses_store() ? "Each benchmark has one base/head process pair; the store's runs give the variation "
+                              "between launches (see Launch noise)."
+                       : "Each benchmark has one base/head process pair; samples describe within-process "
+                         "variation only.";
     // Says which unit the interval treats as independent (compare/process_interval.hpp).
     const std::string interval =
         pairs > 1 ? fmt::format(

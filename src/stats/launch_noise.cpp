@@ -32,8 +32,8 @@ LaunchNoise estimate_launch_noise(std::span<const StoredRun> runs, const LaunchN
       throw InputError(fmt::format("launch noise: run {} (commit {}) has no process", r, runs[r].commit));
     for (double y : runs[r].log_locations) {
       if (!std::isfinite(y))
-        throw InputError(fmt::format("launch noise: run {} (commit {}) has a non-finite log location", r,
-                                     runs[r].commit));
+        throw InputError(
+            fmt::format("launch noise: run {} (commit {}) has a non-finite log location", r, runs[r].commit));
     }
     series.push_back(mean_of(runs[r].log_locations));
   }
@@ -44,8 +44,8 @@ LaunchNoise estimate_launch_noise(std::span<const StoredRun> runs, const LaunchN
   // Only the latest max_runs of the segment: older runs of an unchanged level add df but also slow drift.
   if (runs.size() - first > options.max_runs) first = runs.size() - options.max_runs;
   std::vector<double> ys;
-  for (std::size_t r = first; r < runs.size(); ++r) ys.insert(ys.end(), runs[r].log_locations.begin(),
-                                                              runs[r].log_locations.end());
+  for (std::size_t r = first; r < runs.size(); ++r)
+    ys.insert(ys.end(), runs[r].log_locations.begin(), runs[r].log_locations.end());
   out.runs = runs.size() - first;
   out.launches = ys.size();
   out.since_commit = runs[first].commit;
@@ -63,10 +63,10 @@ LaunchNoise estimate_launch_noise(std::span<const StoredRun> runs, const LaunchN
 std::string describe_launch_noise(const LaunchNoise& n) {
   const std::string branch = n.branch.empty() ? std::string("the branch") : n.branch;
   if (n.usable) {
-    return fmt::format("launch noise from {} runs of {} since {} (sd {:.2f}% per launch, {:g} df{})", n.runs, branch,
-                       short_commit(n.since_commit), 100 * std::sqrt(n.variance), n.df,
-                       n.change_points > 0 ? fmt::format("; after the last of {} change points", n.change_points)
-                                           : std::string());
+    return fmt::format(
+        "launch noise from {} runs of {} since {} (sd {:.2f}% per launch, {:g} df{})", n.runs, branch,
+        short_commit(n.since_commit), 100 * std::sqrt(n.variance), n.df,
+        n.change_points > 0 ? fmt::format("; after the last of {} change points", n.change_points) : std::string());
   }
   if (n.stored_runs == 0) return fmt::format("no stored runs of {} for this case: within-process noise only", branch);
   return fmt::format("{} usable runs of {} for this case (fewer than {}{}): launch noise not used", n.runs, branch,

@@ -27,7 +27,7 @@ struct LaunchNoiseOptions {
 
 struct LaunchNoise {
   double variance = std::numeric_limits<double>::quiet_NaN();  // of one launch's log location
-  double df = 0;                                                // runs - 1 (the runs are the independent units)
+  double df = 0;                                               // runs - 1 (the runs are the independent units)
   std::size_t runs = 0;           // runs used: the latest of the segment after the last change point
   std::size_t launches = 0;       // processes in those runs
   std::size_t stored_runs = 0;    // runs given (all segments)
@@ -35,7 +35,7 @@ struct LaunchNoise {
   std::string since_commit;       // commit of the first run used
   std::string branch;
   std::size_t min_runs = 0;  // the options' min_runs (the report says why a case fell back)
-  bool usable = false;  // runs >= min_runs and variance > 0
+  bool usable = false;       // runs >= min_runs and variance > 0
 };
 
 // Runs in branch order (oldest first). The series of run locations (mean of each run's
