@@ -89,7 +89,9 @@ def one_comparison(rng: np.random.Generator, sigma_p: float, k: int, delta: floa
            "verdict": np.asarray(cols["verdict"]), "runs": np.asarray(cols["launch_noise_runs"])}
     # With a store, a case whose segment after the last change point has < 10 runs falls back: inconclusive,
     # no claim, so it neither counts as a call nor enters the coverage (it is counted in `used`).
-    out["used"] = out["runs"] > 0 if runs else np.ones(CASES, bool)
+    # With K >= 2 a case without a usable store estimate keeps today's moderated t, which does claim.
+    out["used"] = out["runs"] > 0 if runs and k == 1 else np.ones(CASES, bool)
+    out["store"] = out["runs"] > 0
     # Oracle: the same log change of process means with the true variance.
     log_b = np.log(np.median(base, axis=2)).mean(axis=1)
     log_h = np.log(np.median(head, axis=2)).mean(axis=1)
@@ -113,7 +115,7 @@ def cell(rng: np.random.Generator, sigma_p: float, k: int, runs: int, reps: int,
         for _ in range(reps):
             r, _sp = one_comparison(rng, sigma_p, k, delta, runs, paired_hosts)
             c = called(r["lower"], r["upper"], r["est"]) & r["used"]
-            used.append(np.mean(r["used"]))
+            used.append(np.mean(r["store"]) if runs else 0.0)
             o_lo, o_hi = r["oracle_est"] - Z * r["oracle_se"], r["oracle_est"] + Z * r["oracle_se"]
             oc = called(o_lo, o_hi, r["oracle_est"])
             finite = np.isfinite(r["lower"]) & np.isfinite(r["upper"])
