@@ -253,7 +253,8 @@ def compare(dataset: Any, baseline: Any = None, by: Optional[Sequence[str]] = No
             section_titles: Optional[Mapping[str, str]] = None, display_names: Optional[Mapping[str, str]] = None,
             drift_limit: Optional[float] = None, drift_k: Optional[int] = None, gate: Optional[bool] = None,
             title: Optional[str] = None, moderate: Optional[bool] = None,
-            assume_launches_identical: Optional[bool] = None) -> ComparisonResult:
+            assume_launches_identical: Optional[bool] = None,
+            launch_noise: Optional[Mapping[str, Any]] = None) -> ComparisonResult:
     """Compare head against the baseline side of ``dataset`` per case.
 
     ``baseline`` picks the base side by one label (``{"revision": "base"}``); the
@@ -271,7 +272,8 @@ def compare(dataset: Any, baseline: Any = None, by: Optional[Sequence[str]] = No
     ``confidence`` is the level of the intervals (and of the equivalence test); ``moderate``: the
     moderated t across cases (docs/statistics-comparison.md). With one process per side no
     slower/faster/equivalent claim is made unless ``assume_launches_identical`` (every launch assumed
-    to run at one speed).
+    to run at one speed). ``launch_noise`` maps case names to ``LaunchNoise`` learned from a branch's stored
+    runs (:mod:`benchreport.launch_noise`; :func:`benchreport.launch_noise.compare_with_store` builds it).
 
     ``compare(base, head)`` with two Datasets, paths, folders or globs (one or
     a list each) compares them as the sides, labelled as ``load(base=, head=)``.
@@ -292,7 +294,8 @@ def compare(dataset: Any, baseline: Any = None, by: Optional[Sequence[str]] = No
                    section_titles=None if section_titles is None else dict(section_titles),
                    display_names=None if display_names is None else dict(display_names), drift_limit=drift_limit,
                    drift_k=drift_k, gate=gate, title=title, moderate=moderate,
-                   assume_launches_identical=assume_launches_identical)
+                   assume_launches_identical=assume_launches_identical,
+                   launch_noise=None if launch_noise is None else dict(launch_noise))
     view, report, columns = _core.presets_comparison(_native(dataset), **options)
     by_columns = list(view.by)
     return ComparisonResult(

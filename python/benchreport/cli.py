@@ -515,6 +515,11 @@ def _compare_inputs(args: argparse.Namespace, baseline: dict) -> Dataset:
 def cmd_compare(args: argparse.Namespace) -> int:
     from ._presets import compare
 
+    if args.store:  # each case's launch noise from the branch's stored runs
+        from .launch_noise import compare_with_store
+
+        compare = functools.partial(compare_with_store, store=args.store, branch=args.branch)
+
     baseline = _parse_baseline(args.baseline)
     threshold = parse_threshold(args.threshold)
     alpha = _check_fraction(args.alpha, "--alpha")
@@ -747,6 +752,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fail-on", choices=["slower"], help="exit 1 when a case is slower (a CI gate)")
     p.add_argument("--bmf-dir", help="also write Bencher Metric Format files there: bencher-<platform>.json (head), "
                                      "bencher-base-<platform>.json")
+    p.add_argument("--store", metavar="PATH",
+                   help="results store: each case's launch noise from --branch's recent runs (a real interval with "
+                        "one process per side; cases with fewer than 10 runs fall back)")
+    p.add_argument("--branch", default="main", help="branch of the store whose runs give the launch noise (main)")
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("summary", help="per-set (or per-group) summary statistics")

@@ -24,6 +24,7 @@ PYBIND11_MODULE(_core, m) {
   benchreport::python::register_summary(m);
   benchreport::python::register_compare(m);
   benchreport::python::register_moderated(m);
+  benchreport::python::register_launch_noise(m);
   benchreport::python::register_dataset(m);
   benchreport::python::register_report(m);
   benchreport::python::register_presets(m);

@@ -195,6 +195,13 @@ void bind_result_types(py::module_& m) {
                     "Smallest change the verdict rule calls with 80 % power (noncentral t, threshold included).")
       .def_readonly("timer_resolution", &C::timer_resolution,
                     "Smallest difference between distinct samples, when it floors the process variance (else NaN).")
+      .def_readonly("launch_noise", &C::launch_noise,
+                    "Where the launch noise came from (a branch's stored runs) or why none was used; \"\" without a "
+                    "store.")
+      .def_readonly("launch_noise_runs", &C::launch_noise_runs,
+                    "Stored runs the interval's launch noise comes from (0: not used).")
+      .def_readonly("launch_noise_sd", &C::launch_noise_sd,
+                    "sd of one launch's log location from the store, moderated across cases (NaN: not used).")
       .def_readonly("prior_df", &C::prior_df,
                     "Prior degrees of freedom d0 of the moderated t (0: the case's own t; inf: one common variance).")
       .def_property_readonly("verdict_code", &verdict_code_text,
@@ -360,7 +367,7 @@ void bind_comparison(py::module_& m) {
         const ProcessPairing pp = parse_pairing(pairing);
         std::vector<CaseInput> cases;
         for (std::size_t i = 0; i < names.size(); ++i)
-          cases.push_back({names[i], side_of(bases[i]), side_of(heads[i]), pp});
+          cases.push_back({names[i], side_of(bases[i]), side_of(heads[i]), pp, std::nullopt});
         py::gil_scoped_release release;
         return compare_cases(cases, o, threads);
       },

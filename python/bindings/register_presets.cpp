@@ -143,7 +143,8 @@ void register_presets(py::module_& m) {
          Maybe<bool> assume_launches_identical, Maybe<std::string> title, Maybe<std::string> section_column,
          Maybe<std::vector<std::string>> section_order, Maybe<std::map<std::string, std::string>> section_titles,
          Maybe<std::string> benchmark_column, Maybe<std::map<std::string, std::string>> display_names,
-         Maybe<std::string> display_name_key, Maybe<double> drift_limit, Maybe<std::size_t> drift_k, Maybe<bool> gate) {
+         Maybe<std::string> display_name_key, Maybe<double> drift_limit, Maybe<std::size_t> drift_k, Maybe<bool> gate,
+         Maybe<std::map<std::string, LaunchNoise>> launch_noise) {
         ComparisonReportOptions o;
         DatasetCompareOptions& c = o.compare;
         set_given(c.baseline_column, baseline_column);
@@ -176,6 +177,7 @@ void register_presets(py::module_& m) {
         set_given(o.drift_limit, drift_limit);
         set_given(o.drift_k, drift_k);
         set_given(o.gate, gate);
+        set_given(c.launch_noise, launch_noise);
         ComparisonView view;
         Report report;
         Columns columns;
@@ -199,6 +201,7 @@ void register_presets(py::module_& m) {
       py::arg("section_titles") = py::none(), py::arg("benchmark_column") = py::none(),
       py::arg("display_names") = py::none(), py::arg("display_name_key") = py::none(),
       py::arg("drift_limit") = py::none(), py::arg("drift_k") = py::none(), py::arg("gate") = py::none(),
+      py::arg("launch_noise") = py::none(),
       "Compare base and head over a Dataset; returns (ComparisonView, Report, columns). Keywords are the fields "
       "of ComparisonReportOptions and DatasetCompareOptions; None keeps the C++ default.");
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <limits>
 
+#include "benchreport/compare/launch_noise.hpp"
 #include "benchreport/compare/moderation.hpp"
 #include "benchreport/compare/process_drift.hpp"
 #include "benchreport/compare/process_interval.hpp"
@@ -636,6 +637,10 @@ std::vector<CaseComparison> compare_cases(std::span<const CaseInput> cases, cons
     per_case.defer_detectable = true;
     out[i] = compare_case(cases[i].base, cases[i].head, per_case, cases[i].name, cases[i].pairing);
   });
+  std::vector<const LaunchNoise*> noise(cases.size(), nullptr);
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    if (cases[i].launch_noise) noise[i] = &*cases[i].launch_noise;
+  apply_launch_noise(pointers_to(std::span<CaseComparison>(out)), noise, options, threads);
   moderate_cases(pointers_to(std::span<CaseComparison>(out)), options, threads);
   control_false_discoveries(out, options);
   return out;

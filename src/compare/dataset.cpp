@@ -443,6 +443,12 @@ DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& o
     input.base.processes = side_processes(dataset, sides.base, options.pair_column, result.pairs, storage);
     input.head.processes = side_processes(dataset, sides.head, options.pair_column, result.pairs, storage);
     input.pairing = pairing_of(dataset, sides, options.pair_column);
+    if (!options.launch_noise.empty()) {  // a store was given: a case it lacks says so
+      const auto noise = options.launch_noise.find(input.name);
+      LaunchNoise none;
+      none.branch = options.launch_noise.begin()->second.branch;
+      input.launch_noise = noise != options.launch_noise.end() ? noise->second : none;
+    }
     const std::size_t first = sides.base.front();
     batches[{dataset.direction(first) == Direction::higher_is_better, dataset.unit(first).exact}].push_back(i);
     inputs.push_back(std::move(input));

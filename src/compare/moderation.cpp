@@ -29,13 +29,17 @@ std::vector<double> logs_of(const std::vector<double>& medians) {
   return out;
 }
 
-ProcessVariance variance_of(const CaseComparison& c) {
+}  // namespace
+
+ProcessVariance case_process_variance(const CaseComparison& c) {
   const std::vector<double> lb = logs_of(c.base_process_medians), lh = logs_of(c.head_process_medians);
   const double level = std::min(*std::min_element(c.base_process_medians.begin(), c.base_process_medians.end()),
                                 *std::min_element(c.head_process_medians.begin(), c.head_process_medians.end()));
   return process_variance(lb, lh, c.change_interval_method == "paired_t",
                           process_variance_floor(c.timer_resolution, level));
 }
+
+namespace {
 
 // The detectable change of a case that keeps its own t, read off its interval (se = half-width / q).
 void own_detectable(CaseComparison& c, const CompareOptions& o) {
@@ -119,8 +123,9 @@ void moderate_cases(std::span<CaseComparison* const> cases, const CompareOptions
   std::vector<Member> paired, unpaired;
   std::vector<CaseComparison*> own;
   for (CaseComparison* c : cases) {
-    if (c->interval_unit != "process" || is_exact(c->verdict_code)) continue;
-    const ProcessVariance v = variance_of(*c);
+    // Cases whose interval uses the store's launch noise (apply_launch_noise) are done.
+    if (c->interval_unit != "process" || is_exact(c->verdict_code) || c->launch_noise_runs > 0) continue;
+    const ProcessVariance v = case_process_variance(*c);
     // One df (2 paired processes) says too little about a case's own variance to place it
     // in the prior: a very noisy case gets shrunk and claims (bench/RESULTS-inference.md).
     if (v.df < kMinModeratedDf) {

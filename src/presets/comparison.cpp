@@ -117,6 +117,7 @@ class ComparisonBuilder {
   Report build() {
     Report report(opt_.title);
     add_mode_note(report);
+    add_launch_note(report);
     if (cmp_.same_revision) add_aa_note(report);
     for (const auto& section : sections_) figures_.push_back(figures_for(section));
     add_run_figures(report);
@@ -185,19 +186,67 @@ class ComparisonBuilder {
     return fmt::format("{}", fmt::join(orders, ", "));
   }
 
+  // With a store: how many cases took their launch noise from the branch's stored runs, from how many
+  // runs since which commit, and how large it is (compare/launch_noise.hpp).
+  void add_launch_note(Report& report) const {
+    std::size_t given = 0;
+    std::vector<double> runs, sds;
+    const CaseComparison* example = nullptr;
+    for (const auto& r : cmp_.cases) {
+      const CaseComparison& c = r.comparison;
+      if (c.launch_noise.empty()) continue;
+      ++given;
+      if (c.launch_noise_runs == 0) continue;
+      runs.push_back(static_cast<double>(c.launch_noise_runs));
+      sds.push_back(c.launch_noise_sd);
+      if (example == nullptr) example = &c;
+    }
+    if (given == 0) return;
+    std::string text;
+    if (runs.empty()) {
+      text = fmt::format(
+          " no case has enough stored runs (see each case's reason), so the intervals cover within-process noise "
+          "only, as without a store ({} cases looked up).",
+          given);
+    } else {
+      const std::size_t used = runs.size();
+      text = fmt::format(
+          " {} of {} cases use the variance between launches learned from the store (median {:g} runs per case, "
+          "median sd of one launch {}; e.g. {}), so their intervals cover launch-to-launch noise{}.",
+          used, cmp_.cases.size(), median_inplace(runs), format_percent(median_inplace(sds), 2), example->launch_noise,
+          used < given ? fmt::format("; {} cases have too few stored runs and keep today's interval", given - used)
+                       : std::string());
+    }
+    report.add_note(Spans{Span::bold("Launch noise:"), Span::plain(text)});
+  }
+
+  bool uses_store() const {
+    return std::any_of(cmp_.cases.begin(), cmp_.cases.end(),
+                       [](const CaseResult& r) { return r.comparison.launch_noise_runs > 0; });
+  }
+
   void add_mode_note(Report& report) const {
     const std::size_t pairs = process_pairs();
     const std::string order = interleaving();
     const std::string structure =
-        pairs > 1 ? fmt::format("Each benchmark has {} base/head process pairs{}.", pairs,
+        pairs > 1      ? fmt::format("Each benchmark has {} base/head process pairs{}.", pairs,
                                 order.empty() ? "" : fmt::format(" (interleaved {})", order))
-                  : "Each benchmark has one base/head process pair; samples describe within-process variation only.";
+             : uses_store() ? "Each benchmark has one base/head process pair; the store's runs give the variation "
+                              "between launches (see Launch noise)."
+                       : "Each benchmark has one base/head process pair; samples describe within-process "
+                         "variation only.";
     // Says which unit the interval treats as independent (compare/process_interval.hpp).
     const std::string interval =
         pairs > 1 ? fmt::format(
                         "a {:g}% t-interval on log process medians (the process is the unit: paired by "
                         "pair label, else Welch; the variance moderated across cases when they allow it)",
                         cmp_.options.confidence * 100)
+        : uses_store()
+            ? fmt::format(
+                  "a {:g}% t-interval whose variance is the launch noise learned from the store's runs (a launch "
+                  "is the unit; see Launch noise), else a bootstrap interval over samples that decides nothing "
+                  "(one launch per side)",
+                  cmp_.options.confidence * 100)
         : cmp_.options.assume_launches_identical
             ? fmt::format("a {:g}% bootstrap interval over samples (within-process noise only)",
                           cmp_.options.confidence * 100)

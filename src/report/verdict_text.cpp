@@ -74,6 +74,7 @@ std::string verdict_reason(const CaseComparison& c) {
         "unadjusted: {}",
         within, c.p_adjusted, c.alpha, c.fdr_cases, c.p_value, sentence);
   }
+  if (!c.launch_noise.empty()) sentence += "; " + c.launch_noise;
   if (c.verdict_code == VerdictCode::one_launch_per_side) {
     if (std::isfinite(c.detectable_change)) {
       sentence += fmt::format(

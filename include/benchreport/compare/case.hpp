@@ -14,6 +14,7 @@
 #include "benchreport/stats/bootstrap.hpp"
 #include "benchreport/data/direction.hpp"
 #include "benchreport/stats/hodges_lehmann.hpp"
+#include "benchreport/stats/launch_noise.hpp"
 #include "benchreport/stats/rank_tests.hpp"
 
 namespace benchreport {
@@ -152,6 +153,12 @@ struct CaseComparison {
   double timer_resolution = std::numeric_limits<double>::quiet_NaN();
   double within_process_drift = std::numeric_limits<double>::quiet_NaN();
   double prior_df = 0;
+  // Launch noise from a branch's stored runs (compare/launch_noise.hpp): `launch_noise` says where it
+  // came from, or why it was not used ("" when no store was given); launch_noise_runs > 0 when the
+  // interval uses it, launch_noise_sd = the moderated sd of one launch's log location.
+  std::string launch_noise;
+  std::size_t launch_noise_runs = 0;
+  double launch_noise_sd = std::numeric_limits<double>::quiet_NaN();
 
   // Hodges–Lehmann estimators (head relative to base) with bounds at `misrate`.
   double shift = 0;
@@ -197,6 +204,7 @@ struct CaseInput {
   std::string name;
   SideSamples base, head;
   ProcessPairing pairing = ProcessPairing::automatic;
+  std::optional<LaunchNoise> launch_noise;  // from a branch's stored runs (compare/launch_noise.hpp)
 };
 
 // Many cases on `threads` worker threads (0 = one per usable CPU). Each case

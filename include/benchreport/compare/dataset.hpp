@@ -4,6 +4,7 @@
 // columns, pair processes by an interleaving-block label, refuse to compare
 // incomparable runs, and run compare_case on every matched case.
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct DatasetCompareOptions {
   bool check_comparability = true;
   // Cases present on one side only: listed as new/removed (true) or refused (false).
   bool allow_new_and_removed = true;
+  // Launch noise per case name (join_key of the case key, "a / b"), estimated from a branch's stored
+  // runs (stats/launch_noise.hpp); cases not in it are compared as without a store.
+  std::map<std::string, LaunchNoise> launch_noise;
 };
 
 struct CaseResult {

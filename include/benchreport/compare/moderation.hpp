@@ -6,8 +6,13 @@
 #include <span>
 
 #include "benchreport/compare/case.hpp"
+#include "benchreport/compare/process_interval.hpp"
 
 namespace benchreport {
+
+// A process-level case's own variance as the moderated t reads it (its log process medians, paired as its
+// interval was, floored at its timer resolution).
+ProcessVariance case_process_variance(const CaseComparison& c);
 
 // Before control_false_discoveries, over the cases of one comparison (exact-unit cases are
 // left alone). When options.moderate, the process-level cases of each design (paired /

@@ -31,6 +31,9 @@ void visit_case_fields(const CaseComparison& c, Visitor& v) {
   v.optional("interval_df", std::isfinite(c.interval_df), c.interval_df);  // null: infinite (a normal interval)
   v.optional("detectable_change", std::isfinite(c.detectable_change), c.detectable_change);
   v.optional("prior_df", std::isfinite(c.prior_df), c.prior_df);  // null: +inf (one common variance)
+  v.field("launch_noise", c.launch_noise);  // where the launch noise came from, or why none ("": no store)
+  v.field("launch_noise_runs", c.launch_noise_runs);
+  v.optional("launch_noise_sd", std::isfinite(c.launch_noise_sd), c.launch_noise_sd);
   v.field("verdict", std::string(to_string(c.verdict)));
   v.field("verdict_code", verdict_code_text(c));
   v.field("verdict_reason", verdict_reason(c));

@@ -10,7 +10,7 @@ import typing
 import numpy
 import numpy.typing
 
-__all__: list[str] = ['BootstrapInterval', 'Bounds', 'BrunnerMunzelResult', 'CaseComparison', 'LogTInterval', 'MannWhitneyResult', 'NoiseCalibration', 'Rollup', 'VariancePrior', 'WilcoxonResult', 'adjust_bh', 'adjust_holm', 'bootstrap_median_ratio_ci', 'bootstrap_median_ratio_ci_batch', 'brunner_munzel', 'calibrate_noise', 'case_columns', 'center', 'center_bounds', 'center_margin', 'compare_case', 'compare_cases', 'detectable_log_change', 'disparity', 'disparity_bounds', 'estimate_variance_prior', 'hodges_lehmann_shift', 'kth_pairwise_difference', 'mann_whitney_u', 'mann_whitney_u_batch', 'moderate_variance', 'paired_t_interval', 'ratio', 'ratio_bounds', 'rollup', 'rule_power', 'shift_bounds', 'shift_margin', 'sign_margin', 'spread', 'spread_bounds', 'timer_resolution', 'trigamma_inverse', 'welch_t_interval', 'wilcoxon_signed_rank']
+__all__: list[str] = ['BootstrapInterval', 'Bounds', 'BrunnerMunzelResult', 'CaseComparison', 'LaunchNoise', 'LogTInterval', 'MannWhitneyResult', 'NoiseCalibration', 'Rollup', 'VariancePrior', 'WilcoxonResult', 'adjust_bh', 'adjust_holm', 'bootstrap_median_ratio_ci', 'bootstrap_median_ratio_ci_batch', 'brunner_munzel', 'calibrate_noise', 'case_columns', 'center', 'center_bounds', 'center_margin', 'compare_case', 'compare_cases', 'detectable_log_change', 'disparity', 'disparity_bounds', 'estimate_launch_noise', 'estimate_variance_prior', 'hodges_lehmann_shift', 'kth_pairwise_difference', 'mann_whitney_u', 'mann_whitney_u_batch', 'moderate_variance', 'paired_t_interval', 'ratio', 'ratio_bounds', 'rollup', 'rule_power', 'shift_bounds', 'shift_margin', 'sign_margin', 'spread', 'spread_bounds', 'timer_resolution', 'trigamma_inverse', 'welch_t_interval', 'wilcoxon_signed_rank']
 class Bounds:
     """
     Distribution-free bounds of an estimator at a misrate.
@@ -263,6 +263,21 @@ class CaseComparison:
         "process" (per-process summaries) or "sample" (one process: within-process noise only).
         """
     @property
+    def launch_noise(self) -> str:
+        """
+        Where the launch noise came from (a branch's stored runs) or why none was used; "" without a store.
+        """
+    @property
+    def launch_noise_runs(self) -> int:
+        """
+        Stored runs the interval's launch noise comes from (0: not used).
+        """
+    @property
+    def launch_noise_sd(self) -> float:
+        """
+        sd of one launch's log location from the store, moderated across cases (NaN: not used).
+        """
+    @property
     def log_ratio(self) -> float:
         ...
     @property
@@ -483,6 +498,42 @@ class VariancePrior:
     @property
     def s0_squared(self) -> float:
         ...
+class LaunchNoise:
+    def __repr__(self) -> str:
+        ...
+    @property
+    def branch(self) -> str:
+        ...
+    @property
+    def change_points(self) -> int:
+        ...
+    @property
+    def description(self) -> str:
+        ...
+    @property
+    def df(self) -> float:
+        ...
+    @property
+    def launches(self) -> int:
+        ...
+    @property
+    def min_runs(self) -> int:
+        ...
+    @property
+    def runs(self) -> int:
+        ...
+    @property
+    def since_commit(self) -> str:
+        ...
+    @property
+    def stored_runs(self) -> int:
+        ...
+    @property
+    def usable(self) -> bool:
+        ...
+    @property
+    def variance(self) -> float:
+        ...
 def adjust_bh(p: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> numpy.ndarray:
     ...
 def adjust_holm(p: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> numpy.ndarray:
@@ -519,6 +570,10 @@ def disparity(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typ
     ...
 def disparity_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], misrate: typing.SupportsFloat | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> Bounds:
     ...
+def estimate_launch_noise(runs: collections.abc.Sequence[tuple[str, collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex]]], min_runs: typing.SupportsInt | typing.SupportsIndex = 10, max_runs: typing.SupportsInt | typing.SupportsIndex = 30, branch: str = '') -> LaunchNoise:
+    """
+    Launch noise of one case from its stored runs, oldest first: (commit, log location of each process).
+    """
 def estimate_variance_prior(variances: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], dfs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], excess_z: typing.SupportsFloat | typing.SupportsIndex = 0.0, min_cases: typing.SupportsInt | typing.SupportsIndex = 3, min_d0: typing.SupportsFloat | typing.SupportsIndex = 0.5) -> VariancePrior:
     """
     Empirical-Bayes prior (d0, s0^2) of per-case variances (Smyth 2004).

@@ -1,0 +1,172 @@
+"""PR verdicts with launch noise learned from main's stored runs (issue 34), through the library.
+
+Model. One comparison = 40 cases, K processes (launches) per side, n = 20 samples per process:
+    sample = exp(delta + a + e),  e ~ N(0, 1 %) within a process,  a ~ N(0, sigma_p,c) per launch,
+    sigma_p,c = sigma_p * exp(N(0, 0.2)) (cases differ a little).
+Main's store: R runs of each case, one launch each, drawn from the same model with delta = 0 (their
+log process medians are what benchreport.launch_noise.estimate reads). Paired hosts (one row):
+base and head share 75 % of the launch variance.
+Rules (threshold 5 %, 95 % intervals): a case is called when its interval excludes 0 and its estimate
+is beyond +-5 % (the verdict rule before Benjamini-Hochberg; the A/A figures after BH are the verdicts
+themselves and are never higher).
+    store     br.compare(..., launch_noise=...) : one process per side: t on the store's launch
+              variance moderated across the cases; K = 3: empirical-Bayes combination of the case's own
+              process variance with the store's (prior df = the store's df),
+    none      br.compare without a store (today: K = 1 is inconclusive, "within-process noise only";
+              K = 3: the moderated t across cases),
+    oracle    z test on the same estimate with each case's true launch variance
+              (sigma_p,c^2 + pi/2 sigma_w^2 / n per launch; paired hosts: the variance of the difference).
+A case whose store segment (after the last change point steps finds, sometimes a false one) has fewer than
+10 runs falls back to today's inconclusive verdict: it makes no claim, so it counts as not called and is
+left out of the coverage; `store used` is the share of cases with a usable store estimate.
+Columns: fp = share of A/A cases called (rule), fp_bh = share of A/A cases with a slower/faster verdict,
+cov = coverage of the 95 % interval (all effects), power at +10 % / +20 % (all 40 cases changed) with
+the oracle beside it, ratio = power / oracle power, and the share of +10 % cases whose verdict is slower
+(after BH; without a store K = 1 is inconclusive whatever its within-process interval shows).
+K = 3: processes pair by position (independent hosts), so the designs are paired t on K - 1 df.
+
+Run: python3 bench/bench_launch_noise.py [--reps 40] [--seed 34]
+"""
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any, Dict, List, Tuple
+
+import numpy as np
+from scipy import stats
+
+import benchreport as br
+from benchreport import launch_noise as ln
+
+CASES, N, SIGMA_W, THRESHOLD, CONF, SHARE = 40, 20, 0.01, 0.05, 0.95, 0.75
+TAU = np.log1p(THRESHOLD)
+Z = stats.norm.ppf(0.5 + CONF / 2)
+
+
+def launch_sd(sp: np.ndarray) -> np.ndarray:
+    """True sd of one launch's log median: launch factor plus the median's own noise."""
+    return np.sqrt(sp ** 2 + np.pi / 2 * SIGMA_W ** 2 / N)
+
+
+def side_samples(rng: np.random.Generator, factors: np.ndarray, delta: float) -> np.ndarray:
+    """Samples of launches with log factors `factors` (shape cases x k): cases x k x N."""
+    return np.exp(delta + factors[..., None] + rng.normal(0, SIGMA_W, factors.shape + (N,)))
+
+
+def store_noise(rng: np.random.Generator, sp: np.ndarray, runs: int) -> Dict[str, Any]:
+    factors = rng.normal(0, 1, (CASES, runs)) * sp[:, None]
+    medians = np.median(side_samples(rng, factors, 0.0), axis=2)
+    return {f"case{c:02d}": ln.estimate([(f"{r:040x}", [medians[c, r]]) for r in range(runs)], branch="main")
+            for c in range(CASES)}
+
+
+def one_comparison(rng: np.random.Generator, sigma_p: float, k: int, delta: float, runs: int,
+                   paired_hosts: bool) -> Tuple[Dict[str, np.ndarray], np.ndarray]:
+    sp = sigma_p * np.exp(rng.normal(0, 0.2, CASES))
+    base_f = rng.normal(0, 1, (CASES, k)) * sp[:, None]
+    if paired_hosts:
+        head_f = np.sqrt(SHARE) * base_f + np.sqrt(1 - SHARE) * rng.normal(0, 1, (CASES, k)) * sp[:, None]
+    else:
+        head_f = rng.normal(0, 1, (CASES, k)) * sp[:, None]
+    base, head = side_samples(rng, base_f, 0.0), side_samples(rng, head_f, delta)
+    values, labels = [], {"benchmark": [], "revision": [], "pair": []}
+    for c in range(CASES):
+        for side, data in (("base", base), ("head", head)):
+            for p in range(k):
+                values.append(data[c, p])
+                labels["benchmark"].append(f"case{c:02d}")
+                labels["revision"].append(side)
+                labels["pair"].append(str(p + 1) if k > 1 else None)
+    ds = br.Dataset.from_arrays(np.concatenate(values), np.arange(len(values) + 1) * N, labels)
+    noise = store_noise(rng, sp, runs) if runs else None
+    res = br.compare(ds, {"revision": "base"}, launch_noise=noise, resamples=200,
+                     pair_column="pair" if k > 1 and paired_hosts else "no_such_label")
+    cols = res.columns()
+    est = np.log1p(np.asarray(cols["change_estimate"], float))
+    out = {"lower": np.log1p(np.asarray(cols["change_lower"], float)),
+           "upper": np.log1p(np.asarray(cols["change_upper"], float)), "est": est,
+           "verdict": np.asarray(cols["verdict"]), "runs": np.asarray(cols["launch_noise_runs"])}
+    # With a store, a case whose segment after the last change point has < 10 runs falls back: inconclusive,
+    # no claim, so it neither counts as a call nor enters the coverage (it is counted in `used`).
+    # With K >= 2 a case without a usable store estimate keeps today's moderated t, which does claim.
+    out["used"] = out["runs"] > 0 if runs and k == 1 else np.ones(CASES, bool)
+    out["store"] = out["runs"] > 0
+    # Oracle: the same log change of process means with the true variance.
+    log_b = np.log(np.median(base, axis=2)).mean(axis=1)
+    log_h = np.log(np.median(head, axis=2)).mean(axis=1)
+    var1 = launch_sd(sp) ** 2
+    var_diff = var1 * (2 * (1 - SHARE) / k if paired_hosts else 2 / k)
+    out["oracle_est"] = log_h - log_b
+    out["oracle_se"] = np.sqrt(var_diff)
+    return out, sp
+
+
+def called(lower: np.ndarray, upper: np.ndarray, est: np.ndarray) -> np.ndarray:
+    return ((lower > 0) & (est >= TAU)) | ((upper < 0) & (est <= -TAU))
+
+
+def cell(rng: np.random.Generator, sigma_p: float, k: int, runs: int, reps: int, paired_hosts: bool = False) -> dict:
+    fp, fp_bh, cover, power, oracle = [], [], [], {0.10: [], 0.20: []}, {0.10: [], 0.20: []}
+    verdicts: List[float] = []
+    used: List[float] = []
+    for effect in (0.0, 0.10, 0.20):
+        delta = np.log1p(effect)
+        for _ in range(reps):
+            r, _sp = one_comparison(rng, sigma_p, k, delta, runs, paired_hosts)
+            c = called(r["lower"], r["upper"], r["est"]) & r["used"]
+            used.append(np.mean(r["store"]) if runs else 0.0)
+            o_lo, o_hi = r["oracle_est"] - Z * r["oracle_se"], r["oracle_est"] + Z * r["oracle_se"]
+            oc = called(o_lo, o_hi, r["oracle_est"])
+            finite = np.isfinite(r["lower"]) & np.isfinite(r["upper"])
+            u = r["used"]
+            cover.append(np.mean((finite & (r["lower"] <= delta) & (delta <= r["upper"]))[u]) if u.any() else np.nan)
+            if effect == 0:
+                fp.append(np.mean(c))
+                fp_bh.append(np.mean(np.isin(r["verdict"], ["slower", "faster"])))
+            else:
+                power[effect].append(np.mean(c & (r["est"] > 0)))
+                if effect == 0.10:
+                    verdicts.append(np.mean(r["verdict"] == "slower"))
+                oracle[effect].append(np.mean(oc & (r["oracle_est"] > 0)))
+    return {"fp": np.mean(fp), "fp_bh": np.mean(fp_bh), "cov": np.nanmean(cover), "v10": np.mean(verdicts),
+            "used": np.mean(used),
+            **{f"p{int(e * 100)}": np.mean(power[e]) for e in power},
+            **{f"o{int(e * 100)}": np.mean(oracle[e]) for e in oracle}}
+
+
+def row(label: str, r: dict) -> str:
+    def ratio(e: int) -> str:
+        return f"{r[f'p{e}'] / r[f'o{e}']:.2f}" if r[f"o{e}"] > 0 else "-"
+    return (f"| {label} | {100 * r['fp']:.1f} | {100 * r['fp_bh']:.1f} | {100 * r['cov']:.1f} | "
+            f"{100 * r['p10']:.1f} ({100 * r['o10']:.1f}) | {ratio(10)} | {100 * r['p20']:.1f} ({100 * r['o20']:.1f}) "
+            f"| {ratio(20)} | {100 * r['v10']:.1f} | {100 * r['used']:.1f} |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reps", type=int, default=40, help="comparisons of 40 cases per cell and effect")
+    ap.add_argument("--seed", type=int, default=34)
+    args = ap.parse_args()
+    rng = np.random.default_rng(args.seed)
+    start = time.perf_counter()
+    print(f"{args.reps} comparisons x {CASES} cases per cell and effect, seed {args.seed}\n")
+    print("| design | fp % | fp after BH % | coverage % | power +10 % (oracle) | ratio | power +20 % (oracle) | ratio | slower verdicts at +10 % (after BH) | store used % |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for sigma_p in (0.02, 0.05, 0.10):
+        for runs in (10, 20, 30):
+            print(row(f"σ_p {sigma_p:.0%}, K = 1, store of {runs} runs", cell(rng, sigma_p, 1, runs, args.reps)),
+                  flush=True)
+        print(row(f"σ_p {sigma_p:.0%}, K = 1, no store (today)", cell(rng, sigma_p, 1, 0, args.reps)), flush=True)
+    print(row("σ_p 5%, K = 1, store of 30 runs, base/head share a host (oracle paired)",
+              cell(rng, 0.05, 1, 30, args.reps, paired_hosts=True)), flush=True)
+    for sigma_p in (0.02, 0.05, 0.10):
+        print(row(f"σ_p {sigma_p:.0%}, K = 3, store of 20 runs (empirical Bayes)", cell(rng, sigma_p, 3, 20, args.reps)),
+              flush=True)
+        print(row(f"σ_p {sigma_p:.0%}, K = 3, no store (moderated t across cases)", cell(rng, sigma_p, 3, 0, args.reps)),
+              flush=True)
+    print(f"\n{time.perf_counter() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+#pragma once
+// Launch noise learned from a branch's stored runs (docs/statistics-comparison.md, "Launch
+// noise from the store"). The independent unit is a launch: one process of one benchmark run,
+// started afresh, whose location (log of its sample median) moves by host, frequency, layout
+// and the within-process noise of its median. A branch's recent runs of one case are repeated
+// launches of (nearly) the same code, so the spread of their log locations is the variance of
+// one launch, the quantity a single base/head process pair lacks.
+#include <cstddef>
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace benchreport {
+
+// One stored run of one case: its commit and the log location of each of its processes.
+struct StoredRun {
+  std::string commit;
+  std::vector<double> log_locations;
+};
+
+struct LaunchNoiseOptions {
+  std::size_t min_runs = 10;  // fewer usable runs: no estimate (the comparison falls back)
+  std::size_t max_runs = 30;  // the most recent runs of the current segment used
+  std::string branch;         // named in the report ("launch noise from 30 runs of main since ...")
+};
+
+struct LaunchNoise {
+  double variance = std::numeric_limits<double>::quiet_NaN();  // of one launch's log location
+  double df = 0;                                               // runs - 1 (the runs are the independent units)
+  std::size_t runs = 0;           // runs used: the latest of the segment after the last change point
+  std::size_t launches = 0;       // processes in those runs
+  std::size_t stored_runs = 0;    // runs given (all segments)
+  std::size_t change_points = 0;  // steps found in the series of run locations
+  std::string since_commit;       // commit of the first run used
+  std::string branch;
+  std::size_t min_runs = 0;  // the options' min_runs (the report says why a case fell back)
+  bool usable = false;       // runs >= min_runs and variance > 0
+};
+
+// Runs in branch order (oldest first). The series of run locations (mean of each run's
+// log locations) is segmented by detect_steps (stats/steps.hpp, default options), so a
+// change point never enters the noise; of the runs after the last step the latest
+// max_runs are used. variance = sum over their launches of (y - ȳ)^2 / (launches - 1),
+// ȳ the mean over those launches, on runs - 1 degrees of freedom (launches of one run may
+// share a host: counting runs, not launches, keeps the df honest). Throws InputError for a
+// run without locations or a non-finite location.
+LaunchNoise estimate_launch_noise(std::span<const StoredRun> runs, const LaunchNoiseOptions& options = {});
+
+// "launch noise from 30 runs of main since abc1234" / the reason it is not used.
+std::string describe_launch_noise(const LaunchNoise& noise);
+
+}  // namespace benchreport

@@ -1,0 +1,45 @@
+// Bindings for stats/launch_noise.hpp in the submodule _core.compare: the launch noise of one
+// case estimated from a branch's stored runs (passed to presets_comparison as launch_noise=).
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "benchreport/stats/launch_noise.hpp"
+#include "register.hpp"
+
+namespace py = pybind11;
+
+namespace benchreport::python {
+
+void register_launch_noise(py::module_& m) {
+  py::module_ c = m.attr("compare");
+  py::class_<LaunchNoise>(c, "LaunchNoise")
+      .def_readonly("variance", &LaunchNoise::variance)
+      .def_readonly("df", &LaunchNoise::df)
+      .def_readonly("runs", &LaunchNoise::runs)
+      .def_readonly("launches", &LaunchNoise::launches)
+      .def_readonly("stored_runs", &LaunchNoise::stored_runs)
+      .def_readonly("change_points", &LaunchNoise::change_points)
+      .def_readonly("since_commit", &LaunchNoise::since_commit)
+      .def_readonly("branch", &LaunchNoise::branch)
+      .def_readonly("min_runs", &LaunchNoise::min_runs)
+      .def_readonly("usable", &LaunchNoise::usable)
+      .def_property_readonly("description", [](const LaunchNoise& n) { return describe_launch_noise(n); })
+      .def("__repr__", [](const LaunchNoise& n) { return "<LaunchNoise " + describe_launch_noise(n) + ">"; });
+  c.def(
+      "estimate_launch_noise",
+      [](const std::vector<std::pair<std::string, std::vector<double>>>& runs, std::size_t min_runs,
+         std::size_t max_runs, const std::string& branch) {
+        std::vector<StoredRun> stored;
+        for (const auto& [commit, logs] : runs) stored.push_back({commit, logs});
+        py::gil_scoped_release release;
+        return estimate_launch_noise(stored, {.min_runs = min_runs, .max_runs = max_runs, .branch = branch});
+      },
+      py::arg("runs"), py::arg("min_runs") = 10, py::arg("max_runs") = 30, py::arg("branch") = "",
+      "Launch noise of one case from its stored runs, oldest first: (commit, log location of each process).");
+}
+
+}  // namespace benchreport::python

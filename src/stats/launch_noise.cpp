@@ -1,0 +1,76 @@
+#include "benchreport/stats/launch_noise.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "benchreport/core/error.hpp"
+#include "benchreport/stats/steps.hpp"
+
+namespace benchreport {
+namespace {
+
+double mean_of(std::span<const double> v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return s / static_cast<double>(v.size());
+}
+
+std::string short_commit(const std::string& sha) { return sha.substr(0, 7); }
+
+}  // namespace
+
+LaunchNoise estimate_launch_noise(std::span<const StoredRun> runs, const LaunchNoiseOptions& options) {
+  LaunchNoise out;
+  out.branch = options.branch;
+  out.min_runs = std::max<std::size_t>(options.min_runs, 2);
+  out.stored_runs = runs.size();
+  std::vector<double> series;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    if (runs[r].log_locations.empty())
+      throw InputError(fmt::format("launch noise: run {} (commit {}) has no process", r, runs[r].commit));
+    for (double y : runs[r].log_locations) {
+      if (!std::isfinite(y))
+        throw InputError(
+            fmt::format("launch noise: run {} (commit {}) has a non-finite log location", r, runs[r].commit));
+    }
+    series.push_back(mean_of(runs[r].log_locations));
+  }
+  if (runs.empty()) return out;
+  const std::vector<StepChange> steps = detect_steps(series);
+  out.change_points = steps.size();
+  std::size_t first = steps.empty() ? 0 : steps.back().index;
+  // Only the latest max_runs of the segment: older runs of an unchanged level add df but also slow drift.
+  if (runs.size() - first > options.max_runs) first = runs.size() - options.max_runs;
+  std::vector<double> ys;
+  for (std::size_t r = first; r < runs.size(); ++r)
+    ys.insert(ys.end(), runs[r].log_locations.begin(), runs[r].log_locations.end());
+  out.runs = runs.size() - first;
+  out.launches = ys.size();
+  out.since_commit = runs[first].commit;
+  if (out.launches >= 2) {
+    const double m = mean_of(ys);
+    double ss = 0;
+    for (double y : ys) ss += (y - m) * (y - m);
+    out.variance = ss / static_cast<double>(out.launches - 1);
+    out.df = static_cast<double>(std::min(out.runs, out.launches) - 1);
+  }
+  out.usable = out.runs >= out.min_runs && out.variance > 0 && out.df >= 1;
+  return out;
+}
+
+std::string describe_launch_noise(const LaunchNoise& n) {
+  const std::string branch = n.branch.empty() ? std::string("the branch") : n.branch;
+  if (n.usable) {
+    return fmt::format(
+        "launch noise from {} runs of {} since {} (sd {:.2f}% per launch, {:g} df{})", n.runs, branch,
+        short_commit(n.since_commit), 100 * std::sqrt(n.variance), n.df,
+        n.change_points > 0 ? fmt::format("; after the last of {} change points", n.change_points) : std::string());
+  }
+  if (n.stored_runs == 0) return fmt::format("no stored runs of {} for this case: within-process noise only", branch);
+  return fmt::format("{} usable runs of {} for this case (fewer than {}{}): launch noise not used", n.runs, branch,
+                     n.min_runs, n.change_points > 0 ? " after its last change point" : "");
+}
+
+}  // namespace benchreport
