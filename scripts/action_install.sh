@@ -44,6 +44,7 @@ source_hash() {
 cache_key() {
   local image abi ref
   # ImageOS is set on GitHub's runners (ubuntu24, ubuntu22); elsewhere the OS release stands in.
+  # shellcheck source=/dev/null
   image="${ImageOS:-$(. /etc/os-release && echo "${ID}${VERSION_ID:-}")}"
   abi="$("$python" -c 'import sys; print(f"cp{sys.version_info[0]}{sys.version_info[1]}")')"
   ref="$(printf '%s' "${BR_ACTION_REF:-local}" | tr -c 'A-Za-z0-9._-' '_')"
@@ -60,24 +61,29 @@ build_wheel() {
   "$python" -m venv "$build_venv"
   echo "benchreport: building the wheel of $action (no cached wheel for this key)"
   PATH="$build_venv/bin:$PATH" bash "$action/scripts/setup.sh"
-  PATH="$build_venv/bin:$PATH" JOBS="$(nproc)" NO_BUILD_ISOLATION=1 bash "$action/scripts/build_wheel.sh" >&2
+  # build_wheel.sh's log goes to stderr; its last line names the repaired wheel.
+  repaired="$(PATH="$build_venv/bin:$PATH" JOBS="$(nproc)" NO_BUILD_ISOLATION=1 \
+    bash "$action/scripts/build_wheel.sh" | tee /dev/stderr | tail -1)"
+  case "$repaired" in /*) ;; *) repaired="$action/$repaired" ;; esac  # build_wheel.sh names it from the checkout
   mkdir -p "$wheelhouse"
-  cp "$(ls -t "$action"/dist/benchreport-*manylinux*.whl | head -1)" "$wheelhouse/"
+  cp "$repaired" "$wheelhouse/"
   rm -rf "$build_venv"
 }
 
 install() {
-  local mode="${BR_INSTALL:-action}" requirement
+  local mode="${BR_INSTALL:-action}" requirement wheels
   if [ "$mode" = none ]; then
     py="${BR_PYTHON:-python3}"
   else
     if [ "$mode" = action ]; then
-      if ! ls "$wheelhouse"/benchreport-*.whl > /dev/null 2>&1; then
-        build_wheel
+      wheels=("$wheelhouse"/benchreport-*.whl)
+      if [ -f "${wheels[0]}" ]; then
+        echo "benchreport: using the cached wheel $(basename "${wheels[0]}")"
       else
-        echo "benchreport: using the cached wheel $(basename "$(ls "$wheelhouse"/benchreport-*.whl | head -1)")"
+        build_wheel
+        wheels=("$wheelhouse"/benchreport-*.whl)
       fi
-      requirement="$(ls -t "$wheelhouse"/benchreport-*.whl | head -1)"
+      requirement="${wheels[0]}"  # one wheel per key: the folder is this key's cache
     else
       requirement="$mode"
     fi
