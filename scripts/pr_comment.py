@@ -118,7 +118,8 @@ class GitHub:
                 text = resp.read().decode("utf-8")
         except urllib.error.HTTPError as exc:
             detail = exc.read().decode("utf-8", "replace")[:500]
-            raise ApiError(exc.code, f"{method} {path}: {detail}", _rate_limited(exc.code, exc.headers, detail)) from None
+            limited = _rate_limited(exc.code, exc.headers, detail)
+            raise ApiError(exc.code, f"{method} {path}: {detail}", limited) from None
         try:
             return json.loads(text) if text else None
         except ValueError:
@@ -228,7 +229,8 @@ def read_artifact_file(folder: str, name: str, limit: int) -> str:
 def artifact_pr_number(folder: str) -> int:
     text = read_artifact_file(folder, ARTIFACT_PR, 64).strip()
     if not _PR_NUMBER_RE.fullmatch(text):
-        raise ArtifactError(f"{os.path.join(folder, ARTIFACT_PR)}: a PR number is a positive integer, got {text[:40]!r}")
+        path = os.path.join(folder, ARTIFACT_PR)
+        raise ArtifactError(f"{path}: a PR number is a positive integer, got {text[:40]!r}")
     return int(text)
 
 
@@ -293,7 +295,8 @@ def post_from_artifact(folder: str, event: Any, github: GitHub, marker: str, aut
         print("pr_comment: --from-artifact needs a workflow_run event", file=sys.stderr)
         return EXIT_USAGE
     if run.get("event") not in ("pull_request", "pull_request_target"):
-        print(f"pr_comment: the workflow run was for a {run.get('event')!r} event, not a pull request: no comment posted")
+        print(f"pr_comment: the workflow run was for a {run.get('event')!r} event, not a pull request: "
+              "no comment posted")
         return EXIT_OK
     try:
         number = artifact_pr_number(folder)
@@ -308,7 +311,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--body-file", help="Markdown body (benchreport compare --github --comment-file)")
     parser.add_argument("--marker", default=MARKER,
-                        help=f"hidden HTML comment that starts the comment's body (default {MARKER}); one per matrix job")
+                        help=f"hidden HTML comment that starts the comment's body (default {MARKER}); "
+                             "one per matrix job")
     parser.add_argument("--author", default=os.environ.get("BR_COMMENT_AUTHOR") or None,
                         help="login of the token's identity (default: GET /user, else github-actions[bot])")
     parser.add_argument("--token-env", default="GITHUB_TOKEN", help="environment variable holding the token")
@@ -332,7 +336,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     event_path = os.environ.get("GITHUB_EVENT_PATH")
     repository = os.environ.get("GITHUB_REPOSITORY")
     if not event_path or not repository:
-        print("pr_comment: GITHUB_EVENT_PATH and GITHUB_REPOSITORY must be set (run inside GitHub Actions)", file=sys.stderr)
+        print("pr_comment: GITHUB_EVENT_PATH and GITHUB_REPOSITORY must be set (run inside GitHub Actions)",
+              file=sys.stderr)
         return EXIT_USAGE
     try:
         with open(event_path, encoding="utf-8") as fh:

@@ -13,10 +13,10 @@ import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Optional
 from urllib.parse import urlparse
 
 import numpy as np
-import pytest
 import yaml
 
 REPO = Path(__file__).resolve().parents[2]
@@ -129,8 +129,8 @@ def write_results(folder: Path, head_factor: float) -> None:
             (folder / f"{side}-{i}.csv").write_text("\n".join(lines) + "\n")
 
 
-def run_action(tmp: Path, github: FakeGitHub, fail_on: str = "", event: dict = None, comment: str = "true",
-               marker: str = None, base: str = None, **extra: str):
+def run_action(tmp: Path, github: FakeGitHub, fail_on: str = "", event: Optional[dict] = None,
+               comment: str = "true", marker: Optional[str] = None, base: Optional[str] = None, **extra: str):
     event_path = tmp / "event.json"
     event_path.write_text(json.dumps(event if event is not None else {"pull_request": {"number": 7}}))
     if marker is not None:

@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from test_action import write_results
 
 REPO = Path(__file__).resolve().parents[2]

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from test_action import FakeGitHub, run_action, write_results
 
 REPO = Path(__file__).resolve().parents[2]
@@ -69,7 +68,8 @@ def store_env(tmp_path: Path, repo: Path, name: str, **extra: str) -> dict:
         stand_in.write_text(STAND_IN)
         stand_in.chmod(0o755)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("BR_", "GIT_"))}
-    env.update(BR_STORE="branch", BR_REPO=str(repo), BR_STORE_PATH=str(tmp_path / "runner-temp" / name / "results.sqlite"),
+    env.update(BR_STORE="branch", BR_REPO=str(repo),
+               BR_STORE_PATH=str(tmp_path / "runner-temp" / name / "results.sqlite"),
                BR_HEAD="results/run-1.json\nresults/run-2.json", BR_COMMIT=COMMIT, BR_PYTHON=str(stand_in),
                STORE_SCRIPT=str(STORE), GIT_CONFIG_NOSYSTEM="1", HOME=str(tmp_path))
     env.update(extra)

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from test_action import PR_COMMENT, TOKEN, FakeGitHub, run_action, write_results
 
 HEAD_SHA = "0123456789abcdef0123456789abcdef01234567"
@@ -74,8 +73,9 @@ def test_the_compare_half_posts_nothing_and_the_post_half_posts_its_artifact(tmp
         edited = post_only(job, github, artifact, workflow_run_event(job, head_sha="f" * 40))
         assert edited.returncode == 0 and "updated comment" in edited.stdout
         assert len(github.comments) == 1
-        assert github.comments[comment["id"]]["body"] == "<!-- benchreport -->\n" + (artifact / "comment.md").read_text()
-        assert (artifact / "comment.md").read_text() != report
+        new_report = (artifact / "comment.md").read_text()
+        assert github.comments[comment["id"]]["body"] == "<!-- benchreport -->\n" + new_report
+        assert new_report != report
 
 
 def test_the_gate_still_trips_in_the_compare_half(tmp_path):

@@ -109,7 +109,8 @@ def action_step(workflow: dict, job: str) -> dict:
 
 
 def test_the_trusted_reporting_pair():
-    compare, report = load(REPO / "examples/ci/performance-compare.yml"), load(REPO / "examples/ci/performance-report.yml")
+    compare = load(REPO / "examples/ci/performance-compare.yml")
+    report = load(REPO / "examples/ci/performance-report.yml")
     assert compare["on"] == "pull_request" and compare["permissions"] == {"contents": "read"}  # a fork's code runs here
     (compare_job,) = compare["jobs"]
     assert action_step(compare, compare_job)["mode"] == "compare-only"
