@@ -13,10 +13,10 @@ import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Optional
 from urllib.parse import urlparse
 
 import numpy as np
-import pytest
 import yaml
 
 REPO = Path(__file__).resolve().parents[2]
@@ -36,6 +36,7 @@ class FakeGitHub:
         self.next_id = 1000
         self.login = login  # None: GET /user is 403, as for the workflow's GITHUB_TOKEN
         self.override = {}  # (method, "list"|"post"|"patch"|"user") -> (status, payload, headers)
+        self.pulls = {}  # number -> head sha, for GET /repos/octo/bench/pulls/N
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -70,6 +71,10 @@ class FakeGitHub:
                     if fake.login is None:
                         return self._reply(403, {"message": "Resource not accessible by integration"})
                     return self._reply(200, {"login": fake.login, "id": 1})
+                if parts[:4] == ["repos", "octo", "bench", "pulls"] and method == "GET" and len(parts) == 5:
+                    if not parts[4].isdigit() or int(parts[4]) not in fake.pulls:
+                        return self._reply(404, {"message": "Not Found"})
+                    return self._reply(200, {"number": int(parts[4]), "head": {"sha": fake.pulls[int(parts[4])]}})
                 if parts[:3] != ["repos", "octo", "bench"] or parts[3] != "issues":
                     return self._reply(404, {"message": "Not Found"})
                 if parts[4] == "comments" and method == "PATCH":
@@ -124,16 +129,18 @@ def write_results(folder: Path, head_factor: float) -> None:
             (folder / f"{side}-{i}.csv").write_text("\n".join(lines) + "\n")
 
 
-def run_action(tmp: Path, github: FakeGitHub, fail_on: str = "", event: dict = None, comment: str = "true",
-               marker: str = None, base: str = None):
+def run_action(tmp: Path, github: FakeGitHub, fail_on: str = "", event: Optional[dict] = None,
+               comment: str = "true", marker: Optional[str] = None, base: Optional[str] = None, **extra: str):
     event_path = tmp / "event.json"
     event_path.write_text(json.dumps(event if event is not None else {"pull_request": {"number": 7}}))
-    extra = {} if marker is None else {"BR_MARKER": marker}
-    env = dict(os.environ, **extra, BR_BASE=base if base is not None else f"{tmp}/results/base-*.csv",
+    if marker is not None:
+        extra["BR_MARKER"] = marker
+    env = dict(os.environ, BR_BASE=base if base is not None else f"{tmp}/results/base-*.csv",
                BR_HEAD=f"{tmp}/results/head-*.csv", BR_FAIL_ON=fail_on, BR_COMMENT=comment, BR_OUT=str(tmp / "out"),
                BR_EXTRA="--resamples 300", BR_PYTHON=sys.executable, GITHUB_TOKEN=TOKEN,
                GITHUB_EVENT_PATH=str(event_path), GITHUB_REPOSITORY="octo/bench", GITHUB_API_URL=github.url,
                GITHUB_STEP_SUMMARY=str(tmp / "summary.md"), GITHUB_OUTPUT=str(tmp / "output.txt"))
+    env.update(extra)
     return subprocess.run(["bash", str(ACTION)], env=env, capture_output=True, text=True, timeout=300)
 
 
