@@ -833,6 +833,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output-dir", help="write one file per preset into this folder")
     p.add_argument("--resamples", type=int, default=10000, help="bootstrap resamples (default 10000)")
     p.set_defaults(func=cmd_demo)
+
+    from . import _store_cli  # record, store export/import (the results store, docs/store.md)
+
+    _store_cli.add_parsers(sub, _add_input_options)
     return parser
 
 

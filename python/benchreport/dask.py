@@ -24,7 +24,8 @@ from . import _core
 from ._history import history as _history
 from ._history import read_arrow
 
-__all__ = ["read_parquet", "case_columns", "check_cases", "summaries", "change_points", "compute", "analyze"]
+__all__ = ["read_parquet", "read_store", "commit_of", "case_columns", "check_cases", "summaries", "change_points",
+           "compute", "analyze"]
 
 #: Labels that name a process or repetition, never a case (data/label_roles.hpp, as history uses them).
 PROCESS_COLUMNS: tuple[str, ...] = tuple(_core.PROCESS_LABELS)
@@ -42,6 +43,52 @@ def read_parquet(path: Any, **options: Any) -> dd.DataFrame:
     partitions that also hold other cases. ``options`` go to ``dask.dataframe.read_parquet``."""
     options.setdefault("split_row_groups", False)
     return dd.read_parquet(path, **options)
+
+
+def read_store(path: Any, branch: str, *, npartitions: Optional[int] = None) -> dd.DataFrame:
+    """One branch of a store's Parquet export (``Store.export_parquet``, docs/store.md) as a frame
+    ready for :func:`analyze` with ``order="seq"``: the label columns, ``seq`` (the commit's
+    position on the branch), ``unit`` and ``value``, each case whole in one partition (the export
+    is partitioned by commit, so cases are shuffled together) with its rows in branch order, each
+    run's samples in recorded order. ``commit_of(path, branch)`` maps seq back to commits."""
+    import pyarrow.feather as feather
+
+    runs = feather.read_table(f"{path}/_runs.arrow", columns=["branch", "commit_sha", "seq"]).to_pandas()
+    runs = runs[runs["branch"] == branch]
+    if runs.empty:
+        raise _core.InputError(f"{path}: no runs of branch {branch!r} in this export")
+    frame = read_parquet(path, filters=[("branch", "==", branch)])
+    seqs = dict(zip(runs["commit_sha"], runs["seq"]))
+    labels = [c for c in frame.columns if c not in ("branch", "commit", "unit", "value")]
+    meta = frame._meta[labels].assign(seq=pd.Series([], dtype="int64"), unit=frame._meta["unit"],
+                                      value=frame._meta["value"], _file=pd.Series([], dtype="int64"),
+                                      _row=pd.Series([], dtype="int64"))
+    numbered = frame.map_partitions(_number_rows, labels, seqs, meta=meta)
+    shuffled = numbered.shuffle(on=labels or ["seq"], npartitions=npartitions or frame.npartitions)
+    return shuffled.map_partitions(_branch_order, meta=meta.drop(columns=["_file", "_row"]))
+
+
+def _number_rows(part: pd.DataFrame, labels: List[str], seqs: dict,
+                 partition_info: Optional[dict] = None) -> pd.DataFrame:
+    """The commit's seq, and where each row came from (file, row) so order survives the shuffle."""
+    seq = part["commit"].astype(str).map(seqs).astype("int64")
+    number = (partition_info or {}).get("number", 0)
+    return part[labels].assign(seq=seq, unit=part["unit"], value=part["value"], _file=number,
+                               _row=range(len(part)))
+
+
+def _branch_order(part: pd.DataFrame) -> pd.DataFrame:
+    ordered = part.sort_values(["seq", "_file", "_row"], kind="stable")
+    return ordered.drop(columns=["_file", "_row"]).reset_index(drop=True)
+
+
+def commit_of(path: Any, branch: str) -> dict:
+    """seq → commit of a branch in a store's Parquet export."""
+    import pyarrow.feather as feather
+
+    runs = feather.read_table(f"{path}/_runs.arrow", columns=["branch", "commit_sha", "seq"]).to_pandas()
+    runs = runs[runs["branch"] == branch]
+    return dict(zip(runs["seq"].astype(int), runs["commit_sha"]))
 
 
 def case_columns(frame: dd.DataFrame, *, value: str = "value", unit: str = "unit", order: str = "commit",

@@ -1,0 +1,199 @@
+"""A store as a Parquet dataset partitioned by branch and commit, and back (docs/store.md).
+
+Layout of the export folder::
+
+    _store.json                              {"format": "benchreport-store", "schema_version": 2}
+    _runs.arrow                              one row per run (every runs column, the environment, the files)
+    _sets.arrow                              one row per set (every sets column but the samples; n = sample count)
+    branch=<b>/commit=<c>/run-<id>.parquet   one row per sample: the label columns, unit, value
+
+``<b>`` and ``<c>`` are percent-encoded (a branch ``feature/x`` is ``feature%2Fx``), which pyarrow
+and Dask decode. The run and set tables are Arrow IPC files, not Parquet, so that
+``dask.dataframe.read_parquet(folder)`` sees the sample files only (Dask reads every ``*.parquet``
+below the folder, whatever its name). The samples are the
+float64 values as stored, so an import gives the same bits back.
+"""
+from __future__ import annotations
+
+import json
+import os
+import urllib.parse
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Dict, List, Sequence
+
+import numpy as np
+
+from ._core import InputError
+
+if TYPE_CHECKING:
+    from .store import Store
+
+FORMAT = "benchreport-store"
+#: Label names that the partitions (branch, commit) and Store.dataset (run) own: not sample columns.
+RESERVED_COLUMNS = ("branch", "commit", "run", "unit", "value")
+
+
+def _pyarrow() -> Any:
+    try:
+        import pyarrow
+        import pyarrow.parquet
+    except ImportError as exc:
+        raise ImportError("Parquet export and import need pyarrow: pip install 'benchreport[arrow]'") from exc
+    return pyarrow
+
+
+def partition_path(branch: str, commit: str) -> str:
+    """The folder of one (branch, commit), relative to the export root (hive style, percent-encoded)."""
+    return f"branch={urllib.parse.quote(branch, safe='')}/commit={urllib.parse.quote(commit, safe='')}"
+
+
+def _label_columns(store: "Store") -> List[str]:
+    """Every label name in the store, sorted: each sample file has them all (null where a set lacks
+    one), so every file has one schema and a dataset reader keeps every column."""
+    names = set()
+    for (labels,) in store.connection.execute("SELECT DISTINCT labels FROM sets"):
+        names.update(json.loads(labels))
+    return sorted(n for n in names if n not in RESERVED_COLUMNS)
+
+
+def export_store(store: "Store", directory: Any) -> Dict[str, int]:
+    pa = _pyarrow()
+    import pyarrow.feather as feather
+    import pyarrow.parquet as pq
+
+    root = Path(os.fspath(directory))
+    if root.exists() and any(root.iterdir()):
+        raise InputError(f"{root}: the export folder must be new or empty")
+    root.mkdir(parents=True, exist_ok=True)
+    db = store.connection
+    columns = _label_columns(store)
+    schema = pa.schema([*(pa.field(c, pa.string()) for c in columns), pa.field("unit", pa.string()),
+                        pa.field("value", pa.float64())])
+    counts = {"runs": 0, "sets": 0, "samples": 0, "files": 0}
+    set_rows: Dict[str, List[Any]] = {k: [] for k in _SET_FIELDS}
+    run_ids = [r[0] for r in db.execute("SELECT run_id FROM runs ORDER BY branch, seq, run_id")]
+    for run_id in run_ids:
+        commit, branch = db.execute("SELECT commit_sha, branch FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+        table = _run_samples(db, run_id, columns, schema, set_rows)
+        folder = root / partition_path(branch, commit)
+        folder.mkdir(parents=True, exist_ok=True)
+        pq.write_table(table, folder / f"run-{run_id}.parquet")
+        counts["runs"] += 1
+        counts["files"] += 1
+        counts["samples"] += table.num_rows
+    counts["sets"] = len(set_rows["run_id"])
+    feather.write_feather(pa.table(set_rows, schema=_sets_schema(pa)), root / "_sets.arrow", compression="zstd")
+    feather.write_feather(_runs_table(pa, db), root / "_runs.arrow", compression="zstd")
+    (root / "_store.json").write_text(json.dumps({"format": FORMAT, "schema_version": store.schema_version}) + "\n",
+                                      encoding="utf-8")
+    return counts
+
+
+_SET_FIELDS = ("run_id", "name", "labels", "unit", "process", "direction", "exact", "file", "metadata", "n",
+               "iterations")
+
+
+def _sets_schema(pa: Any) -> Any:
+    return pa.schema([("run_id", pa.int64()), ("name", pa.string()), ("labels", pa.string()), ("unit", pa.string()),
+                      ("process", pa.int64()), ("direction", pa.string()), ("exact", pa.int64()),
+                      ("file", pa.int64()), ("metadata", pa.string()), ("n", pa.int64()), ("iterations", pa.binary())])
+
+
+def _run_samples(db: Any, run_id: int, columns: Sequence[str], schema: Any, set_rows: Dict[str, List[Any]]) -> Any:
+    """One run's samples as a table (one row per sample, sets in recorded order); its set rows appended."""
+    pa = _pyarrow()
+    blobs, per_set_labels, units = [], [], []
+    for row in db.execute("SELECT name, labels, unit, process, direction, exact, file, metadata, samples, iterations"
+                          " FROM sets WHERE run_id = ? ORDER BY set_id", (run_id,)):
+        name, labels, unit, process, direction, exact, file, metadata, samples, iterations = row
+        for key, value in zip(_SET_FIELDS, (run_id, name, labels, unit, process, direction, exact, file, metadata,
+                                            len(samples) // 8, iterations)):
+            set_rows[key].append(value)
+        blobs.append(samples)
+        per_set_labels.append(json.loads(labels))
+        units.append(unit)
+    counts = np.array([len(b) // 8 for b in blobs], dtype=np.int64)
+    values = np.frombuffer(b"".join(blobs), dtype="<f8")
+    arrays = [pa.DictionaryArray.from_arrays(pa.array(np.repeat(np.arange(len(blobs), dtype=np.int32), counts)),
+                                             pa.array([labels.get(c) for labels in per_set_labels], pa.string()))
+              .cast(pa.string()) for c in columns]
+    arrays.append(pa.array(np.repeat(np.array(units, dtype=object), counts), pa.string()))
+    arrays.append(pa.array(values.astype(np.float64), pa.float64()))
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+_RUN_COLUMNS = ("run_id", "content_hash", "commit_sha", "branch", "time", "seq", "tool", "source", "warnings")
+
+
+def _runs_table(pa: Any, db: Any) -> Any:
+    rows = db.execute(f"SELECT {', '.join('r.' + c for c in _RUN_COLUMNS)}, e.json FROM runs r LEFT JOIN environments e"
+                      " ON e.environment_id = r.environment_id ORDER BY r.run_id").fetchall()
+    data: Dict[str, List[Any]] = {c: [r[i] for r in rows] for i, c in enumerate(_RUN_COLUMNS)}
+    data["environment"] = [r[len(_RUN_COLUMNS)] for r in rows]
+    data["files"] = [json.dumps(db.execute("SELECT position, file, format, metadata FROM run_files WHERE run_id = ?"
+                                           " ORDER BY position", (r[0],)).fetchall()) for r in rows]
+    types = {"run_id": pa.int64(), "seq": pa.int64()}
+    return pa.table({c: pa.array(v, types.get(c, pa.string())) for c, v in data.items()})
+
+
+def import_store(store: "Store", directory: Any) -> Dict[str, int]:
+    _pyarrow()
+    import pyarrow.feather as feather
+
+    from .store import _Prepared, content_hash
+
+    root = Path(os.fspath(directory))
+    marker = root / "_store.json"
+    if not marker.is_file():
+        raise InputError(f"{root}: not a benchreport store export (no _store.json)")
+    try:
+        header = json.loads(marker.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise InputError(f"{marker}: not valid JSON ({exc})") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise InputError(f"{marker}: format is not {FORMAT!r}")
+    runs = feather.read_table(root / "_runs.arrow").to_pylist()
+    sets = feather.read_table(root / "_sets.arrow").to_pylist()
+    by_run: Dict[int, List[Dict[str, Any]]] = {}
+    for row in sets:
+        by_run.setdefault(int(row["run_id"]), []).append(row)
+    db = store.connection
+    counts = {"imported": 0, "skipped": 0}
+    with store._transaction():
+        # Into an empty store, run ids and seqs are kept (the round trip is exact); else runs are appended.
+        empty = db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 0
+        for run in runs:
+            rows = _set_rows(root, run, by_run.get(int(run["run_id"]), []))
+            digest = content_hash(run["commit_sha"], run["branch"], rows)
+            if digest != run["content_hash"]:
+                raise InputError(f"{root}: run {run['run_id']} does not match its content hash (damaged export)")
+            if db.execute("SELECT 1 FROM runs WHERE content_hash = ?", (digest,)).fetchone():
+                counts["skipped"] += 1
+                continue
+            prepared = _Prepared(digest, run["tool"], run["source"], run["environment"] or "{}", run["warnings"],
+                                 [tuple(f) for f in json.loads(run["files"])], rows)
+            keep = (int(run["run_id"]), int(run["seq"])) if empty else (None, None)
+            store._insert_run(prepared, run["commit_sha"], run["branch"], run["time"], keep[1], run_id=keep[0])
+            counts["imported"] += 1
+    return counts
+
+
+def _set_rows(root: Path, run: Dict[str, Any], sets: List[Dict[str, Any]]) -> List[tuple]:
+    """A run's rows in the ``sets`` column order, samples cut from its sample file by the set counts."""
+    import pyarrow.parquet as pq
+
+    path = root / partition_path(run["branch"], run["commit_sha"]) / f"run-{run['run_id']}.parquet"
+    if not path.is_file():
+        raise InputError(f"{path}: missing (run {run['run_id']} of the export)")
+    column = pq.read_table(path, columns=["value"]).column("value")
+    values = column.combine_chunks().to_numpy(zero_copy_only=False)
+    counts = [int(s["n"]) for s in sets]
+    if sum(counts) != len(values):
+        raise InputError(f"{path}: {len(values)} samples but _sets.arrow counts {sum(counts)}")
+    ends = np.cumsum(counts)
+    out = []
+    for s, end, n in zip(sets, ends, counts):
+        samples = np.ascontiguousarray(values[end - n:end], dtype="<f8").tobytes()
+        out.append((s["name"], s["labels"], s["unit"], s["process"], samples, s["iterations"], s["direction"],
+                    s["exact"], s["file"], s["metadata"]))
+    return out
