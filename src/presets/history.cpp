@@ -310,9 +310,11 @@ void add_alert_summary(Report& report, const HistoryAnalysis& a, const HistoryRe
         (a.changes[i].change_points[k].regression ? regressions : improvements) += 1;
       }
     }
+    if (regressions + improvements == 0) continue;
     parts.push_back(fmt::format("{} {} ({} regressions, {} improvements)", regressions + improvements, state,
                                 regressions, improvements));
   }
+  if (parts.empty()) return;
   report.add_paragraph(fmt::format("Change point states from the store: {}.", fmt::join(parts, ", ")));
 }
 
