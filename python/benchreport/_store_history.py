@@ -127,9 +127,9 @@ def _assemble(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) 
     for commit, run_ids in runs_per_commit.items():
         if len(run_ids) > 1:
             for labels, s in _summaries_of(store, run_ids, threads):
-                case = cases[_case_key(labels)] if _case_key(labels) in cases else None
-                if case is not None:
-                    case.points[commit] = (float(s.values[0]), int(s.processes[0]), int(s.samples[0]))
+                pooled = cases.get(_case_key(labels))
+                if pooled is not None:
+                    pooled.points[commit] = (float(s.values[0]), int(s.processes[0]), int(s.samples[0]))
     merged: Dict[Tuple[str, ...], List[_Case]] = OrderedDict()
     for case in cases.values():  # a column a run lacks is "" there, as in the full dataset's key
         merged.setdefault(tuple(case.labels.get(c, "") for c in columns), []).append(case)
@@ -214,8 +214,8 @@ def _update_states(store: Store, branch: str, analysis: Any, runs: Sequence[RunI
         alerts.append(row)
     gone = [(branch, k, c) for (k, c), (s, _) in stored.items() if (k, c) not in found and s != "acknowledged"]
     with store._transaction():
-        db.executemany("INSERT INTO change_points(branch, case_key, commit_sha, direction, change, state, note, updated)"
-                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(branch, case_key, commit_sha) DO UPDATE SET"
+        db.executemany("INSERT INTO change_points(branch, case_key, commit_sha, direction, change, state, note,"
+                       " updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(branch, case_key, commit_sha) DO UPDATE SET"
                        " direction = excluded.direction, change = excluded.change, state = excluded.state,"
                        " updated = excluded.updated", writes)
         db.executemany("DELETE FROM change_points WHERE branch = ? AND case_key = ? AND commit_sha = ?", gone)
