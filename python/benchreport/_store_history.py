@@ -215,8 +215,8 @@ def _update_states(store: Store, branch: str, analysis: Any, runs: Sequence[RunI
     gone = [(branch, k, c) for (k, c), (s, _) in stored.items() if (k, c) not in found and s != "acknowledged"]
     with store._transaction():
         db.executemany("INSERT INTO change_points(branch, case_key, commit_sha, direction, change, state, note,"
-                       " updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(branch, case_key, commit_sha) DO UPDATE SET"
-                       " direction = excluded.direction, change = excluded.change, state = excluded.state,"
+                       " updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                       " ON CONFLICT(branch, case_key, commit_sha) DO UPDATE SET direction = excluded.direction, change = excluded.change, state = excluded.state,"
                        " updated = excluded.updated", writes)
         db.executemany("DELETE FROM change_points WHERE branch = ? AND case_key = ? AND commit_sha = ?", gone)
     return alerts
