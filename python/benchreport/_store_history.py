@@ -216,7 +216,8 @@ def _update_states(store: Store, branch: str, analysis: Any, runs: Sequence[RunI
     with store._transaction():
         db.executemany("INSERT INTO change_points(branch, case_key, commit_sha, direction, change, state, note,"
                        " updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-                       " ON CONFLICT(branch, case_key, commit_sha) DO UPDATE SET direction = excluded.direction, change = excluded.change, state = excluded.state,"
+                       " ON CONFLICT(branch, case_key, commit_sha) DO UPDATE SET direction = excluded.direction,"
+                       " change = excluded.change, state = excluded.state,"
                        " updated = excluded.updated", writes)
         db.executemany("DELETE FROM change_points WHERE branch = ? AND case_key = ? AND commit_sha = ?", gone)
     return alerts
