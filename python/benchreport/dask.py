@@ -47,47 +47,53 @@ def read_parquet(path: Any, **options: Any) -> dd.DataFrame:
 
 def read_store(path: Any, branch: str, *, npartitions: Optional[int] = None) -> dd.DataFrame:
     """One branch of a store's Parquet export (``Store.export_parquet``, docs/store.md) as a frame
-    ready for :func:`analyze` with ``order="seq"``: the label columns, ``seq`` (the commit's
-    position on the branch), ``unit`` and ``value``, each case whole in one partition (the export
-    is partitioned by commit, so cases are shuffled together) with its rows in branch order, each
-    run's samples in recorded order. ``commit_of(path, branch)`` maps seq back to commits."""
+    ready for :func:`analyze` with ``order="seq"``: the label columns, ``run`` (the run id, a
+    per-process label: two runs of one commit are two launches), ``seq`` (the commit's position on
+    the branch), ``unit`` and ``value``. The export is partitioned by commit (one file per run, read
+    as one Dask partition); here the rows are shuffled by the case labels so that each case is whole
+    in one partition, its rows in branch order and each run's samples in recorded order.
+    ``commit_of(path, branch)`` maps seq back to commits."""
+    from ._store_parquet import partition_path
+
+    runs = _store_runs(path, branch).sort_values(["seq", "run_id"], kind="stable")
+    files = [(f"{path}/{partition_path(branch, commit)}/run-{run}.parquet", int(run), int(seq))
+             for run, commit, seq in zip(runs["run_id"], runs["commit_sha"], runs["seq"])]
+    meta = _read_run_file(files[0]).iloc[:0]
+    frame = dd.from_map(_read_run_file, files, meta=meta)
+    cases = [c for c in meta.columns if c not in ("run", "seq", "unit", "value", "_run", "_row", *PROCESS_COLUMNS)]
+    shuffled = frame.shuffle(on=cases or ["seq"], npartitions=npartitions or len(files))
+    return shuffled.map_partitions(_branch_order, meta=meta.drop(columns=["_run", "_row"]))
+
+
+def _store_runs(path: Any, branch: str) -> pd.DataFrame:
     import pyarrow.feather as feather
 
-    runs = feather.read_table(f"{path}/_runs.arrow", columns=["branch", "commit_sha", "seq"]).to_pandas()
+    runs = feather.read_table(f"{path}/_runs.arrow", columns=["run_id", "branch", "commit_sha", "seq"]).to_pandas()
     runs = runs[runs["branch"] == branch]
     if runs.empty:
         raise _core.InputError(f"{path}: no runs of branch {branch!r} in this export")
-    frame = read_parquet(path, filters=[("branch", "==", branch)])
-    seqs = dict(zip(runs["commit_sha"], runs["seq"]))
-    labels = [c for c in frame.columns if c not in ("branch", "commit", "unit", "value")]
-    meta = frame._meta[labels].assign(seq=pd.Series([], dtype="int64"), unit=frame._meta["unit"],
-                                      value=frame._meta["value"], _file=pd.Series([], dtype="int64"),
-                                      _row=pd.Series([], dtype="int64"))
-    numbered = frame.map_partitions(_number_rows, labels, seqs, meta=meta)
-    shuffled = numbered.shuffle(on=labels or ["seq"], npartitions=npartitions or frame.npartitions)
-    return shuffled.map_partitions(_branch_order, meta=meta.drop(columns=["_file", "_row"]))
+    return runs
 
 
-def _number_rows(part: pd.DataFrame, labels: List[str], seqs: dict,
-                 partition_info: Optional[dict] = None) -> pd.DataFrame:
-    """The commit's seq, and where each row came from (file, row) so order survives the shuffle."""
-    seq = part["commit"].astype(str).map(seqs).astype("int64")
-    number = (partition_info or {}).get("number", 0)
-    return part[labels].assign(seq=seq, unit=part["unit"], value=part["value"], _file=number,
-                               _row=range(len(part)))
+def _read_run_file(item: Tuple[str, int, int]) -> pd.DataFrame:
+    """One run's sample file with its run id, seq and each row's place (so order survives the shuffle)."""
+    import pyarrow.parquet as pq
+
+    file, run, seq = item
+    part = pq.read_table(file).to_pandas()
+    labels = [c for c in part.columns if c not in ("unit", "value")]
+    return part[labels].assign(run=pd.Series([str(run)] * len(part), dtype=part["unit"].dtype), seq=seq,
+                               unit=part["unit"], value=part["value"], _run=run, _row=range(len(part)))
 
 
 def _branch_order(part: pd.DataFrame) -> pd.DataFrame:
-    ordered = part.sort_values(["seq", "_file", "_row"], kind="stable")
-    return ordered.drop(columns=["_file", "_row"]).reset_index(drop=True)
+    ordered = part.sort_values(["seq", "_run", "_row"], kind="stable")  # run ids as numbers: 9 before 10
+    return ordered.drop(columns=["_run", "_row"]).reset_index(drop=True)
 
 
 def commit_of(path: Any, branch: str) -> dict:
     """seq → commit of a branch in a store's Parquet export."""
-    import pyarrow.feather as feather
-
-    runs = feather.read_table(f"{path}/_runs.arrow", columns=["branch", "commit_sha", "seq"]).to_pandas()
-    runs = runs[runs["branch"] == branch]
+    runs = _store_runs(path, branch)
     return dict(zip(runs["seq"].astype(int), runs["commit_sha"]))
 
 

@@ -555,20 +555,20 @@ def _set_name(labels: Dict[str, str]) -> str:
     return ",".join(f"{k}={v}" for k, v in sorted(labels.items()) if k not in _core.PROCESS_LABELS)
 
 
-def _label_json_per_set(dataset: Dataset) -> List[str]:
-    """Canonical JSON of each set's labels, built once per distinct combination of label codes."""
-    n = len(dataset)
+def _labels_per_set(dataset: Dataset) -> List[Tuple[str, Dict[str, str]]]:
+    """Each set's labels as (canonical JSON, dict), built once per distinct combination of label codes."""
     columns = dataset.columns
     coded = [dataset.label_codes(c) for c in columns]
-    cache: Dict[Tuple[int, ...], str] = {}
+    code_rows = np.stack([codes for codes, _ in coded], axis=1) if coded else np.zeros((len(dataset), 0), np.int32)
+    cache: Dict[bytes, Tuple[str, Dict[str, str]]] = {}
     out = []
-    for i in range(n):
-        key = tuple(int(codes[i]) for codes, _ in coded)
-        text = cache.get(key)
-        if text is None:
-            text = _canonical_json({c: d[k] for c, (_, d), k in zip(columns, coded, key) if k >= 0})
-            cache[key] = text
-        out.append(text)
+    for row in code_rows:
+        key = row.tobytes()
+        found = cache.get(key)
+        if found is None:
+            labels = {c: d[k] for c, (_, d), k in zip(columns, coded, row.tolist()) if k >= 0}
+            found = cache[key] = (_canonical_json(labels), labels)
+        out.append(found)
     return out
 
 
@@ -589,9 +589,9 @@ def content_hash(commit_sha: str, branch: str, rows: Sequence[Tuple[Any, ...]]) 
 
 def _prepare_rows(dataset: Dataset, commit_sha: str, branch: str, source: str, env: Environment) -> _Prepared:
     native = dataset._ds
-    values = native.values
-    offsets = native.offsets
-    weights = native.weights
+    values = _blob(native.values)  # one buffer, cut per set below
+    offsets = (native.offsets * 8).tolist()
+    weights = None if native.weights is None else _blob(native.weights)
     runs = native.runs()
     formats = dict(native.run_formats())
     file_position = {rid: i for i, (rid, _) in enumerate(runs)}
@@ -599,15 +599,12 @@ def _prepare_rows(dataset: Dataset, commit_sha: str, branch: str, source: str, e
     directions = native.directions()
     units = native.unit_symbols()
     metadata = [native.set_metadata(i) for i in range(len(dataset))]
-    label_texts = _label_json_per_set(dataset)
     rows = []
-    for i, labels_text in enumerate(label_texts):
-        begin, end = int(offsets[i]), int(offsets[i + 1])
-        samples = _blob(values[begin:end])
-        iterations = None if weights is None else _blob(weights[begin:end])
-        labels = json.loads(labels_text)
-        row = (_set_name(labels), labels_text, units[i], _set_process(labels), samples, iterations, directions[i],
-               int(native.unit(i).exact), file_position.get(run_ids[i]),
+    for i, (labels_text, labels) in enumerate(_labels_per_set(dataset)):
+        begin, end = offsets[i], offsets[i + 1]
+        iterations = None if weights is None else weights[begin:end]
+        row = (_set_name(labels), labels_text, units[i], _set_process(labels), values[begin:end], iterations,
+               directions[i], int(native.unit(i).exact), file_position.get(run_ids[i]),
                _canonical_json([list(p) for p in metadata[i]]) if metadata[i] else None)
         rows.append(row)
     tools = sorted({formats.get(rid) or "" for rid, _ in runs} - {""})

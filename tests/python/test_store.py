@@ -72,10 +72,12 @@ def test_weights_and_several_runs_read_back_in_the_order_asked(tmp_path):
 
 def test_commit_comes_from_the_files_metadata_and_a_conflicting_flag_is_refused(tmp_path):
     with Store.open(tmp_path / "s.db") as store:
-        run = store.runs()[0] if store.record(NITRO_BASE, branch="main").run_id else None
+        assert store.record(NITRO_BASE, branch="main").run_id == 1
+        (run,) = store.runs()
         assert run.commit_sha == "a" * 40 and run.tool == "nitro"
-        with pytest.raises(br.InputError, match="commitSha|commit 'a{40}' but --commit says 'b'"):
+        with pytest.raises(br.InputError, match="metadata says commit 'a{40}' but --commit says 'b'"):
             store.record(NITRO_BASE, branch="main", commit="b")
+        assert store.record(NITRO_BASE, branch="main", commit="a" * 40).run_id is None  # agreeing flag: fine
 
 
 def test_files_naming_two_commits_are_refused(tmp_path):
@@ -363,6 +365,11 @@ def test_parquet_round_trip_is_bit_exact(tmp_path):
     assert np.array_equal(_bits(data_a.values_as_read), _bits(data_b.values_as_read))
     assert np.array_equal(_bits(data_a.weights), _bits(data_b.weights))
     assert data_a.to_json() == data_b.to_json() and data_a.metadata == data_b.metadata
+    # Dask (and pyarrow) read the folder as a hive dataset of the samples alone, names decoded
+    dd = pytest.importorskip("dask.dataframe")
+    frame = dd.read_parquet(tmp_path / "export").compute()
+    assert sorted(frame["branch"].astype(str).unique()) == ["feature/x", "main"]
+    assert len(frame) == 130 and sorted(frame.columns)[:2] == ["benchmark", "branch"]
 
 
 def test_import_into_a_store_with_runs_appends(tmp_path):
@@ -414,23 +421,31 @@ def test_dask_reads_the_export_and_runs_history_on_it(tmp_path):
     rng = np.random.default_rng(3)
     with Store.open(tmp_path / "s.db") as store:
         for k in range(12):
-            level = 1.0 if k < 6 else 1.3  # case_1 steps up at commit 6
-            values = rng.normal(1.0, 0.01, size=(3, 5))
-            values[1] *= level
-            data = br.Dataset.from_arrays(values.ravel(), np.arange(0, 16, 5),
-                                          {"benchmark": [f"case_{i}" for i in range(3)]})
-            store.record(data, commit=f"sha{k:02d}", branch="main")
+            for rerun in range(2 if k == 4 else 1):  # commit 4 is measured twice: two launches
+                values = rng.normal(1.0, 0.01, size=(3, 5))
+                values[1] *= 1.0 if k < 6 else 1.3  # case_1 steps up at commit 6
+                data = br.Dataset.from_arrays(values.ravel(), np.arange(0, 16, 5),
+                                              {"benchmark": [f"case_{i}" for i in range(3)], "process": ["1"] * 3})
+                store.record(data, commit=f"sha{k:02d}", branch="main")
         store.record(_synthetic(), commit="other", branch="feature")
         store.export_parquet(tmp_path / "export")
         expected = store.dataset([r.run_id for r in store.runs("main")])
     frame = brd.read_store(tmp_path / "export", "main", npartitions=2)
-    assert list(frame.columns) == ["benchmark", "process", "seq", "unit", "value"]
+    assert list(frame.columns) == ["benchmark", "process", "run", "seq", "unit", "value"]
     local = frame.compute()
     for case in ("case_0", "case_1", "case_2"):
-        got = local[local["benchmark"] == case].sort_values("seq", kind="stable")["value"].to_numpy()
-        want = np.concatenate([expected.samples(int(i), base=False)
-                               for i in expected.indices(benchmark=case)])
-        assert np.array_equal(_bits(got), _bits(want))
-    _, changes = brd.analyze(frame.drop(columns=["process"]), order="seq")
+        rows = local[local["benchmark"] == case]
+        want = [expected.samples(int(i), base=False) for i in expected.indices(benchmark=case)]
+        assert np.array_equal(_bits(rows["value"]), _bits(np.concatenate(want)))  # branch order, recorded order
+        assert rows["run"].tolist() == [expected.set_labels(int(i))["run"] for i in expected.indices(benchmark=case)
+                                        for _ in range(5)]
+    _, changes = brd.analyze(frame, order="seq")
     commits = brd.commit_of(tmp_path / "export", "main")
     assert [(c, commits[int(s)]) for c, s in zip(changes["benchmark"], changes["commit"])] == [("case_1", "sha06")]
+    # the single-process history of Store.dataset (commit names sort as seq does here) finds the same
+    single = br.history(expected, order="commit", by=["benchmark"]).to_pandas()
+    columns = ["index", "before", "after", "change", "lower", "upper", "p_value"]
+    assert single["commit"].tolist() == ["sha06"]
+    assert np.array_equal(single[columns].to_numpy(float), changes[columns].to_numpy(float))
+    with pytest.raises(br.InputError, match="no runs of branch 'nope'"):
+        brd.read_store(tmp_path / "export", "nope")
