@@ -37,6 +37,9 @@ FAIL_ON_STATES = {"open-regression": ("new", "confirmed"), "confirmed-regression
 #: At most this many environment differences are named as a change point's likely cause.
 MAX_CAUSES = 4
 
+#: Runs summarised per transaction (a commit costs a WAL sync; a batch bounds the work an interrupt loses).
+RUNS_PER_TRANSACTION = 64
+
 _SUMMARY_COLUMNS = ("position", "labels", "unit", "direction", "value", "processes", "samples")
 
 
@@ -83,9 +86,10 @@ def _summarise_new_runs(store: Store, branch: str, runs: Sequence[RunInfo], rebu
             db.execute("DELETE FROM case_summaries WHERE branch = ?", (branch,))
     done = {int(r[0]) for r in db.execute("SELECT DISTINCT run_id FROM case_summaries WHERE branch = ?", (branch,))}
     new = [r for r in runs if r.run_id not in done]
-    for run in new:  # one transaction a run: an interrupted history keeps what it finished
+    for begin in range(0, len(new), RUNS_PER_TRANSACTION):  # an interrupted history keeps the batches done
         rows = [(branch, _case_key(labels), run.run_id, position, json.dumps(list(labels.items())), s.unit,
                  s.direction, float(s.values[0]), int(s.processes[0]), int(s.samples[0]))
+                for run in new[begin:begin + RUNS_PER_TRANSACTION]
                 for position, (labels, s) in enumerate(_summaries_of(store, [run.run_id], threads))]
         with store._transaction():
             db.executemany(f"INSERT OR REPLACE INTO case_summaries(branch, case_key, run_id, "
@@ -116,10 +120,13 @@ def _assemble(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) 
     rows = sorted((r for r in rows if int(r[0]) in run_order), key=lambda r: (run_order[int(r[0])], int(r[1])))
     by: Dict[str, None] = OrderedDict()
     cases: Dict[str, _Case] = OrderedDict()
+    known: Dict[str, _Case] = {}  # labels text -> case: each text parsed once, not once a run
     for run_id, _, labels_json, unit, direction, value, processes, samples in rows:
-        labels = dict(json.loads(labels_json))
-        by.update((k, None) for k in labels)
-        case = cases.setdefault(_case_key(labels), _Case(labels, unit, direction))
+        case = known.get(labels_json)
+        if case is None:
+            labels = dict(json.loads(labels_json))
+            by.update((k, None) for k in labels)
+            case = known[labels_json] = cases.setdefault(_case_key(labels), _Case(labels, unit, direction))
         case.points[commit_of[int(run_id)]] = (float(value), int(processes), int(samples))
     columns = list(by)
     # A commit with several runs: its processes are pooled across the runs (as a full run pools
