@@ -74,8 +74,9 @@ def main() -> None:
             rows.append(("`store export` (Parquet, by branch and commit)", t_export, ""))
             with dask.config.set(scheduler="threads", num_workers=os.cpu_count() or 1):
                 cps, t_dask = _timed(lambda: brd.change_points(brd.read_store(export, "main"), order="seq").compute())
+            n_now = sum(len(c.change_points) for c in rebuilt.analysis.changes)
             rows.append(("Dask (threads, this machine): `read_store` + `change_points(order=\"seq\")`", t_dask,
-                         f"{len(cps)} change points"))
+                         f"{len(cps)} change points (`history --store` on the same runs: {n_now})"))
     size = os.path.getsize(path)
     lines = [f"Store: {a.cases} cases × {a.commits + 1} commits × {a.processes} processes × {a.samples} samples "
              f"({samples:,} samples before the incremental run), seed {a.seed}; file {size / 2**20:,.0f} MiB "
