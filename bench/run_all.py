@@ -38,6 +38,7 @@ def quick_args(scratch: str) -> dict[str, list[str]]:
         "history": ["--series", "3", "--repeat", "1"],
         "dask": ["--cases", "8", "--commits", "20", "--processes", "2", "--samples", "20",
                  "--single-cases", "2", "--workers", "1", "--root", f"{scratch}/dask"],
+        "store": ["--cases", "200", "--commits", "5", "--dask", "--dir", f"{scratch}/store"],
     }
 
 

@@ -1,11 +1,12 @@
-"""The store's commands: ``benchreport record`` and ``benchreport store export|import`` (docs/store.md)."""
+"""The store's commands: ``benchreport record`` and ``benchreport store export|import`` (docs/store.md).
+
+The store (and sqlite3) is imported when one of these commands runs, not when the parser is
+built, so the other commands start as lean as before (tests/python/test_low_memory.py)."""
 from __future__ import annotations
 
 import argparse
 import sys
 from typing import Any, Callable, Dict
-
-from .store import Store
 
 
 def add_parsers(sub: Any, add_input_options: Callable[..., None]) -> None:
@@ -48,6 +49,7 @@ def _environment_flags(items: Any) -> Dict[str, str]:
 
 def cmd_record(args: argparse.Namespace) -> int:
     from .cli import EXIT_OK, _load, terminal_safe
+    from .store import Store
 
     environment = _environment_flags(args.env)
     dataset = _load(args)
@@ -60,6 +62,7 @@ def cmd_record(args: argparse.Namespace) -> int:
 
 def cmd_store_export(args: argparse.Namespace) -> int:
     from .cli import EXIT_OK
+    from .store import Store
 
     with Store.open(args.store, create=False) as store:
         counts = store.export_parquet(args.directory)
@@ -70,6 +73,7 @@ def cmd_store_export(args: argparse.Namespace) -> int:
 
 def cmd_store_import(args: argparse.Namespace) -> int:
     from .cli import EXIT_OK
+    from .store import Store
 
     with Store.open(args.store) as store:
         counts = store.import_parquet(args.directory)

@@ -3,7 +3,8 @@
 Layout of the export folder::
 
     _store.json                              {"format": "benchreport-store", "schema_version": 2}
-    _runs.arrow                              one row per run (every runs column, the environment, the files)
+    _runs.arrow                              one row per run (every runs column, the environment, the files,
+                                             a checksum: the content hash of the exported rows)
     _sets.arrow                              one row per set (every sets column but the samples; n = sample count)
     branch=<b>/commit=<c>/run-<id>.parquet   one row per sample: the label columns, unit, value
 
@@ -19,7 +20,7 @@ import json
 import os
 import urllib.parse
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Sequence
+from typing import TYPE_CHECKING, Any, Dict, List, Sequence, Tuple
 
 import numpy as np
 
@@ -71,10 +72,10 @@ def export_store(store: "Store", directory: Any) -> Dict[str, int]:
                         pa.field("value", pa.float64())])
     counts = {"runs": 0, "sets": 0, "samples": 0, "files": 0}
     set_rows: Dict[str, List[Any]] = {k: [] for k in _SET_FIELDS}
-    run_ids = [r[0] for r in db.execute("SELECT run_id FROM runs ORDER BY branch, seq, run_id")]
-    for run_id in run_ids:
-        commit, branch = db.execute("SELECT commit_sha, branch FROM runs WHERE run_id = ?", (run_id,)).fetchone()
-        table = _run_samples(db, run_id, columns, schema, set_rows)
+    checksums: Dict[int, str] = {}
+    runs = db.execute("SELECT run_id, commit_sha, branch FROM runs ORDER BY branch, seq, run_id").fetchall()
+    for run_id, commit, branch in runs:
+        table, checksums[run_id] = _run_samples(db, store.path, run_id, commit, branch, columns, schema, set_rows)
         folder = root / partition_path(branch, commit)
         folder.mkdir(parents=True, exist_ok=True)
         pq.write_table(table, folder / f"run-{run_id}.parquet")
@@ -83,7 +84,7 @@ def export_store(store: "Store", directory: Any) -> Dict[str, int]:
         counts["samples"] += table.num_rows
     counts["sets"] = len(set_rows["run_id"])
     feather.write_feather(pa.table(set_rows, schema=_sets_schema(pa)), root / "_sets.arrow", compression="zstd")
-    feather.write_feather(_runs_table(pa, db), root / "_runs.arrow", compression="zstd")
+    feather.write_feather(_runs_table(pa, db, checksums), root / "_runs.arrow", compression="zstd")
     (root / "_store.json").write_text(json.dumps({"format": FORMAT, "schema_version": store.schema_version}) + "\n",
                                       encoding="utf-8")
     return counts
@@ -99,13 +100,21 @@ def _sets_schema(pa: Any) -> Any:
                       ("file", pa.int64()), ("metadata", pa.string()), ("n", pa.int64()), ("iterations", pa.binary())])
 
 
-def _run_samples(db: Any, run_id: int, columns: Sequence[str], schema: Any, set_rows: Dict[str, List[Any]]) -> Any:
-    """One run's samples as a table (one row per sample, sets in recorded order); its set rows appended."""
+def _run_samples(db: Any, db_path: str, run_id: int, commit: str, branch: str, columns: Sequence[str], schema: Any,
+                 set_rows: Dict[str, List[Any]]) -> Tuple[Any, str]:
+    """One run's samples as a table (one row per sample, sets in recorded order) and its checksum;
+    its set rows are appended to ``set_rows``."""
+    from .store import check_blob, content_hash
+
     pa = _pyarrow()
-    blobs, per_set_labels, units = [], [], []
-    for row in db.execute("SELECT name, labels, unit, process, direction, exact, file, metadata, samples, iterations"
-                          " FROM sets WHERE run_id = ? ORDER BY set_id", (run_id,)):
-        name, labels, unit, process, direction, exact, file, metadata, samples, iterations = row
+    blobs, per_set_labels, units, hashed = [], [], [], []
+    for row in db.execute("SELECT set_id, name, labels, unit, process, direction, exact, file, metadata, samples,"
+                          " iterations FROM sets WHERE run_id = ? ORDER BY set_id", (run_id,)):
+        set_id, name, labels, unit, process, direction, exact, file, metadata, samples, iterations = row
+        check_blob(db_path, samples, set_id, "samples")
+        if iterations is not None:
+            check_blob(db_path, iterations, set_id, "iterations", len(samples))
+        hashed.append((name, labels, unit, process, samples, iterations, direction))
         for key, value in zip(_SET_FIELDS, (run_id, name, labels, unit, process, direction, exact, file, metadata,
                                             len(samples) // 8, iterations)):
             set_rows[key].append(value)
@@ -119,19 +128,20 @@ def _run_samples(db: Any, run_id: int, columns: Sequence[str], schema: Any, set_
               .cast(pa.string()) for c in columns]
     arrays.append(pa.array(np.repeat(np.array(units, dtype=object), counts), pa.string()))
     arrays.append(pa.array(values.astype(np.float64), pa.float64()))
-    return pa.Table.from_arrays(arrays, schema=schema)
+    return pa.Table.from_arrays(arrays, schema=schema), content_hash(commit, branch, hashed)
 
 
 _RUN_COLUMNS = ("run_id", "content_hash", "commit_sha", "branch", "time", "seq", "tool", "source", "warnings")
 
 
-def _runs_table(pa: Any, db: Any) -> Any:
+def _runs_table(pa: Any, db: Any, checksums: Dict[int, str]) -> Any:
     rows = db.execute(f"SELECT {', '.join('r.' + c for c in _RUN_COLUMNS)}, e.json FROM runs r LEFT JOIN environments e"
                       " ON e.environment_id = r.environment_id ORDER BY r.run_id").fetchall()
     data: Dict[str, List[Any]] = {c: [r[i] for r in rows] for i, c in enumerate(_RUN_COLUMNS)}
     data["environment"] = [r[len(_RUN_COLUMNS)] for r in rows]
     data["files"] = [json.dumps(db.execute("SELECT position, file, format, metadata FROM run_files WHERE run_id = ?"
                                            " ORDER BY position", (r[0],)).fetchall()) for r in rows]
+    data["checksum"] = [checksums[r[0]] for r in rows]
     types = {"run_id": pa.int64(), "seq": pa.int64()}
     return pa.table({c: pa.array(v, types.get(c, pa.string())) for c, v in data.items()})
 
@@ -164,9 +174,9 @@ def import_store(store: "Store", directory: Any) -> Dict[str, int]:
         empty = db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 0
         for run in runs:
             rows = _set_rows(root, run, by_run.get(int(run["run_id"]), []))
-            digest = content_hash(run["commit_sha"], run["branch"], rows)
-            if digest != run["content_hash"]:
-                raise InputError(f"{root}: run {run['run_id']} does not match its content hash (damaged export)")
+            if content_hash(run["commit_sha"], run["branch"], rows) != run["checksum"]:
+                raise InputError(f"{root}: run {run['run_id']} does not match its checksum (damaged export)")
+            digest = run["content_hash"]  # as stored: a harness may have written its own
             if db.execute("SELECT 1 FROM runs WHERE content_hash = ?", (digest,)).fetchone():
                 counts["skipped"] += 1
                 continue

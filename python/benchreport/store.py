@@ -163,8 +163,18 @@ def _blob(values: np.ndarray) -> bytes:
     return np.ascontiguousarray(values, dtype="<f8").tobytes()
 
 
-def _floats(blob: bytes) -> np.ndarray:
+def check_blob(where: str, blob: Any, set_id: int, column: str, size: Optional[int] = None) -> None:
+    """A samples/iterations blob must be whole float64 values (and as long as the samples); ``where``
+    names the store file in the error."""
+    if not isinstance(blob, bytes) or len(blob) % 8 or (size is not None and len(blob) != size):
+        length = f"{len(blob)} bytes" if isinstance(blob, bytes) else f"a {type(blob).__name__}"
+        want = f"{size} bytes, as the samples" if size is not None else "a multiple of 8 bytes (float64 LE)"
+        raise InputError(f"{where}: set {set_id}: column {column} holds {length}, expected {want}")
+
+
+def _floats(where: str, blob: bytes, set_id: int, column: str, size: Optional[int] = None) -> np.ndarray:
     """A float64 little-endian blob as native float64 (a copy: the Dataset keeps its own memory)."""
+    check_blob(where, blob, set_id, column, size)
     return np.frombuffer(blob, dtype="<f8").astype(np.float64)
 
 
@@ -304,9 +314,8 @@ class Store:
         except sqlite3.Error as exc:
             raise InputError(f"{text}: cannot open the store: {exc}") from None
         try:
-            db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
             store = cls(db, text)
-            store._prepare(exists)
+            store._prepare()
         except sqlite3.DatabaseError as exc:
             db.close()
             raise InputError(f"{text}: not a benchreport store ({exc})") from None
@@ -315,7 +324,7 @@ class Store:
             raise
         return store
 
-    def _prepare(self, existed: bool) -> None:
+    def _prepare(self) -> None:
         db = self._db
         db.execute("PRAGMA foreign_keys = ON")
         version = self._check_version()
@@ -388,10 +397,12 @@ class Store:
         A run whose content (commit, branch, sets and samples) is already stored is skipped:
         ``RecordResult(None, note)``."""
         dataset, source = self._as_dataset(dataset_or_paths)
+        named = _first_file(source)
         if len(dataset) == 0:
-            raise InputError(f"{source or 'record'}: no sample sets to record")
-        commit_sha = _resolve(commit_from_metadata(dataset), commit, "commit", "--commit", source)
-        branch_name = _resolve(_agreed_value(dataset, BRANCH_KEYS, "branch"), branch, "branch", "--branch", source)
+            raise InputError(f"{named}: no sample sets to record")
+        commit_sha = _resolve(commit_from_metadata(dataset), commit, "commit", "--commit", named)
+        branch_name = _resolve(_agreed_value(dataset, BRANCH_KEYS, "branch"), branch, "branch", "--branch", named)
+        when = _utc_time(time)
         env = {"tool": _tool_context(dataset), "ci": ci_environment(),
                "env": {str(k): str(v) for k, v in (environment or {}).items()}}
         prepared = _prepare_rows(dataset, commit_sha, branch_name, source, env)
@@ -401,7 +412,7 @@ class Store:
             if existing is not None:
                 return RecordResult(None, f"already recorded as run {existing[0]} (commit {existing[1]} on "
                                           f"{existing[2]}); skipped")
-            run_id = self._insert_run(prepared, commit_sha, branch_name, _utc_time(time), None)
+            run_id = self._insert_run(prepared, commit_sha, branch_name, when, None)
         return RecordResult(run_id, f"recorded run {run_id}: {len(prepared.sets)} sets, commit {commit_sha} "
                                     f"on {branch_name}")
 
@@ -500,15 +511,16 @@ class Store:
                     core.set_run_format(name, fmt)
                 names[position] = name
             extra = [("commit", info.commit_sha), ("branch", info.branch), ("run", str(info.run_id))]
-            for labels, unit, samples, iterations, direction, exact, file, metadata in self._db.execute(
-                    "SELECT labels, unit, samples, iterations, direction, exact, file, metadata FROM sets"
+            for set_id, labels, unit, samples, iterations, direction, exact, file, metadata in self._db.execute(
+                    "SELECT set_id, labels, unit, samples, iterations, direction, exact, file, metadata FROM sets"
                     " WHERE run_id = ? ORDER BY set_id", (info.run_id,)):
                 set_labels = [(k, v) for k, v in json.loads(labels).items() if k not in ("commit", "branch", "run")]
-                core.add_set(set_labels + extra, _floats(samples), unit, direction=direction,
-                             run=names.get(file, "") if file is not None else "",
+                weights = None if iterations is None else _floats(self.path, iterations, set_id, "iterations",
+                                                                  len(samples))
+                core.add_set(set_labels + extra, _floats(self.path, samples, set_id, "samples"), unit,
+                             direction=direction, run=names.get(file, "") if file is not None else "",
                              metadata=[tuple(p) for p in json.loads(metadata)] if metadata else [],
-                             weights=None if iterations is None else _floats(iterations), custom_unit_ok=True,
-                             exact=bool(exact))
+                             weights=weights, custom_unit_ok=True, exact=bool(exact))
             row = self._db.execute("SELECT warnings FROM runs WHERE run_id = ?", (info.run_id,)).fetchone()
             for warning in json.loads(row[0]) if row and row[0] else []:
                 core.warn(warning)
@@ -528,6 +540,14 @@ class Store:
         return _store_parquet.import_store(self, directory)
 
 
+def _first_file(source: str) -> str:
+    """The inputs for a message: the first file, and how many more."""
+    files = source.split("\n") if source else []
+    if not files:
+        return "record"
+    return files[0] + (f" (and {len(files) - 1} more)" if len(files) > 1 else "")
+
+
 def _resolve(from_files: Optional[str], given: Optional[str], what: str, flag: str, source: str) -> str:
     """The files' value wins; a different flag value is an error, not silently overridden."""
     given = given.strip() if given is not None else None
@@ -536,7 +556,7 @@ def _resolve(from_files: Optional[str], given: Optional[str], what: str, flag: s
             raise InputError(f"{source}: the file's metadata says {what} {from_files!r} but {flag} says {given!r}")
         return from_files
     if not given:
-        raise InputError(f"{source or 'record'}: no {what}: the files do not name one; pass {flag}")
+        raise InputError(f"{source}: no {what}: the files do not name one; pass {flag}")
     return given
 
 

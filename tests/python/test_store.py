@@ -230,6 +230,12 @@ def test_migration_from_schema_version_1(tmp_path):
         assert [r.seq for r in store.runs("main")] == [0, 1]
     assert np.array_equal(_bits(got.values_as_read), _bits(samples))
     assert got.set_labels(0) == {"benchmark": "BM_a", "commit": "abc", "branch": "main", "run": "1"}
+    with Store.open(path) as store:  # its own content hash ('h1') survives a Parquet round trip
+        store.export_parquet(tmp_path / "export")
+    with Store.open(tmp_path / "copy.db") as copy:
+        assert copy.import_parquet(tmp_path / "export") == {"imported": 2, "skipped": 0}
+        assert copy.connection.execute("SELECT content_hash FROM runs WHERE run_id = 1").fetchone()[0] == "h1"
+        assert np.array_equal(_bits(copy.dataset([1]).values_as_read), _bits(samples))
     with sqlite3.connect(path) as db:
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert {"runs", "sets", "environments", "change_points", "case_summaries", "run_files"} <= tables
@@ -243,6 +249,17 @@ def test_change_point_states_are_constrained(tmp_path):
         db.execute("INSERT INTO change_points(branch, case_key, commit_sha, state) VALUES ('main', 'a', 'c', 'new')")
         with pytest.raises(sqlite3.IntegrityError):
             db.execute("INSERT INTO change_points(branch, case_key, commit_sha, state) VALUES ('main', 'b', 'c', 'x')")
+
+
+def test_a_blob_that_is_not_float64_is_a_clear_error(tmp_path):
+    path = tmp_path / "s.db"
+    with Store.open(path) as store:
+        store.record(_synthetic(), commit="c1", branch="main")
+        store.connection.execute("UPDATE sets SET samples = x'00112233445566778899' WHERE set_id = 2")
+        with pytest.raises(br.InputError, match=r"s.db: set 2: column samples holds 10 bytes, expected a multiple of 8"):
+            store.dataset([1])
+        with pytest.raises(br.InputError, match="set 2: column samples holds 10 bytes"):
+            store.export_parquet(tmp_path / "out")
 
 
 def test_a_run_written_with_raw_sql_reads_back(tmp_path):
@@ -392,7 +409,7 @@ def test_a_damaged_export_is_refused(tmp_path):
     values[0] = np.nextafter(values[0], 0.0)
     pq.write_table(table.set_column(table.column_names.index("value"), "value", pa.array(values)), path)
     with Store.open(tmp_path / "b.db") as b:
-        with pytest.raises(br.InputError, match="run 2 does not match its content hash"):
+        with pytest.raises(br.InputError, match="run 2 does not match its checksum"):
             b.import_parquet(tmp_path / "export")
         assert b.runs() == []  # all or nothing
     with pytest.raises(br.InputError, match="not a benchreport store export"):
