@@ -28,12 +28,10 @@ from ._presets import _native
 from ._reports import Report
 from .store import RunInfo, Store
 
-__all__ = ["Alert", "StoreHistoryResult", "store_history", "acknowledge", "STATES", "FAIL_ON_STATES"]
+__all__ = ["Alert", "StoreHistoryResult", "store_history", "acknowledge", "STATES"]
 
 #: The alert states, in the order a change point can pass through them.
 STATES = ("new", "confirmed", "acknowledged", "resolved")
-#: ``--fail-on`` values that read the states: the regressions in these states trip the gate.
-FAIL_ON_STATES = {"open-regression": ("new", "confirmed"), "confirmed-regression": ("confirmed",)}
 #: At most this many environment differences are named as a change point's likely cause.
 MAX_CAUSES = 4
 

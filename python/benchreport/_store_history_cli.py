@@ -1,13 +1,15 @@
 """The CLI of history from a store: ``benchreport history --store PATH --branch NAME`` and
-``benchreport ack CASE COMMIT --note TEXT --store PATH`` (python/benchreport/_store_history.py)."""
+``benchreport ack CASE COMMIT --note TEXT --store PATH`` (python/benchreport/_store_history.py).
+
+The store (and sqlite3) is imported when a command runs, not when the parser is built, so the
+other commands start as lean as before (tests/python/test_low_memory.py)."""
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from ._store_history import FAIL_ON_STATES, acknowledge, store_history
-from .store import Store
-
+#: ``--fail-on`` values that read the alert states: the regressions in these states trip the gate.
+FAIL_ON_STATES = {"open-regression": ("new", "confirmed"), "confirmed-regression": ("confirmed",)}
 #: ``history --fail-on`` values: "regressed" (a case still regressed) and the alert states'.
 FAIL_ON = ["regressed", *FAIL_ON_STATES]
 
@@ -36,7 +38,9 @@ def add_ack_parser(sub: Any) -> None:
 
 
 def cmd_history_store(args: argparse.Namespace) -> int:
+    from ._store_history import store_history
     from .cli import EXIT_GATE, EXIT_OK, UsageError, _emit, parse_threshold
+    from .store import Store
 
     if args.inputs or args.order or args.by:
         raise UsageError("history --store reads its runs from the store: give no input files, --order or --by")
@@ -55,7 +59,9 @@ def cmd_history_store(args: argparse.Namespace) -> int:
 
 
 def cmd_ack(args: argparse.Namespace) -> int:
+    from ._store_history import acknowledge
     from .cli import EXIT_OK, terminal_safe
+    from .store import Store
 
     with Store.open(args.store, create=False) as store:
         key, sha = acknowledge(store, args.case, args.commit, args.note, branch=args.branch)
