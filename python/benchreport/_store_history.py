@@ -113,19 +113,33 @@ def _assemble(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) 
     runs_per_commit: Dict[int, List[int]] = {}
     for r in runs:
         runs_per_commit.setdefault(commit_of[r.run_id], []).append(r.run_id)
-    rows = store.connection.execute(
-        f"SELECT run_id, {', '.join(_SUMMARY_COLUMNS)} FROM case_summaries WHERE branch = ?", (branch,)).fetchall()
-    rows = sorted((r for r in rows if int(r[0]) in run_order), key=lambda r: (run_order[int(r[0])], int(r[1])))
+    db = store.connection
+    # Only numbers and the case key for each of the (cases × runs) rows; the labels, unit and
+    # direction of a case from its first row, and the columns from each run's first row.
+    first: Dict[str, Tuple[int, int, int]] = {}  # case key -> (run order, position, run id)
+    per_case: Dict[str, Dict[int, Tuple[float, int, int]]] = {}
+    for run_id, key, pos, value, processes, samples in db.execute(
+            "SELECT run_id, case_key, position, value, processes, samples FROM case_summaries WHERE branch = ?",
+            (branch,)):
+        seen_at = run_order.get(run_id)
+        if seen_at is None:
+            continue
+        at = (seen_at, pos, run_id)
+        if key not in first or at < first[key]:
+            first[key] = at
+        per_case.setdefault(key, {})[commit_of[run_id]] = (value, processes, samples)
     by: Dict[str, None] = OrderedDict()
+    for r in runs:
+        row = db.execute("SELECT labels FROM case_summaries WHERE branch = ? AND run_id = ? AND position = 0",
+                         (branch, r.run_id)).fetchone()
+        if row is not None:
+            by.update((k, None) for k, _ in json.loads(row[0]))
     cases: Dict[str, _Case] = OrderedDict()
-    known: Dict[str, _Case] = {}  # labels text -> case: each text parsed once, not once a run
-    for run_id, _, labels_json, unit, direction, value, processes, samples in rows:
-        case = known.get(labels_json)
-        if case is None:
-            labels = dict(json.loads(labels_json))
-            by.update((k, None) for k in labels)
-            case = known[labels_json] = cases.setdefault(_case_key(labels), _Case(labels, unit, direction))
-        case.points[commit_of[int(run_id)]] = (float(value), int(processes), int(samples))
+    for key, (_, _, run_id) in sorted(first.items(), key=lambda item: item[1]):
+        labels_json, unit, direction = db.execute(
+            "SELECT labels, unit, direction FROM case_summaries WHERE branch = ? AND case_key = ? AND run_id = ?",
+            (branch, key, run_id)).fetchone()
+        cases[key] = _Case(dict(json.loads(labels_json)), unit, direction, per_case[key])
     columns = list(by)
     # A commit with several runs: its processes are pooled across the runs (as a full run pools
     # them), so its summaries come from those runs' samples together.
