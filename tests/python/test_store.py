@@ -181,6 +181,10 @@ def test_a_file_that_is_not_a_store_is_refused(tmp_path):
         Store.open(other)
     with pytest.raises(br.InputError, match="missing.db: no such store"):
         Store.open(tmp_path / "missing.db", create=False)
+    with pytest.raises(br.InputError, match="cannot open the store: unable to open database file"):
+        Store.open(tmp_path)  # a folder
+    with Store.open(tmp_path / "s.db") as store, pytest.raises(br.InputError, match="s.db: no run 99"):
+        store.dataset([99])
 
 
 def test_a_newer_schema_version_is_refused(tmp_path):
