@@ -459,6 +459,14 @@ def cmd_summary(args: argparse.Namespace) -> int:
 def cmd_history(args: argparse.Namespace) -> int:
     from ._history import ARROW_SUFFIXES, history, label_commits, read_arrow
 
+    if args.store:
+        from ._store_history_cli import cmd_history_store
+        return cmd_history_store(args)
+    if args.fail_on not in (None, "regressed"):
+        raise UsageError(f"--fail-on {args.fail_on} reads change point states, which need --store")
+    if not args.inputs:
+        raise UsageError("history: give input files, or --store PATH")
+
     sources = expand_inputs(args.inputs)
     arrow = [s for s in sources if not s.is_stdin and s.name.endswith(ARROW_SUFFIXES)]
     parts = [read_arrow(s.name) if s in arrow else load_sources([s], args.input_format)[0] for s in sources]
@@ -785,7 +793,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_scaling)
 
     p = sub.add_parser("history", help="change points across commits, per case")
-    _add_input_options(p)
+    _add_input_options(p, required=False)
     _add_output_options(p)
     _add_github_options(p)
     p.add_argument("--order", metavar="LABEL",
@@ -806,7 +814,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--screen-p-value", type=float, default=5e-4,
                    help="e-divisive: keep a split without permutations when its Welch t-test, times the splits "
                         "its segment allows, is at most this (default 0.0005; 0 = always permute)")
-    p.add_argument("--fail-on", choices=["regressed"], help="exit 1 when a case is still regressed (a CI gate)")
+    from . import _store_history_cli  # history --store, ack (docs/statistics-history.md, "Alert states")
+
+    _store_history_cli.add_history_options(p)
+    p.add_argument("--fail-on", choices=_store_history_cli.FAIL_ON,
+                   help="exit 1 when a case is still regressed (regressed), or, with --store, when a regression "
+                        "change point is new or confirmed (open-regression) or confirmed (confirmed-regression)")
     p.set_defaults(func=cmd_history)
 
     p = sub.add_parser("runners", help="CI runner comparison report")
@@ -846,6 +859,7 @@ def build_parser() -> argparse.ArgumentParser:
     from . import _store_cli  # record, store export/import (the results store, docs/store.md)
 
     _store_cli.add_parsers(sub, _add_input_options)
+    _store_history_cli.add_ack_parser(sub)
     return parser
 
 

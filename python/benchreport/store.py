@@ -135,7 +135,10 @@ def _migrate_1_to_2(db: sqlite3.Connection) -> None:
         "ALTER TABLE sets ADD COLUMN file INTEGER",
         "ALTER TABLE sets ADD COLUMN metadata TEXT",
         "CREATE TABLE case_summaries(branch TEXT NOT NULL, case_key TEXT NOT NULL, run_id INTEGER NOT NULL"
-        " REFERENCES runs ON DELETE CASCADE, PRIMARY KEY(branch, case_key, run_id))",
+        " REFERENCES runs ON DELETE CASCADE, position INTEGER NOT NULL, labels TEXT NOT NULL, unit TEXT NOT NULL,"
+        " direction TEXT NOT NULL, value REAL NOT NULL, processes INTEGER NOT NULL, samples INTEGER NOT NULL,"
+        " PRIMARY KEY(branch, case_key, run_id))",
+        "CREATE INDEX case_summaries_run ON case_summaries(branch, run_id, position)",
         "CREATE TABLE change_points(change_id INTEGER PRIMARY KEY, branch TEXT, case_key TEXT, commit_sha TEXT,"
         " direction TEXT, change REAL, state TEXT CHECK(state IN ('new','confirmed','acknowledged','resolved')),"
         " note TEXT, updated TEXT, UNIQUE(branch, case_key, commit_sha))",

@@ -56,6 +56,45 @@ StepOptions step_options(long long min_segment, double threshold, double min_eff
 
 std::string direction_name(Direction d) { return d == Direction::higher_is_better ? "higher" : "lower"; }
 
+Series make_series(std::vector<std::string> key, const std::string& unit, const std::string& direction,
+                   std::vector<std::size_t> commits, std::vector<double> values, std::vector<std::size_t> processes,
+                   std::vector<std::size_t> samples) {
+  if (direction != "lower" && direction != "higher") {
+    throw InputError(fmt::format("series direction is '{}': expected 'lower' or 'higher'", direction));
+  }
+  const std::size_t n = commits.size();
+  if (values.size() != n || processes.size() != n || samples.size() != n || n == 0) {
+    throw InputError(
+        fmt::format("series {}: commits, values, processes and samples must have one equal, non-zero "
+                    "length (got {}, {}, {}, {})",
+                    join_key(key), n, values.size(), processes.size(), samples.size()));
+  }
+  for (std::size_t i = 1; i < n; ++i) {
+    if (commits[i] <= commits[i - 1])
+      throw InputError(fmt::format("series {}: commits must be strictly increasing", join_key(key)));
+  }
+  return {std::move(key),
+          parse_unit_or_custom(unit),
+          direction == "higher" ? Direction::higher_is_better : Direction::lower_is_better,
+          std::move(commits),
+          std::move(values),
+          std::move(processes),
+          std::move(samples)};
+}
+
+History make_history(std::string order, std::vector<std::string> by, std::vector<std::string> commits,
+                     std::vector<Series> series) {
+  for (const Series& s : series) {
+    if (s.key.size() != by.size())
+      throw InputError(
+          fmt::format("series {}: {} key values for {} `by` columns", join_key(s.key), s.key.size(), by.size()));
+    if (s.commits.back() >= commits.size())
+      throw InputError(fmt::format("series {}: commit index {} beyond the {} commits", join_key(s.key),
+                                   s.commits.back(), commits.size()));
+  }
+  return {std::move(order), std::move(by), std::move(commits), std::move(series)};
+}
+
 void bind_results(py::module_& m) {
   py::class_<EDivisiveSplit>(m, "EDivisiveSplit", "One significant split of an E-divisive run.")
       .def_readonly("index", &EDivisiveSplit::index)
@@ -64,6 +103,8 @@ void bind_results(py::module_& m) {
       .def_readonly("permuted", &EDivisiveSplit::permuted, "False: kept by the Welch screen (p_value is its bound).")
       .def_readonly("end", &EDivisiveSplit::end, "End of Y = x[index, end) in the scan that found the split.");
   py::class_<Series>(m, "Series", "One case over its commits: per-commit summaries (base unit).")
+      .def(py::init(&make_series), "key"_a, "unit"_a, "direction"_a, "commits"_a, "values"_a, "processes"_a,
+           "samples"_a, "A series from summaries already made (a results store's cache); unit = the case's symbol.")
       .def_readonly("key", &Series::key)
       .def_property_readonly("unit", [](const Series& s) { return s.unit.symbol; })
       .def_property_readonly("base_unit", [](const Series& s) { return std::string(base_symbol(s.unit.dimension)); })
@@ -73,6 +114,8 @@ void bind_results(py::module_& m) {
       .def_readonly("processes", &Series::processes)
       .def_readonly("samples", &Series::samples);
   py::class_<History>(m, "History", "Cases as series over commits.")
+      .def(py::init(&make_history), "order"_a, "by"_a, "commits"_a, "series"_a,
+           "A history from series already made; each series' commits index `commits`.")
       .def_readonly("order", &History::order)
       .def_readonly("by", &History::by)
       .def_readonly("commits", &History::commits)
@@ -206,7 +249,7 @@ void register_history(py::module_& m) {
   const ChangePointOptions co;
   m.def(
       "analyze_history",
-      [](const Dataset& dataset, std::string order, bool sort, std::vector<std::string> by, double max_p_value,
+      [](const py::object& data, std::string order, bool sort, std::vector<std::string> by, double max_p_value,
          long long permutations, long long min_segment, std::uint64_t seed, const std::string& within, bool search_end,
          double min_magnitude, double confidence, double threshold, long long threads, double screen_p_value,
          const std::string& method, long long step_min_segment, double step_threshold, double min_effect,
@@ -223,10 +266,16 @@ void register_history(py::module_& m) {
         c.threads = static_cast<unsigned>(non_negative(threads, "threads"));
         c.method = parse_method(method);
         c.steps = step_options(step_min_segment, step_threshold, min_effect, window);
+        if (py::isinstance<History>(data)) {  // series already made: order, sort and by are the History's
+          History history = data.cast<History>();
+          py::gil_scoped_release release;
+          return analyze_history(std::move(history), c);
+        }
+        const Dataset& dataset = data.cast<const Dataset&>();
         py::gil_scoped_release release;
         return analyze_history(build_history(dataset, s, c.threads), c);
       },
-      "dataset"_a, py::kw_only(), "order"_a = so.order, "sort"_a = so.sort, "by"_a = so.by,
+      "data"_a, py::kw_only(), "order"_a = so.order, "sort"_a = so.sort, "by"_a = so.by,
       "max_p_value"_a = co.detect.max_p_value, "permutations"_a = static_cast<long long>(co.detect.permutations),
       "min_segment"_a = static_cast<long long>(co.detect.min_segment), "seed"_a = co.detect.seed, "within"_a = "pairs",
       "search_end"_a = co.detect.search_end, "min_magnitude"_a = co.min_magnitude, "confidence"_a = co.confidence,
@@ -234,17 +283,24 @@ void register_history(py::module_& m) {
       "screen_p_value"_a = co.detect.screen_p_value, "method"_a = "steps",
       "step_min_segment"_a = static_cast<long long>(co.steps.min_segment), "step_threshold"_a = co.steps.threshold,
       "min_effect"_a = co.steps.min_effect, "window"_a = static_cast<long long>(co.steps.window),
-      "Series per case ordered by `order`, and the change points of each.");
+      "Series per case ordered by `order` (a Dataset), or the series of a History, and the change points of each.");
   const HistoryReportOptions ro;
   m.def(
       "presets_history_report",
-      [](const HistoryAnalysis& analysis, std::string title) {
+      [](const HistoryAnalysis& analysis, std::string title,
+         const std::vector<std::vector<std::tuple<std::string, std::string, std::string>>>& alerts) {
         HistoryReportOptions o;
         o.title = std::move(title);
+        for (const auto& series : alerts) {
+          auto& out = o.alerts.emplace_back();
+          for (const auto& [state, note, cause] : series) out.push_back({state, note, cause});
+        }
         py::gil_scoped_release release;
         return history_report(analysis, o);
       },
-      "analysis"_a, py::kw_only(), "title"_a = ro.title, "The history preset of an analysis.");
+      "analysis"_a, py::kw_only(), "title"_a = ro.title,
+      "alerts"_a = std::vector<std::vector<std::tuple<std::string, std::string, std::string>>>{},
+      "The history preset of an analysis; alerts = per series, per change point (state, note, cause) from a store.");
   m.attr("HISTORY_SCHEMA") = std::string(kHistorySchema);
 }
 

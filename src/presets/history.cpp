@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/report/format.hpp"
@@ -134,17 +135,43 @@ std::string method_footnote(const ChangePointOptions& o) {
       std::min(o.detect.screen_p_value, o.detect.max_p_value), common);
 }
 
-void add_change_points(Report& report, const HistoryAnalysis& a) {
+// The alert of change point k of series i, or nullptr without a store.
+const ChangePointAlert* alert_of(const HistoryReportOptions& o, std::size_t i, std::size_t k) {
+  return o.alerts.empty() ? nullptr : &o.alerts[i][k];
+}
+
+bool any_cause(const HistoryReportOptions& o) {
+  for (const auto& series : o.alerts) {
+    for (const auto& alert : series) {
+      if (!alert.cause.empty()) return true;
+    }
+  }
+  return false;
+}
+
+void check_alerts(const HistoryAnalysis& a, const HistoryReportOptions& o) {
+  if (o.alerts.empty()) return;
+  bool fits = o.alerts.size() == a.changes.size();
+  for (std::size_t i = 0; fits && i < a.changes.size(); ++i)
+    fits = o.alerts[i].size() == a.changes[i].change_points.size();
+  if (!fits) throw InputError("history report: the alerts do not match the analysis' change points one to one");
+}
+
+void add_change_points(Report& report, const HistoryAnalysis& a, const HistoryReportOptions& o) {
+  const bool causes = any_cause(o);
   std::vector<Column> columns = key_columns(a.history);
   columns.emplace_back("commit");
   columns.emplace_back("before \u2192 after", Align::right);
   columns.emplace_back("change", Align::right);
   columns.emplace_back(fmt::format("{:g}% interval", a.options.confidence * 100), Align::right);
   columns.emplace_back("p", Align::right);
+  if (!o.alerts.empty()) columns.emplace_back("state");
+  if (causes) columns.emplace_back("likely cause");
   Table& t = report.add_table(std::move(columns), "Change points", "change_points");
   for (std::size_t i = 0; i < a.history.series.size(); ++i) {
     const Series& s = a.history.series[i];
-    for (const auto& cp : a.changes[i].change_points) {
+    for (std::size_t k = 0; k < a.changes[i].change_points.size(); ++k) {
+      const ChangePoint& cp = a.changes[i].change_points[k];
       std::vector<Cell> row = key_cells(s);
       row.emplace_back(a.history.commits[cp.commit], CellRole::code);
       row.emplace_back(fmt::format("{} \u2192 {}", format_value(cp.before, s.unit, kHistoryValue),
@@ -154,6 +181,12 @@ void add_change_points(Report& report, const HistoryAnalysis& a) {
       row.emplace_back(cp.permuted || a.options.method == ChangeMethod::steps ? fmt::format("{:.3g}", cp.p_value)
                                                                               : fmt::format("{:.1e} (t)", cp.p_value),
                        cp.p_value);
+      if (const ChangePointAlert* alert = alert_of(o, i, k)) {
+        const bool alarm = cp.regression && (alert->state == "new" || alert->state == "confirmed");
+        row.emplace_back(alert->note.empty() ? alert->state : fmt::format("{}: {}", alert->state, alert->note),
+                         alarm ? CellRole::slower : CellRole::none);
+        if (causes) row.emplace_back(alert->cause);
+      }
       t.add_row(std::move(row));
     }
   }
@@ -176,7 +209,9 @@ void visit_change_point(const HistoryAnalysis& a, const ChangePoint& cp, Visitor
   v.field("regression", cp.regression);
 }
 
-Json payload(const HistoryAnalysis& a) {
+Json text_or_null(const std::string& s) { return s.empty() ? Json() : Json(s); }
+
+Json payload(const HistoryAnalysis& a, const HistoryReportOptions& o) {
   Json series = Json::array();
   for (std::size_t i = 0; i < a.history.series.size(); ++i) {
     const Series& s = a.history.series[i];
@@ -187,10 +222,16 @@ Json payload(const HistoryAnalysis& a) {
       commits.push_back(a.history.commits[s.commits[k]]);
       values.push_back(s.values[k]);
     }
-    for (const auto& cp : a.changes[i].change_points) {
+    for (std::size_t k = 0; k < a.changes[i].change_points.size(); ++k) {
       JsonFields fields;
-      visit_change_point(a, cp, fields);
-      cps.push_back(Json(fields.take()));
+      visit_change_point(a, a.changes[i].change_points[k], fields);
+      Json cp(fields.take());
+      if (const ChangePointAlert* alert = alert_of(o, i, k)) {
+        cp.set("state", alert->state);
+        cp.set("note", text_or_null(alert->note));
+        cp.set("cause", text_or_null(alert->cause));
+      }
+      cps.push_back(std::move(cp));
     }
     Json item = Json::object();
     item.set("labels", std::move(labels));
@@ -257,7 +298,28 @@ Columns history_columns(const HistoryAnalysis& a) {
   return out;
 }
 
+// "Alerts: 2 new, 1 confirmed regressions ..." when a store gave states.
+void add_alert_summary(Report& report, const HistoryAnalysis& a, const HistoryReportOptions& o) {
+  if (o.alerts.empty()) return;
+  std::vector<std::string> parts;
+  for (const char* state : {"new", "confirmed", "acknowledged", "resolved"}) {
+    std::size_t regressions = 0, improvements = 0;
+    for (std::size_t i = 0; i < a.changes.size(); ++i) {
+      for (std::size_t k = 0; k < a.changes[i].change_points.size(); ++k) {
+        if (o.alerts[i][k].state != state) continue;
+        (a.changes[i].change_points[k].regression ? regressions : improvements) += 1;
+      }
+    }
+    if (regressions + improvements == 0) continue;
+    parts.push_back(fmt::format("{} {} ({} regressions, {} improvements)", regressions + improvements, state,
+                                regressions, improvements));
+  }
+  if (parts.empty()) return;
+  report.add_paragraph(fmt::format("Change point states from the store: {}.", fmt::join(parts, ", ")));
+}
+
 Report history_report(const HistoryAnalysis& a, const HistoryReportOptions& options) {
+  check_alerts(a, options);
   std::size_t points = 0, regressions = 0, still = 0;
   for (const auto& c : a.changes) {
     points += c.change_points.size();
@@ -275,10 +337,11 @@ Report history_report(const HistoryAnalysis& a, const HistoryReportOptions& opti
                                 still, a.history.series.size(), format_percent(a.options.threshold, 0)),
                     NoteKind::warning);
   }
+  add_alert_summary(report, a, options);
   add_rollup(report, a, options.max_commits_listed);
   add_cases(report, a);
-  if (points > 0) add_change_points(report, a);
-  report.data = payload(a);
+  if (points > 0) add_change_points(report, a, options);
+  report.data = payload(a, options);
   return report;
 }
 

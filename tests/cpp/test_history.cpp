@@ -284,3 +284,35 @@ TEST_CASE("analyze_history: results do not depend on the thread count", "[histor
   CHECK_THAT(md, Contains("Commits that moved most cases"));
   CHECK(render(report, Format::json) == render(history_report(many), Format::json));
 }
+
+TEST_CASE("history_report: alert states and causes from a store, one per change point", "[history]") {
+  Dataset ds;
+  const Unit ns = parse_unit("ns");
+  for (int c = 0; c < 2; ++c) {
+    const auto x = noisy_steps(7 + c, {{20, 1.2}}, 40, 0.005);
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      ds.add_set(Labels{{"benchmark", fmt::format("b{}", c)}, {"commit", fmt::format("c{:02}", k)}},
+                 std::vector<double>{x[k]}, ns);
+    }
+  }
+  const auto a = analyze_history(build_history(ds));
+  REQUIRE(a.changes[0].change_points.size() == 1);
+  REQUIRE(a.changes[1].change_points.size() == 1);
+  HistoryReportOptions o;
+  o.alerts = {{{"confirmed", "", "environment changed: compiler: gcc-13 \u2192 gcc-14"}},
+              {{"acknowledged", "expected", ""}}};
+  const Report report = history_report(a, o);
+  REQUIRE_NOTHROW(report.validate());
+  const std::string md = render(report, Format::markdown);
+  CHECK_THAT(md, Contains("| confirmed | environment changed: compiler: gcc-13 \u2192 gcc-14 |"));
+  CHECK_THAT(md, Contains("acknowledged: expected"));
+  CHECK_THAT(md, Contains("1 confirmed (1 regressions, 0 improvements), 1 acknowledged (1 regressions"));
+  const std::string json = render(report, Format::json);
+  CHECK_THAT(json, Contains("\"state\": \"acknowledged\""));
+  CHECK_THAT(json, Contains("\"note\": \"expected\""));
+  CHECK_THAT(json, Contains("\"cause\": null"));
+  // without alerts: no state column, no state fields (the report of files, unchanged)
+  CHECK_THAT(render(history_report(a), Format::json), !Contains("\"state\""));
+  o.alerts.pop_back();
+  CHECK_THROWS_WITH(history_report(a, o), Contains("do not match the analysis' change points"));
+}

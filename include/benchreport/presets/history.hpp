@@ -7,6 +7,7 @@
 // docs/statistics-history.md.
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "benchreport/compare/history.hpp"
 #include "benchreport/core/columns.hpp"
@@ -17,8 +18,19 @@ namespace benchreport {
 
 inline constexpr std::string_view kHistorySchema = "benchreport-history/1";
 
+// What a results store remembers of one change point (docs/statistics-history.md, "Alert
+// states"): new, confirmed, acknowledged or resolved; the acknowledgement's note; and the likely
+// cause (the environment difference at the change point), empty when none.
+struct ChangePointAlert {
+  std::string state;
+  std::string note;
+  std::string cause;
+};
+
 struct HistoryReportOptions {
   std::string title = "History";
+  // Per series, per change point (the analysis' order); empty = no store: no state columns.
+  std::vector<std::vector<ChangePointAlert>> alerts;
   SeriesOptions series;
   ChangePointOptions changes;
   std::size_t max_commits_listed = 10;  // roll-up rows

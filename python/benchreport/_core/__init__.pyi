@@ -853,6 +853,10 @@ class Series:
     """
     One case over its commits: per-commit summaries (base unit).
     """
+    def __init__(self, key: collections.abc.Sequence[str], unit: str, direction: str, commits: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], values: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex], processes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], samples: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex]) -> None:
+        """
+        A series from summaries already made (a results store's cache); unit = the case's symbol.
+        """
     @property
     def base_unit(self) -> str:
         ...
@@ -881,6 +885,10 @@ class History:
     """
     Cases as series over commits.
     """
+    def __init__(self, order: str, by: collections.abc.Sequence[str], commits: collections.abc.Sequence[str], series: collections.abc.Sequence[Series]) -> None:
+        """
+        A history from series already made; each series' commits index `commits`.
+        """
     @property
     def by(self) -> list[str]:
         ...
@@ -987,9 +995,9 @@ class HistoryAnalysis:
     @property
     def history(self) -> History:
         ...
-def analyze_history(dataset: Dataset, *, order: str = 'commit', sort: bool = False, by: collections.abc.Sequence[str] = [], max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, threads: typing.SupportsInt | typing.SupportsIndex = 0, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005, method: str = 'steps', step_min_segment: typing.SupportsInt | typing.SupportsIndex = 3, step_threshold: typing.SupportsFloat | typing.SupportsIndex = 3.0, min_effect: typing.SupportsFloat | typing.SupportsIndex = 1.0, window: typing.SupportsInt | typing.SupportsIndex = 40) -> HistoryAnalysis:
+def analyze_history(data: typing.Any, *, order: str = 'commit', sort: bool = False, by: collections.abc.Sequence[str] = [], max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, threads: typing.SupportsInt | typing.SupportsIndex = 0, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005, method: str = 'steps', step_min_segment: typing.SupportsInt | typing.SupportsIndex = 3, step_threshold: typing.SupportsFloat | typing.SupportsIndex = 3.0, min_effect: typing.SupportsFloat | typing.SupportsIndex = 1.0, window: typing.SupportsInt | typing.SupportsIndex = 40) -> HistoryAnalysis:
     """
-    Series per case ordered by `order`, and the change points of each.
+    Series per case ordered by `order` (a Dataset), or the series of a History, and the change points of each.
     """
 def best_q_split(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], min_segment: typing.SupportsInt | typing.SupportsIndex = 2, within: str = 'pairs', search_end: bool = True) -> EDivisiveSplit:
     """
@@ -1093,9 +1101,9 @@ def presets_comparison(dataset: Dataset, *, baseline_column: str | None = None, 
     """
     Compare base and head over a Dataset; returns (ComparisonView, Report, columns). Keywords are the fields of ComparisonReportOptions and DatasetCompareOptions; None keeps the C++ default.
     """
-def presets_history_report(analysis: HistoryAnalysis, *, title: str = 'History') -> Report:
+def presets_history_report(analysis: HistoryAnalysis, *, title: str = 'History', alerts: collections.abc.Sequence[collections.abc.Sequence[tuple[str, str, str]]] = []) -> Report:
     """
-    The history preset of an analysis.
+    The history preset of an analysis; alerts = per series, per change point (state, note, cause) from a store.
     """
 def presets_matrix(dataset: Dataset, rows: collections.abc.Sequence[str], cols: collections.abc.Sequence[str], stat: str = 'median') -> Matrix:
     """

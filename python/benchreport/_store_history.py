@@ -1,0 +1,298 @@
+"""History from a results store, incrementally, with remembered alert states (issue 34).
+
+``benchreport history --store PATH --branch main`` and :func:`store_history`. Reading samples is the
+cost of a history, so each (case, run) summary that the series needs (the median of the run's
+per-process medians, its process and sample counts, the case's unit and direction) is computed
+once, when the run is first seen, and kept in the store's ``case_summaries`` table; a later history
+reads only the runs recorded since. The change points are then found on the whole series again
+(they depend on every commit), so the result is the one a full re-run gives, byte for byte.
+
+Each change point found is remembered in ``change_points`` with a state (docs/statistics-history.md,
+"Alert states"): ``new``; ``confirmed`` once ``confirm_after`` later commits sit on the new level;
+``acknowledged`` by :func:`acknowledge` (``benchreport ack``); ``resolved`` when a later segment of
+the series is back nearer the old level than the new one.
+"""
+from __future__ import annotations
+
+import json
+import math
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _core
+from ._history import HistoryResult
+from ._presets import _native
+from ._reports import Report
+from .store import RunInfo, Store
+
+__all__ = ["Alert", "StoreHistoryResult", "store_history", "acknowledge", "STATES"]
+
+#: The alert states, in the order a change point can pass through them.
+STATES = ("new", "confirmed", "acknowledged", "resolved")
+#: At most this many environment differences are named as a change point's likely cause.
+MAX_CAUSES = 4
+
+#: Runs summarised per transaction (a commit costs a WAL sync; a batch bounds the work an interrupt loses).
+RUNS_PER_TRANSACTION = 64
+
+_SUMMARY_COLUMNS = ("position", "labels", "unit", "direction", "value", "processes", "samples")
+
+
+@dataclass(frozen=True)
+class Alert:
+    """What the store remembers of one change point."""
+
+    state: str
+    note: str = ""
+    cause: str = ""
+
+
+@dataclass
+class StoreHistoryResult(HistoryResult):
+    """:class:`HistoryResult` of a store's branch, with each change point's :class:`Alert`
+    (``alerts[i][k]`` for change point k of series i) and how many runs were summarised now."""
+
+    alerts: List[List[Alert]] = field(default_factory=list)
+    summarised_runs: int = 0
+
+    def regressions_in(self, states: Sequence[str]) -> int:
+        """Regression change points whose state is one of ``states``."""
+        return sum(1 for changes, alerts in zip(self.analysis.changes, self.alerts)
+                   for cp, alert in zip(changes.change_points, alerts) if cp.regression and alert.state in states)
+
+
+def _case_key(labels: Dict[str, str]) -> str:
+    return json.dumps(labels, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _summaries_of(store: Store, run_ids: Sequence[int], threads: int) -> List[Tuple[Dict[str, str], Any]]:
+    """(case labels in column order, series) of every case of these runs, summarised as one commit:
+    build_history's own per-commit summary, so a cached value is the full run's to the bit."""
+    dataset = store.dataset(run_ids)
+    history = _core.analyze_history(_native(dataset), order="commit", threads=threads).history
+    return [(dict(zip(history.by, s.key)), s) for s in history.series]
+
+
+def _summarise_new_runs(store: Store, branch: str, runs: Sequence[RunInfo], rebuild: bool, threads: int) -> int:
+    """Adds the summaries of the branch's runs not yet in ``case_summaries``; returns how many runs."""
+    db = store.connection
+    if rebuild:
+        with store._transaction():
+            db.execute("DELETE FROM case_summaries WHERE branch = ?", (branch,))
+    done = {int(r[0]) for r in db.execute("SELECT DISTINCT run_id FROM case_summaries WHERE branch = ?", (branch,))}
+    new = [r for r in runs if r.run_id not in done]
+    for begin in range(0, len(new), RUNS_PER_TRANSACTION):  # an interrupted history keeps the batches done
+        rows = [(branch, _case_key(labels), run.run_id, position, json.dumps(list(labels.items())), s.unit,
+                 s.direction, float(s.values[0]), int(s.processes[0]), int(s.samples[0]))
+                for run in new[begin:begin + RUNS_PER_TRANSACTION]
+                for position, (labels, s) in enumerate(_summaries_of(store, [run.run_id], threads))]
+        with store._transaction():
+            db.executemany(f"INSERT OR REPLACE INTO case_summaries(branch, case_key, run_id, "
+                           f"{', '.join(_SUMMARY_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    return len(new)
+
+
+@dataclass
+class _Case:
+    labels: Dict[str, str]
+    unit: str
+    direction: str
+    points: Dict[int, Tuple[float, int, int]] = field(default_factory=dict)  # commit index -> summary
+
+
+def _assemble(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) -> Any:
+    """The branch's History from the cached summaries, in the order a full build_history of
+    ``store.dataset(runs)`` gives: commits and cases by first appearance, columns likewise."""
+    commits = list(OrderedDict.fromkeys(r.commit_sha for r in runs))
+    position = {c: i for i, c in enumerate(commits)}
+    commit_of = {r.run_id: position[r.commit_sha] for r in runs}
+    run_order = {r.run_id: i for i, r in enumerate(runs)}
+    runs_per_commit: Dict[int, List[int]] = {}
+    for r in runs:
+        runs_per_commit.setdefault(commit_of[r.run_id], []).append(r.run_id)
+    db = store.connection
+    # Only numbers and the case key for each of the (cases × runs) rows; the labels, unit and
+    # direction of a case from its first row, and the columns from each run's first row.
+    first: Dict[str, Tuple[int, int, int]] = {}  # case key -> (run order, position, run id)
+    per_case: Dict[str, Dict[int, Tuple[float, int, int]]] = {}
+    for run_id, key, pos, value, processes, samples in db.execute(
+            "SELECT run_id, case_key, position, value, processes, samples FROM case_summaries WHERE branch = ?",
+            (branch,)):
+        seen_at = run_order.get(run_id)
+        if seen_at is None:
+            continue
+        at = (seen_at, pos, run_id)
+        if key not in first or at < first[key]:
+            first[key] = at
+        per_case.setdefault(key, {})[commit_of[run_id]] = (value, processes, samples)
+    by: Dict[str, None] = OrderedDict()
+    for r in runs:
+        row = db.execute("SELECT labels FROM case_summaries WHERE branch = ? AND run_id = ? AND position = 0",
+                         (branch, r.run_id)).fetchone()
+        if row is not None:
+            by.update((k, None) for k, _ in json.loads(row[0]))
+    cases: Dict[str, _Case] = OrderedDict()
+    for key, (_, _, run_id) in sorted(first.items(), key=lambda item: item[1]):
+        labels_json, unit, direction = db.execute(
+            "SELECT labels, unit, direction FROM case_summaries WHERE branch = ? AND case_key = ? AND run_id = ?",
+            (branch, key, run_id)).fetchone()
+        cases[key] = _Case(dict(json.loads(labels_json)), unit, direction, per_case[key])
+    columns = list(by)
+    # A commit with several runs: its processes are pooled across the runs (as a full run pools
+    # them), so its summaries come from those runs' samples together.
+    for commit, run_ids in runs_per_commit.items():
+        if len(run_ids) > 1:
+            for labels, s in _summaries_of(store, run_ids, threads):
+                pooled = cases.get(_case_key(labels))
+                if pooled is not None:
+                    pooled.points[commit] = (float(s.values[0]), int(s.processes[0]), int(s.samples[0]))
+    merged: Dict[Tuple[str, ...], List[_Case]] = OrderedDict()
+    for case in cases.values():  # a column a run lacks is "" there, as in the full dataset's key
+        merged.setdefault(tuple(case.labels.get(c, "") for c in columns), []).append(case)
+    series = []
+    for key, parts in merged.items():
+        points: Dict[int, Tuple[float, int, int]] = {}
+        for part in parts:
+            points.update(part.points)
+        order = sorted(points)
+        series.append(_core.Series(list(key), parts[0].unit, parts[0].direction, order,
+                                   [points[c][0] for c in order], [points[c][1] for c in order],
+                                   [points[c][2] for c in order]))
+    return _core.History("commit", columns, commits, series)
+
+
+def _segments(values: Sequence[float], change_points: Sequence[Any]) -> List[Tuple[int, int]]:
+    bounds = [0] + [cp.index for cp in change_points] + [len(values)]
+    return list(zip(bounds[:-1], bounds[1:]))
+
+
+def _nearer_old(level: float, cp: Any) -> bool:
+    """A later segment's median is nearer the change point's old level than its new one
+    (on the log scale for a relative series)."""
+    if cp.relative:
+        return abs(math.log(level / cp.before)) < abs(math.log(level / cp.after))
+    return abs(level - cp.before) < abs(level - cp.after)
+
+
+def _computed_state(values: Sequence[float], changes: Sequence[Any], k: int, confirm_after: int) -> str:
+    segments = _segments(values, changes)
+    cp = changes[k]
+    if any(_nearer_old(float(np.median(values[a:b])), cp) for a, b in segments[k + 2:]):
+        return "resolved"
+    begin, end = segments[k + 1]
+    return "confirmed" if end - begin - 1 >= confirm_after else "new"
+
+
+def _cause(store: Store, runs_at: Dict[int, List[int]], before: int, at: int) -> str:
+    """The environment differences between the last run of the commit before and the first run at
+    the change point, as text ("" when the environments are equal or unknown)."""
+    diff = store.environment_diff(runs_at[before][-1], runs_at[at][0])
+    if not diff:
+        return ""
+    parts = [f"{key}: {old if old is not None else '(none)'} \u2192 {new if new is not None else '(none)'}"
+             for key, old, new in diff[:MAX_CAUSES]]
+    more = f" (+{len(diff) - MAX_CAUSES} more)" if len(diff) > MAX_CAUSES else ""
+    return "environment changed: " + "; ".join(parts) + more
+
+
+def _update_states(store: Store, branch: str, analysis: Any, runs: Sequence[RunInfo],
+                   confirm_after: int) -> List[List[Alert]]:
+    """Each change point's state, written to ``change_points``: acknowledgements are kept, rows of
+    change points no longer found are dropped unless acknowledged."""
+    history = analysis.history
+    db = store.connection
+    stored = {(r[0], r[1]): (r[2], r[3] or "") for r in db.execute(
+        "SELECT case_key, commit_sha, state, note FROM change_points WHERE branch = ?", (branch,))}
+    runs_at: Dict[int, List[int]] = {}
+    commit_index = {c: i for i, c in enumerate(history.commits)}
+    for r in runs:
+        runs_at.setdefault(commit_index[r.commit_sha], []).append(r.run_id)
+    updated = runs[-1].time  # deterministic: the newest run's time, not the clock's
+    alerts: List[List[Alert]] = []
+    found = set()
+    writes = []
+    for series, changes in zip(history.series, analysis.changes):
+        key = _case_key(dict(zip(history.by, series.key)))
+        values = list(series.values)
+        row = []
+        for k, cp in enumerate(changes.change_points):
+            sha = history.commits[cp.commit]
+            state = _computed_state(values, changes.change_points, k, confirm_after)
+            old_state, note = stored.get((key, sha), ("", ""))
+            if old_state == "acknowledged" and state != "resolved":
+                state = "acknowledged"
+            cause = _cause(store, runs_at, series.commits[cp.index - 1], cp.commit) if cp.index > 0 else ""
+            row.append(Alert(state, note, cause))
+            found.add((key, sha))
+            if state != old_state:
+                writes.append((branch, key, sha, "regression" if cp.regression else "improvement",
+                               float(cp.change), state, note or None, updated))
+        alerts.append(row)
+    gone = [(branch, k, c) for (k, c), (s, _) in stored.items() if (k, c) not in found and s != "acknowledged"]
+    with store._transaction():
+        db.executemany("INSERT INTO change_points(branch, case_key, commit_sha, direction, change, state, note,"
+                       " updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                       " ON CONFLICT(branch, case_key, commit_sha) DO UPDATE SET direction = excluded.direction,"
+                       " change = excluded.change, state = excluded.state,"
+                       " updated = excluded.updated", writes)
+        db.executemany("DELETE FROM change_points WHERE branch = ? AND case_key = ? AND commit_sha = ?", gone)
+    return alerts
+
+
+def store_history(store: Store, branch: str = "main", *, confirm_after: int = 3, rebuild: bool = False,
+                  threads: int = 0, title: str = "History", min_magnitude: float = 0.01, confidence: float = 0.95,
+                  threshold: float = 0.05, method: str = "steps", max_p_value: float = 0.02, permutations: int = 199,
+                  seed: int = 0, screen_p_value: float = 5e-4) -> StoreHistoryResult:
+    """The history of ``branch`` in ``store`` (cases = every label but commit and the per-process
+    ones, commits in branch order), summarising only the runs not summarised before
+    (``rebuild=True``: every run again), and the change points' alert states, updated in the store.
+    The options are :func:`benchreport.history`'s."""
+    if confirm_after < 1:
+        raise _core.InputError(f"confirm_after is {confirm_after}: it must be at least 1")
+    runs = store.runs(branch)
+    if not runs:
+        raise _core.InputError(f"{store.path}: no runs on branch {branch!r}")
+    summarised = _summarise_new_runs(store, branch, runs, rebuild, threads)
+    analysis = _core.analyze_history(
+        _assemble(store, branch, runs, threads), max_p_value=float(max_p_value), permutations=int(permutations),
+        seed=int(seed), min_magnitude=float(min_magnitude), confidence=float(confidence), threshold=float(threshold),
+        threads=int(threads), screen_p_value=float(screen_p_value), method=str(method))
+    alerts = _update_states(store, branch, analysis, runs, confirm_after)
+    core_alerts = [[(a.state, a.note, a.cause) for a in row] for row in alerts]
+    report = Report._from_core(_core.presets_history_report(analysis, title=str(title), alerts=core_alerts))
+    return StoreHistoryResult(analysis, report, alerts, summarised)
+
+
+def _matches(case_key: str, case: str) -> bool:
+    """CASE as ``label=value[,label=value…]`` or one label's value."""
+    labels = json.loads(case_key)
+    if "=" not in case:
+        return case in labels.values()
+    wanted = dict(part.split("=", 1) for part in case.split(","))
+    return all(labels.get(k) == v for k, v in wanted.items())
+
+
+def acknowledge(store: Store, case: str, commit: str, note: str, branch: Optional[str] = None) -> Tuple[str, str]:
+    """Marks the change point of ``case`` at ``commit`` (a full sha or a unique prefix) acknowledged,
+    with ``note``; returns (case key, commit sha). A history must have found it first."""
+    sql = "SELECT change_id, branch, case_key, commit_sha, state FROM change_points WHERE commit_sha LIKE ?"
+    args: Tuple[Any, ...] = (commit.replace("%", "").replace("_", "\\_") + "%",)
+    rows = [r for r in store.connection.execute(sql + " ESCAPE '\\'", args)
+            if (branch is None or r[1] == branch) and _matches(r[2], case)]
+    where = f"case {case!r} at commit {commit!r}" + (f" on branch {branch!r}" if branch else "")
+    if not rows:
+        raise _core.InputError(f"{store.path}: no change point of {where} (run benchreport history --store first; "
+                               "CASE is LABEL=VALUE[,LABEL=VALUE] or one label's value)")
+    if len(rows) > 1:
+        listed = "; ".join(f"{r[2]} at {r[3]} on {r[1]}" for r in rows[:5])
+        raise _core.InputError(f"{store.path}: {len(rows)} change points match {where}: {listed}; "
+                               "name more labels, the full commit or --branch")
+    change_id, _, key, sha, _ = rows[0]
+    updated = store.connection.execute("SELECT MAX(time) FROM runs").fetchone()[0]
+    with store._transaction():
+        store.connection.execute("UPDATE change_points SET state = 'acknowledged', note = ?, updated = ?"
+                                 " WHERE change_id = ?", (note, updated, change_id))
+    return key, sha
