@@ -1,0 +1,104 @@
+#include "benchreport/compare/mismatch.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "benchreport/core/edit_distance.hpp"
+#include "benchreport/data/dataset.hpp"
+
+namespace benchreport {
+namespace {
+
+constexpr std::size_t kListed = 5;  // cases named per side; the rest are counted
+
+std::string listed(const std::vector<std::vector<std::string>>& keys) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < keys.size() && i < kListed; ++i) names.push_back(join_key(keys[i]));
+  std::string out = fmt::format("{}", fmt::join(names, "; "));
+  if (keys.size() > kListed) out += fmt::format("; and {} more", keys.size() - kListed);
+  return out;
+}
+
+// The case columns in which every near match differs, when it is one column.
+std::optional<std::size_t> differing_column(const std::vector<NearMatch>& near, std::size_t n_columns) {
+  std::optional<std::size_t> column;
+  for (const auto& m : near) {
+    std::vector<std::size_t> differ;
+    for (std::size_t c = 0; c < n_columns; ++c) {
+      if (m.base[c] != m.head[c]) differ.push_back(c);
+    }
+    if (differ.size() != 1 || (column && *column != differ.front())) return std::nullopt;
+    column = differ.front();
+  }
+  return column;
+}
+
+std::string fix_for(const MismatchContext& x, const std::vector<NearMatch>& near) {
+  std::vector<std::string> others;
+  const auto column = differing_column(near, x.by.size());
+  if (column) {
+    for (std::size_t c = 0; c < x.by.size(); ++c) {
+      if (c != *column) others.push_back(x.by[c]);
+    }
+  }
+  const std::string without = others.empty() ? std::string() : fmt::format("--by {}", fmt::join(others, ","));
+  if (column && x.by[*column] == "procs") {
+    return fmt::format(
+        "Fix: the cases differ only in Go's GOMAXPROCS suffix (procs label, the -N of BenchmarkX-N): run both sides "
+        "with the same -cpu, or compare with {} to match by name.",
+        without);
+  }
+  if (column && x.by[*column] == "benchmark" && x.formats.count("hyperfine") != 0) {
+    return fmt::format(
+        "Fix: hyperfine names a benchmark by its command line, which differs between the sides: give each command "
+        "the same name with hyperfine -n NAME (--command-name), or compare with {} when each side has one "
+        "command.",
+        without);
+  }
+  if (column) {
+    return fmt::format("Fix: the cases differ only in the \"{}\" label: compare with {} to leave it out of the case.",
+                       x.by[*column], without);
+  }
+  return fmt::format("Fix: choose the labels that name a case with --by (now: {}).", fmt::join(x.by, ","));
+}
+
+}  // namespace
+
+std::vector<NearMatch> nearest_matches(const std::vector<std::vector<std::string>>& base_only,
+                                       const std::vector<std::vector<std::string>>& head_only, std::size_t limit) {
+  std::vector<NearMatch> out;
+  if (head_only.empty()) return out;
+  for (const auto& base : base_only) {
+    const std::string name = join_key(base);
+    NearMatch best{base, head_only.front(), 2.0};
+    for (const auto& head : head_only) {
+      const double d = normalized_edit_distance(name, join_key(head));
+      if (d < best.distance) best = NearMatch{base, head, d};  // the first of equal distances
+    }
+    out.push_back(std::move(best));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.distance < b.distance; });
+  if (out.size() > limit) out.resize(limit);
+  return out;
+}
+
+std::string explain_no_match(const MismatchContext& x) {
+  std::string out =
+      fmt::format("compare: no case has sets on both sides ({}={} and {}={}), matching cases by {}.", x.side_column,
+                  x.base_value, x.side_column, x.head_value, fmt::join(x.by, ","));
+  out += fmt::format("\n  only in base ({}): {}", x.base_only.size(), listed(x.base_only));
+  out += fmt::format("\n  only in head ({}): {}", x.head_only.size(), listed(x.head_only));
+  const auto near = nearest_matches(x.base_only, x.head_only, kListed);
+  if (!near.empty()) {
+    out += "\n  nearest matches (normalized edit distance):";
+    for (const auto& m : near) {
+      out += fmt::format("\n    {} ~ {} ({:.2f})", join_key(m.base), join_key(m.head), m.distance);
+    }
+  }
+  out += "\n  " + fix_for(x, near);
+  return out;
+}
+
+}  // namespace benchreport
