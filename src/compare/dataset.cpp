@@ -459,8 +459,8 @@ DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& o
                                  out.removed_cases.empty() ? "none" : names(out.removed_cases)));
   }
   if (matched.empty()) {
-    MismatchContext context{out.by, out.removed_cases, out.new_cases, options.baseline_column, out.base_value,
-                            out.head_value, {}};
+    MismatchContext context{
+        out.by, out.removed_cases, out.new_cases, options.baseline_column, out.base_value, out.head_value, {}};
     for (const auto& run : dataset.runs()) {
       if (!run.format.empty()) context.formats.insert(run.format);
     }

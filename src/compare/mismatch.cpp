@@ -35,33 +35,44 @@ std::optional<std::size_t> differing_column(const std::vector<NearMatch>& near, 
   return column;
 }
 
-std::string fix_for(const MismatchContext& x, const std::vector<NearMatch>& near) {
-  std::vector<std::string> others;
-  const auto column = differing_column(near, x.by.size());
-  if (column) {
-    for (std::size_t c = 0; c < x.by.size(); ++c) {
-      if (c != *column) others.push_back(x.by[c]);
+// Leaving `column` out of the case key keeps the cases of each side apart.
+bool removable(const MismatchContext& x, std::size_t column) {
+  for (const auto* keys : {&x.base_only, &x.head_only}) {
+    std::set<std::vector<std::string>> rest;
+    for (auto key : *keys) {
+      key.erase(key.begin() + static_cast<std::ptrdiff_t>(column));
+      if (!rest.insert(std::move(key)).second) return false;
     }
   }
-  const std::string without = others.empty() ? std::string() : fmt::format("--by {}", fmt::join(others, ","));
-  if (column && x.by[*column] == "procs") {
+  return true;
+}
+
+std::string fix_for(const MismatchContext& x, const std::vector<NearMatch>& near) {
+  const auto column = differing_column(near, x.by.size());
+  if (!column) return fmt::format("Fix: choose the labels that name a case with --by (now: {}).", fmt::join(x.by, ","));
+  std::vector<std::string> others;
+  for (std::size_t c = 0; c < x.by.size(); ++c) {
+    if (c != *column) others.push_back(x.by[c]);
+  }
+  // Leaving the column out helps only when the other labels still tell each side's cases apart.
+  const std::string by_others = !others.empty() && removable(x, *column)
+                                    ? fmt::format(", or compare with --by {}", fmt::join(others, ","))
+                                    : std::string();
+  const std::string& name = x.by[*column];
+  if (name == "procs") {
     return fmt::format(
-        "Fix: the cases differ only in Go's GOMAXPROCS suffix (procs label, the -N of BenchmarkX-N): run both sides "
-        "with the same -cpu, or compare with {} to match by name.",
-        without);
+        "Fix: the cases differ only in Go's GOMAXPROCS suffix (the procs label, the -N of BenchmarkX-N): run both "
+        "sides with the same -cpu{} to match by name.",
+        by_others);
   }
-  if (column && x.by[*column] == "benchmark" && x.formats.count("hyperfine") != 0) {
+  if (name == "benchmark" && x.formats.count("hyperfine") != 0) {
     return fmt::format(
-        "Fix: hyperfine names a benchmark by its command line, which differs between the sides: give each command "
-        "the same name with hyperfine -n NAME (--command-name), or compare with {} when each side has one "
-        "command.",
-        without);
+        "Fix: hyperfine names a benchmark by its command line, which differs between the sides: give each side's "
+        "command the same name with hyperfine -n NAME (--command-name){}.",
+        by_others);
   }
-  if (column) {
-    return fmt::format("Fix: the cases differ only in the \"{}\" label: compare with {} to leave it out of the case.",
-                       x.by[*column], without);
-  }
-  return fmt::format("Fix: choose the labels that name a case with --by (now: {}).", fmt::join(x.by, ","));
+  return fmt::format("Fix: the cases differ only in the \"{}\" label: give both sides the same values{}.", name,
+                     by_others);
 }
 
 }  // namespace
@@ -85,9 +96,8 @@ std::vector<NearMatch> nearest_matches(const std::vector<std::vector<std::string
 }
 
 std::string explain_no_match(const MismatchContext& x) {
-  std::string out =
-      fmt::format("compare: no case has sets on both sides ({}={} and {}={}), matching cases by {}.", x.side_column,
-                  x.base_value, x.side_column, x.head_value, fmt::join(x.by, ","));
+  std::string out = fmt::format("compare: no case has sets on both sides ({}={} and {}={}), matching cases by {}.",
+                                x.side_column, x.base_value, x.side_column, x.head_value, fmt::join(x.by, ","));
   out += fmt::format("\n  only in base ({}): {}", x.base_only.size(), listed(x.base_only));
   out += fmt::format("\n  only in head ({}): {}", x.head_only.size(), listed(x.head_only));
   const auto near = nearest_matches(x.base_only, x.head_only, kListed);

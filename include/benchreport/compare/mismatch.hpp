@@ -19,7 +19,7 @@ std::vector<NearMatch> nearest_matches(const std::vector<std::vector<std::string
                                        const std::vector<std::vector<std::string>>& head_only, std::size_t limit);
 
 struct MismatchContext {
-  std::vector<std::string> by;                               // the case columns
+  std::vector<std::string> by;                                 // the case columns
   std::vector<std::vector<std::string>> base_only, head_only;  // case keys
   std::string side_column, base_value, head_value;
   std::set<std::string> formats;  // the readers of the compared sets ("hyperfine", "go", ...)
