@@ -96,18 +96,20 @@ std::vector<NearMatch> nearest_matches(const std::vector<std::vector<std::string
 }
 
 std::string explain_no_match(const MismatchContext& x) {
-  std::string out = fmt::format("compare: no case has sets on both sides ({}={} and {}={}), matching cases by {}.",
+  // One line (the CLI prints an error as one line): parts joined by " \u2014 ", cases by "; ".
+  std::string out = fmt::format("compare: no case has sets on both sides ({}={} and {}={}), matching cases by {}",
                                 x.side_column, x.base_value, x.side_column, x.head_value, fmt::join(x.by, ","));
-  out += fmt::format("\n  only in base ({}): {}", x.base_only.size(), listed(x.base_only));
-  out += fmt::format("\n  only in head ({}): {}", x.head_only.size(), listed(x.head_only));
+  out += fmt::format(" \u2014 only in base ({}): {}", x.base_only.size(), listed(x.base_only));
+  out += fmt::format(" \u2014 only in head ({}): {}", x.head_only.size(), listed(x.head_only));
   const auto near = nearest_matches(x.base_only, x.head_only, kListed);
   if (!near.empty()) {
-    out += "\n  nearest matches (normalized edit distance):";
+    std::vector<std::string> pairs;
     for (const auto& m : near) {
-      out += fmt::format("\n    {} ~ {} ({:.2f})", join_key(m.base), join_key(m.head), m.distance);
+      pairs.push_back(fmt::format("{} ~ {} ({:.2f})", join_key(m.base), join_key(m.head), m.distance));
     }
+    out += fmt::format(" \u2014 nearest matches (normalized edit distance): {}", fmt::join(pairs, "; "));
   }
-  out += "\n  " + fix_for(x, near);
+  out += " \u2014 " + fix_for(x, near);
   return out;
 }
 
