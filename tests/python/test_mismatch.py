@@ -30,7 +30,7 @@ def test_no_matching_case_names_both_sides_the_nearest_match_and_the_fix(capsys)
     assert "no case has sets on both sides" in err
     assert "only in base (1): sleep 0.001 / time" in err
     assert "only in head (1): sleep 0.002 / time" in err
-    assert "sleep 0.001 / time ~ sleep 0.002 / time (0.06)" in err  # 1 edit over 16 characters
+    assert "sleep 0.001 / time ~ sleep 0.002 / time (0.06)" in err  # 1 edit over 18 characters
     assert "hyperfine -n NAME" in err and "--by metric" in err
 
 
