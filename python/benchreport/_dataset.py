@@ -233,6 +233,11 @@ class Dataset:
         """What the readers skipped or could not carry (nothing is dropped silently)."""
         return self._ds.warnings()
 
+    @property
+    def notes(self) -> List[str]:
+        """The readers' normal remarks (aggregate rows kept apart, calibration runs skipped): not warnings."""
+        return self._ds.notes()
+
     # --- selection and grouping ---------------------------------------
     def select(self, **labels: str) -> "Dataset":
         """The sets whose labels equal every given ``column=value``."""

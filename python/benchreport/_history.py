@@ -18,7 +18,7 @@ from typing import Any, Iterable, List, Optional, Sequence, Union
 import numpy as np
 
 from . import _core
-from ._dataset import Dataset, PathLike, expand_paths, load
+from ._dataset import Dataset, PathLike, expand_paths, load, natural_key
 from ._pickling import remembers_call
 from ._presets import _native, _RendersReport
 from ._reports import Report
@@ -131,6 +131,23 @@ def label_commits(parts: Sequence[Dataset], names: Sequence[str], column: str = 
     return labelled[0].concat(*labelled[1:])
 
 
+def commit_entries(items: Iterable[PathLike]) -> List[str]:
+    """Inputs with each folder replaced by its entries (files and subfolders, hidden ones skipped) in
+    natural file-name order (``run-2`` before ``run-10``): one commit per entry. A folder read whole
+    would be one commit."""
+    out: List[str] = []
+    for item in items:
+        text = os.fspath(item)
+        if not os.path.isdir(text):
+            out.append(text)
+            continue
+        entries = sorted((e for e in os.listdir(text) if not e.startswith(".")), key=natural_key)
+        if not entries:
+            raise _core.InputError(f"{text}: empty folder (history takes one commit per file in it)")
+        out.extend(os.path.join(text, e) for e in entries)
+    return out
+
+
 def _load_part(path: str, format: str) -> Dataset:
     return read_arrow(path) if path.endswith(ARROW_SUFFIXES) else load(path, format=format)
 
@@ -139,7 +156,7 @@ def _history_dataset(data: Union[Dataset, PathLike, Iterable[PathLike]], order: 
     if isinstance(data, Dataset):
         return data
     items = [data] if isinstance(data, (str, os.PathLike)) else list(data)
-    paths = expand_paths(items)
+    paths = expand_paths(items if order is not None else commit_entries(items))
     if not paths:
         raise _core.InputError("history: no input files given")
     parts = [_load_part(p, format) for p in paths]

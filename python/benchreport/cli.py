@@ -257,9 +257,10 @@ class InputBudget:
 
 
 def load_sources(sources: Sequence[Source], fmt: str = "auto", progress_stream: Optional[TextIO] = None,
-                 quiet: bool = False, budget: Optional[InputBudget] = None) -> list:
+                 quiet: bool = False, budget: Optional[InputBudget] = None, verbose: bool = False) -> list:
     """Read every source (in the order given), with a progress bar on a TTY for many or large inputs
-    (none with ``quiet``); one Dataset per source. ``budget`` caps the samples and bytes of all of them."""
+    (none with ``quiet``); one Dataset per source. ``budget`` caps the samples and bytes of all of them.
+    ``verbose`` prints the readers' normal notes (aggregate rows kept apart, calibration runs) on stderr."""
     budget = budget or InputBudget()
     stream = progress_stream if progress_stream is not None else sys.stderr
     size = _input_bytes(sources) if not quiet and _isatty(stream) else 0
@@ -278,6 +279,10 @@ def load_sources(sources: Sequence[Source], fmt: str = "auto", progress_stream: 
         progress.update(len(sources))
     finally:
         progress.close()
+    if verbose:
+        for part in parts:
+            for note in part.notes:
+                print(f"benchreport: note: {terminal_safe(note)}", file=sys.stderr)
     return parts
 
 
@@ -303,18 +308,20 @@ def _labelled(dataset: Dataset, args: argparse.Namespace) -> Dataset:
 
 
 def _load(args: argparse.Namespace) -> Dataset:
-    parts = load_sources(expand_inputs(args.inputs), args.input_format, quiet=args.quiet, budget=_budget(args))
+    parts = load_sources(expand_inputs(args.inputs), args.input_format, quiet=args.quiet, budget=_budget(args),
+                         verbose=args.verbose)
     return _labelled(parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:]), args)
 
 
 def load_sides(base: Sequence[str], head: Sequence[str], column: str, base_value: str, head_value: str,
-               fmt: str = "auto", quiet: bool = False, budget: Optional[InputBudget] = None) -> Dataset:
+               fmt: str = "auto", quiet: bool = False, budget: Optional[InputBudget] = None,
+               verbose: bool = False) -> Dataset:
     """Label each --base/--head input as a process of its side (``_dataset.label_sides``).
 
     Inputs pair in the order given (globs in natural order): base-1 with head-1, and so on.
     """
     base_sources, head_sources = expand_inputs(base), expand_inputs(head)
-    parts = load_sources([*base_sources, *head_sources], fmt, quiet=quiet, budget=budget)
+    parts = load_sources([*base_sources, *head_sources], fmt, quiet=quiet, budget=budget, verbose=verbose)
     return label_sides(parts[:len(base_sources)], parts[len(base_sources):], column, base_value, head_value)
 
 
@@ -449,7 +456,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
 
     sources = expand_inputs(args.inputs)
     ds = _labelled(_with_file_column(sources, load_sources(sources, args.input_format, quiet=args.quiet,
-                                                           budget=_budget(args))), args)
+                                                           budget=_budget(args), verbose=args.verbose)), args)
     by = _split_columns(args.by)
     _check_columns(ds, by, "--by")
     _emit(summary_report(ds, by=by or None, k=args.k), args)
@@ -457,7 +464,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    from ._history import ARROW_SUFFIXES, history, label_commits, read_arrow
+    from ._history import ARROW_SUFFIXES, commit_entries, history, label_commits, read_arrow
 
     if args.store:
         from ._store_history_cli import cmd_history_store
@@ -467,9 +474,10 @@ def cmd_history(args: argparse.Namespace) -> int:
     if not args.inputs:
         raise UsageError("history: give input files, or --store PATH")
 
-    sources = expand_inputs(args.inputs)
+    sources = expand_inputs(commit_entries(args.inputs) if not args.order else args.inputs)
     arrow = [s for s in sources if not s.is_stdin and s.name.endswith(ARROW_SUFFIXES)]
-    parts = [read_arrow(s.name) if s in arrow else load_sources([s], args.input_format)[0] for s in sources]
+    parts = [read_arrow(s.name) if s in arrow else load_sources([s], args.input_format, verbose=args.verbose)[0]
+             for s in sources]
     if args.order:
         ds = parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:])
     else:
@@ -493,7 +501,7 @@ def _positional_sides(args: argparse.Namespace, baseline: dict) -> Dataset:
     (column, base_value), = baseline.items()
     per_item = [expand_inputs([item]) for item in args.inputs]
     parts = load_sources([s for sources in per_item for s in sources], args.input_format, quiet=args.quiet,
-                         budget=_budget(args))
+                         budget=_budget(args), verbose=args.verbose)
     if any(column in part.columns for part in parts):
         return parts[0] if len(parts) == 1 else parts[0].concat(*parts[1:])
     if len(per_item) != 2:
@@ -517,7 +525,7 @@ def _compare_inputs(args: argparse.Namespace, baseline: dict) -> Dataset:
         raise UsageError(f"{args.inputs[0]}: give inputs either positionally or with --base/--head, not both")
     (column, base_value), = baseline.items()
     return _labelled(load_sides(args.base, args.head, column, base_value, args.head_value or "head", args.input_format,
-                                 quiet=args.quiet, budget=_budget(args)), args)
+                                 quiet=args.quiet, budget=_budget(args), verbose=args.verbose), args)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -656,6 +664,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print(terminal_safe(f"ok {source.name}: {len(ds)} sample sets, {n_values} samples, labels: {columns}"))
         for warning in ds.warnings:
             print(f"  warning: {terminal_safe(warning)}")
+        for note in ds.notes if args.verbose else []:
+            print(f"  note: {terminal_safe(note)}")
     return status
 
 
@@ -716,6 +726,9 @@ def _add_input_options(p: argparse.ArgumentParser, required: bool = True) -> Non
     _add_limit_options(p)
     p.add_argument("--quiet", "-q", action="store_true",
                    help="no progress on stderr (shown only on a terminal, for many or large inputs)")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="also print the readers' normal notes on stderr (aggregate rows kept apart, calibration "
+                        "runs skipped); warnings are in the report either way")
 
 
 def _add_limit_options(p: argparse.ArgumentParser) -> None:

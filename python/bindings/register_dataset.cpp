@@ -210,6 +210,7 @@ void bind_dataset(py::module_& m) {
            })
       .def("set_run_format", &Dataset::set_run_format, "id"_a, "format"_a)
       .def("warnings", [](const Dataset& ds) { return ds.warnings(); })
+      .def("notes", [](const Dataset& ds) { return ds.notes(); })
       .def("warn", &Dataset::warn)
       .def("add_run", &Dataset::add_run, "id"_a, "metadata_json"_a = "{}")
       .def("add_set", &add_set, "labels"_a, "samples"_a, "unit"_a, "direction"_a = py::none(), "run"_a = "",

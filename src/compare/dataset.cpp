@@ -13,12 +13,15 @@
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/compare/matrix.hpp"
+#include "benchreport/compare/mismatch.hpp"
 #include "benchreport/data/metadata.hpp"
 
 namespace benchreport {
 namespace {
 
 using Key = std::vector<std::string>;
+
+constexpr std::string_view kAbsent = "(absent)";  // a metadata value not recorded
 
 struct Sides {
   std::vector<std::size_t> base, head;
@@ -95,14 +98,14 @@ class RunMetadataCache {
  public:
   explicit RunMetadataCache(const Dataset& dataset) : dataset_(dataset) {}
 
-  // Display text of `key` in the set's metadata, else in its run's metadata; "(absent)" when missing.
+  // Display text of `key` in the set's metadata, else in its run's metadata; kAbsent when missing.
   std::string value(std::size_t set, const std::string& key) {
     if (auto own = metadata::set_metadata_display(dataset_, set, key)) return std::move(*own);
     const std::string run(dataset_.run_id(set));
     auto it = parsed_.find(run);
     if (it == parsed_.end()) it = parsed_.emplace(run, metadata::run_metadata(dataset_, set)).first;
     const Json* found = metadata::find_deep(it->second, key);
-    return found == nullptr ? std::string("(absent)") : metadata::display_text(*found);
+    return found == nullptr ? std::string(kAbsent) : metadata::display_text(*found);
   }
 
  private:
@@ -162,7 +165,8 @@ class ComparabilityCheck {
     }
     throw InputError(
         fmt::format("compare: refusing to compare base and head — they executed unequal work or ran in "
-                    "different environments: {}",
+                    "different environments: {}. To compare them anyway, pass --no-check (Python: "
+                    "check_comparability=False).",
                     fmt::join(parts, "; ")));
   }
 
@@ -172,18 +176,22 @@ class ComparabilityCheck {
   // whose samples are already per-iteration times: not a difference in work.
   std::string work_of(std::size_t set, const std::string& key) const {
     const auto text = metadata::set_metadata_text(ds_, set, key);
-    if (!text) return "(absent)";
+    if (!text) return std::string(kAbsent);
     if (!text->empty() && text->front() == '[') return "(per-sample counts)";
-    return metadata::set_metadata_display(ds_, set, key).value_or("(absent)");
+    return metadata::set_metadata_display(ds_, set, key).value_or(std::string(kAbsent));
   }
 
   template <typename ValueOf>
   void compare_field(const std::string& case_name, const std::string& field, const Sides& sides, ValueOf value_of) {
+    // Absent means unknown, not different (a canonical CSV carries no per-sample
+    // iterations): only values known on both sides can differ.
     std::set<std::string> base;
     std::set<std::string> head;
     for (const auto set : sides.base) base.insert(value_of(set));
     for (const auto set : sides.head) head.insert(value_of(set));
-    if (base == head) return;
+    base.erase(std::string(kAbsent));
+    head.erase(std::string(kAbsent));
+    if (base.empty() || head.empty() || base == head) return;
     for (auto& c : conflicts_) {
       if (c.field == field && c.base == base && c.head == head) {
         ++c.cases;
@@ -206,7 +214,7 @@ std::string side_commit(const std::vector<std::size_t>& sets, const std::vector<
   for (const auto set : sets) {
     std::string found;
     for (const auto& key : keys) {
-      if (auto v = runs.value(set, key); v != "(absent)") {
+      if (auto v = runs.value(set, key); v != kAbsent) {
         found = std::move(v);
         break;
       }
@@ -359,6 +367,36 @@ std::vector<std::size_t> measurement_primaries(const std::vector<const CaseResul
   return primary_of;
 }
 
+// Go's procs label (the -N of BenchmarkX-N) names a case only when a side ran
+// one benchmark at several GOMAXPROCS (-cpu 1,2). Otherwise -8 on one side and
+// -4 (or none) on the other are the same benchmark, matched by name, and the
+// difference is a note of the comparison.
+void drop_procs_when_one_per_side(const Dataset& dataset, DatasetComparison& out) {
+  const auto procs = std::find(out.by.begin(), out.by.end(), std::string(kProcsLabel));
+  if (procs == out.by.end()) return;
+  std::map<std::pair<std::string, Key>, std::string> seen;  // (side, key without procs) -> procs
+  std::set<std::string> base_procs, head_procs;
+  for (std::size_t set = 0; set < dataset.n_sets(); ++set) {
+    if (!dataset.has_label(set, out.baseline_column) || !dataset.has_label(set, kProcsLabel)) continue;
+    const std::string side(dataset.label(set, out.baseline_column));
+    if (side != out.base_value && side != out.head_value) continue;
+    Key key;
+    for (const auto& column : out.by) {
+      if (column != kProcsLabel) key.emplace_back(dataset.label(set, column));
+    }
+    const std::string value(dataset.label(set, kProcsLabel));
+    const auto [it, inserted] = seen.try_emplace({side, std::move(key)}, value);
+    if (!inserted && it->second != value) return;  // several GOMAXPROCS on one side: part of the case
+    (side == out.base_value ? base_procs : head_procs).insert(value);
+  }
+  out.by.erase(procs);
+  if (base_procs != head_procs) {
+    out.notes.push_back(fmt::format(
+        "Go's GOMAXPROCS differs between the sides (procs {} in base, {} in head); cases are matched by name.",
+        fmt::join(base_procs, ","), fmt::join(head_procs, ",")));
+  }
+}
+
 }  // namespace
 
 DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& options) {
@@ -371,6 +409,7 @@ DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& o
   out.base_value = options.baseline_value;
   out.head_value = pick_head_value(values_of(dataset, options.baseline_column), options);
   out.by = case_columns(dataset, options);
+  if (options.by.empty()) drop_procs_when_one_per_side(dataset, out);
   out.options = options.compare;
 
   std::vector<Key> order;
@@ -420,8 +459,12 @@ DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& o
                                  out.removed_cases.empty() ? "none" : names(out.removed_cases)));
   }
   if (matched.empty()) {
-    throw InputError(fmt::format("compare: no case has sets on both sides ({}={} and {}={})", options.baseline_column,
-                                 out.base_value, options.baseline_column, out.head_value));
+    MismatchContext context{
+        out.by, out.removed_cases, out.new_cases, options.baseline_column, out.base_value, out.head_value, {}};
+    for (const auto& run : dataset.runs()) {
+      if (!run.format.empty()) context.formats.insert(run.format);
+    }
+    throw InputError(explain_no_match(context));
   }
   out.base_commit = side_commit(all_base, options.commit_keys, runs);
   out.head_commit = side_commit(all_head, options.commit_keys, runs);

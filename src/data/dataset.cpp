@@ -211,6 +211,7 @@ void Dataset::copy_run(const Run& run) {
 
 // Warnings quote file names and labels: keep them valid UTF-8 for Python and reports.
 void Dataset::warn(std::string message) { warnings_.push_back(sanitize_utf8(message)); }
+void Dataset::note(std::string message) { notes_.push_back(sanitize_utf8(message)); }
 
 const Run* Dataset::find_run(std::string_view id) const noexcept {
   const auto it = run_index_.find(id);
@@ -355,6 +356,7 @@ std::vector<std::size_t> Dataset::select(const Labels& equal) const {
 Dataset Dataset::subset(std::span<const std::size_t> sets) const {
   Dataset out;
   out.warnings_ = warnings_;
+  out.notes_ = notes_;
   for (std::size_t set : sets) out.copy_set_from(*this, set);
   return out;
 }
@@ -401,6 +403,7 @@ void Dataset::append(const Dataset& other) {
   for (const auto& run : other.runs_) copy_run(run);
   for (std::size_t set = 0; set < other.n_sets(); ++set) copy_set_from(other, set);
   warnings_.insert(warnings_.end(), other.warnings_.begin(), other.warnings_.end());
+  notes_.insert(notes_.end(), other.notes_.begin(), other.notes_.end());
 }
 
 std::string join_key(const std::vector<std::string>& key) { return fmt::format("{}", fmt::join(key, " / ")); }

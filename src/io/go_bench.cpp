@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "benchreport/core/error.hpp"
+#include "benchreport/data/label_roles.hpp"
 #include "reader.hpp"
 
 namespace benchreport::io {
@@ -148,7 +149,7 @@ class GoReader {
     const std::string key = fmt::format("{}\x1f{}\x1f{}\x1f{}", pkg_name, name, procs, unit);
     auto [it, inserted] = index_.try_emplace(key, series_.size());
     if (inserted) {
-      Labels labels{{"benchmark", name}, {"procs", procs}, {"metric", unit}};
+      Labels labels{{"benchmark", name}, {std::string(kProcsLabel), procs}, {"metric", unit}};
       if (!pkg_name.empty()) labels.emplace_back("pkg", pkg_name);
       series_.push_back(Series{std::move(labels), unit, {}, {}});
     }

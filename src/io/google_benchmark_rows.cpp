@@ -278,7 +278,7 @@ void GoogleBenchmarkRows::emit_series(const Series& s, Dataset& dataset, const s
 void GoogleBenchmarkRows::report(Dataset& dataset, const std::string& file,
                                  const std::vector<std::string>& aggregates_only) const {
   if (aggregate_rows_ > 0 && aggregates_only.size() < series_.size()) {
-    dataset.warn(fmt::format("{}: kept {} aggregate rows apart from the samples (set metadata \"aggregates\")", file,
+    dataset.note(fmt::format("{}: kept {} aggregate rows apart from the samples (set metadata \"aggregates\")", file,
                              aggregate_rows_));
   }
   if (!aggregates_only.empty()) {

@@ -59,7 +59,7 @@ class PyperfReader {
     dataset_.set_run_metadata(json_.name(), json_object(file_metadata));
     for (auto& benchmark : benchmarks_) add(benchmark);
     if (calibration_runs_ > 0) {
-      dataset_.warn(fmt::format("{}: {} calibration runs (warmups only, no values) are not samples", json_.name(),
+      dataset_.note(fmt::format("{}: {} calibration runs (warmups only, no values) are not samples", json_.name(),
                                 calibration_runs_));
     }
     return std::move(dataset_);

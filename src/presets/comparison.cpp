@@ -119,6 +119,7 @@ class ComparisonBuilder {
     add_mode_note(report);
     add_launch_note(report);
     if (cmp_.same_revision) add_aa_note(report);
+    for (const auto& note : cmp_.notes) report.add_note(note);
     for (const auto& section : sections_) figures_.push_back(figures_for(section));
     add_run_figures(report);
     Json sections = Json::array();
@@ -131,6 +132,8 @@ class ComparisonBuilder {
     report.data.set("method", method_json());
     report.data.set("same_revision", cmp_.same_revision);
     report.data.set("sections", std::move(sections));
+    report.data.set("new_cases", keys_json(cmp_.new_cases));
+    report.data.set("removed_cases", keys_json(cmp_.removed_cases));
     return report;
   }
 
@@ -481,6 +484,17 @@ class ComparisonBuilder {
     return section_json(section, f);
   }
 
+  // Cases on one side only, each as {case column: value}, in the order of their first set.
+  Json keys_json(const std::vector<std::vector<std::string>>& keys) const {
+    Json out = Json::array();
+    for (const auto& key : keys) {
+      Json::Object names;
+      for (std::size_t c = 0; c < cmp_.by.size(); ++c) names.emplace_back(cmp_.by[c], key[c]);
+      out.push_back(Json(std::move(names)));
+    }
+    return out;
+  }
+
   void add_new_and_removed(Report& report) const {
     const auto list = [&](const std::vector<std::vector<std::string>>& keys) {
       std::vector<std::string> names;
@@ -620,7 +634,10 @@ std::string case_display_name(const Dataset& dataset, const CaseResult& result, 
   const std::size_t first = result.base_sets.front();
   const std::string benchmark(dataset.label(first, options.benchmark_column));
   std::string name;
-  if (const auto it = options.display_names.find(benchmark); it != options.display_names.end()) {
+  if (cmp.baseline_column == options.benchmark_column) {
+    // Two benchmarks of one run (compare.py's filters mode): the case is named after both.
+    name = fmt::format("{} vs {}", cmp.base_value, cmp.head_value);
+  } else if (const auto it = options.display_names.find(benchmark); it != options.display_names.end()) {
     name = it->second;
   } else {
     const auto display = metadata::set_metadata_display(dataset, first, options.display_name_key);

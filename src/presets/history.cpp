@@ -328,9 +328,10 @@ Report history_report(const HistoryAnalysis& a, const HistoryReportOptions& opti
   }
   Report report(options.title);
   report.add_paragraph(fmt::format(
-      "{} cases over {} commits (ordered by {}): {} change points, {} regressions and {} "
-      "improvements.",
-      a.history.series.size(), a.history.commits.size(), a.history.order, points, regressions, points - regressions));
+      "{} over {} (ordered by {}): {}, {} and {}.", format_count(a.history.series.size(), "case", "cases"),
+      format_count(a.history.commits.size(), "commit", "commits"), a.history.order,
+      format_count(points, "change point", "change points"), format_count(regressions, "regression", "regressions"),
+      format_count(points - regressions, "improvement", "improvements")));
   if (still > 0) {
     report.add_note(fmt::format("{} of {} cases are still regressed: their latest segment is worse than their first by "
                                 "more than {}.",

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <optional>
 #include <set>
@@ -70,6 +71,7 @@ class RunnersBuilder {
         "measurement protocol's canonical JSON) are compared; runner selection and provider identity are not part "
         "of it.");
     add_parameters(report);
+    add_missing_suites(report);
     add_cpu(report, false);
     add_cpu(report, true);
     add_disk(report);
@@ -117,6 +119,23 @@ class RunnersBuilder {
   }
 
   bool compared(const std::string& runner) const { return runners_[index_.at(runner)].fingerprint == chosen_; }
+
+  // Without a cpu, disk or cache suite label no result table can be built:
+  // say so instead of printing the metadata tables alone.
+  void add_missing_suites(Report& report) const {
+    static constexpr std::array<std::string_view, 3> kSuites{"cpu", "disk", "cache"};
+    const auto known = ds_.select_if([&](const Dataset& d, std::size_t set) {
+      return d.has_label(set, opt_.runner_column) && d.has_label(set, opt_.suite_column) &&
+             std::find(kSuites.begin(), kSuites.end(), d.label(set, opt_.suite_column)) != kSuites.end();
+    });
+    if (!known.empty()) return;
+    report.add_note(
+        fmt::format("No result tables: no set has a \"{col}\" label of cpu, disk or cache (labels here: {labels}). "
+                    "The runners report reads CoreMark results from {col}=cpu, disk I/O from {col}=disk and cache "
+                    "save/restore from {col}=cache; label the inputs, e.g. benchreport runners FILE --label {col}=cpu.",
+                    fmt::arg("col", opt_.suite_column), fmt::arg("labels", fmt::join(ds_.columns(), ", "))),
+        NoteKind::warning);
+  }
 
   std::vector<std::size_t> sets_of_suite(std::string_view suite) const {
     return ds_.select_if([&](const Dataset& d, std::size_t set) {

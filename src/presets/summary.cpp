@@ -15,6 +15,7 @@
 #include "benchreport/core/parallel.hpp"
 #include "benchreport/report/fields.hpp"
 #include "benchreport/report/format.hpp"
+#include "reader_messages.hpp"
 #include "benchreport/stats/grouped.hpp"
 #include "sample_notes.hpp"
 
@@ -184,9 +185,9 @@ SummaryResult summary(const Dataset& dataset, const SummaryReportOptions& option
       options.by.empty() ? std::string()
                          : fmt::format(", pooled by {} into {} groups", fmt::join(groups.columns, ", "), groups.size());
   report.add_paragraph(fmt::format("{} sample sets, {} samples{}.", dataset.n_sets(), groups.values.size(), grouping));
-  const auto& warnings = dataset.warnings();
-  if (!warnings.empty()) {
-    report.add_note(fmt::format("The readers reported {} warning(s).", warnings.size()), NoteKind::warning);
+  if (const auto warnings = grouped_messages(dataset, dataset.warnings()); !warnings.empty()) {
+    report.add_note(fmt::format("The readers reported {}.", format_count(warnings.size(), "warning", "warnings")),
+                    NoteKind::warning);
     report.add_list(warnings);
   }
   std::size_t drifting = 0;

@@ -181,4 +181,8 @@ std::string format_sparkline(std::span<const double> samples, std::size_t width)
   return out;
 }
 
+std::string format_count(std::size_t n, std::string_view singular, std::string_view plural) {
+  return fmt::format("{} {}", n, n == 1 ? singular : plural);
+}
+
 }  // namespace benchreport

@@ -36,7 +36,7 @@ struct DatasetCompareOptions {
   // The keys below default to what the readers declare (io/read.hpp reader_comparability()).
   // Refuse when these values differ between the base and head sets of a case
   // (looked up in the set metadata, else depth-first in its run's metadata
-  // JSON; absent on both sides = fine, absent on one side = differs).
+  // JSON; absent = unknown: only values recorded on both sides can differ).
   std::vector<std::string> run_checks = reader_comparability().run_keys;
   // Refuse when a run's metadata declares different values for the two sides.
   std::vector<SideDeclaration> side_declarations = reader_comparability().side_declarations;
@@ -67,6 +67,7 @@ struct DatasetComparison {
   std::vector<CaseResult> cases;                        // matched cases, first-appearance order
   std::vector<std::vector<std::string>> new_cases;      // head only
   std::vector<std::vector<std::string>> removed_cases;  // base only
+  std::vector<std::string> notes;                       // how cases were matched (e.g. Go's procs differ)
   CompareOptions options;
 };
 

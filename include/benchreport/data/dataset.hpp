@@ -103,7 +103,11 @@ class Dataset {
   void set_run_metadata(std::string_view id, std::string metadata_json);
   // Records which reader made an existing run (read() does, for every run of a file).
   void set_run_format(std::string_view id, std::string format);
+  // Something a user should act on (a benchmark not read, a value refused).
   void warn(std::string message);
+  // A normal remark of a reader (aggregate rows kept apart, calibration runs
+  // skipped): shown on request (--verbose), never as a warning.
+  void note(std::string message);
 
   std::size_t n_sets() const noexcept { return offsets_.size() - 1; }
   std::size_t n_values() const noexcept { return values_.size(); }
@@ -144,6 +148,7 @@ class Dataset {
   const std::vector<Run>& runs() const noexcept { return runs_; }
   const Run* find_run(std::string_view id) const noexcept;
   const std::vector<std::string>& warnings() const noexcept { return warnings_; }
+  const std::vector<std::string>& notes() const noexcept { return notes_; }
 
   // Indices of the sets whose labels equal every given (column, value).
   std::vector<std::size_t> select(const Labels& equal) const;
@@ -195,6 +200,7 @@ class Dataset {
   std::vector<Run> runs_;
   NameIndex run_index_;  // run id -> position in runs_ (many runs stay linear to read)
   std::vector<std::string> warnings_;
+  std::vector<std::string> notes_;
 };
 
 // "benchmark=foo, revision=base" (for messages).

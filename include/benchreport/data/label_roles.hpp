@@ -22,6 +22,10 @@ inline constexpr std::string_view kOrderLabel = "order";
 // The input file a set came from, when several files are read as one dataset.
 inline constexpr std::string_view kFileLabel = "file";
 
+// Go's GOMAXPROCS (the -N of BenchmarkX-N): part of a case only when one side
+// ran a benchmark at several values (compare/dataset.cpp).
+inline constexpr std::string_view kProcsLabel = "procs";
+
 // Labels naming a process within a case (which process, its pair, its
 // position in an interleaved run, its run, its repetition): never part of a
 // case key, a family key or a BMF benchmark name.

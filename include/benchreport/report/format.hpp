@@ -50,6 +50,9 @@ std::string format_fixed(double value, int decimals = 2);
 // En-dash range of two fixed-decimal values: "42062.37–51322.25".
 std::string format_range(double low, double high, int decimals = 2);
 
+// "1 commit", "6 commits": a count and its noun, plural unless the count is 1.
+std::string format_count(std::size_t n, std::string_view singular, std::string_view plural);
+
 // Rounded integer, optionally with a thousands separator: 81920 -> "81,920".
 std::string format_integer(double value, bool thousands_separator = false, char separator = ',');
 
