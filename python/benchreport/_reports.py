@@ -427,7 +427,9 @@ def _higher_is_better(direction: Any) -> bool:
 
 
 def format_change(change: float, direction: Any = "lower_is_better") -> str:
-    """Relative change (0.6003) as "+60.03% slower" (always two decimals); "~0% observed change" at exactly 0.
+    """Relative change (0.6003) as "+60.03% slower" (always two decimals).
+
+    A change that rounds to 0.00% reads "~0% observed change".
 
     direction: "lower_is_better" (times: faster/slower) or "higher_is_better"
     (rates: better/worse), or an enum with those names.
@@ -436,7 +438,7 @@ def format_change(change: float, direction: Any = "lower_is_better") -> str:
 
 
 def format_change_percent(change: float) -> str:
-    """Relative change as a signed percentage without a word: "+60.03%", "-9.50%", "0.00%" (always two decimals)."""
+    """Relative change as a signed percentage without a word: "+60.03%", "-9.50%", "0.00%" (never "-0.00%")."""
     return _core.format_change_percent(float(change))
 
 

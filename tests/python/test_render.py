@@ -483,9 +483,9 @@ def _reference_time(seconds: float) -> str:
 
 
 def _reference_change(change: float) -> str:
-    if change == 0:
-        return "~0% observed change"
     digits = f"{abs(change) * 100:.2f}"  # always two decimals
+    if digits == "0.00":  # rounds to zero: no sign, no word
+        return "~0% observed change"
     return ("+" if change > 0 else "-") + digits + "% " + ("slower" if change > 0 else "faster")
 
 
