@@ -342,7 +342,7 @@ class ComparisonBuilder {
   std::string drift_sentence(const DriftFlag& flag) const {
     const bool higher = direction_of(flag.case_index) == Direction::higher_is_better;
     const bool worsening = higher ? flag.change < 0 : flag.change > 0;
-    return fmt::format("{} {} samples {} ~{} between the first and last {}", view_.names[flag.case_index],
+    return fmt::format("{} {} samples {} ~{} between the first and last {}", row_name(flag.case_index),
                        flag.head ? "head" : "base", worsening ? "slowing" : "speeding up",
                        format_percent(std::abs(flag.change), 0), count_words(opt_.drift_k));
   }
@@ -370,7 +370,7 @@ class ComparisonBuilder {
     row("Largest absolute change", [&](const SectionFigures& f) {
       if (!f.largest) return Cell(std::string(kUnavailable));
       const double change = f.rollup.largest_abs_change;
-      return Cell(fmt::format("{} ({})", format_percent(change, 2), view_.names[*f.largest]), change);
+      return Cell(fmt::format("{} ({})", format_percent(change, 2), row_name(*f.largest)), change);
     });
     row(fmt::format("Geometric mean of head / base ({:g}% CI)", cmp_.options.confidence * 100),
         [](const SectionFigures& f) {
@@ -392,7 +392,7 @@ class ComparisonBuilder {
                         CellRole::slower);
           }
           if (!f.largest_drift) return Cell(std::string(kUnavailable));
-          return Cell(fmt::format("none (largest: {} {} {})", view_.names[f.largest_drift->case_index],
+          return Cell(fmt::format("none (largest: {} {} {})", row_name(f.largest_drift->case_index),
                                   f.largest_drift->head ? "head" : "base",
                                   format_change_percent(f.largest_drift->change)));
         });
