@@ -348,7 +348,8 @@ std::vector<std::size_t> measurement_primaries(std::span<const CaseResult* const
                                                const std::vector<std::string>& by) {
   std::vector<std::size_t> primary_of(cases.size());
   std::map<std::vector<std::string>, std::size_t> first;
-  for (std::size_t i = 0; i < cases.size(); ++i) primary_of[i] = first.emplace(measurement_key(*cases[i], by), i).first->second;
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    primary_of[i] = first.emplace(measurement_key(*cases[i], by), i).first->second;
   return primary_of;
 }
 

@@ -40,9 +40,9 @@ CellRole change_role(double change, double threshold, Direction direction) {
 std::vector<Column> case_change_columns(double confidence, bool metric) {
   std::vector<Column> columns{{"Benchmark"}};
   if (metric) columns.emplace_back("Metric");
-  for (Column c : {Column("Base p50", Align::right), Column("Head p50", Align::right),
-                   Column(fmt::format("Change ({:g}% CI)", confidence * 100), Align::right), Column("Verdict"),
-                   Column("Why")})
+  for (Column c :
+       {Column("Base p50", Align::right), Column("Head p50", Align::right),
+        Column(fmt::format("Change ({:g}% CI)", confidence * 100), Align::right), Column("Verdict"), Column("Why")})
     columns.push_back(std::move(c));
   return columns;
 }
@@ -69,8 +69,8 @@ std::vector<Cell> case_change_cells(std::string name, std::optional<std::string>
   std::vector<Cell> cells{std::move(name)};
   if (metric) cells.emplace_back(std::move(*metric));
   for (Cell cell : {Cell(format_value(c.base_median, unit, kCaseValue), c.base_median),
-                    Cell(format_value(c.head_median, unit, kCaseValue), c.head_median), change_cell(c),
-                    verdict_cell(c), Cell(verdict_why(c), CellRole::muted)})
+                    Cell(format_value(c.head_median, unit, kCaseValue), c.head_median), change_cell(c), verdict_cell(c),
+                    Cell(verdict_why(c), CellRole::muted)})
     cells.push_back(std::move(cell));
   return cells;
 }
@@ -262,11 +262,12 @@ class ComparisonBuilder {
       drifting += cases.size();
     }
     const auto count = [&](Verdict v) { return counts[static_cast<std::size_t>(v)]; };
-    const std::string sentence = fmt::format(
-        "{} slower, {} faster, {} unchanged (within ±{}), {} inconclusive; {}.", count(Verdict::slower),
-        count(Verdict::faster), count(Verdict::equivalent) + count(Verdict::unchanged), format_percent(threshold_, 0),
-        count(Verdict::inconclusive),
-        drifting == 0 ? std::string("no drift") : fmt::format("drift in {} case{}", drifting, drifting == 1 ? "" : "s"));
+    const std::string sentence =
+        fmt::format("{} slower, {} faster, {} unchanged (within ±{}), {} inconclusive; {}.", count(Verdict::slower),
+                    count(Verdict::faster), count(Verdict::equivalent) + count(Verdict::unchanged),
+                    format_percent(threshold_, 0), count(Verdict::inconclusive),
+                    drifting == 0 ? std::string("no drift")
+                                  : fmt::format("drift in {} case{}", drifting, drifting == 1 ? "" : "s"));
     report.add_paragraph(Spans{Span::bold(sentence)});
   }
 
@@ -480,8 +481,7 @@ class ComparisonBuilder {
                            fmt::format("notable-{}", section));
       for (const auto i : notable) table.add_row(change_row(i));
     }
-    Details& details =
-        report.add_details(fmt::format("All benchmarks and sample variation ({})", f.primaries.size()));
+    Details& details = report.add_details(fmt::format("All benchmarks and sample variation ({})", f.primaries.size()));
     Table& all = details.blocks.add_table(change_columns(), {}, fmt::format("all-{}", section));
     for (auto& row : per_case(f.primaries, [&](std::size_t i) { return change_row(i); })) all.add_row(std::move(row));
     if (!f.derived.empty()) {
@@ -699,7 +699,7 @@ void order_cases(const Dataset& dataset, DatasetComparison& cmp) {
   }
   std::sort(sets.begin(), sets.end());
   std::map<std::vector<std::string>, std::size_t> rank;  // place in the first base process
-  std::map<std::string, std::size_t> last;                // per process: the rank of its latest measurement
+  std::map<std::string, std::size_t> last;               // per process: the rank of its latest measurement
   bool agree = true;
   const std::string first = sets.empty() ? std::string() : process_id(dataset, sets.front().first);
   for (const auto& [set, i] : sets) {
@@ -792,7 +792,7 @@ ComparisonView comparison_view(const Dataset& dataset, const ComparisonReportOpt
     view.names.push_back(case_display_name(dataset, c, view.comparison, varies, options, section, true));
     view.row_names.push_back(case_display_name(dataset, c, view.comparison, varies, options, section, false));
     view.metrics.push_back(metric == view.comparison.by.end() ? std::string()
-                                                                : c.key[metric - view.comparison.by.begin()]);
+                                                              : c.key[metric - view.comparison.by.begin()]);
     view.sections.push_back(std::move(section));
   }
   view.primaries = measurement_primaries(cases, view.comparison.by);
