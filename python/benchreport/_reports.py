@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 import json
-from typing import Any, Iterable, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple, TypeVar, Union
 
 import numpy as np
 
@@ -85,11 +85,15 @@ class Cell(_core.Cell):
         bold for ``best`` and a code span for ``code``.
     value: the number behind the text, kept in JSON (and HTML ``data-value``).
     samples: optional 1-D samples in measurement order, drawn as a sparkline.
+    figures: more numbers behind the text as ``{name: number}`` (an interval's ``lower`` and
+        ``upper``); CSV gives each a numeric column ``"<title> (<name>)"``. None reads as NaN.
     """
 
-    def __init__(self, text: str, role: str = "none", value: Optional[float] = None, samples: Any = None) -> None:
+    def __init__(self, text: str, role: str = "none", value: Optional[float] = None, samples: Any = None,
+                 figures: Optional[Mapping[str, Optional[float]]] = None) -> None:
         array = None if samples is None else np.asarray(samples, dtype=np.float64).ravel()
-        super().__init__(str(text), str(role), None if value is None else float(value), array)
+        named = [(str(k), float("nan") if v is None else float(v)) for k, v in (figures or {}).items()]
+        super().__init__(str(text), str(role), None if value is None else float(value), array, named)
 
 
 def _spans(parts: Iterable[InlinePart]) -> list:
@@ -392,7 +396,8 @@ def _add_json_blocks(builder: _Builder, blocks: list) -> None:
         elif kind == "details":
             _add_json_blocks(builder.add_details(b["summary"], open=b["open"]), b["blocks"])
         elif kind == "table":
-            rows = [[Cell(c["text"], c.get("role", "none"), c.get("value"), c.get("samples")) for c in row]
+            rows = [[Cell(c["text"], c.get("role", "none"), c.get("value"), c.get("samples"), c.get("figures"))
+                     for c in row]
                     for row in b["rows"]]
             builder.add_table([(c["title"], c["align"]) for c in b["columns"]], rows, caption=b.get("caption", ""),
                               id=b.get("id", ""), footnote=b.get("footnote", ""))
