@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 import json
-from typing import Any, Iterable, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple, TypeVar, Union
 
 import numpy as np
 
@@ -85,11 +85,15 @@ class Cell(_core.Cell):
         bold for ``best`` and a code span for ``code``.
     value: the number behind the text, kept in JSON (and HTML ``data-value``).
     samples: optional 1-D samples in measurement order, drawn as a sparkline.
+    figures: more numbers behind the text as ``{name: number}`` (an interval's ``lower`` and
+        ``upper``); CSV gives each a numeric column ``"<title> (<name>)"``. None reads as NaN.
     """
 
-    def __init__(self, text: str, role: str = "none", value: Optional[float] = None, samples: Any = None) -> None:
+    def __init__(self, text: str, role: str = "none", value: Optional[float] = None, samples: Any = None,
+                 figures: Optional[Mapping[str, Optional[float]]] = None) -> None:
         array = None if samples is None else np.asarray(samples, dtype=np.float64).ravel()
-        super().__init__(str(text), str(role), None if value is None else float(value), array)
+        named = [(str(k), float("nan") if v is None else float(v)) for k, v in (figures or {}).items()]
+        super().__init__(str(text), str(role), None if value is None else float(value), array, named)
 
 
 def _spans(parts: Iterable[InlinePart]) -> list:
@@ -392,7 +396,8 @@ def _add_json_blocks(builder: _Builder, blocks: list) -> None:
         elif kind == "details":
             _add_json_blocks(builder.add_details(b["summary"], open=b["open"]), b["blocks"])
         elif kind == "table":
-            rows = [[Cell(c["text"], c.get("role", "none"), c.get("value"), c.get("samples")) for c in row]
+            rows = [[Cell(c["text"], c.get("role", "none"), c.get("value"), c.get("samples"), c.get("figures"))
+                     for c in row]
                     for row in b["rows"]]
             builder.add_table([(c["title"], c["align"]) for c in b["columns"]], rows, caption=b.get("caption", ""),
                               id=b.get("id", ""), footnote=b.get("footnote", ""))
@@ -427,7 +432,9 @@ def _higher_is_better(direction: Any) -> bool:
 
 
 def format_change(change: float, direction: Any = "lower_is_better") -> str:
-    """Relative change (0.6003) as "+60.03% slower" (always two decimals); "~0% observed change" at exactly 0.
+    """Relative change (0.6003) as "+60.03% slower" (always two decimals).
+
+    A change that rounds to 0.00% reads "~0% observed change".
 
     direction: "lower_is_better" (times: faster/slower) or "higher_is_better"
     (rates: better/worse), or an enum with those names.
@@ -436,7 +443,7 @@ def format_change(change: float, direction: Any = "lower_is_better") -> str:
 
 
 def format_change_percent(change: float) -> str:
-    """Relative change as a signed percentage without a word: "+60.03%", "-9.50%", "0.00%" (always two decimals)."""
+    """Relative change as a signed percentage without a word: "+60.03%", "-9.50%", "0.00%" (never "-0.00%")."""
     return _core.format_change_percent(float(change))
 
 

@@ -169,21 +169,24 @@ void register_model(py::module_& m) {
       .def_readonly("text", &Span::text)
       .def_readonly("url", &Span::url);
 
-  py::class_<Cell>(m, "Cell", "One table cell: display text, role, optional value and samples.")
+  py::class_<Cell>(m, "Cell", "One table cell: display text, role, optional value, samples and named figures.")
       .def(py::init([](std::string text, const std::string& role, std::optional<double> value,
-                       std::optional<Samples> samples) {
+                       std::optional<Samples> samples, std::vector<std::pair<std::string, double>> figures) {
              Cell cell(std::move(text), role_from_name(role));
              cell.value = value;
              if (samples) {
                const double* data = samples->data();
                cell.samples.assign(data, data + samples->size());
              }
+             cell.figures = std::move(figures);
              return cell;
            }),
-           py::arg("text"), py::arg("role") = "none", py::arg("value") = py::none(), py::arg("samples") = py::none())
+           py::arg("text"), py::arg("role") = "none", py::arg("value") = py::none(), py::arg("samples") = py::none(),
+           py::arg("figures") = std::vector<std::pair<std::string, double>>{})
       .def_readonly("text", &Cell::text)
       .def_property_readonly("role", [](const Cell& c) { return std::string(role_name(c.role)); })
       .def_readonly("value", &Cell::value)
+      .def_readonly("figures", &Cell::figures, "More numbers behind the text as (name, number): CSV columns.")
       .def_property_readonly("samples",
                              [](const Cell& c) { return py::array_t<double>(c.samples.size(), c.samples.data()); });
 

@@ -341,31 +341,27 @@ std::vector<std::vector<std::size_t>> process_sets(const Dataset& dataset, const
   return processes;
 }
 
-std::string head_value_of(const Dataset& dataset, const DatasetCompareOptions& options) {
-  return pick_head_value(values_of(dataset, options.baseline_column), options);
+// Metrics of one measurement (Google Benchmark's real_time, cpu_time, bytes_per_second,
+// counters; Go's ns/op, B/op, ...) come from one run of the code.
+std::vector<std::string> measurement_key(const CaseResult& c, const std::vector<std::string>& by) {
+  std::vector<std::string> key = c.key;
+  const auto metric = std::find(by.begin(), by.end(), std::string(kMetricLabel));
+  if (metric != by.end()) key.erase(key.begin() + (metric - by.begin()));
+  return key;
+}
+
+// The first metric a reader emitted (its primary: real_time, ns/op, time) stands for the
+// measurement in BH, the rest follow it.
+std::vector<std::size_t> measurement_primaries(std::span<const CaseResult* const> cases,
+                                               const std::vector<std::string>& by) {
+  std::vector<std::size_t> primary_of(cases.size());
+  std::map<std::vector<std::string>, std::size_t> first;
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    primary_of[i] = first.emplace(measurement_key(*cases[i], by), i).first->second;
+  return primary_of;
 }
 
 namespace {
-
-// The measurement of each case: its key without the "metric" column. Metrics of one
-// measurement (Google Benchmark's real_time, cpu_time, bytes_per_second, counters; Go's
-// ns/op, B/op, ...) come from one run of the code; the first one a reader emitted (its
-// primary: real_time, ns/op, time) stands for the measurement in BH, the rest follow it.
-std::vector<std::size_t> measurement_primaries(const std::vector<const CaseResult*>& cases,
-                                               const std::vector<std::string>& by) {
-  std::vector<std::size_t> primary_of(cases.size());
-  const auto metric = std::find(by.begin(), by.end(), std::string("metric"));
-  std::map<std::vector<std::string>, std::size_t> first;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    primary_of[i] = i;
-    if (metric == by.end()) continue;
-    std::vector<std::string> key = cases[i]->key;
-    key.erase(key.begin() + (metric - by.begin()));
-    const auto [it, inserted] = first.emplace(std::move(key), i);
-    primary_of[i] = it->second;
-  }
-  return primary_of;
-}
 
 // Go's procs label (the -N of BenchmarkX-N) names a case only when a side ran
 // one benchmark at several GOMAXPROCS (-cpu 1,2). Otherwise -8 on one side and
@@ -398,6 +394,10 @@ void drop_procs_when_one_per_side(const Dataset& dataset, DatasetComparison& out
 }
 
 }  // namespace
+
+std::string head_value_of(const Dataset& dataset, const DatasetCompareOptions& options) {
+  return pick_head_value(values_of(dataset, options.baseline_column), options);
+}
 
 DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& options) {
   if (dataset.column(options.baseline_column) == nullptr) {

@@ -3,6 +3,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <map>
@@ -35,26 +36,43 @@ CellRole change_role(double change, double threshold, Direction direction) {
 }
 
 // The change table of a comparison (the preset's sections and case_comparisons_report).
-std::vector<Column> case_change_columns(double confidence) {
-  return {{"Benchmark"},
-          {"Base p50", Align::right},
-          {"Head p50", Align::right},
-          {"Change", Align::right},
-          {fmt::format("{:g}% CI", confidence * 100), Align::right},
-          {"Verdict"},
-          {"Why"}};
+// The change table of a comparison; `metric`: a Metric column after the benchmark.
+std::vector<Column> case_change_columns(double confidence, bool metric) {
+  std::vector<Column> columns{{"Benchmark"}};
+  if (metric) columns.emplace_back("Metric");
+  for (Column c :
+       {Column("Base p50", Align::right), Column("Head p50", Align::right),
+        Column(fmt::format("Change ({:g}% CI)", confidence * 100), Align::right), Column("Verdict"), Column("Why")})
+    columns.push_back(std::move(c));
+  return columns;
 }
 
 std::string interval_text(double lower, double upper);
 
-std::vector<Cell> case_change_cells(std::string name, const CaseComparison& c, const Unit& unit) {
-  return {std::move(name), Cell(format_value(c.base_median, unit, kCaseValue), c.base_median),
-          Cell(format_value(c.head_median, unit, kCaseValue), c.head_median),
-          // The change the verdict judged: the interval's own estimate (the pooled-median change is `change` in JSON).
-          Cell(format_change(c.change_estimate, c.direction), c.change_estimate,
-               change_role(c.change_estimate, c.threshold, c.direction)),
-          Cell(interval_text(c.change_lower, c.change_upper)), Cell(verdict_label(c.verdict), verdict_role(c.verdict)),
-          Cell(verdict_why(c), CellRole::muted)};
+// The change the verdict judged, the interval's own estimate (the pooled-median change is `change`
+// in JSON), with its interval: numbers for CSV in value and figures.
+Cell change_cell(const CaseComparison& c) {
+  Cell cell(format_change_interval(c.change_estimate, c.change_lower, c.change_upper), c.change_estimate,
+            change_role(c.change_estimate, c.threshold, c.direction));
+  cell.with_figure("lower", c.change_lower).with_figure("upper", c.change_upper);
+  return cell;
+}
+
+Cell verdict_cell(const CaseComparison& c) {
+  Cell cell(verdict_label(c.verdict), verdict_role(c.verdict));
+  cell.with_figure("p", c.p_value).with_figure("p adjusted", c.p_adjusted);
+  return cell;
+}
+
+std::vector<Cell> case_change_cells(std::string name, std::optional<std::string> metric, const CaseComparison& c,
+                                    const Unit& unit) {
+  std::vector<Cell> cells{std::move(name)};
+  if (metric) cells.emplace_back(std::move(*metric));
+  for (Cell cell : {Cell(format_value(c.base_median, unit, kCaseValue), c.base_median),
+                    Cell(format_value(c.head_median, unit, kCaseValue), c.head_median), change_cell(c), verdict_cell(c),
+                    Cell(verdict_why(c), CellRole::muted)})
+    cells.push_back(std::move(cell));
+  return cells;
 }
 
 std::string interval_text(double lower, double upper) {
@@ -75,7 +93,9 @@ struct DriftFlag {
 };
 
 struct SectionFigures {
-  std::vector<std::size_t> cases;
+  std::vector<std::size_t> cases;      // every case of the section
+  std::vector<std::size_t> primaries;  // one per measurement: what the tables, rollup and counts are about
+  std::vector<std::size_t> derived;    // the other metrics of those measurements
   Rollup rollup;                       // median |Δ|, cases ≥ t, largest, geomean with CI, verdicts
   std::optional<std::size_t> largest;  // case index of rollup.largest_case
   double suggested_threshold = 0;      // A/A runs: max(t, 1.5 × p95 |Δ|)
@@ -96,6 +116,7 @@ void visit_comparison_row(const Dataset& dataset, const ComparisonView& view, st
   for (std::size_t k = 0; k < view.comparison.by.size(); ++k) v.field(view.comparison.by[k].c_str(), r.key[k]);
   v.end_group();
   v.field("unit_base", std::string(base_symbol(dataset.unit(r.base_sets.front()).dimension)));
+  v.field("primary", view.primaries[i] == i);
   visit_case_fields(c, v);
   v.optional("base_drift", !std::isnan(view.drifts[i].base.median_change), view.drifts[i].base.median_change);
   v.optional("head_drift", !std::isnan(view.drifts[i].head.median_change), view.drifts[i].head.median_change);
@@ -110,22 +131,25 @@ class ComparisonBuilder {
         cmp_(view.comparison),
         opt_(options),
         threshold_(options.compare.compare.threshold),
-        drifts_(view.drifts) {
+        drifts_(view.drifts),
+        has_metric_(std::any_of(view.metrics.begin(), view.metrics.end(), [](const auto& m) { return !m.empty(); })) {
     order_sections();
   }
 
   Report build() {
     Report report(opt_.title);
+    for (const auto& section : sections_) figures_.push_back(figures_for(section));
+    add_headline(report);
     add_mode_note(report);
     add_launch_note(report);
     if (cmp_.same_revision) add_aa_note(report);
     for (const auto& note : cmp_.notes) report.add_note(note);
-    for (const auto& section : sections_) figures_.push_back(figures_for(section));
     add_run_figures(report);
     Json sections = Json::array();
     for (std::size_t s = 0; s < sections_.size(); ++s) sections.push_back(add_section(report, s));
     add_new_and_removed(report);
     add_revisions(report);
+    add_how_to_read(report);
     if (const std::string samples = sample_footnote(ds_); !samples.empty()) report.add_footnote(samples);
     report.data = Json::object();
     report.data.set("preset", "comparison");
@@ -228,7 +252,7 @@ class ComparisonBuilder {
                        [](const CaseResult& r) { return r.comparison.launch_noise_runs > 0; });
   }
 
-  void add_mode_note(Report& report) const {
+  std::string method_text() const {
     const std::size_t pairs = process_pairs();
     const std::string order = interleaving();
     const std::string structure =
@@ -264,14 +288,50 @@ class ComparisonBuilder {
         "controlled (Benjamini–Hochberg); equivalent needs the whole interval within ±{}. Why gives each verdict's "
         "reason; \"detects ≥ x\" is the smallest change its interval would call (80% power).",
         interval, format_percent(threshold_, 0), format_percent(threshold_, 0));
+    return fmt::format("{} {}", structure, rule);
+  }
+
+  void add_mode_note(Report& report) const {
     if (opt_.gate) {
-      report.add_note(
-          Spans{Span::bold("Gate:"),
-                Span::plain(fmt::format(" this check fails when a case is slower. {} {}", structure, rule))},
-          NoteKind::warning);
+      report.add_note(Spans{Span::bold("Gate:"), Span::plain(" this check fails when a case is slower.")},
+                      NoteKind::warning);
     } else {
-      report.add_note(Spans{Span::bold("Report only:"),
-                            Span::plain(fmt::format(" measurements do not fail this PR. {} {}", structure, rule))});
+      report.add_note(Spans{Span::bold("Report only:"), Span::plain(" measurements do not fail this PR.")});
+    }
+  }
+
+  // The sentence a reader takes away in five seconds: verdict counts over the measurements (a
+  // derived metric such as cpu_time beside real_time counts once, with its primary) and drift.
+  void add_headline(Report& report) const {
+    std::array<std::size_t, 5> counts{};
+    std::size_t drifting = 0;
+    for (const auto& f : figures_) {
+      for (std::size_t v = 0; v < counts.size(); ++v) counts[v] += f.rollup.verdict_counts[v];
+      std::vector<std::size_t> cases;
+      for (const auto& flag : f.drift_flags) {
+        if (std::find(cases.begin(), cases.end(), flag.case_index) == cases.end()) cases.push_back(flag.case_index);
+      }
+      drifting += cases.size();
+    }
+    const auto count = [&](Verdict v) { return counts[static_cast<std::size_t>(v)]; };
+    const std::string sentence =
+        fmt::format("{} slower, {} faster, {} unchanged (within ±{}), {} inconclusive; {}.", count(Verdict::slower),
+                    count(Verdict::faster), count(Verdict::equivalent) + count(Verdict::unchanged),
+                    format_percent(threshold_, 0), count(Verdict::inconclusive),
+                    drifting == 0 ? std::string("no drift")
+                                  : fmt::format("drift in {} case{}", drifting, drifting == 1 ? "" : "s"));
+    report.add_paragraph(Spans{Span::bold(sentence)});
+  }
+
+  // The method, for whoever wants it: collapsed in Markdown and HTML, a last section in text.
+  void add_how_to_read(Report& report) const {
+    Details& details = report.add_details("How to read this");
+    details.blocks.add_paragraph(method_text());
+    if (has_metric_) {
+      details.blocks.add_paragraph(
+          "One row per benchmark, on the metric its tool reports first (Google Benchmark real_time, Go ns/op; "
+          "docs/formats.md names each reader's). The other metrics of the same measurement (cpu_time, bytes/s, "
+          "counters) are listed under \"Derived metrics\" and are not counted again in the verdicts.");
     }
   }
 
@@ -297,6 +357,11 @@ class ComparisonBuilder {
     for (std::size_t i = 0; i < cmp_.cases.size(); ++i) {
       if (view_.sections[i] != section) continue;
       f.cases.push_back(i);
+      if (view_.primaries[i] != i) {
+        f.derived.push_back(i);
+        continue;
+      }
+      f.primaries.push_back(i);
       comparisons.push_back(&cmp_.cases[i].comparison);
       for (const bool head : {false, true}) {
         const ProcessDrift& d = head ? drifts_[i].head : drifts_[i].base;
@@ -310,7 +375,7 @@ class ComparisonBuilder {
     }
     const auto& o = cmp_.options;
     f.rollup = rollup(comparisons, {o.threshold, o.confidence, o.resamples, o.seed});
-    for (const auto i : f.cases) {
+    for (const auto i : f.primaries) {
       if (cmp_.cases[i].comparison.case_name == f.rollup.largest_case) f.largest = i;
     }
     if (cmp_.same_revision) f.suggested_threshold = calibrate_noise(comparisons, o.threshold).suggested_threshold;
@@ -330,7 +395,7 @@ class ComparisonBuilder {
   std::string drift_sentence(const DriftFlag& flag) const {
     const bool higher = direction_of(flag.case_index) == Direction::higher_is_better;
     const bool worsening = higher ? flag.change < 0 : flag.change > 0;
-    return fmt::format("{} {} samples {} ~{} between the first and last {}", view_.names[flag.case_index],
+    return fmt::format("{} {} samples {} ~{} between the first and last {}", row_name(flag.case_index),
                        flag.head ? "head" : "base", worsening ? "slowing" : "speeding up",
                        format_percent(std::abs(flag.change), 0), count_words(opt_.drift_k));
   }
@@ -345,20 +410,20 @@ class ComparisonBuilder {
       table.add_row(std::move(cells));
     };
     row("Cases compared", [](const SectionFigures& f) {
-      return Cell(fmt::format("{}", f.cases.size()), static_cast<double>(f.cases.size()));
+      return Cell(fmt::format("{}", f.primaries.size()), static_cast<double>(f.primaries.size()));
     });
     row("Median absolute change across cases", [](const SectionFigures& f) {
       return Cell(format_percent(f.rollup.median_abs_change, 2), f.rollup.median_abs_change);
     });
     row(fmt::format("Cases with an absolute change of at least {}", format_percent(threshold_, 0)),
         [](const SectionFigures& f) {
-          return Cell(fmt::format("{}/{}", f.rollup.cases_at_threshold, f.cases.size()),
+          return Cell(fmt::format("{}/{}", f.rollup.cases_at_threshold, f.primaries.size()),
                       static_cast<double>(f.rollup.cases_at_threshold));
         });
     row("Largest absolute change", [&](const SectionFigures& f) {
       if (!f.largest) return Cell(std::string(kUnavailable));
       const double change = f.rollup.largest_abs_change;
-      return Cell(fmt::format("{} ({})", format_percent(change, 2), view_.names[*f.largest]), change);
+      return Cell(fmt::format("{} ({})", format_percent(change, 2), row_name(*f.largest)), change);
     });
     row(fmt::format("Geometric mean of head / base ({:g}% CI)", cmp_.options.confidence * 100),
         [](const SectionFigures& f) {
@@ -380,7 +445,7 @@ class ComparisonBuilder {
                         CellRole::slower);
           }
           if (!f.largest_drift) return Cell(std::string(kUnavailable));
-          return Cell(fmt::format("none (largest: {} {} {})", view_.names[f.largest_drift->case_index],
+          return Cell(fmt::format("none (largest: {} {} {})", row_name(f.largest_drift->case_index),
                                   f.largest_drift->head ? "head" : "base",
                                   format_change_percent(f.largest_drift->change)));
         });
@@ -392,10 +457,14 @@ class ComparisonBuilder {
         fmt::arg("k", opt_.drift_k));
   }
 
-  std::vector<Column> change_columns() const { return case_change_columns(cmp_.options.confidence); }
+  std::vector<Column> change_columns() const { return case_change_columns(cmp_.options.confidence, has_metric_); }
+
+  // The name of a case in a table: beside a Metric column without its metric.
+  const std::string& row_name(std::size_t i) const { return has_metric_ ? view_.row_names[i] : view_.names[i]; }
 
   std::vector<Cell> change_row(std::size_t i) const {
-    return case_change_cells(view_.names[i], cmp_.cases[i].comparison, unit_of(i));
+    return case_change_cells(row_name(i), has_metric_ ? std::optional(view_.metrics[i]) : std::nullopt,
+                             cmp_.cases[i].comparison, unit_of(i));
   }
 
   std::vector<Cell> process_row(std::size_t i) const {
@@ -428,7 +497,7 @@ class ComparisonBuilder {
     base.samples = in_order(cmp_.cases[i].base_sets);
     Cell head(join_values(c.head_process_medians));
     head.samples = in_order(cmp_.cases[i].head_sets);
-    return {view_.names[i],
+    return {row_name(i),
             std::move(base),
             std::move(head),
             Cell(paired, c.processes_disagree ? CellRole::inconclusive : CellRole::none),
@@ -451,7 +520,7 @@ class ComparisonBuilder {
       report.add_note(fmt::format("Within-process drift: {}.", drift_sentence(flag)), NoteKind::warning);
     }
     std::vector<std::size_t> notable;
-    for (const auto i : f.cases) {
+    for (const auto i : f.primaries) {
       const auto& c = cmp_.cases[i].comparison;
       const bool claimed = c.verdict == Verdict::slower || c.verdict == Verdict::faster;
       if (claimed || std::abs(c.change_estimate) >= threshold_) notable.push_back(i);
@@ -464,9 +533,18 @@ class ComparisonBuilder {
                            fmt::format("notable-{}", section));
       for (const auto i : notable) table.add_row(change_row(i));
     }
-    Details& details = report.add_details(fmt::format("All benchmarks and sample variation ({})", f.cases.size()));
+    Details& details = report.add_details(fmt::format("All benchmarks and sample variation ({})", f.primaries.size()));
     Table& all = details.blocks.add_table(change_columns(), {}, fmt::format("all-{}", section));
-    for (auto& row : per_case(f.cases, [&](std::size_t i) { return change_row(i); })) all.add_row(std::move(row));
+    for (auto& row : per_case(f.primaries, [&](std::size_t i) { return change_row(i); })) all.add_row(std::move(row));
+    if (!f.derived.empty()) {
+      Table& derived = details.blocks.add_table(
+          change_columns(),
+          fmt::format("Derived metrics ({}): measured with the benchmark's primary metric, not counted again",
+                      f.derived.size()),
+          fmt::format("derived-{}", section));
+      for (auto& row : per_case(f.derived, [&](std::size_t i) { return change_row(i); }))
+        derived.add_row(std::move(row));
+    }
     Table& processes = details.blocks.add_table({{"Benchmark"},
                                                  {"Base process p50s", Align::right},
                                                  {"Head process p50s", Align::right},
@@ -474,7 +552,7 @@ class ComparisonBuilder {
                                                  {"Sample MAD / p50 (base, head)", Align::right},
                                                  {"Drift (base, head)", Align::right}},
                                                 {}, fmt::format("processes-{}", section));
-    for (auto& row : per_case(f.cases, [&](std::size_t i) { return process_row(i); }))
+    for (auto& row : per_case(f.primaries, [&](std::size_t i) { return process_row(i); }))
       processes.add_row(std::move(row));
     report.add_footnote(
         "p50 is the median of the samples. MAD describes sample spread; ordered raw samples retain within-process "
@@ -582,7 +660,7 @@ class ComparisonBuilder {
     }
     Json::Object out{{"section", section},
                      {"title", section_title(section)},
-                     {"cases_compared", static_cast<std::int64_t>(f.cases.size())},
+                     {"cases_compared", static_cast<std::int64_t>(f.primaries.size())},
                      {"median_abs_change", f.rollup.median_abs_change},
                      {"cases_at_threshold", static_cast<std::int64_t>(f.rollup.cases_at_threshold)},
                      {"largest_abs_change", f.rollup.largest_abs_change},
@@ -603,6 +681,7 @@ class ComparisonBuilder {
   const ComparisonReportOptions& opt_;
   double threshold_;
   const std::vector<CaseDrift>& drifts_;
+  bool has_metric_;  // a metric case column: one row per measurement, metrics in their own column
   std::vector<std::string> sections_;
   std::vector<SectionFigures> figures_;
 };
@@ -628,9 +707,10 @@ std::vector<bool> varying_columns(const DatasetComparison& cmp) {
   return varies;
 }
 
+// `with_metric` false: the metric column is left out (a table shows it in a column of its own).
 std::string case_display_name(const Dataset& dataset, const CaseResult& result, const DatasetComparison& cmp,
                               const std::vector<bool>& varies, const ComparisonReportOptions& options,
-                              const std::string& section) {
+                              const std::string& section, bool with_metric) {
   const std::size_t first = result.base_sets.front();
   const std::string benchmark(dataset.label(first, options.benchmark_column));
   std::string name;
@@ -656,10 +736,65 @@ std::string case_display_name(const Dataset& dataset, const CaseResult& result, 
     const auto& column = cmp.by[k];
     const auto& value = result.key[k];
     if (column == options.benchmark_column || column == options.section_column || value.empty() || !varies[k]) continue;
+    if (!with_metric && column == kMetricLabel) continue;
     if (benchmark.empty() || contains_token(benchmark, value)) continue;
     extra.push_back(fmt::format("{}={}", column, value));
   }
   return extra.empty() ? name : fmt::format("{} ({})", name, fmt::join(extra, ", "));
+}
+
+// The values of the labels that tell one process (or input file) of a side from another.
+std::string process_id(const Dataset& dataset, std::size_t set) {
+  std::string id;
+  for (const std::string_view label : {kFileLabel, kProcessLabel, kPairLabel, std::string_view("run")}) {
+    if (dataset.column(label) != nullptr && dataset.has_label(set, label)) id += dataset.label(set, label);
+    id += '\x1f';
+  }
+  return id;
+}
+
+// Stable case order (see comparison_view): a measurement's rank is its place in the first base
+// process when every base process ran the measurements they share in that order, else its name.
+void order_cases(const Dataset& dataset, DatasetComparison& cmp) {
+  const std::size_t n = cmp.cases.size();
+  std::vector<std::vector<std::string>> keys(n);
+  for (std::size_t i = 0; i < n; ++i) keys[i] = measurement_key(cmp.cases[i], cmp.by);
+  std::vector<std::pair<std::size_t, std::size_t>> sets;  // (set, case): base sets in the order they were read
+  for (std::size_t i = 0; i < n; ++i) {
+    for (const auto set : cmp.cases[i].base_sets) sets.emplace_back(set, i);
+  }
+  std::sort(sets.begin(), sets.end());
+  std::map<std::vector<std::string>, std::size_t> rank;  // place in the first base process
+  std::map<std::string, std::size_t> last;               // per process: the rank of its latest measurement
+  bool agree = true;
+  const std::string first = sets.empty() ? std::string() : process_id(dataset, sets.front().first);
+  for (const auto& [set, i] : sets) {
+    if (process_id(dataset, set) == first) rank.emplace(keys[i], rank.size());
+  }
+  for (const auto& [set, i] : sets) {
+    const auto it = rank.find(keys[i]);
+    if (it == rank.end()) continue;
+    auto [seen, inserted] = last.emplace(process_id(dataset, set), it->second);
+    if (!inserted && it->second < seen->second) agree = false;
+    seen->second = std::max(seen->second, it->second);
+  }
+  if (!agree) rank.clear();
+  std::vector<std::size_t> place(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto it = rank.find(keys[i]);
+    place[i] = it == rank.end() ? rank.size() : it->second;
+  }
+  // Measurements the first process did not run (all of them when processes disagree) by name, after it;
+  // the metrics of one measurement keep the reader's order.
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return place[a] != place[b] ? place[a] < place[b] : (place[a] == rank.size() && keys[a] < keys[b]);
+  });
+  std::vector<CaseResult> sorted;
+  sorted.reserve(n);
+  for (const auto i : order) sorted.push_back(std::move(cmp.cases[i]));
+  cmp.cases = std::move(sorted);
 }
 
 void check_drift_options(const ComparisonReportOptions& options) {
@@ -710,15 +845,23 @@ ComparisonView comparison_view(const Dataset& dataset, const ComparisonReportOpt
   check_drift_options(options);
   ComparisonView view;
   view.comparison = compare(dataset, options.compare);
+  order_cases(dataset, view.comparison);
   const std::vector<bool> varies = varying_columns(view.comparison);
+  const auto metric = std::find(view.comparison.by.begin(), view.comparison.by.end(), kMetricLabel);
+  std::vector<const CaseResult*> cases;
   for (const auto& c : view.comparison.cases) {
+    cases.push_back(&c);
     const std::size_t first = c.base_sets.front();
     std::string section = dataset.has_label(first, options.section_column)
                               ? std::string(dataset.label(first, options.section_column))
                               : std::string();
-    view.names.push_back(case_display_name(dataset, c, view.comparison, varies, options, section));
+    view.names.push_back(case_display_name(dataset, c, view.comparison, varies, options, section, true));
+    view.row_names.push_back(case_display_name(dataset, c, view.comparison, varies, options, section, false));
+    view.metrics.push_back(metric == view.comparison.by.end() ? std::string()
+                                                              : c.key[metric - view.comparison.by.begin()]);
     view.sections.push_back(std::move(section));
   }
+  view.primaries = measurement_primaries(cases, view.comparison.by);
   view.drifts = map_indexed(view.comparison.cases.size(), 512, options.compare.threads, [&](std::size_t i) {
     const auto& c = view.comparison.cases[i];
     return CaseDrift{side_drift(dataset, c.base_sets, options), side_drift(dataset, c.head_sets, options)};
@@ -747,14 +890,14 @@ Columns comparison_columns(const Dataset& dataset, const ComparisonView& view) {
 Report case_comparisons_report(std::span<const CaseComparison* const> cases, const std::string& title) {
   Report report(title);
   if (cases.empty()) return report;
-  Table& table = report.add_table(case_change_columns(cases.front()->confidence), {}, "cases");
+  Table& table = report.add_table(case_change_columns(cases.front()->confidence, false), {}, "cases");
   std::vector<std::string> warnings;
   std::vector<std::string> methods;
   const Unit unit = parse_unit("1");
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const CaseComparison& c = *cases[i];
     const std::string name = c.case_name.empty() ? fmt::format("case {}", i + 1) : c.case_name;
-    table.add_row(case_change_cells(name, c, unit));
+    table.add_row(case_change_cells(name, std::nullopt, c, unit));
     for (const auto& w : c.warnings) warnings.push_back(fmt::format("{}: {}", name, w));
     const std::string method = interval_method_text(c.change_interval_method);
     if (std::find(methods.begin(), methods.end(), method) == methods.end()) methods.push_back(method);

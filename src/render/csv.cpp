@@ -5,6 +5,7 @@
 // no comment line, as a plain RFC 4180 file.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "benchreport/core/error.hpp"
@@ -24,10 +25,11 @@ void collect_tables(const Blocks& blocks, std::vector<const Table*>& tables) {
   }
 }
 
-void write_row(std::string& out, const std::vector<std::string>& fields) {
+// Fields already escaped (text) or written by a program (numbers).
+void write_fields(std::string& out, const std::vector<std::string>& fields) {
   for (std::size_t i = 0; i < fields.size(); ++i) {
     if (i > 0) out += ',';
-    out += escape_csv_field(fields[i]);
+    out += fields[i];
   }
   out += kLineEnd;
 }
@@ -46,22 +48,50 @@ std::vector<bool> numeric_columns(const Table& table) {
   return numeric;
 }
 
+// The names of a column's figures (Cell::figures), in order of first appearance.
+std::vector<std::vector<std::string>> figure_columns(const Table& table) {
+  std::vector<std::vector<std::string>> names(table.columns.size());
+  for (const auto& row : table.rows) {
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      for (const auto& figure : row[c].figures) {
+        if (std::find(names[c].begin(), names[c].end(), figure.first) == names[c].end())
+          names[c].push_back(figure.first);
+      }
+    }
+  }
+  return names;
+}
+
+std::string figure_of(const Cell& cell, const std::string& name) {
+  for (const auto& [own, number] : cell.figures) {
+    if (own == name) return csv_number(number);
+  }
+  return {};
+}
+
+// Numbers are written as they are: the formula guard of escape_csv_field is for text cells, and a
+// number such as "-0.0511" must stay a number in a spreadsheet.
 void write_table(std::string& out, const Table& table) {
   table.validate();
   const std::vector<bool> numeric = numeric_columns(table);
-  std::vector<std::string> fields;
+  const std::vector<std::vector<std::string>> figures = figure_columns(table);
+  std::vector<std::string> header;
   for (std::size_t c = 0; c < table.columns.size(); ++c) {
-    fields.push_back(table.columns[c].title);
-    if (numeric[c]) fields.push_back(fmt::format("{} (number)", table.columns[c].title));
+    header.push_back(escape_csv_field(table.columns[c].title));
+    if (numeric[c]) header.push_back(escape_csv_field(fmt::format("{} (number)", table.columns[c].title)));
+    for (const auto& name : figures[c])
+      header.push_back(escape_csv_field(fmt::format("{} ({})", table.columns[c].title, name)));
   }
-  write_row(out, fields);
+  write_fields(out, header);
+  std::vector<std::string> fields;
   for (const auto& row : table.rows) {
     fields.clear();
     for (std::size_t c = 0; c < row.size(); ++c) {
-      fields.push_back(row[c].text);
+      fields.push_back(escape_csv_field(row[c].text));
       if (numeric[c]) fields.push_back(row[c].value ? csv_number(*row[c].value) : std::string());
+      for (const auto& name : figures[c]) fields.push_back(figure_of(row[c], name));
     }
-    write_row(out, fields);
+    write_fields(out, fields);
   }
 }
 

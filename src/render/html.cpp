@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <unordered_set>
 
@@ -129,6 +130,24 @@ std::string cell_classes(Align align, CellRole role, bool number) {
   return classes;
 }
 
+// A space between a number and its unit ("22.75 ns", "1.5 MiB") becomes a no-break space, so that a
+// list of values ("22.75 ns, 22.87 ns") may wrap between values but never between a number and its unit.
+std::string keep_units_attached(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const bool after_digit = i > 0 && std::isdigit(static_cast<unsigned char>(text[i - 1])) != 0;
+    const bool before_unit = i + 1 < text.size() && (std::isalpha(static_cast<unsigned char>(text[i + 1])) != 0 ||
+                                                     text.substr(i + 1, 2) == "\u00b5");
+    if (text[i] == ' ' && after_digit && before_unit) {
+      out += "\u00a0";
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
 class HtmlWriter {
  public:
   explicit HtmlWriter(const RenderOptions& options) : options_(options) {}
@@ -182,7 +201,7 @@ class HtmlWriter {
   }
 
   void cell(const Cell& c, Align align) {
-    std::string body = escape_html(c.text);
+    std::string body = escape_html(c.role == CellRole::code ? c.text : keep_units_attached(c.text));
     if (c.role == CellRole::code && !body.empty()) body = fmt::format("<code>{}</code>", body);
     if (options_.sparklines && !c.samples.empty()) body += sparkline_svg(c.samples);
     const std::string value =

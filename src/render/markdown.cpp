@@ -11,6 +11,7 @@
 #include "benchreport/core/escape.hpp"
 #include "benchreport/core/report_markers.hpp"
 #include "benchreport/report/format.hpp"
+#include "benchreport/report/verdict_text.hpp"
 #include "benchreport/render/render.hpp"
 
 namespace benchreport {
@@ -48,10 +49,28 @@ std::string shown_text(std::string_view text, const RenderOptions& options) {
   return options.max_cell_width > 0 ? truncate_display(text, options.max_cell_width) : std::string(text);
 }
 
+// A coloured marker for a cell that is a verdict word ("slower", with the slower role): seen at a glance
+// in a long table; the word stays beside it for screen readers and for text search.
+std::string_view verdict_marker(const Cell& cell) {
+  for (const Verdict v :
+       {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent, Verdict::unchanged}) {
+    if (cell.role != verdict_role(v) || cell.text != verdict_label(v)) continue;
+    switch (v) {
+      case Verdict::slower: return "\U0001F534";        // red circle
+      case Verdict::faster: return "\U0001F7E2";        // green circle
+      case Verdict::inconclusive: return "\U0001F7E1";  // yellow circle
+      case Verdict::equivalent:
+      case Verdict::unchanged: return "\u26AA";  // white circle
+    }
+  }
+  return {};
+}
+
 std::string cell_text(const Cell& cell, const RenderOptions& options) {
   const std::string text = shown_text(cell.text, options);
   std::string body = cell.role == CellRole::code ? markdown_code_span(text, true) : escape_markdown(text);
   if (cell.role == CellRole::best && !body.empty()) body = fmt::format("**{}**", body);
+  if (const std::string_view marker = verdict_marker(cell); !marker.empty()) body = fmt::format("{} {}", marker, body);
   if (options.sparklines && !cell.samples.empty()) {
     const std::string spark = format_sparkline(cell.samples);
     body = body.empty() ? spark : fmt::format("{} {}", body, spark);

@@ -1,5 +1,6 @@
 // Plain text for terminals and logs: headings underlined, tables in aligned
-// columns (display width, so µ and – count as one column), details expanded
+// columns (display width, so µ and – count as one column; a table wider than
+// 160 columns as one record per row), details expanded
 // under their summary. ANSI colour only when RenderOptions::color is set; all
 // input is neutralised first, so no escape sequence from input reaches a terminal.
 #include <fmt/format.h>
@@ -15,6 +16,8 @@ namespace benchreport {
 namespace {
 
 constexpr std::string_view kColumnGap = "  ";
+// Widest table drawn as a grid; a wider one is written as one record per row (records()).
+constexpr std::size_t kMaxTableWidth = 160;
 constexpr std::string_view kReset = "\x1b[0m";
 
 std::string_view role_color(CellRole role) {
@@ -134,6 +137,19 @@ class TextWriter {
       widths[c] = display_width(titles[c]);
       for (const auto& row : cells) widths[c] = std::max(widths[c], display_width(row[c]));
     }
+    std::size_t total = 0;
+    for (const std::size_t w : widths) total += w + kColumnGap.size();
+    if (widths.size() > 1 && total - kColumnGap.size() > kMaxTableWidth) {
+      records(titles, cells, t);
+    } else {
+      grid(titles, cells, widths, t);
+    }
+    if (!t.footnote.empty())
+      out_ += fmt::format("\n{}\n", styled(without_bold(neutralize_text(t.footnote)), "\x1b[2m"));
+  }
+
+  void grid(const std::vector<std::string>& titles, const std::vector<std::vector<std::string>>& cells,
+            const std::vector<std::size_t>& widths, const Table& t) {
     line(titles, widths, t.columns, nullptr);
     for (std::size_t c = 0; c < widths.size(); ++c) {
       if (c > 0) out_ += kColumnGap;
@@ -141,8 +157,21 @@ class TextWriter {
     }
     out_ += '\n';
     for (std::size_t r = 0; r < cells.size(); ++r) line(cells[r], widths, t.columns, &t.rows[r]);
-    if (!t.footnote.empty())
-      out_ += fmt::format("\n{}\n", styled(without_bold(neutralize_text(t.footnote)), "\x1b[2m"));
+  }
+
+  // A table too wide for a terminal (many processes, long lists): one record per row, its first
+  // cell on a line of its own and every other cell below it as "title: value", titles aligned.
+  void records(const std::vector<std::string>& titles, const std::vector<std::vector<std::string>>& cells,
+               const Table& t) {
+    std::size_t title_width = 0;
+    for (std::size_t c = 1; c < titles.size(); ++c) title_width = std::max(title_width, display_width(titles[c]));
+    for (std::size_t r = 0; r < cells.size(); ++r) {
+      out_ += styled(cells[r][0], role_color(t.rows[r][0].role)) + "\n";
+      for (std::size_t c = 1; c < titles.size(); ++c) {
+        const std::string label = pad(titles[c] + ":", display_width(titles[c]) + 1, title_width + 1, Align::left);
+        out_ += trim_right(fmt::format("  {} {}", label, styled(cells[r][c], role_color(t.rows[r][c].role)))) + "\n";
+      }
+    }
   }
 
   // Cut to options.max_cell_width: one very long name must not widen every row.

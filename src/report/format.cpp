@@ -43,13 +43,20 @@ std::string format_time(double seconds) {
 
 std::string format_change_percent(double change) {
   if (!std::isfinite(change)) return std::string(kUnavailable);
-  if (change == 0.0) return "0.00%";
-  return fmt::format("{}{}%", change > 0 ? "+" : "-", percent_digits(change));
+  const std::string digits = percent_digits(change);
+  // A change that rounds to zero has no sign to show: "-0.00%" reads as a change that is not there.
+  if (is_all_zero(digits)) return "0.00%";
+  return fmt::format("{}{}%", change > 0 ? "+" : "-", digits);
+}
+
+std::string format_change_interval(double change, double lower, double upper) {
+  return fmt::format("{} ({} to {})", format_change_percent(change), format_change_percent(lower),
+                     format_change_percent(upper));
 }
 
 std::string format_change(double change, bool higher_is_better) {
   if (!std::isfinite(change)) return std::string(kUnavailable);
-  if (change == 0.0) return "~0% observed change";
+  if (is_all_zero(percent_digits(change))) return "~0% observed change";
   const bool improved = higher_is_better == (change > 0);
   const char* word = improved ? (higher_is_better ? "better" : "faster") : (higher_is_better ? "worse" : "slower");
   return fmt::format("{} {}", format_change_percent(change), word);
@@ -57,7 +64,8 @@ std::string format_change(double change, bool higher_is_better) {
 
 std::string format_percent(double fraction, int decimals) {
   if (!std::isfinite(fraction)) return std::string(kUnavailable);
-  return fixed(fraction * 100.0, decimals) + "%";
+  const std::string digits = fixed(fraction * 100.0, decimals);
+  return (digits.front() == '-' && is_all_zero(digits.substr(1)) ? digits.substr(1) : digits) + "%";
 }
 
 std::string format_fixed(double value, int decimals) {

@@ -59,6 +59,12 @@ void write_cell(JsonStream& out, const Cell& cell) {
     out.key("samples");
     write_numbers(out, cell.samples);
   }
+  if (!cell.figures.empty()) {
+    out.key("figures");
+    out.begin_object();
+    for (const auto& [name, number] : cell.figures) out.member(name, number);
+    out.end_object();
+  }
   out.end_object();
 }
 

@@ -74,9 +74,16 @@ TEST_CASE("format_change: two decimals always, one precision per column", "[form
   CHECK(format_change(-0.0001) == "-0.01% faster");
   CHECK(format_change(0.0) == "~0% observed change");
   CHECK(format_change(-0.0) == "~0% observed change");
-  // Non-zero but below 0.005 %: the sign and word stay honest.
-  CHECK(format_change(0.00001) == "+0.00% slower");
-  CHECK(format_change(-0.00001) == "-0.00% faster");
+  // Non-zero but below 0.005 %: rounds to zero, so no sign and no word ("-0.00%" shows a change that is not there).
+  CHECK(format_change(0.00001) == "~0% observed change");
+  CHECK(format_change(-0.00001) == "~0% observed change");
+  CHECK(format_change(-0.00005) == "-0.01% faster");
+  CHECK(format_change_percent(-0.00001) == "0.00%");
+  CHECK(format_change_percent(0.00001) == "0.00%");
+  CHECK(format_percent(-0.00001, 2) == "0.00%");
+  CHECK(format_percent(-0.0001, 2) == "-0.01%");
+  CHECK(format_change_interval(0.012, -0.004, 0.029) == "+1.20% (-0.40% to +2.90%)");
+  CHECK(format_change_interval(-0.00001, -0.02, 0.00002) == "0.00% (-2.00% to 0.00%)");
 }
 
 TEST_CASE("format_change is direction-aware", "[format]") {

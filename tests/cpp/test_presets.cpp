@@ -238,7 +238,10 @@ TEST_CASE("comparison_report: sections in iOS-first order, notable tables, detai
   CHECK(ios < android);
   CHECK_THAT(md, Contains("Performance Report") && Contains("Report only:") && Contains("<details>"));
   CHECK_THAT(md, Contains("Kotlin number \\| string variant"));
-  CHECK_THAT(md, Contains("+50.00% slower"));
+  CHECK_THAT(md, Contains("| +50.00% (+"));  // the change with its interval
+  CHECK_THAT(md, Contains("**2 slower, 0 faster, 4 unchanged (within ±5%), 0 inconclusive; no drift.**"));
+  CHECK(md.find("**2 slower") < md.find("Report only:"));  // the headline first
+  CHECK(md.find("<summary>How to read this</summary>") > md.find("## Android"));
   CHECK_THAT(md, Contains("Cases with an absolute change of at least 5%"));
   CHECK_THAT(md, !Contains("Same-code (A/A) run"));
   NitroOptions same;
@@ -257,7 +260,7 @@ TEST_CASE("comparison_report: nothing above the threshold gives the sentence ins
   o.compare.compare.resamples = 100;
   const std::string md = render_markdown(comparison_report(ds, o), {});
   CHECK_THAT(md, Contains("No benchmark reached the 5% threshold."));
-  CHECK_THAT(md, Contains("~0% observed change"));
+  CHECK_THAT(md, Contains("| 0.00% (") && !Contains("-0.00%"));
 }
 
 TEST_CASE("comparison_report: drift beyond the limit is reported in words", "[presets][report]") {

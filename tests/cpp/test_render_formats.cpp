@@ -8,6 +8,7 @@
 #include "benchreport/render/render.hpp"
 
 using namespace benchreport;
+using Catch::Matchers::Contains;
 
 namespace {
 
@@ -112,6 +113,52 @@ TEST_CASE("CSV: RFC 4180 tables with caption comments and the formula guard", "[
         "# more\r\n"
         "Name,Value\r\n"
         "\" [31mred\",-5.01%\r\n");
+}
+
+TEST_CASE("text writes a table wider than 160 columns as one record per row", "[render][text]") {
+  Report report;
+  Table& table = report.add_table(std::vector<Column>{{"Benchmark"}, {"Base", Align::right}, {"Head", Align::right}});
+  const std::string wide(80, '1');
+  table.add_row({"BM_x", wide, wide});  // 4 + 2 + 80 + 2 + 80 = 168 columns
+  table.add_row({"BM_y", "2", "3"});
+  CHECK(render_text(report) == "BM_x\n  Base: " + wide + "\n  Head: " + wide + "\nBM_y\n  Base: 2\n  Head: 3\n");
+  Report narrow;
+  narrow.add_table(std::vector<Column>{{"A"}, {"B"}}).add_row({"a", std::string(90, 'b')});
+  CHECK_THAT(render_text(narrow), Contains("A  B\n-  ---"));
+}
+
+TEST_CASE("Markdown marks verdict words with a coloured circle and keeps the word", "[render][markdown]") {
+  Report report;
+  Table& table = report.add_table(std::vector<Column>{{"Change"}, {"Verdict"}});
+  table.add_row({Cell("+9.22% (+8.55% to +9.90%)", 0.0922, CellRole::slower), Cell("slower", CellRole::slower)});
+  table.add_row({"-5.11%", Cell("faster", CellRole::faster)});
+  table.add_row({"+4.54%", Cell("inconclusive", CellRole::inconclusive)});
+  table.add_row({"+0.26%", Cell("equivalent", CellRole::equivalent)});
+  table.add_row({"+0.00%", Cell("steeper", CellRole::slower)});  // not a verdict word: no marker
+  const std::string md = render_markdown(report);
+  CHECK_THAT(md, Contains("| +9.22% (+8.55% to +9.90%) | \U0001F534 slower |"));
+  CHECK_THAT(md, Contains("| \U0001F7E2 faster |") && Contains("| \U0001F7E1 inconclusive |") &&
+                     Contains("| \u26AA equivalent |") && Contains("| steeper |"));
+  CHECK_THAT(render_html(report) + render_text(report), !Contains("\U0001F534"));
+}
+
+TEST_CASE("HTML keeps a number and its unit on one line", "[render][html]") {
+  Report report;
+  report.add_table(std::vector<Column>{{"p50s"}}).add_row({"22.75 ns, 1.5 \u00b5s, 3 MiB (x 2)"});
+  CHECK_THAT(render_html(report), Contains("22.75\u00a0ns, 1.5\u00a0\u00b5s, 3\u00a0MiB (x 2)"));
+}
+
+TEST_CASE("CSV gives every figure of a cell a numeric column, unguarded", "[render][csv]") {
+  Report report;
+  Table& table = report.add_table(std::vector<Column>{{"Case"}, {"Change", Align::right}});
+  table.add_row(
+      {"=a", Cell("-5.11% (-6.16% to -4.06%)", -0.0511).with_figure("lower", -0.0616).with_figure("upper", -0.0406)});
+  table.add_row({"b", Cell("n/a")});
+  CHECK(render_csv(report) ==
+        "# table 1\r\n"
+        "Case,Change,Change (number),Change (lower),Change (upper)\r\n"
+        "'=a,'-5.11% (-6.16% to -4.06%),-0.0511,-0.0616,-0.0406\r\n"
+        "b,n/a,,,\r\n");
 }
 
 TEST_CASE("CSV selects one table by id", "[render][csv]") {

@@ -369,7 +369,8 @@ def test_compare_reports_the_slowdown(capsys, ab_file):
     assert code == 0
     sets = ab_sets()
     expected = np.median(sets[1][2]) / np.median(sets[0][2]) - 1
-    assert br.format_change(expected) in out
+    # The change column: the estimate (one process per side: head p50 / base p50 - 1) with its interval.
+    assert f"| {br.format_change_percent(expected)} (" in out
 
 
 def test_one_launch_per_side_gate_never_trips(capsys, ab_file):

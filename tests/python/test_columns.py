@@ -69,7 +69,7 @@ def test_case_columns_of_compare_results_use_the_same_names(comparison):
     from benchreport import notebook as nb
 
     frame = nb.to_pandas(results)
-    case_fields = set(comparison.to_pandas().columns) - {"section", "unit_base", "base_drift", "head_drift"}
+    case_fields = set(comparison.to_pandas().columns) - {"section", "unit_base", "primary", "base_drift", "head_drift"}
     case_fields -= set(comparison.by)
     assert set(frame.columns) == case_fields
     assert list(frame["name"]) == ["a", "b"]

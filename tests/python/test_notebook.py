@@ -87,7 +87,7 @@ def test_compare_report_colours_verdicts(slower, samples):
     md = nb.to_markdown([slower, unchanged])
     (table,) = assert_tables_well_formed(md)
     assert len(table.rows) == 2
-    assert br.format_change(slower.change) in md
+    assert f"| {br.format_change_percent(slower.change_estimate)} (" in md
     assert "slower" in nb.to_text(slower)
 
 

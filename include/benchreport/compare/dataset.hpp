@@ -5,7 +5,9 @@
 // incomparable runs, and run compare_case on every matched case.
 #include <cstddef>
 #include <map>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "benchreport/compare/case.hpp"
@@ -80,6 +82,18 @@ DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& o
 // the only other value); throws the InputError compare() throws for a missing
 // baseline or an ambiguous head.
 std::string head_value_of(const Dataset& dataset, const DatasetCompareOptions& options);
+
+// The label naming the metric of a measurement (real_time, cpu_time, ...): a case column that
+// tells metrics of one measurement apart.
+inline constexpr std::string_view kMetricLabel = "metric";
+
+// A case's measurement: its key without the metric column (the key itself without one).
+std::vector<std::string> measurement_key(const CaseResult& c, const std::vector<std::string>& by);
+
+// For each case, the index of the first case of its measurement in `cases` (itself for a
+// primary): the metric a reader emitted first (real_time, ns/op) stands for the measurement.
+std::vector<std::size_t> measurement_primaries(std::span<const CaseResult* const> cases,
+                                               const std::vector<std::string>& by);
 
 // One side's sets of a case grouped into processes in the order the comparison
 // uses them: one group per label of `pairs` (CaseResult::pairs; sets sharing

@@ -50,11 +50,17 @@ struct CaseDrift {
 // A comparison and the display names of its cases (used by the report and Python).
 struct ComparisonView {
   DatasetComparison comparison;
-  std::vector<std::string> names;     // per case
-  std::vector<std::string> sections;  // per case: section label value ("" without sections)
-  std::vector<CaseDrift> drifts;      // per case
+  std::vector<std::string> names;      // per case
+  std::vector<std::string> row_names;  // per case: the name without its metric (shown in a Metric column)
+  std::vector<std::string> metrics;    // per case: its metric label value ("" without a metric column)
+  std::vector<std::size_t> primaries;  // per case: the case of its measurement's primary metric (itself for one)
+  std::vector<std::string> sections;   // per case: section label value ("" without sections)
+  std::vector<CaseDrift> drifts;       // per case
 };
 
+// Cases are in a stable order: the order of the base side's first process when every base process
+// lists its measurements in that order, else by name (random interleaving shuffles each file);
+// the metrics of one measurement stay together in the order the reader emitted them.
 ComparisonView comparison_view(const Dataset& dataset, const ComparisonReportOptions& options = {});
 Report comparison_report(const Dataset& dataset, const ComparisonReportOptions& options = {});
 // The columnar view of a comparison: one row per case with the scalar fields of the JSON

@@ -29,7 +29,7 @@ inline constexpr std::string_view kUnavailable = "\u2014";
 std::string format_time(double seconds);
 
 // Relative change (0.6003 = +60.03 %) with two decimals, always (one precision
-// per column): "+60.03% slower", "-9.50% faster", exactly zero "~0% observed change".
+// per column): "+60.03% slower", "-9.50% faster"; a change that rounds to 0.00% reads "~0% observed change".
 // Words: lower-is-better (times) "faster"/"slower"; higher-is-better (rates)
 // "better"/"worse".
 std::string format_change(double change, bool higher_is_better = false);
@@ -38,8 +38,11 @@ inline std::string format_change(double change, Direction direction) {
   return format_change(change, direction == Direction::higher_is_better);
 }
 
-// Signed percentage of a relative change without the word: "+60.03%", "-9.50%", "0.00%".
+// Signed percentage of a relative change without the word: "+60.03%", "-9.50%", "0.00%" (never "-0.00%").
 std::string format_change_percent(double change);
+
+// A change with its interval: "+1.20% (-0.40% to +2.90%)".
+std::string format_change_interval(double change, double lower, double upper);
 
 // Fraction as a percentage with fixed decimals: format_percent(0.024, 1) = "2.4%".
 std::string format_percent(double fraction, int decimals = 1);

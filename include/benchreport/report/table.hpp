@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace benchreport {
@@ -37,6 +38,9 @@ struct Cell {
   CellRole role = CellRole::none;
   std::optional<double> value;  // the number behind the text, for JSON/CSV consumers
   std::vector<double> samples;  // optional: drawn as a sparkline (HTML SVG, text/Markdown blocks)
+  // More numbers behind the text, each with a short name (an interval's "lower" and "upper", a
+  // verdict's "p"): CSV gives each its own numeric column "<title> (<name>)"; JSON keeps them.
+  std::vector<std::pair<std::string, double>> figures;
 
   Cell() = default;
   Cell(std::string text_, CellRole role_ = CellRole::none)  // NOLINT: implicit from text is the point
@@ -47,6 +51,10 @@ struct Cell {
 
   Cell& with_samples(std::vector<double> values) {
     samples = std::move(values);
+    return *this;
+  }
+  Cell& with_figure(std::string name, double number) {
+    figures.emplace_back(std::move(name), number);
     return *this;
   }
 };

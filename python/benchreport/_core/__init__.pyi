@@ -372,10 +372,15 @@ class Span:
         ...
 class Cell:
     """
-    One table cell: display text, role, optional value and samples.
+    One table cell: display text, role, optional value, samples and named figures.
     """
-    def __init__(self, text: str, role: str = 'none', value: typing.SupportsFloat | typing.SupportsIndex | None = None, samples: typing.Annotated[numpy.typing.ArrayLike, numpy.float64] | None = None) -> None:
+    def __init__(self, text: str, role: str = 'none', value: typing.SupportsFloat | typing.SupportsIndex | None = None, samples: typing.Annotated[numpy.typing.ArrayLike, numpy.float64] | None = None, figures: collections.abc.Sequence[tuple[str, typing.SupportsFloat | typing.SupportsIndex]] = []) -> None:
         ...
+    @property
+    def figures(self) -> list[tuple[str, float]]:
+        """
+        More numbers behind the text as (name, number): CSV columns.
+        """
     @property
     def role(self) -> str:
         ...
