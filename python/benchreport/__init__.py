@@ -8,6 +8,13 @@ import sys as _sys
 
 from ._version import __version__
 
+# `benchreport --version` and `--help` need neither numpy nor the extension: answered (and the process
+# exits) before they are imported, in a tenth of the time (docs/performance.md).
+from . import _cli_top
+
+if _cli_top.invoked_as_command():
+    _cli_top.answer_without_core(_sys.argv[1:])
+
 # Under an address-space limit (ulimit -v) OpenBLAS's per-thread buffers, reserved when numpy is
 # imported, can fail to allocate; one BLAS thread is enough here (the statistics are C++ kernels).
 try:

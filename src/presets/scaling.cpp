@@ -78,6 +78,7 @@ Plot family_plot(const std::string& name, const Unit& unit) {
   p.title = fmt::format("{}: cost against size (log–log)", name);
   p.x_label = "size n";
   p.y_label = unit.dimension == Dimension::time ? "time" : std::string(base_symbol(unit.dimension));
+  p.y_unit = base_symbol(unit.dimension);
   return p;
 }
 
