@@ -6,11 +6,10 @@ typed Python skin over it.
 import os as _os
 import sys as _sys
 
-from ._version import __version__
-
 # `benchreport --version` and `--help` need neither numpy nor the extension: answered (and the process
 # exits) before they are imported, in a tenth of the time (docs/performance.md).
 from . import _cli_top
+from ._version import __version__
 
 if _cli_top.invoked_as_command():
     _cli_top.answer_without_core(_sys.argv[1:])

@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any, Iterator, List, Optional, Sequence, TextIO, Tuple
 
 from . import _core, _limits
+from ._cli_top import COMMAND_HELP, top_parser
 from ._core import InputError
 from ._dataset import Dataset, expand_paths, label_sides, natural_key  # noqa: F401  (natural_key: part of the CLI module API)
 from ._output import Output, write_outputs
-from ._cli_top import COMMAND_HELP, top_parser
 from ._version import __version__  # noqa: F401  (part of the CLI module API)
 
 FORMATS = _core.FORMATS
