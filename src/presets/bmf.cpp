@@ -91,12 +91,18 @@ std::optional<double> metadata_number(const Metadata& metadata, std::string_view
   return std::nullopt;
 }
 
-// A figure in its BMF unit without the conversion's last-bit noise: 15
-// significant digits ("131451764.99999999" -> 131451765); the writer then
-// prints the shortest text that reads back to it.
+// A figure in its BMF unit without the conversion's last-bit noise: the
+// shortest decimal that still converts back to the same base value
+// (0.131451765 s is 131451764.99999999 ns after the division; 131451765 maps
+// back to it), so BMF read back gives the figure exactly.
 double bmf_number(double base_value, const Unit& unit) {
   const double x = from_base(base_value, unit);
-  return std::isfinite(x) ? std::stod(fmt::format("{:.15g}", x)) : x;
+  if (!std::isfinite(x)) return x;
+  for (int digits = 1; digits < 17; ++digits) {
+    const double shorter = std::stod(fmt::format("{:.{}g}", x, digits));
+    if (shorter * unit.to_base == base_value) return shorter;
+  }
+  return x;
 }
 
 // The parts of each set's name (`parts[set]`, one per candidate column, "" when
