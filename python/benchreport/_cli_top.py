@@ -1,8 +1,8 @@
 """The top of the command line, loadable without numpy or the compiled core.
 
 ``benchreport --version`` and ``benchreport --help`` are answered from here by
-the package's ``__init__`` before it imports numpy and ``_core`` (a third of
-a second); every other command line goes on to :mod:`benchreport.cli`, whose
+the package's ``__init__`` before it imports numpy and ``_core`` (about
+150 ms of CPU); every other command line goes on to :mod:`benchreport.cli`, whose
 parser starts from :func:`top_parser` and adds each command's arguments.
 """
 from __future__ import annotations
