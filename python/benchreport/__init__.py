@@ -6,7 +6,13 @@ typed Python skin over it.
 import os as _os
 import sys as _sys
 
+# `benchreport --version` and `--help` need neither numpy nor the extension: answered (and the process
+# exits) before they are imported, which saves about 150 ms of CPU (docs/performance.md).
+from . import _cli_top
 from ._version import __version__
+
+if _cli_top.invoked_as_command():
+    _cli_top.answer_without_core(_sys.argv[1:])
 
 # Under an address-space limit (ulimit -v) OpenBLAS's per-thread buffers, reserved when numpy is
 # imported, can fail to allocate; one BLAS thread is enough here (the statistics are C++ kernels).

@@ -8,10 +8,12 @@ import argparse
 import sys
 from typing import Any, Callable, Dict
 
+from ._cli_top import COMMAND_HELP
+
 
 def add_parsers(sub: Any, add_input_options: Callable[..., None]) -> None:
     """Register ``record`` and ``store`` on the CLI's subparsers."""
-    p = sub.add_parser("record", help="store one run of results (the sets of the inputs at one commit)")
+    p = sub.add_parser("record", help=COMMAND_HELP["record"])
     add_input_options(p)
     p.add_argument("--store", required=True, metavar="PATH", help="the store file (created when missing)")
     p.add_argument("--commit", help="commit measured (default: from the files' metadata: Nitro commitSha, "
@@ -23,7 +25,7 @@ def add_parsers(sub: Any, add_input_options: Callable[..., None]) -> None:
                    help="environment facts to record with the run (repeatable), e.g. --env compiler=gcc-14")
     p.set_defaults(func=cmd_record)
 
-    p = sub.add_parser("store", help="store maintenance: export to / import from Parquet")
+    p = sub.add_parser("store", help=COMMAND_HELP["store"])
     actions = p.add_subparsers(dest="store_command", required=True, metavar="ACTION")
     e = actions.add_parser("export", help="write the store as Parquet partitioned by branch and commit")
     e.add_argument("store", metavar="PATH", help="the store file")

@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ._cli_top import COMMAND_HELP
+
 #: ``--fail-on`` values that read the alert states: the regressions in these states trip the gate.
 FAIL_ON_STATES = {"open-regression": ("new", "confirmed"), "confirmed-regression": ("confirmed",)}
 #: ``history --fail-on`` values: "regressed" (a case still regressed) and the alert states'.
@@ -28,7 +30,7 @@ def add_history_options(p: argparse.ArgumentParser) -> None:
 
 
 def add_ack_parser(sub: Any) -> None:
-    p = sub.add_parser("ack", help="acknowledge a change point remembered in a store")
+    p = sub.add_parser("ack", help=COMMAND_HELP["ack"])
     p.add_argument("case", metavar="CASE", help="the case: LABEL=VALUE[,LABEL=VALUE...] or one label's value")
     p.add_argument("commit", metavar="COMMIT", help="the change point's commit (full sha or a unique prefix)")
     p.add_argument("--note", required=True, help="why it is acknowledged (shown in the history report)")

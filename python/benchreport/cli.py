@@ -24,10 +24,11 @@ from pathlib import Path
 from typing import Any, Iterator, List, Optional, Sequence, TextIO, Tuple
 
 from . import _core, _limits
+from ._cli_top import COMMAND_HELP, top_parser
 from ._core import InputError
 from ._dataset import Dataset, expand_paths, label_sides, natural_key  # noqa: F401  (natural_key: part of the CLI module API)
 from ._output import Output, write_outputs
-from ._version import __version__
+from ._version import __version__  # noqa: F401  (part of the CLI module API)
 
 FORMATS = _core.FORMATS
 EXTENSIONS = {"markdown": "md", "html": "html", "text": "txt", "csv": "csv", "json": "json"}
@@ -741,12 +742,9 @@ def _add_limit_options(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="benchreport", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action="version", version=f"benchreport {__version__}")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser, sub = top_parser()
 
-    p = sub.add_parser("compare", help="base vs head comparison report")
+    p = sub.add_parser("compare", help=COMMAND_HELP["compare"])
     _add_input_options(p, required=False)
     p.add_argument("--base", nargs="+", metavar="INPUT",
                    help="baseline inputs, one process each: labelled with the --baseline value and pair=1, 2, ...")
@@ -779,7 +777,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--branch", default="main", help="branch of the store whose runs give the launch noise (main)")
     p.set_defaults(func=cmd_compare)
 
-    p = sub.add_parser("summary", help="per-set (or per-group) summary statistics")
+    p = sub.add_parser("summary", help=COMMAND_HELP["summary"])
     _add_input_options(p)
     _add_output_options(p)
     _add_github_options(p)
@@ -787,7 +785,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-k", type=int, default=5, help="drift window: first and last k samples (default 5)")
     p.set_defaults(func=cmd_summary)
 
-    p = sub.add_parser("scaling", help="growth with input size per size family; base vs head growth change")
+    p = sub.add_parser("scaling", help=COMMAND_HELP["scaling"])
     _add_input_options(p, required=False)
     p.add_argument("--base", nargs="+", metavar="INPUT", help="baseline inputs, one process each")
     p.add_argument("--head", nargs="+", metavar="INPUT", help="head inputs, one process each")
@@ -805,7 +803,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_github_options(p)
     p.set_defaults(func=cmd_scaling)
 
-    p = sub.add_parser("history", help="change points across commits, per case")
+    p = sub.add_parser("history", help=COMMAND_HELP["history"])
     _add_input_options(p, required=False)
     _add_output_options(p)
     _add_github_options(p)
@@ -835,13 +833,13 @@ def build_parser() -> argparse.ArgumentParser:
                         "change point is new or confirmed (open-regression) or confirmed (confirmed-regression)")
     p.set_defaults(func=cmd_history)
 
-    p = sub.add_parser("runners", help="CI runner comparison report")
+    p = sub.add_parser("runners", help=COMMAND_HELP["runners"])
     _add_input_options(p)
     _add_output_options(p)
     _add_github_options(p)
     p.set_defaults(func=cmd_runners)
 
-    p = sub.add_parser("matrix", help="rows x columns matrix of medians")
+    p = sub.add_parser("matrix", help=COMMAND_HELP["matrix"])
     _add_input_options(p)
     _add_output_options(p)
     _add_github_options(p)
@@ -852,18 +850,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stat", default="median", help="cell statistic (median, pooled_median, mean, min)")
     p.set_defaults(func=cmd_matrix)
 
-    p = sub.add_parser("convert", help="convert any input to canonical JSON or CSV")
+    p = sub.add_parser("convert", help=COMMAND_HELP["convert"])
     _add_input_options(p)
     p.add_argument("--to", choices=["json", "csv", "bmf"],
                    help="target: json, csv or bmf (Bencher Metric Format) (default from --output suffix, else json)")
     p.add_argument("--output", "-o", help="write to this file instead of stdout")
     p.set_defaults(func=cmd_convert)
 
-    p = sub.add_parser("validate", help="check that inputs read cleanly")
+    p = sub.add_parser("validate", help=COMMAND_HELP["validate"])
     _add_input_options(p)
     p.set_defaults(func=cmd_validate)
 
-    p = sub.add_parser("demo", help="render all three presets from bundled example data")
+    p = sub.add_parser("demo", help=COMMAND_HELP["demo"])
     _add_output_options(p, default_format="text")
     p.add_argument("--output-dir", help="write one file per preset into this folder")
     p.add_argument("--resamples", type=int, default=10000, help="bootstrap resamples (default 10000)")

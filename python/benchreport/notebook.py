@@ -144,6 +144,29 @@ def _summary_report(summary: Any, title: str) -> Report:
     return report
 
 
+#: A Dataset of more sets than this displays its first and last DATASET_EDGE_ROWS sets only (pandas:
+#: ``display.max_rows`` 60, ``display.min_rows`` 10).
+DATASET_MAX_ROWS = 60
+DATASET_EDGE_ROWS = 5
+
+
+def _dataset_report(dataset: Any, title: Optional[str]) -> Report:
+    """The summary table of a Dataset; beyond DATASET_MAX_ROWS sets, its head and tail with the counts."""
+    from ._presets import summary_report
+
+    n = len(dataset)
+    # A short heading (the one-line repr made a page-wide <h1>); the table says the rest.
+    heading = title if title is not None else f"Dataset: {n} sample sets"
+    if n <= DATASET_MAX_ROWS:
+        return summary_report(dataset, title=heading)
+    edge = DATASET_EDGE_ROWS
+    shown = dataset.take([*range(edge), *range(n - edge, n)])
+    report = summary_report(shown, title=heading)
+    report.add_paragraph(f"Sets 1–{edge} and {n - edge + 1}–{n} of {n} shown ({n - 2 * edge} not shown); "
+                         "summary_report(dataset) shows every set, dataset.to_pandas() every sample.")
+    return report
+
+
 def to_report(obj: Any, title: Optional[str] = None) -> Report:
     """A :class:`Report` for a Summary, CompareResult(s), Dataset (its summary table) or Report."""
     from ._presets import ComparisonResult, MatrixResult
@@ -158,10 +181,7 @@ def to_report(obj: Any, title: Optional[str] = None) -> Report:
     if _is_summary(obj):
         return _summary_report(obj, title if title is not None else "Summary")
     if _is_dataset(obj):
-        from ._presets import summary_report
-
-        # A short heading (the one-line repr made a page-wide <h1>); the table says the rest.
-        return summary_report(obj, title=title if title is not None else f"Dataset: {len(obj)} sample sets")
+        return _dataset_report(obj, title)
     raise TypeError(f"no report view for {type(obj).__name__}")
 
 

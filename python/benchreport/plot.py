@@ -14,7 +14,7 @@ from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 __all__ = ["plot_distributions", "plot_samples", "plot_forest", "forest_rows", "drift_windows", "plot_scaling",
-           "plot_history"]
+           "plot_history", "display_scale"]
 
 ArrayLike = Union[np.ndarray, Sequence[float]]
 
@@ -64,8 +64,24 @@ def _pooled(side: Union[ArrayLike, Sequence[ArrayLike]], name: str) -> np.ndarra
 
 
 def _with_unit(value: float, unit: str) -> str:
-    """A legend number with its unit ("2.1e-06 s"), as the axis it belongs to is labelled."""
+    """A legend number with its unit ("19.74 µs"), as the axis it belongs to is labelled."""
     return f"{value:.4g} {unit}" if unit else f"{value:.4g}"
+
+
+def display_scale(values: np.ndarray, unit: str) -> Tuple[float, str]:
+    """(factor, symbol): values given in ``unit`` times factor are in the unit benchreport's reports
+    show their median in (``_core.display_unit``): seconds ``1.974e-05`` -> ``19.74`` µs. A unit
+    benchreport does not know, or none, is kept as given (factor 1)."""
+    if not unit or values.size == 0:
+        return 1.0, unit
+    from . import _core
+
+    try:
+        parsed = _core.parse_unit(unit)
+    except _core.InputError:
+        return 1.0, unit
+    symbol, base_per_unit = _core.display_unit(float(np.median(values)) * parsed.to_base, parsed)
+    return parsed.to_base / base_per_unit, symbol
 
 
 def plot_distributions(base: Union[ArrayLike, Sequence[ArrayLike]], head: Union[ArrayLike, Sequence[ArrayLike]],
@@ -74,10 +90,14 @@ def plot_distributions(base: Union[ArrayLike, Sequence[ArrayLike]], head: Union[
     """Histograms of base and head samples on shared bins, with each side's median as a dashed line.
 
     ``base`` and ``head`` are 1-D arrays or lists of per-process arrays
-    (pooled for the plot). ``unit`` labels the x axis. Returns the Axes.
+    (pooled for the plot) in ``unit`` (e.g. ``"s"`` for ``Dataset.samples``,
+    which are in base units); values are shown scaled as the reports show them
+    (``19.74 µs``). Returns the Axes.
     """
     base_values = _pooled(base, labels[0])
     head_values = _pooled(head, labels[1])
+    factor, unit = display_scale(np.concatenate([base_values, head_values]), unit)
+    base_values, head_values = base_values * factor, head_values * factor
     ax = _axes(ax)
     both = np.concatenate([base_values, head_values])
     edges = np.histogram_bin_edges(both, bins=bins)
@@ -107,9 +127,12 @@ def plot_samples(values: ArrayLike, k: int = 5, *, ax: Any = None, unit: str = "
     The first and last ``k`` samples are the windows drift compares
     (median(last k) / median(first k) − 1); each window's median is drawn
     across it and the drift is shown in the title. With fewer than 2k samples
-    the title says why drift is not available. Returns the Axes.
+    the title says why drift is not available. ``unit`` is the unit of
+    ``values``; they are shown scaled as the reports show them. Returns the Axes.
     """
     samples = _pooled(values, label)
+    factor, unit = display_scale(samples, unit)
+    samples = samples * factor
     ax = _axes(ax)
     order = np.arange(samples.size)
     ax.plot(order, samples, marker="o", markersize=3, linewidth=0.8, color=BASE_COLOR, label=label)

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <map>
@@ -13,6 +14,7 @@
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/data/display_unit.hpp"
+#include "benchreport/data/metadata.hpp"
 #include "benchreport/stats/summary.hpp"
 
 namespace benchreport {
@@ -22,18 +24,61 @@ bool contains(const std::vector<std::string>& names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+// The reader that made a set ("go", "pytest-benchmark", ...; "" when not recorded).
+std::string_view tool_of(const Dataset& dataset, std::size_t set) {
+  const Run* run = dataset.find_run(dataset.run_id(set));
+  return run == nullptr ? std::string_view() : std::string_view(run->format);
+}
+
+// Bencher's measure slug of a metric: lower case, "/" as "-per-", other runs of
+// non-alphanumerics as one "-" ("B/op" -> "b-per-op", "cpu_time" -> "cpu-time").
+std::string measure_slug(std::string_view metric) {
+  std::string out;
+  for (const char c : metric) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) != 0) {
+      out += static_cast<char>(std::tolower(u));
+    } else if (c == '/') {
+      out += out.empty() || out.back() != '-' ? "-per-" : "per-";
+    } else if (!out.empty() && out.back() != '-') {
+      out += '-';
+    }
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out.empty() ? std::string("value") : out;
+}
+
 struct Measure {
   std::string name;
   Unit unit;  // what the values are written in
 };
 
-Measure measure_of(const Dataset& dataset, std::size_t set) {
+// Bencher's adapters write every time as `latency` in ns and operation rates as
+// `throughput`; a benchmark's second time metric (Google Benchmark's cpu_time
+// after real_time) and every other unit get the slug of their metric, in the
+// set's own unit (docs/formats.md).
+Measure measure_of(const Dataset& dataset, std::size_t set, bool first_time_metric) {
   const Unit& unit = dataset.unit(set);
-  if (unit.dimension == Dimension::time) return {"latency", parse_unit("ns")};
+  const std::string metric(dataset.has_label(set, "metric") ? dataset.label(set, "metric") : std::string_view());
+  if (unit.dimension == Dimension::time && first_time_metric) return {"latency", parse_unit("ns")};
   if (unit.dimension == Dimension::rate_time) return {"throughput", parse_unit("ops/s")};
-  Unit base{.symbol = std::string(base_symbol(unit.dimension)), .dimension = unit.dimension};
-  if (dataset.has_label(set, "metric")) return {std::string(dataset.label(set, "metric")), base};
-  return {std::string(dimension_name(unit.dimension)), base};
+  if (unit.dimension == Dimension::time) return {measure_slug(metric), parse_unit("ns")};
+  return {metric.empty() ? std::string(dimension_name(unit.dimension)) : measure_slug(metric), unit};
+}
+
+// The name Bencher's adapter for the set's tool gives its benchmark: Go's with
+// the GOMAXPROCS suffix ("BenchmarkSort-8", none for 1), pytest-benchmark's
+// `fullname` ("tests/test_x.py::test_sum[10]"), otherwise the benchmark label
+// (Google Benchmark's name, hyperfine's command or -n name, Criterion's id).
+std::string tool_benchmark_name(const Dataset& dataset, std::size_t set) {
+  std::string name(dataset.has_label(set, "benchmark") ? dataset.label(set, "benchmark") : std::string_view());
+  const std::string_view tool = tool_of(dataset, set);
+  if (tool == "go" && dataset.has_label(set, "procs") && dataset.label(set, "procs") != "1") {
+    name += fmt::format("-{}", dataset.label(set, "procs"));
+  } else if (tool == "pytest-benchmark") {
+    if (auto full = metadata::set_metadata_display(dataset, set, "fullname"); full && !full->empty()) name = *full;
+  }
+  return name;
 }
 
 std::optional<double> metadata_number(const Metadata& metadata, std::string_view key) {
@@ -46,29 +91,89 @@ std::optional<double> metadata_number(const Metadata& metadata, std::string_view
   return std::nullopt;
 }
 
-// The columns of `candidates` (in order) that each split the sets further than
-// the columns kept before them: a label that follows from earlier ones (Nitro's
-// implementation / family / operation from benchmark), or that has one value,
-// does not lengthen the name. At least the first candidate stays.
-std::vector<std::string> distinguishing_columns(const Dataset& dataset, const std::vector<std::string>& candidates) {
-  std::vector<std::string> kept;
-  std::vector<std::size_t> group(dataset.n_sets(), 0);
+// A figure in its BMF unit without the conversion's last-bit noise: the
+// shortest decimal that still converts back to the same base value
+// (0.131451765 s is 131451764.99999999 ns after the division; 131451765 maps
+// back to it), so BMF read back gives the figure exactly.
+double bmf_number(double base_value, const Unit& unit) {
+  const double x = from_base(base_value, unit);
+  if (!std::isfinite(x)) return x;
+  for (int digits = 1; digits < 17; ++digits) {
+    const double shorter = std::stod(fmt::format("{:.{}g}", x, digits));
+    if (shorter * unit.to_base == base_value) return shorter;
+  }
+  return x;
+}
+
+// The parts of each set's name (`parts[set]`, one per candidate column, "" when
+// absent) reduced to the columns that each split the sets further than those
+// before them: a label that follows from earlier ones (Nitro's implementation
+// / family / operation from benchmark), or that has one value, does not
+// lengthen the name. At least the first column stays.
+void keep_distinguishing(std::vector<std::vector<std::string>>& parts) {
+  if (parts.empty() || parts.front().empty()) return;
+  const std::size_t columns = parts.front().size();
+  std::vector<bool> kept(columns, false);
+  std::vector<std::size_t> group(parts.size(), 0);
   std::size_t n_groups = 1;
-  for (const auto& column : candidates) {
+  for (std::size_t c = 0; c < columns; ++c) {
     std::map<std::pair<std::size_t, std::string_view>, std::size_t> ids;
     std::vector<std::size_t> next(group.size());
     for (std::size_t set = 0; set < group.size(); ++set) {
-      const std::string_view value = dataset.has_label(set, column) ? dataset.label(set, column) : std::string_view();
-      next[set] = ids.try_emplace({group[set], value}, ids.size()).first->second;
+      next[set] = ids.try_emplace({group[set], parts[set][c]}, ids.size()).first->second;
     }
     if (ids.size() > n_groups) {
-      kept.push_back(column);
+      kept[c] = true;
       group = std::move(next);
       n_groups = ids.size();
     }
   }
-  if (kept.empty() && !candidates.empty()) kept.push_back(candidates.front());
-  return kept;
+  if (std::find(kept.begin(), kept.end(), true) == kept.end()) kept[0] = true;
+  for (auto& row : parts) {
+    std::vector<std::string> shortened;
+    for (std::size_t c = 0; c < columns; ++c) {
+      if (kept[c] && !row[c].empty()) shortened.push_back(std::move(row[c]));
+    }
+    row = std::move(shortened);
+  }
+}
+
+// The value a column adds to a set's default name: for `benchmark` the tool's
+// own name (tool_benchmark_name), nothing for Go's `procs` (in that name).
+std::string name_part(const Dataset& dataset, std::size_t set, const std::string& column) {
+  if (column == "benchmark") return tool_benchmark_name(dataset, set);
+  if (!dataset.has_label(set, column) || (column == "procs" && tool_of(dataset, set) == "go")) return {};
+  return std::string(dataset.label(set, column));
+}
+
+// Each set's benchmark name: the `by` columns' values joined with " / ", or by
+// default the labels that tell sets apart, the benchmark named as its tool's
+// Bencher adapter names it.
+std::vector<std::string> benchmark_names(const Dataset& dataset, const BmfOptions& options) {
+  std::vector<std::string> columns;
+  for (const auto& column : options.by.empty() ? dataset.columns() : options.by) {
+    if (dataset.column(column) == nullptr) {
+      throw InputError(
+          fmt::format("BMF: no label column \"{}\" (columns: {})", column, fmt::join(dataset.columns(), ", ")));
+    }
+    if (options.by.empty() && (column == "metric" || contains(options.exclude, column))) continue;
+    columns.push_back(column);
+  }
+  std::vector<std::vector<std::string>> parts(dataset.n_sets());
+  for (std::size_t set = 0; set < dataset.n_sets(); ++set) {
+    for (const auto& column : columns) {
+      parts[set].push_back(options.by.empty() ? name_part(dataset, set, column)
+                                              : std::string(dataset.has_label(set, column) ? dataset.label(set, column)
+                                                                                           : std::string_view()));
+    }
+  }
+  keep_distinguishing(parts);
+  std::vector<std::string> names(dataset.n_sets());
+  for (std::size_t set = 0; set < dataset.n_sets(); ++set) {
+    names[set] = parts[set].empty() ? std::string(dataset.label(set, "metric")) : join_key(parts[set]);
+    if (names[set].empty()) names[set] = fmt::format("set {}", set);
+  }
+  return names;
 }
 
 struct Entry {
@@ -81,36 +186,23 @@ struct Entry {
 
 Json bmf_json(const Dataset& dataset, const BmfOptions& options) {
   if (dataset.empty()) throw InputError("BMF: the dataset has no sample sets");
-  std::vector<std::string> by;
-  for (const auto& column : options.by.empty() ? dataset.columns() : options.by) {
-    if (dataset.column(column) == nullptr) {
-      throw InputError(
-          fmt::format("BMF: no label column \"{}\" (columns: {})", column, fmt::join(dataset.columns(), ", ")));
-    }
-    if (options.by.empty() && (column == "metric" || contains(options.exclude, column))) continue;
-    by.push_back(column);
-  }
-  by = distinguishing_columns(dataset, by);
+  const std::vector<std::string> names = benchmark_names(dataset, options);
 
-  // Entries keyed by (name, measure, metric), in first-appearance order.
+  // Entries keyed by (name, measure, metric), in first-appearance order; the
+  // first time metric of a benchmark is its latency.
   std::vector<Entry> entries;
   std::map<std::tuple<std::string, std::string, std::string>, std::size_t> index;
+  std::map<std::string, std::string> latency_metric;  // benchmark name -> the metric written as latency
   for (std::size_t set = 0; set < dataset.n_sets(); ++set) {
-    std::vector<std::string> key;
-    for (const auto& column : by) {
-      if (dataset.has_label(set, column)) key.emplace_back(dataset.label(set, column));
-    }
-    std::string name = key.empty() ? std::string(dataset.label(set, "metric")) : join_key(key);
-    if (name.empty()) name = fmt::format("set {}", set);
-    Measure measure = measure_of(dataset, set);
     std::string metric(dataset.label(set, "metric"));
-    auto [it, inserted] = index.try_emplace({name, measure.name, metric}, entries.size());
-    if (inserted)
-      entries.push_back(
-          Entry{std::move(name), std::move(measure.name), std::move(metric), std::move(measure.unit), {}});
+    const bool is_time = dataset.unit(set).dimension == Dimension::time;
+    const bool first_time = is_time && latency_metric.try_emplace(names[set], metric).first->second == metric;
+    Measure measure = measure_of(dataset, set, first_time);
+    auto [it, inserted] = index.try_emplace({names[set], measure.name, metric}, entries.size());
+    if (inserted) entries.push_back(Entry{names[set], std::move(measure.name), std::move(metric), measure.unit, {}});
     entries[it->second].sets.push_back(set);
   }
-  // Two metrics of one benchmark under one measure: the metric joins the name.
+  // Two metrics of one benchmark under one measure slug: the metric joins the name.
   std::map<std::pair<std::string, std::string>, std::size_t> metrics_per_measure;
   for (const auto& e : entries) ++metrics_per_measure[{e.name, e.measure}];
   for (auto& e : entries) {
@@ -131,17 +223,17 @@ Json bmf_json(const Dataset& dataset, const BmfOptions& options) {
     for (const auto set : e.sets) dataset.append_base_samples(set, pooled);
     const Summary s = summarize(pooled, summary_options);
     Json measure = Json::object();
-    measure.set("value", from_base(s.median, e.unit));
+    measure.set("value", bmf_number(s.median, e.unit));
     std::optional<double> lower, upper;
     if (s.median_ci.availability.ok) {
-      lower = from_base(s.median_ci.lower, e.unit);
-      upper = from_base(s.median_ci.upper, e.unit);
+      lower = bmf_number(s.median_ci.lower, e.unit);
+      upper = bmf_number(s.median_ci.upper, e.unit);
     } else if (e.sets.size() == 1 && pooled.size() == 1) {
       // A figure read from BMF keeps its bounds (written in the unit of the set).
       const std::size_t set = e.sets.front();
       const Metadata& metadata = dataset.set_metadata(set);
       const Unit& unit = dataset.unit(set);
-      const auto convert = [&](double x) { return unit == e.unit ? x : from_base(x * unit.to_base, e.unit); };
+      const auto convert = [&](double x) { return unit == e.unit ? x : bmf_number(x * unit.to_base, e.unit); };
       if (auto l = metadata_number(metadata, "lower_value")) lower = convert(*l);
       if (auto u = metadata_number(metadata, "upper_value")) upper = convert(*u);
     }

@@ -12,6 +12,7 @@
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/report/format.hpp"
+#include "benchreport/stats/order_stats.hpp"
 
 namespace benchreport {
 namespace {
@@ -108,6 +109,60 @@ void add_cases(Report& report, const HistoryAnalysis& a) {
       "latest = summary of the last commit; a commit's summary is the median of its processes' "
       "medians; trend = the summaries in {} order.",
       a.history.order);
+}
+
+// A line at `level` over the commits [begin, end) of a series, then a gap.
+void add_level(PlotSeries& line, std::size_t begin, std::size_t end, double level) {
+  line.x.insert(line.x.end(), {static_cast<double>(begin) - 0.5, static_cast<double>(end) - 0.5, 0.0});
+  line.y.insert(line.y.end(), {level, level, std::nan("")});
+}
+
+// One case over its commits: the commit summaries as points, each segment's
+// median as a level (red after a regression), a dashed marker per change point.
+Plot series_plot(const HistoryAnalysis& a, std::size_t i) {
+  const Series& s = a.history.series[i];
+  const std::vector<ChangePoint>& cps = a.changes[i].change_points;
+  Plot p;
+  std::vector<Cell> key = key_cells(s);
+  for (std::size_t c = 0; c < key.size(); ++c) p.title += (c == 0 ? "" : " / ") + key[c].text;
+  p.title += fmt::format(" over {} commits", s.values.size());
+  p.x_label = a.history.order;
+  p.y_label = s.unit.dimension == Dimension::time ? "time" : std::string(base_symbol(s.unit.dimension));
+  p.y_unit = base_symbol(s.unit.dimension);
+  p.log_x = p.log_y = false;
+  PlotSeries points{"commit summary", {}, {}, false}, levels{"segment median", {}, {}, true},
+      regressed{"after a regression", {}, {}, true, PlotTone::worse};
+  for (std::size_t k = 0; k < s.values.size(); ++k) {
+    p.x_names.push_back(a.history.commits[s.commits[k]]);
+    points.x.push_back(static_cast<double>(k));
+    points.y.push_back(s.values[k]);
+  }
+  if (cps.empty()) add_level(levels, 0, s.values.size(), median(s.values));
+  for (std::size_t j = 0; j < cps.size(); ++j) {
+    if (j == 0) add_level(levels, 0, cps[0].index, cps[0].before);
+    const std::size_t end = j + 1 < cps.size() ? cps[j + 1].index : s.values.size();
+    add_level(cps[j].regression ? regressed : levels, cps[j].index, end, cps[j].after);
+    p.markers.push_back({static_cast<double>(cps[j].index) - 0.5,
+                         cps[j].relative ? format_change_percent(cps[j].change) : signed_value(cps[j].change, s),
+                         cps[j].regression ? PlotTone::worse : PlotTone::better});
+  }
+  p.series = {std::move(points), std::move(levels)};
+  if (!regressed.x.empty()) p.series.push_back(std::move(regressed));
+  return p;
+}
+
+// Plots of the cases with change points, then of the others, up to options.max_plots.
+void add_plots(Report& report, const HistoryAnalysis& a, std::size_t max_plots) {
+  std::vector<std::size_t> order(a.history.series.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_partition(order.begin(), order.end(),
+                        [&a](std::size_t i) { return !a.changes[i].change_points.empty(); });
+  const std::size_t shown = std::min(max_plots, order.size());
+  for (std::size_t k = 0; k < shown; ++k) report.add_plot(series_plot(a, order[k]));
+  if (shown < order.size()) {
+    report.add_paragraph(
+        fmt::format("{} more cases are not plotted (cases with change points come first).", order.size() - shown));
+  }
 }
 
 std::string method_footnote(const ChangePointOptions& o) {
@@ -341,6 +396,7 @@ Report history_report(const HistoryAnalysis& a, const HistoryReportOptions& opti
   add_alert_summary(report, a, options);
   add_rollup(report, a, options.max_commits_listed);
   add_cases(report, a);
+  add_plots(report, a, options.max_plots);
   if (points > 0) add_change_points(report, a, options);
   report.data = payload(a, options);
   return report;

@@ -73,21 +73,25 @@ PlotSeries fitted(const FamilyFit& f, std::string name) {
   return s;
 }
 
-Plot family_plot(const std::string& name, const Unit& unit) {
+// What the sizes are called: the label that held them (hyperfine's parameter
+// name, a user's label), or `from_name` when they came from the case name.
+std::string size_label(const ScalingResult& r, std::string_view from_name) {
+  return r.size_source == "name" ? std::string(from_name) : r.size_source;
+}
+
+Plot family_plot(const std::string& name, const Unit& unit, const std::string& x_label) {
   Plot p;
   p.title = fmt::format("{}: cost against size (log–log)", name);
-  p.x_label = "size n";
+  p.x_label = x_label;
   p.y_label = unit.dimension == Dimension::time ? "time" : std::string(base_symbol(unit.dimension));
+  p.y_unit = base_symbol(unit.dimension);
   return p;
 }
 
-void add_residuals(Blocks& blocks, const FamilyFit& f, const std::string& side) {
-  Table t({"size",
-           {"processes", Align::right},
-           {"cost", Align::right},
-           {"fitted", Align::right},
-           {"residual", Align::right}},
-          fmt::format("{}{}: {} fit", f.name, side.empty() ? "" : " (" + side + ")", model_label(f.fit.best)));
+void add_residuals(Blocks& blocks, const FamilyFit& f, const std::string& side, const std::string& size) {
+  Table t(
+      {size, {"processes", Align::right}, {"cost", Align::right}, {"fitted", Align::right}, {"residual", Align::right}},
+      fmt::format("{}{}: {} fit", f.name, side.empty() ? "" : " (" + side + ")", model_label(f.fit.best)));
   for (std::size_t i = 0; i < f.fit.sizes.size(); ++i) {
     const double n = f.fit.sizes[i];
     t.add_row({Cell(fmt::format("{:g}", n), n), Cell(format_integer(f.fit.processes[i]), f.fit.processes[i]),
@@ -123,12 +127,12 @@ void add_fits(Blocks& blocks, const ScalingResult& r, int level) {
   }
   blocks.add_table(std::move(t));
   for (const FamilyFit& f : r.fits) {
-    Plot p = family_plot(f.name, f.unit);
+    Plot p = family_plot(f.name, f.unit, size_label(r, "size n"));
     p.series = {measured(f, "processes"), fitted(f, model_label(f.fit.best))};
     blocks.add_plot(std::move(p));
   }
   Details& d = blocks.add_details("Residuals per size");
-  for (const FamilyFit& f : r.fits) add_residuals(d.blocks, f, "");
+  for (const FamilyFit& f : r.fits) add_residuals(d.blocks, f, "", size_label(r, "size"));
 }
 
 void add_comparisons(Blocks& blocks, const ScalingResult& r, int level) {
@@ -173,7 +177,7 @@ void add_comparisons(Blocks& blocks, const ScalingResult& r, int level) {
       "interval of Δb excludes 0 and |Δb| ≥ {:g}; same growth when the interval lies within ±{:g}. Models by AICc.",
       r.options.change.confidence * 100, r.options.change.exponent_threshold, r.options.change.exponent_threshold));
   for (const FamilyComparison& c : r.comparisons) {
-    Plot p = family_plot(c.name, c.base.unit);
+    Plot p = family_plot(c.name, c.base.unit, size_label(r, "size n"));
     p.series = {measured(c.base, r.base_value), measured(c.head, r.head_value),
                 fitted(c.base, fmt::format("{} {}", r.base_value, model_label(c.base.fit.best))),
                 fitted(c.head, fmt::format("{} {}", r.head_value, model_label(c.head.fit.best)))};
@@ -181,8 +185,8 @@ void add_comparisons(Blocks& blocks, const ScalingResult& r, int level) {
   }
   Details& d = blocks.add_details("Residuals per size");
   for (const FamilyComparison& c : r.comparisons) {
-    add_residuals(d.blocks, c.base, r.base_value);
-    add_residuals(d.blocks, c.head, r.head_value);
+    add_residuals(d.blocks, c.base, r.base_value, size_label(r, "size"));
+    add_residuals(d.blocks, c.head, r.head_value, size_label(r, "size"));
   }
 }
 

@@ -44,6 +44,15 @@ void write_spans(JsonStream& out, const Spans& spans) {
   out.end_array();
 }
 
+std::string_view tone_name(PlotTone tone) {
+  switch (tone) {
+    case PlotTone::worse: return "worse";
+    case PlotTone::better: return "better";
+    case PlotTone::neutral: break;
+  }
+  return "neutral";
+}
+
 void write_numbers(JsonStream& out, const std::vector<double>& values) {
   out.begin_array();
   for (const double v : values) out.value(v);
@@ -151,16 +160,35 @@ struct BlockWriter {
     out.member("y_label", std::string_view(p.y_label));
     out.member("log_x", p.log_x);
     out.member("log_y", p.log_y);
+    out.member("x_unit", std::string_view(p.x_unit));
+    out.member("y_unit", std::string_view(p.y_unit));
+    if (!p.x_names.empty()) {
+      out.key("x_names");
+      out.begin_array();
+      for (const std::string& name : p.x_names) out.value(std::string_view(name));
+      out.end_array();
+    }
     out.key("series");
     out.begin_array();
     for (const PlotSeries& s : p.series) {
       out.begin_object();
       out.member("name", std::string_view(s.name));
       out.member("line", s.line);
+      out.member("tone", tone_name(s.tone));
       out.key("x");
       write_numbers(out, s.x);
       out.key("y");
       write_numbers(out, s.y);
+      out.end_object();
+    }
+    out.end_array();
+    out.key("markers");
+    out.begin_array();
+    for (const PlotMarker& m : p.markers) {
+      out.begin_object();
+      out.member("x", m.x);
+      out.member("label", std::string_view(m.label));
+      out.member("tone", tone_name(m.tone));
       out.end_object();
     }
     out.end_array();

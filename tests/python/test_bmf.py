@@ -116,3 +116,54 @@ def test_cli_bmf_dir_checked_with_the_report_before_anything_is_written(tmp_path
     assert not report.exists()
     assert sorted(p.name for p in bmf.iterdir()) == ["bencher-ios.json"]
     assert (tmp_path / "elsewhere.json").read_text(encoding="utf-8") == "keep"
+
+
+# --- names and measures as Bencher's own adapters write them (docs/formats.md) ---------------------
+
+DATA = REPO / "tests" / "data"
+
+
+def test_go_names_keep_the_gomaxprocs_suffix_as_benchers_go_adapter():
+    """Bencher's go_bench adapter names a benchmark by its whole name, "-N" suffix included (none for
+    GOMAXPROCS=1), with ns/op as latency; benchreport adds Go's other units as slugged measures."""
+    doc = json.loads(br.load(DATA / "go" / "bench.txt").to_bmf())
+    assert list(doc) == ["BenchmarkSort/n=16", "BenchmarkSort/n=16-2", "BenchmarkSort/n=256",
+                         "BenchmarkSort/n=256-2", "BenchmarkJoin", "BenchmarkJoin-2"]
+    assert doc["BenchmarkSort/n=16-2"]["latency"]["value"] == 208.9
+    join = doc["BenchmarkJoin"]
+    assert list(join) == ["latency", "mb-per-s", "commas-per-op", "b-per-op", "allocs-per-op"]
+    assert join["mb-per-s"]["value"] == 39.66  # in the unit Go printed, not 39660000 B/s
+    assert join["b-per-op"]["value"] == 8.0
+
+
+def test_google_benchmark_latency_is_real_time_under_the_plain_name():
+    """Bencher's google adapter: the benchmark's name, `latency` = real_time in ns; cpu_time is its own
+    measure on the same benchmark instead of a second benchmark "BM_x / cpu_time"."""
+    ds = br.load(DATA / "google_benchmark" / "repetitions.json")
+    doc = json.loads(ds.to_bmf())
+    assert not any(" / " in name for name in doc)
+    for name, measures in doc.items():
+        real = [i for i in ds.indices(benchmark=name, metric="real_time")]
+        pooled = np.concatenate([ds.samples(i, base=False) for i in real])
+        assert measures["latency"]["value"] == pytest.approx(np.median(pooled), rel=1e-13)
+        cpu = np.concatenate([ds.samples(i, base=False) for i in ds.indices(benchmark=name, metric="cpu_time")])
+        assert measures["cpu-time"]["value"] == pytest.approx(np.median(cpu), rel=1e-13)
+
+
+def test_pytest_benchmark_and_hyperfine_names_as_their_adapters():
+    doc = json.loads(br.load(DATA / "pytest_benchmark" / "with_data.json").to_bmf())
+    source = json.loads((DATA / "pytest_benchmark" / "with_data.json").read_text())
+    assert list(doc) == [b["fullname"] for b in source["benchmarks"]]  # Bencher's pytest adapter: fullname
+    doc = json.loads(br.load(DATA / "hyperfine" / "commands.json").to_bmf())
+    source = json.loads((DATA / "hyperfine" / "commands.json").read_text())
+    assert list(doc) == [r["command"] for r in source["results"]]  # Bencher's hyperfine adapter: command
+    assert all(list(m) == ["latency"] for m in doc.values())
+
+
+def test_no_float_noise_from_the_unit_conversion():
+    """0.131451765 s / 1e-9 is 131451764.99999999 in floating point; BMF shows 131451765."""
+    assert 0.131451765 / 1e-9 != 131451765.0
+    ds = br.Dataset.from_arrays(np.full(3, 0.131451765), [0, 3], labels={"benchmark": ["x"]}, unit="s")
+    text = ds.to_bmf()
+    assert '"value": 131451765.0' in text
+    assert "99999" not in text

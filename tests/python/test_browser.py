@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -70,3 +71,79 @@ def test_probe_sees_a_table_that_is_too_wide_and_a_wrapped_unit(tmp_path):
     narrow = '<table style="width:10px"><tr><td style="width:10px; word-break: break-all">851.2 ns</td></tr></table>'
     found = layout(f"<html><body><table><tr>{cells}</tr></table>{narrow}</body></html>", tmp_path)
     assert found["wide_tables"] == 1 and found["wrapped_values"] == 1
+
+
+def demo_history():
+    """Three cases over 40 commits, three processes each: +25 % at the 16th commit, -20 % at the 29th, flat."""
+    import numpy as np
+
+    import benchreport as br
+
+    rng = np.random.default_rng(35)
+    values, offsets, labels = [], [0], {"benchmark": [], "commit": [], "process": []}
+    for name, level, at, step in (("BM_parse", 19.7e-6, 15, 1.25), ("BM_render", 184.5e-6, 28, 0.8),
+                                  ("BM_io", 1.08e-3, 40, 1.0)):
+        for c in range(40):
+            for p in range(3):
+                values.extend(level * (step if c >= at else 1.0) * rng.lognormal(0, 0.02, 8))
+                offsets.append(len(values))
+                labels["benchmark"].append(name)
+                labels["commit"].append(f"{0xa13f00 + 7919 * c:06x}")
+                labels["process"].append(str(p))
+    return br.history(br.Dataset.from_arrays(np.array(values), np.array(offsets), labels, unit="s"), order="commit")
+
+
+# Reads the drawn plots back from the DOM: what each SVG shows after layout.
+PLOT_PROBE = r"""<script>
+window.addEventListener('load', () => {
+  const plots = [...document.querySelectorAll('figure.plot svg')].map(svg => ({
+    width: svg.getBoundingClientRect().width,
+    points: svg.querySelectorAll('circle').length,
+    markers: [...svg.querySelectorAll('line[stroke-dasharray]')].map(l => l.getAttribute('stroke')),
+    red_levels: [...svg.querySelectorAll('polyline')].filter(p => p.getAttribute('stroke') === '#cf222e').length,
+    labels: [...svg.querySelectorAll('text')].map(t => t.textContent),
+    // tick labels whose boxes overlap a neighbour's (crowded commit names)
+    overlaps: (() => {
+      const ticks = [...svg.querySelectorAll('text[y="290.0"]')].map(t => t.getBBox()).sort((a, b) => a.x - b.x);
+      return ticks.slice(1).filter((b, i) => b.x < ticks[i].x + ticks[i].width).length;
+    })(),
+  }));
+  const out = document.createElement('pre');
+  out.id = 'plot-check';
+  out.textContent = JSON.stringify(plots);
+  document.body.appendChild(out);
+});
+</script></body>"""
+
+
+def test_history_plots_in_chromium(tmp_path):
+    """The history report's time-series plot per case, drawn by Chromium: every commit a point, the change
+    points as dashed markers (red up, green down), the regressed level red, ticks in µs/ms, commit names
+    that do not overlap. A screenshot goes to docs/images/history-plot.png with BENCHREPORT_UPDATE_SCREENSHOTS=1."""
+    html = demo_history().to_html()
+    page = tmp_path / "history.html"
+    page.write_text(html.replace("</body>", PLOT_PROBE), encoding="utf-8")
+    dom = subprocess.run([BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1000,1000",
+                          "--virtual-time-budget=3000", "--dump-dom", page.as_uri()],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    found = re.search(r'<pre id="plot-check">([^<]*)</pre>', dom)
+    assert found, "the plot probe did not run"
+    parse, render, io = json.loads(found.group(1).replace("&quot;", '"'))
+    for plot in (parse, render, io):
+        assert plot["width"] > 500 and plot["overlaps"] == 0, plot
+        assert plot["points"] >= 40  # 40 commits (+ legend dots)
+    assert parse["markers"] == ["#cf222e"] and parse["red_levels"] == 1 and "+24.99%" in parse["labels"]
+    assert render["markers"] == ["#1a7f37"] and render["red_levels"] == 0
+    assert io["markers"] == []
+    assert any(label.endswith("µs") for label in parse["labels"])
+    assert any(label.endswith("ms") for label in io["labels"])
+    numbers = [label for p in (parse, render, io) for label in p["labels"] if label[:1].isdigit()]
+    assert len(numbers) >= 9 and not any(re.search(r"\d{5}|e[+-]\d", label) for label in numbers), numbers
+    plain, shot = tmp_path / "plain.html", tmp_path / "history.png"
+    plain.write_text(html, encoding="utf-8")
+    subprocess.run([BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                    "--window-size=900,1100", f"--screenshot={shot}", plain.as_uri()],
+                   capture_output=True, timeout=120, check=True)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    if os.environ.get("BENCHREPORT_UPDATE_SCREENSHOTS") == "1":
+        shutil.copyfile(shot, Path(__file__).resolve().parents[2] / "docs" / "images" / "history-plot.png")

@@ -107,6 +107,24 @@ def test_dataset_display_has_sparklines(tmp_path):
     assert "<benchreport.Dataset" not in html or "&lt;benchreport.Dataset" in html  # the title is escaped
 
 
+def test_a_large_dataset_displays_head_and_tail_with_counts():
+    """As pandas: beyond 60 sets only the first and last 5 rows, and how many were left out."""
+    n = 325
+    names = [f"BM_{i:03d}" for i in range(n)]
+    ds = br.Dataset.from_arrays(np.tile(np.arange(1.0, 6.0), n), np.arange(0, 5 * n + 1, 5),
+                                labels={"benchmark": names}, unit="ns")
+    html = nb.to_html(ds)
+    shown = [name for name in names if f">{name}<" in html]
+    assert shown == names[:5] + names[-5:]
+    assert "Dataset: 325 sample sets" in html
+    assert "Sets 1–5 and 321–325 of 325 shown (315 not shown)" in html
+    assert len(html) < 30_000  # not 240 KB
+    (table,) = assert_tables_well_formed(nb.to_markdown(ds))
+    assert len(table.rows) == 10
+    small = ds.take(range(nb.DATASET_MAX_ROWS))  # at the limit: every row
+    assert len(assert_tables_well_formed(nb.to_markdown(small))[0].rows) == nb.DATASET_MAX_ROWS
+
+
 def test_report_passes_through():
     report = br.Report("x")
     assert nb.to_report(report) is report

@@ -149,11 +149,32 @@ def test_legends_carry_units_and_name_every_colour():
     texts = [t.get_text() for t in plot.plot_distributions(base, head, unit="µs").get_legend().get_texts()]
     assert texts[0] == f"base (n=30, median {np.median(base):.4g} µs)"
     assert texts[1] == f"head (n=30, median {np.median(head):.4g} µs)"
-    texts = [t.get_text() for t in plot.plot_samples(base, k=5, unit="ms").get_legend().get_texts()]
-    assert f"median of first 5: {np.median(base[:5]):.4g} ms" in texts
-    assert f"median of last 5: {np.median(base[-5:]):.4g} ms" in texts
+    # ~0.98 ms: shown in µs, as format_time shows the median (the reports' unit)
+    assert np.median(base) < 1
+    ax = plot.plot_samples(base, k=5, unit="ms")
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert f"median of first 5: {1e3 * np.median(base[:5]):.4g} µs" in texts
+    assert f"median of last 5: {1e3 * np.median(base[-5:]):.4g} µs" in texts
+    assert ax.get_ylabel() == "value (µs)"
     ax = plot.plot_forest(_frame_rows(), threshold=0.05)
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     verdicts = list(dict.fromkeys(r[4] for r in sorted(plot.forest_rows(_frame_rows()), key=lambda r: r[1])))
     assert legend == ["\u00b15% threshold"] + [f"{v} (change, CI)" for v in verdicts]
     assert "%" in ax.get_xlabel()
+
+
+def test_helpers_scale_base_units_as_the_reports_do():
+    """Samples in seconds (Dataset.samples gives base units) need no manual *1e9: 19.74 µs, not 1.974e+04 ns."""
+    rng = np.random.default_rng(8)
+    base = 1.974e-5 * rng.lognormal(0, 0.01, 41)
+    head = 2.1e-5 * rng.lognormal(0, 0.01, 41)
+    ax = plot.plot_distributions(base, head, unit="s")
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts[0] == f"base (n=41, median {1e6 * np.median(base):.4g} µs)"
+    assert texts[0].startswith("base (n=41, median 19.")
+    assert ax.get_xlabel() == "value (µs)"
+    low, high = ax.get_xlim()
+    assert 15 < low < high < 25  # the bars are drawn in µs too
+    assert plot.display_scale(np.array([1.5e9]), "B") == (1.0, "B")  # sizes stay in their unit
+    assert plot.display_scale(np.array([3.0]), "widgets") == (1.0, "widgets")  # unknown: as given
+    assert plot.display_scale(np.array([3.0]), "") == (1.0, "")

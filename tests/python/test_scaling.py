@@ -3,6 +3,7 @@ seeded simulations with process-level noise, families from names, and the real G
 sort fixtures (tests/data/google_benchmark/scaling, made by make_google_benchmark_scaling.sh)."""
 import glob
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -220,3 +221,22 @@ def test_plot_draws(tmp_path):
     matplotlib.use("Agg")
     ax = br.scaling(sort_sides()).plot()
     assert ax.get_xscale() == "log" and len(ax.lines) == 2
+
+
+def test_a_hyperfine_parameter_scan_is_named_after_its_parameter():
+    """A real `hyperfine --parameter-scan n 5 45 -D 10` of an interpreter start-up plus work linear in n
+    (tests/data/make_fixtures/make_hyperfine.sh): the sizes are called `n`, as hyperfine named them, in the
+    residual table and on the plot's x axis, whose ticks are 1-2-5 values, not raw sizes."""
+    path = Path(__file__).resolve().parents[1] / "data" / "hyperfine" / "scan_startup.json"
+    result = br.scaling(br.load(path))
+    assert result.core.size_source == "n"
+    assert [n for n in result.core.fits[0].sizes] == [5, 15, 25, 35, 45]
+    text = result.to_markdown()
+    assert "| n | processes |" in text
+    html = result.to_html()
+    assert ">n</text>" in html  # the x axis label
+    ticks = re.findall(r'text-anchor="middle">([^<]*)</text>', html)
+    assert ticks[:4] == ["5", "10", "20", "50"]  # 1-2-5 values over 5..45 (50: inside the axis' 5 % margin)
+    assert not [t for t in ticks if re.fullmatch(r"\d{4,}|.*e[+-]\d+", t)]
+    y_ticks = re.findall(r'text-anchor="end">([^<]*)</text>', html)
+    assert y_ticks and all(t.endswith(" s") or t.endswith("ms") for t in y_ticks), y_ticks

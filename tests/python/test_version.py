@@ -47,3 +47,51 @@ def test_installed_metadata_matches():
                                                       .resolve()):
         pytest.skip("the imported benchreport is not the installed distribution")
     assert installed == br.__version__
+
+
+# The modules `benchreport --version` and `--help` must not load: numpy and the compiled core
+# (together about a third of a second of start-up, docs/performance.md).
+HEAVY = ("numpy", "benchreport._core", "benchreport._dataset")
+# Runs the console script's own import (`from benchreport.cli import main`) as `benchreport ARGS`,
+# and prints, at exit, which of HEAVY were imported.
+PROBE = """
+import atexit, sys
+sys.argv = ["benchreport", *sys.argv[1:]]
+atexit.register(lambda: print("loaded:", sorted(m for m in {heavy!r} if m in sys.modules)))
+from benchreport.cli import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["-h"]])
+def test_version_and_help_do_not_load_numpy_or_the_core(args):
+    probe = PROBE.format(heavy=HEAVY)
+    out = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.rstrip().endswith("loaded: []")
+    assert ("benchreport 0" in out.stdout) == (args == ["--version"])
+    # every other command line loads them, as it needs them
+    out = subprocess.run([sys.executable, "-c", probe, "compare", "--help"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.rstrip().endswith(f"loaded: {sorted(HEAVY)}")
+
+
+def test_python_m_version_and_help_do_not_import_numpy():
+    for args in (["--version"], ["--help"]):
+        out = subprocess.run([sys.executable, "-X", "importtime", "-m", "benchreport", *args], capture_output=True,
+                             text=True, timeout=60)
+        assert out.returncode == 0
+        imported = {line.split("|")[-1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
+        assert "benchreport._cli_top" in imported
+        assert not {"numpy", "benchreport._core"} & imported
+
+
+def test_quick_help_is_the_full_parsers_help(capsys):
+    """The help answered without the core is the one the full parser prints (same commands, same words)."""
+    from benchreport import _cli_top
+
+    with pytest.raises(SystemExit) as stop:
+        _cli_top.answer_without_core(["--help"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out == cli.build_parser().format_help()
+    assert _cli_top.answer_without_core(["compare", "--help"]) is None  # not answered here
+    assert _cli_top.answer_without_core([]) is None

@@ -34,6 +34,8 @@ struct HistoryReportOptions {
   SeriesOptions series;
   ChangePointOptions changes;
   std::size_t max_commits_listed = 10;  // roll-up rows
+  // Time-series plots (HTML): cases with change points first, then the others, up to this many.
+  std::size_t max_plots = 20;
 };
 
 // The report of an analysis already made (analyze_history).
