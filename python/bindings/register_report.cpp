@@ -194,6 +194,7 @@ void register_model(py::module_& m) {
       .def(
           "add_row", [](Table& t, std::vector<Cell> cells) { t.add_row(std::move(cells)); }, py::arg("cells"))
       .def_readwrite("footnote", &Table::footnote)
+      .def_readwrite("records_when_wide", &Table::records_when_wide)
       .def_readonly("id", &Table::id)
       .def_readonly("caption", &Table::caption)
       .def_property_readonly("columns",

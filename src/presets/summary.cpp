@@ -209,6 +209,7 @@ SummaryResult summary(const Dataset& dataset, const SummaryReportOptions& option
     columns.emplace_back(std::string(kStatColumns[c]), Align::right);
   columns.emplace_back(std::string(kStatColumns.back()));
   Table& table = report.add_table(std::move(columns), {}, "summary");
+  table.records_when_wide = false;  // one line per set: a listing to scan, sort and grep
   auto rows = map_indexed(groups.size(), kRowChunk, options.threads,
                           [&](std::size_t i) { return row(groups, s, i, options.drift_limit); });
   for (auto& cells : rows) table.add_row(std::move(cells));

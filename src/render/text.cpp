@@ -139,7 +139,7 @@ class TextWriter {
     }
     std::size_t total = 0;
     for (const std::size_t w : widths) total += w + kColumnGap.size();
-    if (widths.size() > 1 && total - kColumnGap.size() > kMaxTableWidth) {
+    if (t.records_when_wide && widths.size() > 1 && total - kColumnGap.size() > kMaxTableWidth) {
       records(titles, cells, t);
     } else {
       grid(titles, cells, widths, t);

@@ -125,6 +125,8 @@ TEST_CASE("text writes a table wider than 160 columns as one record per row", "[
   Report narrow;
   narrow.add_table(std::vector<Column>{{"A"}, {"B"}}).add_row({"a", std::string(90, 'b')});
   CHECK_THAT(render_text(narrow), Contains("A  B\n-  ---"));
+  table.records_when_wide = false;  // a listing (the summary's) stays one line per row
+  CHECK_THAT(render_text(report), Contains(wide + "  " + wide + "\n"));
 }
 
 TEST_CASE("Markdown marks verdict words with a coloured circle and keeps the word", "[render][markdown]") {

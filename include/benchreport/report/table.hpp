@@ -74,6 +74,9 @@ struct Table {
   std::vector<Column> columns;
   std::vector<std::vector<Cell>> rows;
   std::string footnote;  // optional; shown under the table
+  // Text renderer: a table wider than 160 columns is written as one record per row, unless
+  // this is false (a listing of many rows, such as the summary's, stays one line per row).
+  bool records_when_wide = true;
 
   Table() = default;
   explicit Table(std::vector<Column> columns_, std::string caption_ = {}, std::string id_ = {})

@@ -398,6 +398,7 @@ class Table:
     A table inside a report (returned by add_table).
     """
     footnote: str
+    records_when_wide: bool
     def __len__(self) -> int:
         ...
     def add_row(self, cells: collections.abc.Sequence[Cell]) -> None:
