@@ -314,14 +314,9 @@ void fill_interval(CaseComparison& c, const SideSamples& base, const SideSamples
     const double floor = grid_floor(c, b, h, log_variance(lb, lh, paired), paired ? 2 : 1);
     const LogTInterval t =
         paired ? paired_t_interval(lb, lh, o.confidence, 2 * floor) : welch_t_interval(lb, lh, o.confidence, floor);
-    c.change_interval_method = t.method;
+    set_change_interval(c, t);
     c.interval_unit = "process";
     c.within_process_only = false;
-    c.change_estimate = std::expm1(t.estimate);
-    c.change_lower = std::expm1(t.lower);
-    c.change_upper = std::expm1(t.upper);
-    c.interval_df = t.df;
-    c.p_value = t.p_value;
     // compare_cases fills it in moderate_cases, from the interval the case ends with.
     c.detectable_change = o.defer_detectable ? kNaN
                                              : std::expm1(detectable_log_change(t.standard_error, t.df, o.confidence,
@@ -391,6 +386,15 @@ double within_process_drift(const SideSamples& base, const SideSamples& head, do
 }
 
 }  // namespace
+
+void set_change_interval(CaseComparison& c, const LogTInterval& t) {
+  c.change_interval_method = t.method;
+  c.change_estimate = std::expm1(t.estimate);
+  c.change_lower = std::expm1(t.lower);
+  c.change_upper = std::expm1(t.upper);
+  c.interval_df = t.df;
+  c.p_value = t.p_value;
+}
 
 void decide_case(CaseComparison& c, const CompareOptions& o) {
   std::optional<VerdictCode> gate;

@@ -46,14 +46,9 @@ LogTInterval store_interval(const CaseComparison& c, const ModeratedVariance& la
 
 void use_store(CaseComparison& c, const LaunchNoise& noise, const ModeratedVariance& launch, const CompareOptions& o) {
   const LogTInterval t = store_interval(c, launch, o);
-  c.change_interval_method = t.method;
+  set_change_interval(c, t);
   c.interval_unit = "process";
   c.within_process_only = false;
-  c.change_estimate = std::expm1(t.estimate);
-  c.change_lower = std::expm1(t.lower);
-  c.change_upper = std::expm1(t.upper);
-  c.interval_df = t.df;
-  c.p_value = t.p_value;
   c.prior_df = launch.df;
   c.launch_noise_runs = noise.runs;
   c.launch_noise_sd = std::sqrt(launch.variance);

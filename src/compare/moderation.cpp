@@ -82,12 +82,7 @@ void apply_prior(std::vector<Member>& members, const CompareOptions& o, unsigned
     const double q = quantiles.at(post.df);
     const LogTInterval t = t_interval(m.v.paired ? "moderated_paired_t" : "moderated_pooled_t", m.v.estimate,
                                       post.variance, m.v.factor, post.df, o.confidence, q);
-    c.change_interval_method = t.method;
-    c.change_estimate = std::expm1(t.estimate);
-    c.change_lower = std::expm1(t.lower);
-    c.change_upper = std::expm1(t.upper);
-    c.interval_df = t.df;
-    c.p_value = t.p_value;
+    set_change_interval(c, t);
     c.prior_df = prior.d0;
     c.detectable_change =
         std::expm1(detectable_log_change(t.standard_error, t.df, o.confidence, std::log1p(o.threshold), kPower, q));

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "benchreport/compare/process_interval.hpp"
 #include "benchreport/stats/bootstrap.hpp"
 #include "benchreport/data/direction.hpp"
 #include "benchreport/stats/hodges_lehmann.hpp"
@@ -226,6 +227,10 @@ VerdictDecision explain_verdict(double estimate, double change_lower, double cha
                                 std::optional<VerdictCode> gate, const CompareOptions& options);
 Verdict decide_verdict(double estimate, double change_lower, double change_upper, bool gated,
                        const CompareOptions& options);
+
+// The case's change interval from a t interval on the log ratio: method, estimate, bounds
+// (as changes, exp - 1), df and p-value. The interval's unit and detectable change are the caller's.
+void set_change_interval(CaseComparison& c, const LogTInterval& t);
 
 // The verdict of a case from its interval fields (change_estimate, change_lower/upper,
 // interval_unit, too_noisy, too_few_samples, within_process_drift): verdict, code, reason and
