@@ -1,8 +1,8 @@
 """Launch noise learned from a branch's stored runs, for base/head comparisons.
 
 A *launch* is one process of one benchmark run. The spread of a case's log process medians over
-the recent runs of ``main`` (after its last change point) is the variance of one launch, which a
-single base/head process pair cannot show. :func:`compare_with_store` passes it to
+the recent runs of ``main`` (each segment between change points around its own mean) is the
+variance of one launch, which a single base/head process pair cannot show. :func:`compare_with_store` passes it to
 :func:`benchreport.compare` (docs/statistics-comparison.md, "Launch noise from the store").
 """
 
@@ -17,10 +17,10 @@ from ._dataset import Dataset
 
 LaunchNoise = _core.compare.LaunchNoise
 
-#: Fewest runs of a case (after its last change point) whose launch noise is used; with fewer the case is
+#: Fewest stored runs of a case whose launch noise is used; with fewer the case is
 #: compared as without a store, and its reason says so.
 MIN_RUNS = 10
-#: The most recent runs of the current segment used.
+#: The most recent stored runs used (cut at their change points).
 MAX_RUNS = 30
 
 #: Per case name: the stored runs in branch order, each (commit, medians of its processes).

@@ -23,6 +23,7 @@ void register_launch_noise(py::module_& m) {
       .def_readonly("launches", &LaunchNoise::launches)
       .def_readonly("stored_runs", &LaunchNoise::stored_runs)
       .def_readonly("change_points", &LaunchNoise::change_points)
+      .def_readonly("segments", &LaunchNoise::segments)
       .def_readonly("since_commit", &LaunchNoise::since_commit)
       .def_readonly("branch", &LaunchNoise::branch)
       .def_readonly("min_runs", &LaunchNoise::min_runs)

@@ -40,21 +40,29 @@ LaunchNoise estimate_launch_noise(std::span<const StoredRun> runs, const LaunchN
   if (runs.empty()) return out;
   const std::vector<StepChange> steps = detect_steps(series);
   out.change_points = steps.size();
-  std::size_t first = steps.empty() ? 0 : steps.back().index;
-  // Only the latest max_runs of the segment: older runs of an unchanged level add df but also slow drift.
-  if (runs.size() - first > options.max_runs) first = runs.size() - options.max_runs;
-  std::vector<double> ys;
-  for (std::size_t r = first; r < runs.size(); ++r)
-    ys.insert(ys.end(), runs[r].log_locations.begin(), runs[r].log_locations.end());
-  out.runs = runs.size() - first;
-  out.launches = ys.size();
-  out.since_commit = runs[first].commit;
-  if (out.launches >= 2) {
+  // The latest max_runs runs, cut at the change points among them: each segment keeps its own
+  // mean, so a step never enters the noise, and runs before a recent step still count.
+  const std::size_t first = runs.size() - std::min(runs.size(), options.max_runs);
+  std::vector<std::size_t> cuts{first};
+  for (const StepChange& step : steps) {
+    if (step.index > first) cuts.push_back(step.index);
+  }
+  cuts.push_back(runs.size());
+  double ss = 0;
+  for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+    std::vector<double> ys;
+    for (std::size_t r = cuts[k]; r < cuts[k + 1]; ++r)
+      ys.insert(ys.end(), runs[r].log_locations.begin(), runs[r].log_locations.end());
     const double m = mean_of(ys);
-    double ss = 0;
     for (double y : ys) ss += (y - m) * (y - m);
-    out.variance = ss / static_cast<double>(out.launches - 1);
-    out.df = static_cast<double>(std::min(out.runs, out.launches) - 1);
+    out.launches += ys.size();
+  }
+  out.segments = cuts.size() - 1;
+  out.runs = runs.size() - first;
+  out.since_commit = runs[first].commit;
+  if (out.launches > out.segments && out.runs > out.segments) {
+    out.variance = ss / static_cast<double>(out.launches - out.segments);
+    out.df = static_cast<double>(std::min(out.runs, out.launches) - out.segments);
   }
   out.usable = out.runs >= out.min_runs && out.variance > 0 && out.df >= 1;
   return out;
@@ -63,14 +71,15 @@ LaunchNoise estimate_launch_noise(std::span<const StoredRun> runs, const LaunchN
 std::string describe_launch_noise(const LaunchNoise& n) {
   const std::string branch = n.branch.empty() ? std::string("the branch") : n.branch;
   if (n.usable) {
-    return fmt::format(
-        "launch noise from {} runs of {} since {} (sd {:.2f}% per launch, {:g} df{})", n.runs, branch,
-        short_commit(n.since_commit), 100 * std::sqrt(n.variance), n.df,
-        n.change_points > 0 ? fmt::format("; after the last of {} change points", n.change_points) : std::string());
+    return fmt::format("launch noise from {} runs of {} since {} (sd {:.2f}% per launch, {:g} df{})", n.runs, branch,
+                       short_commit(n.since_commit), 100 * std::sqrt(n.variance), n.df,
+                       n.segments > 1
+                           ? fmt::format("; around the means of {} segments between change points", n.segments)
+                           : std::string());
   }
   if (n.stored_runs == 0) return fmt::format("no stored runs of {} for this case: within-process noise only", branch);
   return fmt::format("{} usable runs of {} for this case (fewer than {}{}): launch noise not used", n.runs, branch,
-                     n.min_runs, n.change_points > 0 ? " after its last change point" : "");
+                     n.min_runs, n.segments > 1 ? fmt::format(", or too few within its {} segments", n.segments) : "");
 }
 
 }  // namespace benchreport

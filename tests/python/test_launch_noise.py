@@ -42,11 +42,21 @@ def test_a_change_point_is_never_mixed_into_the_noise():
     rng = np.random.default_rng(3)
     runs = _runs(rng, 30, 0.02) + _runs(rng, 15, 0.02, level=np.log(1.3), prefix="d")
     noise = ln.estimate(runs, branch="main")
-    assert noise.change_points == 1 and noise.runs == 15 and noise.since_commit == "d000"
-    after = np.log([m[0] for _, m in runs[30:]])
-    assert noise.variance == pytest.approx(np.var(after, ddof=1), rel=1e-12)
+    # The latest 30 runs: 15 before the step, 15 after, each segment around its own mean.
+    assert noise.change_points == 1 and noise.segments == 2 and noise.runs == 30 and noise.since_commit == "c015"
+    before, after = np.log([m[0] for _, m in runs[15:30]]), np.log([m[0] for _, m in runs[30:]])
+    pooled = (np.sum((before - before.mean()) ** 2) + np.sum((after - after.mean()) ** 2)) / (30 - 2)
+    assert noise.variance == pytest.approx(pooled, rel=1e-12) and noise.df == 28
+    assert "around the means of 2 segments" in noise.description
     # Mixing the step in would have inflated the variance many times.
     assert np.var(np.log([m[0] for _, m in runs]), ddof=1) > 10 * noise.variance
+
+
+def test_a_recent_step_keeps_the_runs_before_it():
+    rng = np.random.default_rng(5)
+    runs = _runs(rng, 12, 0.02) + _runs(rng, 4, 0.02, level=np.log(1.5), prefix="d")
+    noise = ln.estimate(runs, branch="main")
+    assert noise.segments == 2 and noise.runs == 16 and noise.df == 14 and noise.usable
 
 
 def test_only_the_latest_max_runs_and_too_few_runs_fall_back():

@@ -27,8 +27,9 @@ struct LaunchNoiseOptions {
 
 struct LaunchNoise {
   double variance = std::numeric_limits<double>::quiet_NaN();  // of one launch's log location
-  double df = 0;                                               // runs - 1 (the runs are the independent units)
-  std::size_t runs = 0;           // runs used: the latest of the segment after the last change point
+  double df = 0;                                               // runs - segments (runs are the independent units)
+  std::size_t runs = 0;                                        // runs used: the latest max_runs
+  std::size_t segments = 0;       // segments of those runs between change points (each its own mean)
   std::size_t launches = 0;       // processes in those runs
   std::size_t stored_runs = 0;    // runs given (all segments)
   std::size_t change_points = 0;  // steps found in the series of run locations
@@ -39,12 +40,13 @@ struct LaunchNoise {
 };
 
 // Runs in branch order (oldest first). The series of run locations (mean of each run's
-// log locations) is segmented by detect_steps (stats/steps.hpp, default options), so a
-// change point never enters the noise; of the runs after the last step the latest
-// max_runs are used. variance = sum over their launches of (y - ȳ)^2 / (launches - 1),
-// ȳ the mean over those launches, on runs - 1 degrees of freedom (launches of one run may
-// share a host: counting runs, not launches, keeps the df honest). Throws InputError for a
-// run without locations or a non-finite location.
+// log locations) is segmented by detect_steps (stats/steps.hpp, default options). Of the
+// latest max_runs runs, cut into k segments at the change points among them, variance =
+// sum over segments and their launches of (y - ȳ_segment)^2 / (launches - k): each segment
+// keeps its own mean, so a change point never enters the noise, and the runs before a recent
+// step still count. df = runs - k (launches of one run may share a host: counting runs, not
+// launches, keeps the df honest). Throws InputError for a run without locations or a
+// non-finite location.
 LaunchNoise estimate_launch_noise(std::span<const StoredRun> runs, const LaunchNoiseOptions& options = {});
 
 // "launch noise from 30 runs of main since abc1234" / the reason it is not used.

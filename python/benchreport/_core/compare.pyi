@@ -523,6 +523,9 @@ class LaunchNoise:
     def runs(self) -> int:
         ...
     @property
+    def segments(self) -> int:
+        ...
+    @property
     def since_commit(self) -> str:
         ...
     @property
