@@ -205,7 +205,7 @@ struct CaseInput {
   std::string name;
   SideSamples base, head;
   ProcessPairing pairing = ProcessPairing::automatic;
-  std::optional<LaunchNoise> launch_noise;  // from a branch's stored runs (compare/launch_noise.hpp)
+  std::optional<LaunchNoise> launch_noise{};  // from a branch's stored runs (compare/launch_noise.hpp)
 };
 
 // Many cases on `threads` worker threads (0 = one per usable CPU). Each case
