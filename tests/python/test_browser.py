@@ -147,3 +147,59 @@ def test_history_plots_in_chromium(tmp_path):
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     if os.environ.get("BENCHREPORT_UPDATE_SCREENSHOTS") == "1":
         shutil.copyfile(shot, Path(__file__).resolve().parents[2] / "docs" / "images" / "history-plot.png")
+
+
+# What a reader sees first in the comparison's Markdown as a GitHub comment renders it
+# (scripts/report_screenshots.py's page: markdown-it-py with GFM tables and raw HTML).
+MARKDOWN_PROBE = r"""<script>
+window.addEventListener('load', () => {
+  const title = document.body.firstElementChild;
+  const first = title.nextElementSibling;
+  const details = [...document.querySelectorAll('details')];
+  const verdicts = [...document.querySelectorAll('td')].map(c => c.textContent.trim())
+    .filter(t => /^(\S+ )?(slower|faster|inconclusive|equivalent)$/u.test(t));
+  const out = document.createElement('pre');
+  out.id = 'markdown-check';
+  out.textContent = JSON.stringify({
+    title: title.tagName, first_tag: first.tagName, first_text: first.textContent.trim(),
+    first_top: Math.round(first.getBoundingClientRect().top),
+    details: details.map(d => [d.querySelector('summary').textContent.trim(), d.open,
+                               d.getBoundingClientRect().height]),
+    verdicts: verdicts,
+    page: document.documentElement.scrollWidth, viewport: document.documentElement.clientWidth,
+  });
+  document.body.appendChild(out);
+});
+</script></body>"""
+
+
+def test_comparison_markdown_reads_headline_first_in_chromium(tmp_path):
+    pytest.importorskip("markdown_it")
+    import importlib.util
+
+    import benchreport as br
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "report_screenshots.py"
+    spec = importlib.util.spec_from_file_location("report_screenshots", script)
+    screenshots = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(screenshots)
+    nitro = br.load([br.example_path("nitro") / "ios", br.example_path("nitro") / "android"])
+    report = br.compare(nitro, baseline={"revision": "base"}, resamples=200).report
+    page = tmp_path / "comment.html"
+    page.write_text(screenshots.markdown_page(report.to_markdown()) + MARKDOWN_PROBE, encoding="utf-8")
+    dom = subprocess.run([BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1200,1000",
+                          "--virtual-time-budget=3000", "--dump-dom", page.as_uri()],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    found = re.search(r'<pre id="markdown-check">([^<]*)</pre>', dom)
+    assert found, "the probe did not run"
+    seen = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    # Under the title, the first thing on the page is the headline sentence, counting verdicts.
+    assert seen["title"] == "H1" and seen["first_tag"] == "P" and seen["first_top"] < 120, seen
+    assert re.fullmatch(r"\d+ slower, \d+ faster, \d+ unchanged \(within ±5%\), \d+ inconclusive; .*\.",
+                        seen["first_text"]), seen["first_text"]
+    # The method is there but collapsed: a closed "How to read this" of one summary line.
+    how = [d for d in seen["details"] if d[0] == "How to read this"]
+    assert how and how[0][1] is False and how[0][2] < 40, seen["details"]
+    # Every verdict cell shows its coloured marker before the word (the word stays for screen readers).
+    assert seen["verdicts"] and all(re.fullmatch(r"[\U0001F534\U0001F7E2\U0001F7E1\u26AA] \w+", v)
+                                    for v in seen["verdicts"]), seen["verdicts"][:5]
