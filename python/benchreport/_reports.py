@@ -149,6 +149,15 @@ class Table:
         self._core.footnote = str(text)
 
     @property
+    def records_when_wide(self) -> bool:
+        """Text: a table wider than 160 columns is written as one record per row (False: one line per row)."""
+        return self._core.records_when_wide
+
+    @records_when_wide.setter
+    def records_when_wide(self, value: bool) -> None:
+        self._core.records_when_wide = bool(value)
+
+    @property
     def columns(self) -> list:
         """(title, align) pairs."""
         return self._core.columns
@@ -399,8 +408,9 @@ def _add_json_blocks(builder: _Builder, blocks: list) -> None:
             rows = [[Cell(c["text"], c.get("role", "none"), c.get("value"), c.get("samples"), c.get("figures"))
                      for c in row]
                     for row in b["rows"]]
-            builder.add_table([(c["title"], c["align"]) for c in b["columns"]], rows, caption=b.get("caption", ""),
-                              id=b.get("id", ""), footnote=b.get("footnote", ""))
+            table = builder.add_table([(c["title"], c["align"]) for c in b["columns"]], rows,
+                                      caption=b.get("caption", ""), id=b.get("id", ""), footnote=b.get("footnote", ""))
+            table.records_when_wide = b.get("records_when_wide", True)
         else:
             raise ValueError(f"report JSON: unknown block type {kind!r}")
 

@@ -100,6 +100,7 @@ void write_table(JsonStream& out, const Table& table) {
   });
   out.end_array();
   if (!table.footnote.empty()) out.member("footnote", std::string_view(table.footnote));
+  if (!table.records_when_wide) out.member("records_when_wide", false);  // written only when not the default
   out.end_object();
 }
 
