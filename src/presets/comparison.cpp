@@ -232,17 +232,20 @@ class ComparisonBuilder {
     std::string text;
     if (runs.empty()) {
       text = fmt::format(
-          " no case has enough stored runs (see each case's reason), so the intervals cover within-process noise "
-          "only, as without a store ({} cases looked up).",
-          given);
+          " no case's stored runs give a usable launch noise (see each case's reason), so the intervals cover "
+          "within-process noise "
+          "only, as without a store ({} looked up).",
+          format_count(given, "case", "cases"));
     } else {
       const std::size_t used = runs.size();
       text = fmt::format(
           " {} of {} cases use the variance between launches learned from the store (median {:g} runs per case, "
           "median sd of one launch {}; e.g. {}), so their intervals cover launch-to-launch noise{}.",
           used, cmp_.cases.size(), median_inplace(runs), format_percent(median_inplace(sds), 2), example->launch_noise,
-          used < given ? fmt::format("; {} cases have too few stored runs and keep today's interval", given - used)
-                       : std::string());
+          used < given
+              ? fmt::format("; {} too few stored runs and {} today's interval",
+                            format_count(given - used, "case has", "cases have"), given - used == 1 ? "keeps" : "keep")
+              : std::string());
     }
     report.add_note(Spans{Span::bold("Launch noise:"), Span::plain(text)});
   }

@@ -19,6 +19,9 @@ double mean_of(std::span<const double> v) {
 
 std::string short_commit(const std::string& sha) { return sha.substr(0, 7); }
 
+// A variance of log locations below this (sd 1e-9, a 1e-7 % spread) is no spread at all.
+constexpr double kNoSpread = 1e-18;
+
 }  // namespace
 
 LaunchNoise estimate_launch_noise(std::span<const StoredRun> runs, const LaunchNoiseOptions& options) {
@@ -63,6 +66,9 @@ LaunchNoise estimate_launch_noise(std::span<const StoredRun> runs, const LaunchN
   if (out.launches > out.segments && out.runs > out.segments) {
     out.variance = ss / static_cast<double>(out.launches - out.segments);
     out.df = static_cast<double>(std::min(out.runs, out.launches) - out.segments);
+    // Launches at one value to rounding (the same file recorded under several commits) show no
+    // launch noise; a variance of ~1e-30 would make every interval a point.
+    if (out.variance < kNoSpread) out.variance = 0;
   }
   out.usable = out.runs >= out.min_runs && out.variance > 0 && out.df >= 1;
   return out;
@@ -78,6 +84,12 @@ std::string describe_launch_noise(const LaunchNoise& n) {
                            : std::string());
   }
   if (n.stored_runs == 0) return fmt::format("no stored runs of {} for this case: within-process noise only", branch);
+  if (n.runs >= n.min_runs && n.variance == 0) {
+    return fmt::format(
+        "{} runs of {} for this case all at one value (the same results recorded again?): launch "
+        "noise not used",
+        n.runs, branch);
+  }
   return fmt::format("{} usable runs of {} for this case (fewer than {}{}): launch noise not used", n.runs, branch,
                      n.min_runs, n.segments > 1 ? fmt::format(", or too few within its {} segments", n.segments) : "");
 }

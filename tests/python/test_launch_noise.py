@@ -68,6 +68,13 @@ def test_only_the_latest_max_runs_and_too_few_runs_fall_back():
     assert "6 usable runs of main" in few.description and "fewer than 10" in few.description
 
 
+def test_runs_at_one_value_give_no_launch_noise():
+    # The same results recorded under many commits: no spread to learn, not a zero-width interval.
+    noise = ln.estimate([(f"c{i}", [1.234e-6]) for i in range(12)], branch="main")
+    assert not noise.usable and noise.variance == 0
+    assert "12 runs of main for this case all at one value" in noise.description
+
+
 def test_bad_stored_medians_are_refused_with_the_commit():
     with pytest.raises(br.InputError, match="commit c7"):
         ln.estimate([("c7", [0.0])])
@@ -215,7 +222,7 @@ def test_a_store_with_too_few_runs_falls_back_and_says_so(tmp_path):
     for r in res.cases:
         assert r.comparison.verdict_code.startswith("one_launch_per_side")
         assert "5 usable runs of main for this case (fewer than 10)" in r.comparison.verdict_reason
-    assert "no case has enough stored runs" in res.to_markdown()
+    assert "no case's stored runs give a usable launch noise" in res.to_markdown()
 
 
 def test_cli_compare_with_store(tmp_path):
