@@ -142,7 +142,7 @@ TEST_CASE("Go's procs label: -8 against -4 matches by name, several -cpu values 
   CHECK(message.find("or compare with --by") == std::string::npos);  // it would pool procs 1 and 2
 }
 
-TEST_CASE("metadata absent on one side is unknown, not different; a refusal names --no-check", "[mismatch]") {
+TEST_CASE("metadata absent on one side is unknown, not different, and a refusal names --no-check", "[mismatch]") {
   const auto with_iterations = [](const char* head_iterations) {
     Dataset ds;
     SetOptions known;

@@ -84,7 +84,7 @@ TEST_CASE("tick_label: SI prefix, the unit, the decimals the step needs", "[plot
   }
 }
 
-TEST_CASE("Plot: a line may have gaps (NaN y), points may not; markers are drawn dashed", "[plot]") {
+TEST_CASE("Plot: a line may have gaps (NaN y), points may not, and markers are drawn dashed", "[plot]") {
   Plot p;
   p.title = "t";
   p.log_x = p.log_y = false;

@@ -22,3 +22,14 @@ def test_a_backward_include_and_a_loose_source_are_reported(tmp_path):
     found = check_layers.violations(tmp_path)
     assert found == ["src/loose.cpp: not inside a stage folder",
                      "src/stats/quantile.cpp (stats) includes a later stage: report"]
+
+
+def test_no_cpp_test_name_holds_a_semicolon():
+    # ctest registers Catch's test names through a CMake list (catch_discover_tests): a ";" splits
+    # one test into two that match nothing, and both fail only under ctest (scripts/test.sh).
+    import re
+
+    names = [(path.name, name) for path in sorted((ROOT / "tests" / "cpp").glob("*.cpp"))
+             for name in re.findall(r'TEST_CASE\(\s*"((?:[^"\\]|\\.)*)"', path.read_text(encoding="utf-8"))]
+    assert len(names) > 200
+    assert [n for n in names if ";" in n[1]] == []
