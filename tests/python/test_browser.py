@@ -46,15 +46,21 @@ window.addEventListener('load', () => {
 </script></body>"""
 
 
-def layout(html: str, tmp_path) -> dict:
-    page = tmp_path / "page.html"
-    page.write_text(html.replace("</body>", PROBE), encoding="utf-8")
-    dom = subprocess.run([BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000",
+def probed(page_html: str, probe_id: str, tmp_path, width: int) -> object:
+    """Opens the page (its probe script included) in headless Chromium at `width` px and returns the
+    JSON the probe wrote into <pre id=probe_id> after layout."""
+    page = tmp_path / f"{probe_id}.html"
+    page.write_text(page_html, encoding="utf-8")
+    dom = subprocess.run([BROWSER, "--headless", "--no-sandbox", "--disable-gpu", f"--window-size={width},1000",
                           "--virtual-time-budget=3000", "--dump-dom", page.as_uri()],
                          capture_output=True, text=True, timeout=120, check=True).stdout
-    found = re.search(r'<pre id="layout-check">([^<]*)</pre>', dom)
-    assert found, "the layout probe did not run"
-    return json.loads(found.group(1).replace("&quot;", '"'))
+    found = re.search(rf'<pre id="{probe_id}">([^<]*)</pre>', dom)
+    assert found, f"the probe {probe_id} did not run"
+    return json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+
+
+def layout(html: str, tmp_path) -> dict:
+    return probed(html.replace("</body>", PROBE), "layout-check", tmp_path, 1400)
 
 
 @pytest.mark.parametrize("name", ["comparison", "runners", "matrix"])
@@ -121,14 +127,7 @@ def test_history_plots_in_chromium(tmp_path):
     points as dashed markers (red up, green down), the regressed level red, ticks in µs/ms, commit names
     that do not overlap. A screenshot goes to docs/images/history-plot.png with BENCHREPORT_UPDATE_SCREENSHOTS=1."""
     html = demo_history().to_html()
-    page = tmp_path / "history.html"
-    page.write_text(html.replace("</body>", PLOT_PROBE), encoding="utf-8")
-    dom = subprocess.run([BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1000,1000",
-                          "--virtual-time-budget=3000", "--dump-dom", page.as_uri()],
-                         capture_output=True, text=True, timeout=120, check=True).stdout
-    found = re.search(r'<pre id="plot-check">([^<]*)</pre>', dom)
-    assert found, "the plot probe did not run"
-    parse, render, io = json.loads(found.group(1).replace("&quot;", '"'))
+    parse, render, io = probed(html.replace("</body>", PLOT_PROBE), "plot-check", tmp_path, 1000)
     for plot in (parse, render, io):
         assert plot["width"] > 500 and plot["overlaps"] == 0, plot
         assert plot["points"] >= 40  # 40 commits (+ legend dots)
@@ -185,14 +184,7 @@ def test_comparison_markdown_reads_headline_first_in_chromium(tmp_path):
     spec.loader.exec_module(screenshots)
     nitro = br.load([br.example_path("nitro") / "ios", br.example_path("nitro") / "android"])
     report = br.compare(nitro, baseline={"revision": "base"}, resamples=200).report
-    page = tmp_path / "comment.html"
-    page.write_text(screenshots.markdown_page(report.to_markdown()) + MARKDOWN_PROBE, encoding="utf-8")
-    dom = subprocess.run([BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1200,1000",
-                          "--virtual-time-budget=3000", "--dump-dom", page.as_uri()],
-                         capture_output=True, text=True, timeout=120, check=True).stdout
-    found = re.search(r'<pre id="markdown-check">([^<]*)</pre>', dom)
-    assert found, "the probe did not run"
-    seen = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    seen = probed(screenshots.markdown_page(report.to_markdown()) + MARKDOWN_PROBE, "markdown-check", tmp_path, 1200)
     # Under the title, the first thing on the page is the headline sentence, counting verdicts.
     assert seen["title"] == "H1" and seen["first_tag"] == "P" and seen["first_top"] < 120, seen
     assert re.fullmatch(r"\d+ slower, \d+ faster, \d+ unchanged \(within ±5%\), \d+ inconclusive; .*\.",
