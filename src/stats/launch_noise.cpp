@@ -25,6 +25,7 @@ constexpr double kNoSpread = 1e-18;
 }  // namespace
 
 LaunchNoise estimate_launch_noise(std::span<const StoredRun> runs, const LaunchNoiseOptions& options) {
+  if (options.max_runs < 1) throw InputError("launch noise: max_runs must be at least 1");
   LaunchNoise out;
   out.branch = options.branch;
   out.min_runs = std::max<std::size_t>(options.min_runs, 2);

@@ -80,6 +80,8 @@ def test_bad_stored_medians_are_refused_with_the_commit():
         ln.estimate([("c7", [0.0])])
     with pytest.raises(br.InputError, match="commit c8"):
         ln.estimate([("c8", [])])
+    with pytest.raises(br.InputError, match="max_runs must be at least 1"):
+        ln.estimate([("c9", [1.0])], max_runs=0)
 
 
 def _dataset(base, head, pairs=False):
