@@ -27,11 +27,13 @@ __all__ = [
     "ComparisonCase",
     "ComparisonResult",
     "MatrixResult",
+    "RunnersResult",
     "SummaryResult",
     "compare",
     "comparison_report",
     "matrix",
     "matrix_report",
+    "runners",
     "runners_report",
     "summary_report",
     "summary",
@@ -329,7 +331,22 @@ class MatrixResult(_RendersReport):
     report: Report = field(repr=False)
     _matrix: Any = field(repr=False, compare=False, default=None)  # the C++ Matrix (best_col)
 
-    def to_pandas(self):
+    _columns: dict = field(default_factory=dict, repr=False)
+
+    def columns(self) -> dict[str, Any]:
+        """The long form, ``{field: numpy array}`` with one entry per cell: the row and column labels,
+        ``value`` (base unit, NaN = no data), ``unit``, ``sets`` and ``best`` (the fields of the JSON
+        ``data["cells"]``)."""
+        return dict(self._columns)
+
+    def to_pandas(self) -> Any:
+        """One row per cell: ``DataFrame(self.columns())``; :meth:`pivot` gives rows × columns."""
+        import pandas as pd
+
+        return pd.DataFrame(self.columns())
+
+    def pivot(self) -> Any:
+        """Rows × columns of ``values`` as a DataFrame indexed by the row and column names."""
         import pandas as pd
 
         return pd.DataFrame(self.values, index=pd.Index(self.rows, name=" / ".join(self.row_columns)),
@@ -347,12 +364,12 @@ def matrix(dataset: Dataset, rows: Sequence[str], cols: Sequence[str], stat: str
     """Rows × columns of ``stat`` (median of run medians, pooled_median, mean, min) over the whole dataset."""
     native = _native(dataset)
     m = _core.presets_matrix(native, list(rows), list(cols), stat)
-    report = _core.presets_matrix_report(native, rows=list(rows), cols=list(cols), tables=[], stat=stat,
-                                         names=dict(names) if names else None)
+    report, columns = _core.presets_matrix_report(native, rows=list(rows), cols=list(cols), tables=[], stat=stat,
+                                                  names=dict(names) if names else None, columns=True)
     return MatrixResult(
         row_columns=m.row_columns, col_columns=m.col_columns, rows=m.row_names, cols=m.col_names, values=m.values,
         unit=m.unit, base_unit=m.base_unit, higher_is_better=m.higher_is_better, stat=m.stat,
-        report=Report._from_core(report), _matrix=m)
+        report=Report._from_core(report), _matrix=m, _columns=columns)
 
 
 def matrix_report(dataset: Dataset, rows: Sequence[str] = ("algorithm",), cols: Sequence[str] = ("engine",),
@@ -362,19 +379,55 @@ def matrix_report(dataset: Dataset, rows: Sequence[str] = ("algorithm",), cols: 
     """The ``matrix`` preset: key take-aways, quick comparison and one full matrix per ``tables`` combination.
 
     ``names`` maps label values to display names, over those the data brings (a ZFH log names its engines)."""
-    return Report._from_core(_core.presets_matrix_report(
+    report, _ = _core.presets_matrix_report(
         _native(dataset), rows=list(rows), cols=list(cols), tables=list(tables), stat=stat,
         names=dict(names) if names else None, quick_rows=list(quick_rows) if quick_rows else None,
-        quick_row_count=int(quick_row_count), ratio_baseline=ratio_baseline or None, title=title))
+        quick_row_count=int(quick_row_count), ratio_baseline=ratio_baseline or None, title=title)
+    return Report._from_core(report)
+
+
+@dataclass
+class RunnersResult(_RendersReport):
+    """Result of :func:`runners`: the runners preset's report and its columnar view."""
+
+    report: Report = field(repr=False)
+    _columns: dict = field(default_factory=dict, repr=False)
+
+    def columns(self) -> dict[str, Any]:
+        """``{field: numpy array}``, one entry per compared set (the fields of the JSON
+        ``data["results"]``): runner, suite, metric, backend, service, unit, pinned, then median, min,
+        max, cv_population and n in the set's own unit."""
+        return dict(self._columns)
+
+    def to_pandas(self) -> Any:
+        """One row per compared set: ``DataFrame(self.columns())``."""
+        import pandas as pd
+
+        return pd.DataFrame(self.columns())
+
+
+def _runners(dataset: Dataset, fingerprint: Optional[str], protocol_key: str, fingerprint_digits: int,
+             runner_column: str, title: str, columns: bool) -> Any:
+    return _core.presets_runners_report(
+        _native(dataset), protocol_key=protocol_key, fingerprint_digits=int(fingerprint_digits),
+        runner_column=runner_column, title=title, fingerprint=fingerprint or None, columns=columns)
+
+
+@remembers_call
+def runners(dataset: Dataset, *, fingerprint: Optional[str] = None, protocol_key: str = "protocol",
+            fingerprint_digits: int = 12, runner_column: str = "runner",
+            title: str = "Runner Benchmarks") -> RunnersResult:
+    """The ``runners`` preset as a result: its report (as :func:`runners_report`) and ``columns()``."""
+    report, columns = _runners(dataset, fingerprint, protocol_key, fingerprint_digits, runner_column, title, True)
+    return RunnersResult(report=Report._from_core(report), _columns=columns)
 
 
 def runners_report(dataset: Dataset, *, fingerprint: Optional[str] = None, protocol_key: str = "protocol",
                    fingerprint_digits: int = 12, runner_column: str = "runner",
                    title: str = "Runner Benchmarks") -> Report:
     """The ``runners`` preset: parameter fingerprints, pinned/unpinned CPU results, disk I/O, cache backends."""
-    return Report._from_core(_core.presets_runners_report(
-        _native(dataset), protocol_key=protocol_key, fingerprint_digits=int(fingerprint_digits),
-        runner_column=runner_column, title=title, fingerprint=fingerprint or None))
+    report, _ = _runners(dataset, fingerprint, protocol_key, fingerprint_digits, runner_column, title, False)
+    return Report._from_core(report)
 
 
 #: Schema name of the summary preset's ``report.data``.

@@ -126,6 +126,16 @@ void register_results(py::module_& m) {
 }
 
 // A preset taking keyword options: parse them (with the GIL), build the report without it.
+// Returns (Report, columns dict or None).
+template <class Build>
+py::tuple preset_tuple(Build&& build, bool columns) {
+  PresetResult result;
+  {
+    py::gil_scoped_release release;
+    result = build();
+  }
+  return py::make_tuple(std::move(result.report), columns ? py::object(columns_dict(result.columns)) : py::none());
+}
 }  // namespace
 
 void register_presets(py::module_& m) {
@@ -230,7 +240,7 @@ void register_presets(py::module_& m) {
          Maybe<std::vector<std::string>> cols, Maybe<std::vector<std::string>> tables, Maybe<std::string> stat,
          Maybe<std::map<std::string, std::string>> names, Maybe<std::string> label_names_key,
          Maybe<std::vector<std::string>> quick_rows, Maybe<std::size_t> quick_row_count,
-         Maybe<std::string> ratio_baseline) {
+         Maybe<std::string> ratio_baseline, bool columns) {
         MatrixReportOptions o;
         set_given(o.title, title);
         set_given(o.rows, rows);
@@ -242,20 +252,20 @@ void register_presets(py::module_& m) {
         set_given(o.quick_rows, quick_rows);
         set_given(o.quick_row_count, quick_row_count);
         set_given(o.ratio_baseline, ratio_baseline);
-        py::gil_scoped_release release;
-        return matrix_report(dataset, o);
+        return preset_tuple([&] { return matrix_preset(dataset, o, columns); }, columns);
       },
       py::arg("dataset"), py::kw_only(), py::arg("title") = py::none(), py::arg("rows") = py::none(),
       py::arg("cols") = py::none(), py::arg("tables") = py::none(), py::arg("stat") = py::none(),
       py::arg("names") = py::none(), py::arg("label_names_key") = py::none(), py::arg("quick_rows") = py::none(),
-      py::arg("quick_row_count") = py::none(), py::arg("ratio_baseline") = py::none(),
-      "The matrix preset; keywords are the fields of MatrixReportOptions (None keeps the C++ default).");
+      py::arg("quick_row_count") = py::none(), py::arg("ratio_baseline") = py::none(), py::arg("columns") = false,
+      "The matrix preset; keywords are the fields of MatrixReportOptions (None keeps the C++ default); returns "
+      "(Report, one row per cell or None).");
   m.def(
       "presets_runners_report",
       [](const Dataset& dataset, Maybe<std::string> title, Maybe<std::string> runner_column,
          Maybe<std::string> suite_column, Maybe<std::string> metric_column, Maybe<std::string> backend_column,
          Maybe<std::string> service_column, Maybe<std::string> protocol_key, Maybe<std::size_t> fingerprint_digits,
-         Maybe<std::string> fingerprint) {
+         Maybe<std::string> fingerprint, bool columns) {
         RunnersReportOptions o;
         set_given(o.title, title);
         set_given(o.runner_column, runner_column);
@@ -266,15 +276,15 @@ void register_presets(py::module_& m) {
         set_given(o.protocol_key, protocol_key);
         set_given(o.fingerprint_digits, fingerprint_digits);
         set_given(o.fingerprint, fingerprint);
-        py::gil_scoped_release release;
-        return runners_report(dataset, o);
+        return preset_tuple([&] { return runners_preset(dataset, o, columns); }, columns);
       },
       py::arg("dataset"), py::kw_only(), py::arg("title") = py::none(), py::arg("runner_column") = py::none(),
       py::arg("suite_column") = py::none(), py::arg("metric_column") = py::none(),
       py::arg("backend_column") = py::none(), py::arg("service_column") = py::none(),
       py::arg("protocol_key") = py::none(), py::arg("fingerprint_digits") = py::none(),
-      py::arg("fingerprint") = py::none(),
-      "The runners preset; keywords are the fields of RunnersReportOptions (None keeps the C++ default).");
+      py::arg("fingerprint") = py::none(), py::arg("columns") = false,
+      "The runners preset; keywords are the fields of RunnersReportOptions (None keeps the C++ default); returns "
+      "(Report, one row per compared set or None).");
 
   const SummaryReportOptions summary_defaults;
   m.def(
@@ -287,13 +297,7 @@ void register_presets(py::module_& m) {
         o.drift_limit = drift_limit;
         o.title = std::move(title);
         o.threads = static_cast<unsigned>(non_negative(threads, "threads"));
-        SummaryResult result;
-        {
-          py::gil_scoped_release release;
-          result = summary(dataset, o, columns);
-        }
-        return py::make_tuple(std::move(result.report),
-                              columns ? py::object(columns_dict(result.columns)) : py::none());
+        return preset_tuple([&] { return summary(dataset, o, columns); }, columns);
       },
       py::arg("dataset"), py::kw_only(), py::arg("by") = summary_defaults.by,
       py::arg("k") = static_cast<long long>(summary_defaults.drift_k),

@@ -13,6 +13,7 @@
 #include "benchreport/data/metadata.hpp"
 #include "benchreport/data/display_unit.hpp"
 #include "benchreport/presets/matrix.hpp"
+#include "benchreport/report/fields.hpp"
 #include "benchreport/report/format.hpp"
 
 namespace benchreport {
@@ -38,7 +39,7 @@ class MatrixBuilder {
     choose_format();
   }
 
-  Report build() {
+  PresetResult build(bool with_columns) {
     Report report(opt_.title);
     report.add_paragraph(
         fmt::format("Values are the {} per cell ({}){}; best per row in bold.", stat_words(), unit_words(),
@@ -52,7 +53,8 @@ class MatrixBuilder {
     report.data.set("stat", std::string(matrix_stat_name(opt_.stat)));
     report.data.set("unit", display_unit_);
     report.data.set("tables", std::move(tables));
-    return report;
+    report.data.set("cells", cells_json());
+    return {std::move(report), with_columns ? cell_columns() : Columns{}};
   }
 
  private:
@@ -356,6 +358,53 @@ class MatrixBuilder {
     return out;
   }
 
+  // One cell of the long form (report.data's `cells` and the columnar view): the labels of its
+  // table, row and column, the value in base units (null where not measured), the sets behind
+  // it, and whether it is its row's best (Matrix::best_col, direction-aware).
+  template <class Visitor>
+  void cell_fields(Visitor& v, const MatrixTable& t, std::size_t r, std::size_t c) const {
+    const Matrix& m = t.matrix;
+    v.begin_group("labels");
+    for (std::size_t k = 0; k < t.key.size(); ++k) v.field(table_columns_[k].c_str(), t.key[k]);
+    for (std::size_t k = 0; k < m.row_columns.size(); ++k) v.field(m.row_columns[k].c_str(), m.row_keys[r][k]);
+    for (std::size_t k = 0; k < m.col_columns.size(); ++k) v.field(m.col_columns[k].c_str(), m.col_keys[c][k]);
+    v.end_group();
+    const auto& value = m.at(r, c);
+    v.optional("value", value.has_value(), value.value_or(std::nan("")));
+    v.field("unit", std::string(base_symbol(m.unit.dimension)));
+    v.field("sets", m.set_counts[r * m.n_cols() + c]);
+    v.field("best", m.best_col(r) == c);
+  }
+
+  template <class Each>
+  void each_cell(Each&& each) const {
+    for (const auto& t : tables_) {
+      for (std::size_t r = 0; r < t.matrix.n_rows(); ++r) {
+        for (std::size_t c = 0; c < t.matrix.n_cols(); ++c) each(t, r, c);
+      }
+    }
+  }
+
+  Json cells_json() const {
+    Json cells = Json::array();
+    each_cell([&](const MatrixTable& t, std::size_t r, std::size_t c) {
+      JsonFields fields;
+      cell_fields(fields, t, r, c);
+      cells.push_back(Json(fields.take()));
+    });
+    return cells;
+  }
+
+  Columns cell_columns() const {
+    Columns columns;
+    ColumnFields fields(columns);
+    each_cell([&](const MatrixTable& t, std::size_t r, std::size_t c) {
+      columns.begin_row();
+      cell_fields(fields, t, r, c);
+    });
+    return columns;
+  }
+
   const MatrixReportOptions& opt_;
   std::vector<std::string> table_columns_;
   std::vector<MatrixTable> tables_;
@@ -366,8 +415,12 @@ class MatrixBuilder {
 
 }  // namespace
 
+PresetResult matrix_preset(const Dataset& dataset, const MatrixReportOptions& options, bool with_columns) {
+  return MatrixBuilder(dataset, options).build(with_columns);
+}
+
 Report matrix_report(const Dataset& dataset, const MatrixReportOptions& options) {
-  return MatrixBuilder(dataset, options).build();
+  return matrix_preset(dataset, options, false).report;
 }
 
 }  // namespace benchreport

@@ -10,6 +10,7 @@
 #include "benchreport/core/error.hpp"
 #include "benchreport/data/best.hpp"
 #include "benchreport/data/fingerprint.hpp"
+#include "benchreport/report/fields.hpp"
 #include "benchreport/report/format.hpp"
 #include "benchreport/io/read.hpp"
 #include "benchreport/presets/runners.hpp"
@@ -64,7 +65,7 @@ class RunnersBuilder {
     choose_fingerprint();
   }
 
-  Report build() {
+  PresetResult build(bool with_columns) {
     Report report(opt_.title);
     report.add_paragraph(
         "Results per CI runner. Only runners measured with the same parameter fingerprint (a SHA-256 of the "
@@ -81,7 +82,21 @@ class RunnersBuilder {
     report.data = data_;
     report.data.set("preset", "runners");
     report.data.set("fingerprint", chosen_);
-    return report;
+    const auto sets = measured_sets();
+    Json results = Json::array();
+    Columns columns;
+    ColumnFields column_fields(columns);
+    for (const std::size_t set : sets) {
+      JsonFields fields;
+      result_fields(fields, set);
+      results.push_back(Json(fields.take()));
+      if (with_columns) {
+        columns.begin_row();
+        result_fields(column_fields, set);
+      }
+    }
+    report.data.set("results", std::move(results));
+    return {std::move(report), std::move(columns)};
   }
 
  private:
@@ -142,6 +157,31 @@ class RunnersBuilder {
       return d.has_label(set, opt_.runner_column) && d.label(set, opt_.suite_column) == suite &&
              compared(std::string(d.label(set, opt_.runner_column)));
     });
+  }
+
+  // The compared sets of every suite, in dataset order: report.data's `results` and the columns.
+  std::vector<std::size_t> measured_sets() const {
+    return ds_.select_if([&](const Dataset& d, std::size_t set) {
+      return d.has_label(set, opt_.runner_column) && compared(std::string(d.label(set, opt_.runner_column)));
+    });
+  }
+
+  // One set's row of `results`: its labels, unit (as read) and figures (in that unit).
+  template <class Visitor>
+  void result_fields(Visitor& v, std::size_t set) const {
+    const SetFigures f = figures_of(ds_, set);
+    v.field("runner", runner_of(set));
+    v.field("suite", std::string(ds_.label(set, opt_.suite_column)));
+    v.field("metric", std::string(ds_.label(set, opt_.metric_column)));
+    v.field("backend", std::string(ds_.label(set, opt_.backend_column)));
+    v.field("service", std::string(ds_.label(set, opt_.service_column)));
+    v.field("unit", ds_.unit(set).symbol);
+    v.field("pinned", !is_unpinned(info(set)));
+    v.field("median", f.median);
+    v.field("min", f.min);
+    v.field("max", f.max);
+    v.field("cv_population", f.cv);
+    v.field("n", f.n);
   }
 
   std::string runner_of(std::size_t set) const { return std::string(ds_.label(set, opt_.runner_column)); }
@@ -455,12 +495,16 @@ class RunnersBuilder {
 
 }  // namespace
 
-Report runners_report(const Dataset& dataset, const RunnersReportOptions& options) {
+PresetResult runners_preset(const Dataset& dataset, const RunnersReportOptions& options, bool with_columns) {
   if (options.fingerprint_digits < 1 || options.fingerprint_digits > 64) {
     throw InputError(
         fmt::format("runners report: fingerprint_digits must be 1–64, got {}", options.fingerprint_digits));
   }
-  return RunnersBuilder(dataset, options).build();
+  return RunnersBuilder(dataset, options).build(with_columns);
+}
+
+Report runners_report(const Dataset& dataset, const RunnersReportOptions& options) {
+  return runners_preset(dataset, options, false).report;
 }
 
 }  // namespace benchreport

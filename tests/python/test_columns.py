@@ -172,6 +172,50 @@ def test_scaling_to_pandas_is_the_columns_of_the_json_data(sides):
             assert (np.isnan(got[name]) if value is None else got[name] == value), name
 
 
+def _same_rows(frame, rows):
+    """Each JSON row equals its frame row, field by field (null = NaN); the names are exactly the same."""
+    assert len(rows) == len(frame) >= 1
+    assert list(frame.columns) == list(rows[0])
+    for row, (_, got) in zip(rows, frame.iterrows()):
+        for name, value in row.items():
+            assert (np.isnan(got[name]) if value is None else got[name] == value), name
+
+
+def test_matrix_to_pandas_is_the_columns_of_the_json_cells():
+    zfh = br.load([br.example_path("zfh/android.log")])
+    m = br.matrix(zfh, rows=["algorithm"], cols=["engine"])
+    frame = m.to_pandas()
+    pd.testing.assert_frame_equal(frame, pd.DataFrame(m.columns()))
+    cells = json.loads(m.to_json())["data"]["cells"]
+    _same_rows(frame, [{**c.pop("labels"), **c} for c in cells])
+    # the long form is the matrix itself: value per (row, column), best as MatrixResult.best()
+    wide = frame.pivot(index="algorithm", columns="engine", values="value")
+    np.testing.assert_array_equal(wide.loc[m.rows, m.cols].to_numpy(), m.values)
+    best = frame[frame["best"]].set_index("algorithm")["engine"]
+    assert [best.get(r) for r in m.rows] == m.best()
+    assert frame["value"].isna().sum() == np.isnan(m.values).sum() >= 1
+
+
+def test_runners_to_pandas_is_the_columns_of_the_json_results():
+    ds = br.load(br.example_path("runners/runners.json"))
+    result = br.runners(ds)
+    frame = result.to_pandas()
+    pd.testing.assert_frame_equal(frame, pd.DataFrame(result.columns()))
+    data = json.loads(result.to_json())["data"]
+    _same_rows(frame, data["results"])
+    # every pinned CPU row of the report's own table is one of the results
+    cpu = frame[(frame["suite"] == "cpu") & frame["pinned"]].set_index("runner")
+    for row in data["cpu_pinned"]:
+        assert cpu.loc[row["runner"], "median"] == row["median"] and cpu.loc[row["runner"], "n"] == row["n"]
+    # medians checked against numpy on the samples as read
+    for _, got in frame.iterrows():
+        labels = {k: got[k] for k in ("runner", "suite", "metric", "backend", "service") if got[k]}
+        samples = ds.select(**labels).values / br.parse_unit(got["unit"]).to_base  # base units -> as read
+        assert got["median"] == pytest.approx(np.median(samples), rel=1e-12)
+        assert got["cv_population"] == pytest.approx(np.std(samples) / np.mean(samples), rel=1e-9)
+    assert result.to_markdown() == br.runners_report(ds).to_markdown()
+
+
 def test_import_starts_no_thread():
     import subprocess
     import sys

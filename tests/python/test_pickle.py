@@ -110,6 +110,13 @@ def test_matrix_result_round_trips():
     _same_report(m.report, back.report)
 
 
+def test_runners_result_round_trips():
+    result = br.runners(br.load(br.example_path("runners/runners.json")))
+    back = _round_trip(result)
+    pd.testing.assert_frame_equal(back.to_pandas(), result.to_pandas())
+    _same_report(result.report, back.report)
+
+
 def _history():
     return planted_history(16)
 

@@ -9,6 +9,7 @@
 
 #include "benchreport/data/dataset.hpp"
 #include "benchreport/compare/matrix.hpp"
+#include "benchreport/presets/preset_result.hpp"
 #include "benchreport/report/report.hpp"
 
 namespace benchreport {
@@ -34,5 +35,10 @@ struct MatrixReportOptions {
 };
 
 Report matrix_report(const Dataset& dataset, const MatrixReportOptions& options = {});
+
+// The report and its long form: one row per cell of every table (report.data's `cells`): the
+// table, row and column labels unprefixed, `value` in base units (NaN where not measured),
+// `unit`, `sets` and `best` (the row's best column, direction-aware).
+PresetResult matrix_preset(const Dataset& dataset, const MatrixReportOptions& options = {}, bool with_columns = true);
 
 }  // namespace benchreport

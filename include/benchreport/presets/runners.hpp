@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "benchreport/data/dataset.hpp"
+#include "benchreport/presets/preset_result.hpp"
 #include "benchreport/report/report.hpp"
 
 namespace benchreport {
@@ -27,5 +28,10 @@ struct RunnersReportOptions {
 };
 
 Report runners_report(const Dataset& dataset, const RunnersReportOptions& options = {});
+
+// The report and one row per compared set (report.data's `results`): runner, suite, metric,
+// backend, service ("" where a set has no such label), unit and pinned, then median, min, max,
+// cv_population and n in the set's own unit.
+PresetResult runners_preset(const Dataset& dataset, const RunnersReportOptions& options = {}, bool with_columns = true);
 
 }  // namespace benchreport

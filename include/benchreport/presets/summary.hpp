@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "benchreport/core/columns.hpp"
+#include "benchreport/presets/preset_result.hpp"
 #include "benchreport/data/dataset.hpp"
 #include "benchreport/report/report.hpp"
 
@@ -36,10 +36,7 @@ Report summary_report(const Dataset& dataset, const SummaryReportOptions& option
 
 // The report and its columnar view: one row per group, the scalar fields of report.data's
 // groups (label values unprefixed, "" where a set has none; NaN where JSON has null).
-struct SummaryResult {
-  Report report;
-  Columns columns;
-};
+using SummaryResult = PresetResult;
 SummaryResult summary(const Dataset& dataset, const SummaryReportOptions& options = {}, bool with_columns = true);
 
 }  // namespace benchreport

@@ -1117,15 +1117,15 @@ def presets_matrix(dataset: Dataset, rows: collections.abc.Sequence[str], cols: 
     """
     Rows × columns of one statistic (values in base units, NaN = no data).
     """
-def presets_matrix_report(dataset: Dataset, *, title: str | None = None, rows: collections.abc.Sequence[str] | None = None, cols: collections.abc.Sequence[str] | None = None, tables: collections.abc.Sequence[str] | None = None, stat: str | None = None, names: collections.abc.Mapping[str, str] | None = None, label_names_key: str | None = None, quick_rows: collections.abc.Sequence[str] | None = None, quick_row_count: typing.SupportsInt | typing.SupportsIndex | None = None, ratio_baseline: str | None = None) -> Report:
+def presets_matrix_report(dataset: Dataset, *, title: str | None = None, rows: collections.abc.Sequence[str] | None = None, cols: collections.abc.Sequence[str] | None = None, tables: collections.abc.Sequence[str] | None = None, stat: str | None = None, names: collections.abc.Mapping[str, str] | None = None, label_names_key: str | None = None, quick_rows: collections.abc.Sequence[str] | None = None, quick_row_count: typing.SupportsInt | typing.SupportsIndex | None = None, ratio_baseline: str | None = None, columns: bool = False) -> tuple:
     """
-    The matrix preset; keywords are the fields of MatrixReportOptions (None keeps the C++ default).
+    The matrix preset; keywords are the fields of MatrixReportOptions (None keeps the C++ default); returns (Report, one row per cell or None).
     """
-def presets_runners_report(dataset: Dataset, *, title: str | None = None, runner_column: str | None = None, suite_column: str | None = None, metric_column: str | None = None, backend_column: str | None = None, service_column: str | None = None, protocol_key: str | None = None, fingerprint_digits: typing.SupportsInt | typing.SupportsIndex | None = None, fingerprint: str | None = None) -> Report:
+def presets_runners_report(dataset: Dataset, *, title: str | None = None, runner_column: str | None = None, suite_column: str | None = None, metric_column: str | None = None, backend_column: str | None = None, service_column: str | None = None, protocol_key: str | None = None, fingerprint_digits: typing.SupportsInt | typing.SupportsIndex | None = None, fingerprint: str | None = None, columns: bool = False) -> tuple:
     """
-    The runners preset; keywords are the fields of RunnersReportOptions (None keeps the C++ default).
+    The runners preset; keywords are the fields of RunnersReportOptions (None keeps the C++ default); returns (Report, one row per compared set or None).
     """
-def presets_summary_report(dataset: Dataset, *, by: collections.abc.Sequence[str] = [], k: typing.SupportsInt | typing.SupportsIndex = 5, drift_limit: typing.SupportsFloat | typing.SupportsIndex = 0.1, title: str = 'Summary', threads: typing.SupportsInt | typing.SupportsIndex = 0, columns: bool = False) -> tuple[Report, typing.Any]:
+def presets_summary_report(dataset: Dataset, *, by: collections.abc.Sequence[str] = [], k: typing.SupportsInt | typing.SupportsIndex = 5, drift_limit: typing.SupportsFloat | typing.SupportsIndex = 0.1, title: str = 'Summary', threads: typing.SupportsInt | typing.SupportsIndex = 0, columns: bool = False) -> tuple:
     """
     The summary preset: one row per set, or per group of sets pooled by `by`; returns (Report, columns or None).
     """
