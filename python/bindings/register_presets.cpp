@@ -156,7 +156,7 @@ void register_presets(py::module_& m) {
          Maybe<std::string> display_name_key, Maybe<double> drift_limit, Maybe<std::size_t> drift_k, Maybe<bool> gate,
          Maybe<std::map<std::string, LaunchNoise>> launch_noise) {
         ComparisonReportOptions o;
-        DatasetCompareOptions& c = o.compare;
+        DatasetCompareOptions& c = o;
         set_given(c.baseline_column, baseline_column);
         set_given(c.baseline_value, baseline_value);
         set_given(c.head_value, head_value);
@@ -169,14 +169,14 @@ void register_presets(py::module_& m) {
         set_given(c.commit_keys, commit_keys);
         set_given(c.check_comparability, check_comparability);
         set_given(c.allow_new_and_removed, allow_new_and_removed);
-        set_given(c.compare.threshold, threshold);
-        set_given(c.compare.alpha, alpha);
-        set_given(c.compare.confidence, confidence);
-        set_given(c.compare.resamples, resamples);
-        set_given(c.compare.seed, seed);
-        set_given(c.compare.noise_limit, noise_limit);
-        set_given(c.compare.moderate, moderate);
-        set_given(c.compare.assume_launches_identical, assume_launches_identical);
+        set_given(c.threshold, threshold);
+        set_given(c.alpha, alpha);
+        set_given(c.confidence, confidence);
+        set_given(c.resamples, resamples);
+        set_given(c.seed, seed);
+        set_given(c.noise_limit, noise_limit);
+        set_given(c.moderate, moderate);
+        set_given(c.assume_launches_identical, assume_launches_identical);
         set_given(o.title, title);
         set_given(o.section_column, section_column);
         set_given(o.section_order, section_order);

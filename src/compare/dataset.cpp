@@ -410,7 +410,7 @@ DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& o
   out.head_value = pick_head_value(values_of(dataset, options.baseline_column), options);
   out.by = case_columns(dataset, options);
   if (options.by.empty()) drop_procs_when_one_per_side(dataset, out);
-  out.options = options.compare;
+  out.options = static_cast<const CompareOptions&>(options);
 
   std::vector<Key> order;
   std::map<Key, Sides> cases;
@@ -498,7 +498,7 @@ DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& o
     out.cases.push_back(std::move(result));
   }
   for (const auto& [kind, indices] : batches) {
-    CompareOptions batch_options = options.compare;
+    CompareOptions batch_options = options;
     batch_options.control_fdr = false;  // BH runs once over every case below
     batch_options.direction = kind.first ? Direction::higher_is_better : Direction::lower_is_better;
     batch_options.exact_unit = batch_options.exact_unit || kind.second;
@@ -517,7 +517,7 @@ DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& o
     }
   }
   const std::vector<std::size_t> primary_of = measurement_primaries(members, out.by);
-  control_false_discoveries(std::span<CaseComparison* const>(family), primary_of, options.compare);
+  control_false_discoveries(std::span<CaseComparison* const>(family), primary_of, options);
   return out;
 }
 

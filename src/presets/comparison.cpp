@@ -130,7 +130,7 @@ class ComparisonBuilder {
         view_(view),
         cmp_(view.comparison),
         opt_(options),
-        threshold_(options.compare.compare.threshold),
+        threshold_(options.threshold),
         drifts_(view.drifts),
         has_metric_(std::any_of(view.metrics.begin(), view.metrics.end(), [](const auto& m) { return !m.empty(); })) {
     order_sections();
@@ -204,7 +204,7 @@ class ComparisonBuilder {
     std::vector<std::string> orders;
     for (const auto& pair : cmp_.cases.front().pairs) {
       for (const auto set : cmp_.cases.front().base_sets) {
-        if (ds_.label(set, opt_.compare.pair_column) == pair && ds_.has_label(set, "order")) {
+        if (ds_.label(set, opt_.pair_column) == pair && ds_.has_label(set, "order")) {
           orders.emplace_back(ds_.label(set, "order"));
           break;
         }
@@ -491,7 +491,7 @@ class ComparisonBuilder {
     // Process order as in the p50 lists beside them (pairs in order, then unpaired sets).
     const auto in_order = [&](const std::vector<std::size_t>& sets) {
       std::vector<double> samples;
-      for (const auto& process : process_sets(ds_, sets, opt_.compare.pair_column, cmp_.cases[i].pairs)) {
+      for (const auto& process : process_sets(ds_, sets, opt_.pair_column, cmp_.cases[i].pairs)) {
         for (const auto set : process) ds_.append_base_samples(set, samples);
       }
       return cell_sparkline_samples(samples);
@@ -512,7 +512,7 @@ class ComparisonBuilder {
   // threads, in chunks (a row takes microseconds), and kept in case order.
   template <class Build>
   auto per_case(const std::vector<std::size_t>& cases, Build build) const {
-    return map_indexed(cases.size(), 512, opt_.compare.threads, [&](std::size_t k) { return build(cases[k]); });
+    return map_indexed(cases.size(), 512, opt_.threads, [&](std::size_t k) { return build(cases[k]); });
   }
 
   Json add_section(Report& report, std::size_t s) const {
@@ -820,12 +820,12 @@ ProcessDrift side_drift(const Dataset& dataset, const std::vector<std::size_t>& 
 // change after the cases; reports without families are left exactly as they were.
 void add_scaling_section(Report& report, const Dataset& dataset, const ComparisonReportOptions& options) {
   ScalingOptions o;
-  o.baseline_column = options.compare.baseline_column;
-  o.baseline_value = options.compare.baseline_value;
-  o.head_value = options.compare.head_value;
-  o.pair_column = options.compare.pair_column;
-  o.families.ignore_columns.insert(o.families.ignore_columns.end(), options.compare.process_columns.begin(),
-                                   options.compare.process_columns.end());
+  o.baseline_column = options.baseline_column;
+  o.baseline_value = options.baseline_value;
+  o.head_value = options.head_value;
+  o.pair_column = options.pair_column;
+  o.families.ignore_columns.insert(o.families.ignore_columns.end(), options.process_columns.begin(),
+                                   options.process_columns.end());
   const ScalingResult result = scaling(dataset, o);
   if (!result.compared || result.comparisons.empty()) return;
   add_scaling_blocks(report.blocks, result, 2);
@@ -847,7 +847,7 @@ ComparisonView comparison_view(const Dataset& dataset, const ComparisonReportOpt
   const ComparisonReportOptions options = with_format_conventions(dataset, given);
   check_drift_options(options);
   ComparisonView view;
-  view.comparison = compare(dataset, options.compare);
+  view.comparison = compare(dataset, static_cast<const DatasetCompareOptions&>(options));
   order_cases(dataset, view.comparison);
   const std::vector<bool> varies = varying_columns(view.comparison);
   const auto metric = std::find(view.comparison.by.begin(), view.comparison.by.end(), kMetricLabel);
@@ -865,7 +865,7 @@ ComparisonView comparison_view(const Dataset& dataset, const ComparisonReportOpt
     view.sections.push_back(std::move(section));
   }
   view.primaries = measurement_primaries(cases, view.comparison.by);
-  view.drifts = map_indexed(view.comparison.cases.size(), 512, options.compare.threads, [&](std::size_t i) {
+  view.drifts = map_indexed(view.comparison.cases.size(), 512, options.threads, [&](std::size_t i) {
     const auto& c = view.comparison.cases[i];
     return CaseDrift{side_drift(dataset, c.base_sets, options), side_drift(dataset, c.head_sets, options)};
   });

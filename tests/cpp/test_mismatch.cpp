@@ -121,7 +121,7 @@ TEST_CASE("Go's procs label: -8 against -4 matches by name, several -cpu values 
     }
   }
   DatasetCompareOptions o;
-  o.compare.resamples = 200;
+  o.resamples = 200;
   const DatasetComparison c = compare(ds, o);
   CHECK(c.by == std::vector<std::string>{"benchmark", "metric"});
   CHECK(c.cases.size() == 2);
@@ -154,7 +154,7 @@ TEST_CASE("metadata absent on one side is unknown, not different, and a refusal 
     return ds;
   };
   DatasetCompareOptions o;
-  o.compare.resamples = 200;
+  o.resamples = 200;
   o.work_checks = {"iterations"};
   CHECK(refusal(with_iterations(nullptr), o).empty());
   CHECK(refusal(with_iterations("100"), o).empty());

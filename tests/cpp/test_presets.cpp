@@ -100,7 +100,7 @@ Dataset nitro_dataset(const NitroOptions& o = {}, bool nitro = true) {
 TEST_CASE("compare: cases by label, processes paired by pair label", "[presets][compare]") {
   const Dataset ds = nitro_dataset();
   DatasetCompareOptions o;
-  o.compare.resamples = 200;
+  o.resamples = 200;
   const DatasetComparison c = compare(ds, o);
   CHECK(c.head_value == "head");
   CHECK(c.by == std::vector<std::string>{"platform", "benchmark"});
@@ -123,7 +123,7 @@ TEST_CASE("compare: cases by label, processes paired by pair label", "[presets][
 TEST_CASE("compare: refuses different devices, suite hashes and per-case work, naming both values",
           "[presets][compare]") {
   DatasetCompareOptions o;
-  o.compare.resamples = 100;
+  o.resamples = 100;
   NitroOptions device;
   device.head_device = "Galaxy";
   CHECK_THROWS_WITH(compare(nitro_dataset(device), o), Contains("device differs") && Contains("\"Pixel\"") &&
@@ -144,7 +144,7 @@ TEST_CASE("compare: new and removed cases are listed, or refused on request", "[
   changed.drop_head_case = true;
   changed.extra_head_case = true;
   DatasetCompareOptions o;
-  o.compare.resamples = 100;
+  o.resamples = 100;
   const DatasetComparison c = compare(nitro_dataset(changed), o);
   CHECK(c.cases.size() == 4);
   REQUIRE(c.removed_cases.size() == 2);
@@ -159,7 +159,7 @@ TEST_CASE("compare: A/A runs, baseline and head selection errors", "[presets][co
   NitroOptions same;
   same.head_commit = "1111";
   DatasetCompareOptions o;
-  o.compare.resamples = 100;
+  o.resamples = 100;
   CHECK(compare(nitro_dataset(same), o).same_revision);
   o.baseline_value = "main";
   CHECK_THROWS_WITH(compare(nitro_dataset(), o), Contains("no set has revision=main"));
@@ -172,7 +172,7 @@ TEST_CASE("compare: A/A runs, baseline and head selection errors", "[presets][co
   ambiguous.baseline_value = "a";
   CHECK_THROWS_WITH(compare(three, ambiguous), Contains("2 other value(s)") && Contains("b, c"));
   ambiguous.head_value = "c";
-  ambiguous.compare.resamples = 100;
+  ambiguous.resamples = 100;
   CHECK(compare(three, ambiguous).cases.size() == 1);
   ambiguous.by = {"nope"};
   CHECK_THROWS_WITH(compare(three, ambiguous), Contains("`by` column \"nope\""));
@@ -209,7 +209,7 @@ TEST_CASE("comparability keys are declared by the readers and merged in reader o
 
 TEST_CASE("comparison_report: Nitro's sections and names apply to Nitro data, not to others", "[presets][report]") {
   ComparisonReportOptions o;
-  o.compare.compare.resamples = 200;
+  o.resamples = 200;
   const std::string nitro = render_markdown(comparison_report(nitro_dataset(), o), {});
   CHECK_THAT(nitro, Contains("## iOS") && Contains("C++ addNumbers()"));
   const std::string other = render_markdown(comparison_report(nitro_dataset({}, false), o), {});
@@ -227,7 +227,7 @@ TEST_CASE("comparison_report: Nitro's sections and names apply to Nitro data, no
 
 TEST_CASE("comparison_report: sections in iOS-first order, notable tables, details, A/A label", "[presets][report]") {
   ComparisonReportOptions o;
-  o.compare.compare.resamples = 200;
+  o.resamples = 200;
   const Report report = comparison_report(nitro_dataset(), o);
   REQUIRE_NOTHROW(report.validate());
   const std::string md = render_markdown(report, {});
@@ -257,7 +257,7 @@ TEST_CASE("comparison_report: nothing above the threshold gives the sentence ins
   Dataset ds;
   for (const char* rev : {"base", "head"}) add(ds, {{"revision", rev}, {"benchmark", "x"}}, {10, 11, 12, 10, 11}, "ns");
   ComparisonReportOptions o;
-  o.compare.compare.resamples = 100;
+  o.resamples = 100;
   const std::string md = render_markdown(comparison_report(ds, o), {});
   CHECK_THAT(md, Contains("No benchmark reached the 5% threshold."));
   CHECK_THAT(md, Contains("| 0.00% (") && !Contains("-0.00%"));
@@ -275,7 +275,7 @@ TEST_CASE("comparison_report: drift beyond the limit is reported in words", "[pr
   add(ds, {{"revision", "head"}, {"benchmark", "nitro-cpp/function/simple-func"}}, ramp, "ns");
   ComparisonReportOptions o;
   o.case_name = nitro_case_name;  // Nitro ids in a dataset not read by the Nitro reader
-  o.compare.compare.resamples = 100;
+  o.resamples = 100;
   const std::string md = render_markdown(comparison_report(ds, o), {});
   CHECK_THAT(md, Contains("C++ simpleFunc() head samples slowing \\~92% between the first and last five"));
 }
@@ -346,7 +346,7 @@ TEST_CASE("comparison_report: a window change within the case's noise and withou
   add(ds, {{"revision", "head"}, {"benchmark", "nitro-cpp/function/simple-func"}}, steady, "ns");
   ComparisonReportOptions o;
   o.case_name = nitro_case_name;  // Nitro ids in a dataset not read by the Nitro reader
-  o.compare.compare.resamples = 100;
+  o.resamples = 100;
   const std::string md = render_markdown(comparison_report(ds, o), {});
   CHECK_THAT(md, Contains("none (largest: C++ simpleFunc() base +11.88%"));
   CHECK_THAT(md, !Contains("base samples"));
@@ -366,7 +366,7 @@ TEST_CASE("comparison_report: a significant trend is drift even when the change 
   add(ds, {{"revision", "head"}, {"benchmark", "nitro-cpp/function/simple-func"}}, ramp, "ns");
   ComparisonReportOptions o;
   o.case_name = nitro_case_name;  // Nitro ids in a dataset not read by the Nitro reader
-  o.compare.compare.resamples = 100;
+  o.resamples = 100;
   const std::string md = render_markdown(comparison_report(ds, o), {});
   CHECK_THAT(md, Contains("C++ simpleFunc() head samples slowing \\~10% between the first and last five"));
 }

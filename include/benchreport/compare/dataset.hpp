@@ -18,7 +18,8 @@
 
 namespace benchreport {
 
-struct DatasetCompareOptions {
+// The per-case options (threshold, alpha, resamples, ...) are the base: options.threshold.
+struct DatasetCompareOptions : CompareOptions {
   // The baseline side: one label column and its value. The head side is the
   // other value of that column (`head_value`, or the only other value).
   std::string baseline_column{kSideLabel};
@@ -33,7 +34,6 @@ struct DatasetCompareOptions {
   std::string pair_column{kPairLabel};
   // Per-process labels that never form cases.
   std::vector<std::string> process_columns = process_labels();
-  CompareOptions compare;
   unsigned threads = 0;  // compare_cases worker threads (0 = one per usable CPU)
   // The keys below default to what the readers declare (io/read.hpp reader_comparability()).
   // Refuse when these values differ between the base and head sets of a case

@@ -17,9 +17,10 @@
 
 namespace benchreport {
 
-struct ComparisonReportOptions {
+// The dataset comparison's options (sides, case columns, checks, and its base the per-case
+// options: options.threshold) are the base; the report adds its layout.
+struct ComparisonReportOptions : DatasetCompareOptions {
   std::string title = "Performance Report";
-  DatasetCompareOptions compare;  // sides, case columns, threshold (compare.compare.threshold), checks
   // One section per value of this label (e.g. platform), in `section_order`
   // first, then in order of appearance; a dataset without it is one section.
   // Section values without a title show as they are.
