@@ -24,7 +24,6 @@ import numpy as np
 
 from . import _core
 from ._history import HistoryResult
-from ._presets import _native
 from ._reports import Report
 from .store import RunInfo, Store, check_blob
 
@@ -72,55 +71,51 @@ def _case_key(labels: Dict[str, str]) -> str:
 _STORE_LABELS = ("commit", "branch", "run")
 
 
-def _runs_dataset(store: Store, runs: Sequence[Tuple[int, str, str]]) -> Tuple[Any, List[int], List[List[str]]]:
+def _runs_dataset(store: Store, runs: Sequence[Tuple[int, str, str]]) -> Tuple[Any, List[List[str]]]:
     """The sets of ``runs`` ((run id, commit, branch), in this order) as one native Dataset read from
-    one CSR buffer, with the labels :meth:`Store.dataset` gives them (set labels, then commit, branch,
-    run); units and directions as recorded. Iterations, files and metadata are left out: the
-    per-commit summary does not read them. Also returns each set's run id and, per run, the case
-    columns a dataset of that run alone has (the order of first appearance, less commit and the
-    per-process labels)."""
+    one CSR buffer, with the labels :meth:`Store.dataset` gives them (set labels, then commit,
+    branch, run); units and directions as recorded. Iterations, files and metadata are left out:
+    the per-commit summary does not read them. Also returns, per run, the case columns a dataset of
+    that run alone has (in order of first appearance, less commit and the per-process labels)."""
     skip = set(_core.PROCESS_LABELS) | {"commit"}
-    parsed: Dict[str, List[Tuple[str, str]]] = {}
+    parsed: Dict[str, Tuple[List[Tuple[str, str]], Tuple[str, ...]]] = {}  # labels JSON -> (labels, names)
     blobs: List[bytes] = []
     labels: List[List[Tuple[str, str]]] = []
     units: List[str] = []
     directions: List[Optional[str]] = []
-    set_runs: List[int] = []
     run_columns: List[List[str]] = []
     for run_id, commit, branch in runs:
         extra = [("commit", commit), ("branch", branch), ("run", str(run_id))]
         seen: Dict[str, None] = OrderedDict()
-        texts = set()
+        names_seen = set()
         for set_id, text, unit, direction, blob in store.connection.execute(
                 "SELECT set_id, labels, unit, direction, samples FROM sets WHERE run_id = ? ORDER BY set_id",
                 (run_id,)):
             own = parsed.get(text)
             if own is None:
-                own = parsed[text] = [(k, v) for k, v in json.loads(text).items() if k not in _STORE_LABELS]
+                pairs = [(k, v) for k, v in json.loads(text).items() if k not in _STORE_LABELS]
+                own = parsed[text] = (pairs, tuple(k for k, _ in pairs))
             if not isinstance(blob, bytes) or len(blob) % 8:
                 check_blob(store.path, blob, set_id, "samples")
-            set_labels = own + extra
-            if text not in texts:  # the columns in the order a dataset of this run adds them
-                texts.add(text)
-                seen.update((k, None) for k, _ in set_labels)
+            if own[1] not in names_seen:  # the columns in the order a dataset of this run adds them
+                names_seen.add(own[1])
+                seen.update((k, None) for k in own[1] + _STORE_LABELS)
             blobs.append(blob)
-            labels.append(set_labels)
+            labels.append(own[0] + extra)
             units.append(unit)
             directions.append(direction)
-            set_runs.append(run_id)
         run_columns.append([c for c in seen if c not in skip])
-    lengths = np.fromiter((len(b) // 8 for b in blobs), dtype=np.int64, count=len(blobs))
     offsets = np.zeros(len(blobs) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
+    np.cumsum(np.fromiter(map(len, blobs), dtype=np.int64, count=len(blobs)) // 8, out=offsets[1:])
     values = np.frombuffer(b"".join(blobs), dtype="<f8").astype(np.float64)
     return (_core.dataset_from_csr(values, offsets, labels, units=units, directions=directions, custom_unit_ok=True),
-            set_runs, run_columns)
+            run_columns)
 
 
 def _summaries_of(store: Store, runs: Sequence[RunInfo], threads: int) -> List[Tuple[Dict[str, str], Any]]:
     """(case labels in column order, series) of every case of these runs, summarised as one commit:
     build_history's own per-commit summary, so a cached value is the full run's to the bit."""
-    dataset, _, _ = _runs_dataset(store, [(r.run_id, r.commit_sha, r.branch) for r in runs])
+    dataset, _ = _runs_dataset(store, [(r.run_id, r.commit_sha, r.branch) for r in runs])
     history = _core.analyze_history(dataset, order="commit", threads=threads).history
     return [(dict(zip(history.by, s.key)), s) for s in history.series]
 
@@ -129,9 +124,9 @@ def _summary_rows(store: Store, branch: str, runs: Sequence[RunInfo], threads: i
     """``case_summaries`` rows of each of ``runs`` summarised alone (as :func:`_summaries_of` of that
     run would), from one dataset of all of them: the run label joins the case key, so each series is
     one (case, run) and holds one commit, and one analysis summarises them all."""
-    dataset, set_runs, run_columns = _runs_dataset(store, [(r.run_id, r.commit_sha, r.branch) for r in runs])
+    dataset, run_columns = _runs_dataset(store, [(r.run_id, r.commit_sha, r.branch) for r in runs])
     columns_of = {r.run_id: cols for r, cols in zip(runs, run_columns)}
-    by = [c for c in OrderedDict.fromkeys(c for cols in run_columns for c in cols)] + ["run"]
+    by = [*OrderedDict.fromkeys(c for cols in run_columns for c in cols), "run"]
     history = _core.analyze_history(dataset, order="commit", by=by, threads=threads).history
     where = {c: i for i, c in enumerate(by)}
     keys: Dict[Tuple[Tuple[str, ...], Tuple[str, ...]], Tuple[str, str]] = {}  # (columns, key) -> JSON texts
