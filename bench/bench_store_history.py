@@ -37,8 +37,9 @@ def _timed(fn):  # type: ignore[no-untyped-def]
     return out, time.perf_counter() - start
 
 
-def _history_cli(path: Path, *extra: str) -> Tuple[str, float, float]:
-    """(report JSON, seconds, peak RSS in MiB) of `benchreport history --store path` in a child process."""
+def _history_cli(path: Path, *extra: str) -> Tuple[str, float, float, float]:
+    """(report JSON, wall seconds, peak RSS in MiB, CPU seconds) of `benchreport history --store path`
+    in a child process."""
     out = path.with_suffix(".json")
     start = time.perf_counter()
     child = subprocess.Popen([sys.executable, "-m", "benchreport", "history", "--store", str(path), "--branch", "main",
@@ -48,7 +49,7 @@ def _history_cli(path: Path, *extra: str) -> Tuple[str, float, float]:
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode not in (0, 1):  # 1: the history found regressions (its exit code for --fail-on)
         raise SystemExit(f"history --store exited with {child.returncode}")
-    return out.read_text(), seconds, usage.ru_maxrss / 1024
+    return out.read_text(), seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -69,24 +70,27 @@ def main() -> None:
     samples = a.cases * a.commits * a.processes * a.samples
     rows = []
     with Store.open(path) as store:
+        cpu = time.process_time()
         _, t_record = _timed(lambda: record_commits(store, range(a.commits), seed=a.seed, cases=a.cases,
                                                     processes=a.processes, samples=a.samples, steps=steps))
+        cpu_record = time.process_time() - cpu
         rss_record = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        _, t_full, rss_full = _history_cli(path, "--rebuild")
-        _, t_cached, rss_cached = _history_cli(path)
+        _, t_full, rss_full, cpu_full = _history_cli(path, "--rebuild")
+        _, t_cached, rss_cached, cpu_cached = _history_cli(path)
         record_commits(store, range(a.commits, a.commits + 1), seed=a.seed, cases=a.cases, processes=a.processes,
                        samples=a.samples, steps=steps)
-        inc, t_inc, rss_inc = _history_cli(path)
-        rebuilt, t_full2, rss_full2 = _history_cli(path, "--rebuild")
+        inc, t_inc, rss_inc, cpu_inc = _history_cli(path)
+        rebuilt, t_full2, rss_full2, cpu_full2 = _history_cli(path, "--rebuild")
         same = inc == rebuilt
         n_cp = sum(len(c.change_points) for c in store_history(store).analysis.changes)
-        rows += [("record (simulate + `Store.record`, one run a commit)", t_record, rss_record,
+        rows += [("record (simulate + `Store.record`, one run a commit)", t_record, cpu_record, rss_record,
                   f"{samples / t_record:,.0f} samples/s"),
-                 ("`history --store --rebuild` (every run summarised)", t_full, rss_full,
+                 ("`history --store --rebuild` (every run summarised)", t_full, cpu_full, rss_full,
                   f"{samples / t_full:,.0f} samples/s"),
-                 ("`history --store`, nothing new (cache only: assembly + change points)", t_cached, rss_cached, ""),
-                 ("`history --store` incremental (1 new run)", t_inc, rss_inc, "1 run summarised"),
-                 ("`history --store --rebuild` again, with the new run", t_full2, rss_full2,
+                 ("`history --store`, nothing new (cache only: assembly + change points)", t_cached, cpu_cached,
+                  rss_cached, ""),
+                 ("`history --store` incremental (1 new run)", t_inc, cpu_inc, rss_inc, "1 run summarised"),
+                 ("`history --store --rebuild` again, with the new run", t_full2, cpu_full2, rss_full2,
                   f"{(samples + samples // a.commits) / t_full2:,.0f} samples/s; {n_cp} change points; report JSON "
                   f"equal to the incremental one: {same}")]
         if not a.no_dask:
@@ -95,19 +99,21 @@ def main() -> None:
             from benchreport import dask as brd
             export = work / "export"
             _, t_export = _timed(lambda: store.export_parquet(export))
-            rows.append(("`store export` (Parquet, by branch and commit)", t_export, float("nan"), ""))
+            rows.append(("`store export` (Parquet, by branch and commit)", t_export, float("nan"), float("nan"), ""))
             with dask.config.set(scheduler="threads", num_workers=os.cpu_count() or 1):
                 cps, t_dask = _timed(lambda: brd.change_points(brd.read_store(export, "main"), order="seq").compute())
             n_now = n_cp
             rows.append(("Dask (threads, this machine): `read_store` + `change_points(order=\"seq\")`", t_dask,
-                         float("nan"), f"{len(cps)} change points (`history --store` on the same runs: {n_now})"))
+                         float("nan"), float("nan"),
+                         f"{len(cps)} change points (`history --store` on the same runs: {n_now})"))
     size = os.path.getsize(path)
     lines = [f"Store: {a.cases} cases × {a.commits + 1} commits × {a.processes} processes × {a.samples} samples "
              f"({samples:,} samples before the incremental run), seed {a.seed}; file {size / 2**20:,.0f} MiB "
              f"(raw float64 {samples * 8 / 2**20:,.0f} MiB). {platform.processor() or platform.machine()}, "
              f"{os.cpu_count()} cores, Python {platform.python_version()}.", "",
-             "| step | seconds | peak RSS MiB | note |", "|---|---:|---:|---|"]
-    lines += [f"| {name} | {t:.2f} | {'' if rss != rss else f'{rss:,.0f}'} | {note} |" for name, t, rss, note in rows]
+             "| step | wall s | CPU s | peak RSS MiB | note |", "|---|---:|---:|---:|---|"]
+    lines += [f"| {name} | {t:.2f} | {'' if cpu != cpu else f'{cpu:.2f}'} | {'' if rss != rss else f'{rss:,.0f}'} "
+              f"| {note} |" for name, t, cpu, rss, note in rows]
     text = "\n".join(lines) + "\n"
     print(text)
     if a.out:

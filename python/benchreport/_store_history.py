@@ -84,26 +84,27 @@ def _runs_dataset(store: Store, runs: Sequence[Tuple[int, str, str]]) -> Tuple[A
     units: List[str] = []
     directions: List[Optional[str]] = []
     run_columns: List[List[str]] = []
+    db = store.connection
     for run_id, commit, branch in runs:
-        extra = [("commit", commit), ("branch", branch), ("run", str(run_id))]
-        seen: Dict[str, None] = OrderedDict()
-        names_seen = set()
-        for set_id, text, unit, direction, blob in store.connection.execute(
-                "SELECT set_id, labels, unit, direction, samples FROM sets WHERE run_id = ? ORDER BY set_id",
-                (run_id,)):
-            own = parsed.get(text)
-            if own is None:
+        bad = db.execute("SELECT set_id, samples FROM sets WHERE run_id = ? AND (typeof(samples) != 'blob'"
+                         " OR length(samples) % 8 != 0) ORDER BY set_id LIMIT 1", (run_id,)).fetchone()
+        if bad is not None:
+            check_blob(store.path, bad[1], bad[0], "samples")
+        rows = db.execute("SELECT labels, unit, direction, samples FROM sets WHERE run_id = ? ORDER BY set_id",
+                          (run_id,)).fetchall()
+        texts, run_units, run_directions, run_blobs = zip(*rows) if rows else ((), (), (), ())
+        for text in dict.fromkeys(texts):
+            if text not in parsed:
                 pairs = [(k, v) for k, v in json.loads(text).items() if k not in _STORE_LABELS]
-                own = parsed[text] = (pairs, tuple(k for k, _ in pairs))
-            if not isinstance(blob, bytes) or len(blob) % 8:
-                check_blob(store.path, blob, set_id, "samples")
-            if own[1] not in names_seen:  # the columns in the order a dataset of this run adds them
-                names_seen.add(own[1])
-                seen.update((k, None) for k in own[1] + _STORE_LABELS)
-            blobs.append(blob)
-            labels.append(own[0] + extra)
-            units.append(unit)
-            directions.append(direction)
+                parsed[text] = (pairs, tuple(k for k, _ in pairs) + _STORE_LABELS)
+        seen: Dict[str, None] = OrderedDict()
+        for names in dict.fromkeys(parsed[text][1] for text in dict.fromkeys(texts)):
+            seen.update(dict.fromkeys(names))  # the columns in the order a dataset of this run adds them
+        extra = [("commit", commit), ("branch", branch), ("run", str(run_id))]
+        labels.extend([parsed[text][0] + extra for text in texts])
+        blobs.extend(run_blobs)
+        units.extend(run_units)
+        directions.extend(run_directions)
         run_columns.append([c for c in seen if c not in skip])
     offsets = np.zeros(len(blobs) + 1, dtype=np.int64)
     np.cumsum(np.fromiter(map(len, blobs), dtype=np.int64, count=len(blobs)) // 8, out=offsets[1:])
@@ -125,7 +126,7 @@ def _summary_rows(store: Store, branch: str, runs: Sequence[RunInfo], threads: i
     run would), from one dataset of all of them: the run label joins the case key, so each series is
     one (case, run) and holds one commit, and one analysis summarises them all."""
     dataset, run_columns = _runs_dataset(store, [(r.run_id, r.commit_sha, r.branch) for r in runs])
-    columns_of = {r.run_id: cols for r, cols in zip(runs, run_columns)}
+    columns_of = {r.run_id: tuple(cols) for r, cols in zip(runs, run_columns)}
     by = [*OrderedDict.fromkeys(c for cols in run_columns for c in cols), "run"]
     history = _core.analyze_history(dataset, order="commit", by=by, threads=threads).history
     where = {c: i for i, c in enumerate(by)}
@@ -133,13 +134,13 @@ def _summary_rows(store: Store, branch: str, runs: Sequence[RunInfo], threads: i
     positions: Dict[int, int] = {}
     rows = []
     for s in history.series:
-        run_id = int(s.key[-1])
+        key = tuple(s.key)
+        run_id = int(key[-1])
         columns = columns_of[run_id]
-        values = tuple(s.key[where[c]] for c in columns)
-        texts = keys.get((tuple(columns), values))
-        if texts is None:
-            labels = dict(zip(columns, values))
-            texts = keys[(tuple(columns), values)] = (_case_key(labels), json.dumps(list(labels.items())))
+        texts = keys.get((columns, key[:-1]))
+        if texts is None:  # the case's labels as a dataset of this run alone names them
+            labels = {c: key[where[c]] for c in columns}
+            texts = keys[(columns, key[:-1])] = (_case_key(labels), json.dumps(list(labels.items())))
         position = positions.get(run_id, 0)
         positions[run_id] = position + 1
         rows.append((branch, texts[0], run_id, position, texts[1], s.unit, s.direction, float(s.values[0]),
@@ -156,7 +157,10 @@ def _summarise_new_runs(store: Store, branch: str, runs: Sequence[RunInfo], rebu
     done = {int(r[0]) for r in db.execute("SELECT DISTINCT run_id FROM case_summaries WHERE branch = ?", (branch,))}
     new = [r for r in runs if r.run_id not in done]
     for begin in range(0, len(new), RUNS_PER_TRANSACTION):  # an interrupted history keeps the batches done
-        rows = _summary_rows(store, branch, new[begin:begin + RUNS_PER_TRANSACTION], threads)
+        # In key order: each case's rows go into one place of the (branch, case_key, run_id) index
+        # instead of one random page per row.
+        rows = sorted(_summary_rows(store, branch, new[begin:begin + RUNS_PER_TRANSACTION], threads),
+                      key=lambda row: (row[1], row[2]))
         with store._transaction():
             db.executemany(f"INSERT OR REPLACE INTO case_summaries(branch, case_key, run_id, "
                            f"{', '.join(_SUMMARY_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
