@@ -24,6 +24,11 @@ cov = coverage of the 95 % interval (all effects), power at +10 % / +20 % (all 4
 the oracle beside it, ratio = power / oracle power, and the share of +10 % cases whose verdict is slower
 (after BH; without a store K = 1 is inconclusive whatever its within-process interval shows).
 K = 3: processes pair by position (independent hosts), so the designs are paired t on K - 1 df.
+Each ratio carries its Monte Carlo standard error (delta method over the comparisons, the independent unit:
+the cases of one comparison share a moderation prior) and, in brackets, the ratio a t test on the cell's
+mean interval df would have against the z test if both knew each case's variance (interval rule only,
+no threshold): the part of the loss that the store's finite df explains. `mean interval df` is that df
+(the store's runs less segments, plus the prior df borrowed across cases).
 
 Run: python3 bench/bench_launch_noise.py [--reps 40] [--seed 34]
 """
@@ -86,7 +91,8 @@ def one_comparison(rng: np.random.Generator, sigma_p: float, k: int, delta: floa
     est = np.log1p(np.asarray(cols["change_estimate"], float))
     out = {"lower": np.log1p(np.asarray(cols["change_lower"], float)),
            "upper": np.log1p(np.asarray(cols["change_upper"], float)), "est": est,
-           "verdict": np.asarray(cols["verdict"]), "runs": np.asarray(cols["launch_noise_runs"])}
+           "verdict": np.asarray(cols["verdict"]), "runs": np.asarray(cols["launch_noise_runs"]),
+           "df": np.asarray(cols["interval_df"], float)}
     # With a store, a case whose segment after the last change point has < 10 runs falls back: inconclusive,
     # no claim, so it neither counts as a call nor enters the coverage (it is counted in `used`).
     # With K >= 2 a case without a usable store estimate keeps today's moderated t, which does claim.
@@ -110,12 +116,15 @@ def cell(rng: np.random.Generator, sigma_p: float, k: int, runs: int, reps: int,
     fp, fp_bh, cover, power, oracle = [], [], [], {0.10: [], 0.20: []}, {0.10: [], 0.20: []}
     verdicts: List[float] = []
     used: List[float] = []
+    dfs: List[float] = []
     for effect in (0.0, 0.10, 0.20):
         delta = np.log1p(effect)
         for _ in range(reps):
             r, _sp = one_comparison(rng, sigma_p, k, delta, runs, paired_hosts)
             c = called(r["lower"], r["upper"], r["est"]) & r["used"]
             used.append(np.mean(r["store"]) if runs else 0.0)
+            if runs and r["store"].any():
+                dfs.extend(r["df"][r["store"]])
             o_lo, o_hi = r["oracle_est"] - Z * r["oracle_se"], r["oracle_est"] + Z * r["oracle_se"]
             oc = called(o_lo, o_hi, r["oracle_est"])
             finite = np.isfinite(r["lower"]) & np.isfinite(r["upper"])
@@ -130,17 +139,43 @@ def cell(rng: np.random.Generator, sigma_p: float, k: int, runs: int, reps: int,
                     verdicts.append(np.mean(r["verdict"] == "slower"))
                 oracle[effect].append(np.mean(oc & (r["oracle_est"] > 0)))
     return {"fp": np.mean(fp), "fp_bh": np.mean(fp_bh), "cov": np.nanmean(cover), "v10": np.mean(verdicts),
-            "used": np.mean(used),
+            "used": np.mean(used), "df": np.mean(dfs) if dfs else np.nan,
+            **{f"se{int(e * 100)}": ratio_se(np.asarray(power[e]), np.asarray(oracle[e])) for e in power},
             **{f"p{int(e * 100)}": np.mean(power[e]) for e in power},
             **{f"o{int(e * 100)}": np.mean(oracle[e]) for e in oracle}}
 
 
-def row(label: str, r: dict) -> str:
+def ratio_se(power: np.ndarray, oracle: np.ndarray) -> float:
+    """Monte Carlo standard error of mean(power) / mean(oracle) over the comparisons (the independent
+    unit: the cases of one comparison share its moderation prior), by the delta method."""
+    if len(power) < 2 or oracle.mean() <= 0:
+        return float("nan")
+    ratio = power.mean() / oracle.mean()
+    return float(np.std(power - ratio * oracle, ddof=1) / np.sqrt(len(power)) / oracle.mean())
+
+
+def expected_ratio(r: dict, effect: float, sigma_p: float, k: int) -> str:
+    """Power of a t test on the cell's mean interval df over the oracle's z test, both on the true
+    launch variance (cases' sigma_p,c as simulated): what the df alone costs."""
+    if not np.isfinite(r["df"]):
+        return "-"
+    sp = sigma_p * np.exp(np.random.default_rng(0).normal(0, 0.2, 100_000))
+    ncp = np.log1p(effect) / (np.sqrt(2 / k) * launch_sd(sp))
+    t = stats.nct.sf(stats.t.ppf(0.5 + CONF / 2, r["df"]), r["df"], ncp)
+    return f"{np.mean(t) / np.mean(stats.norm.sf(Z - ncp)):.2f}"
+
+
+def row(label: str, r: dict, sigma_p: float, k: int = 1, paired_hosts: bool = False) -> str:
     def ratio(e: int) -> str:
-        return f"{r[f'p{e}'] / r[f'o{e}']:.2f}" if r[f"o{e}"] > 0 else "-"
+        if r[f"o{e}"] <= 0:
+            return "-"
+        text = f"{r[f'p{e}'] / r[f'o{e}']:.2f} ± {r[f'se{e}']:.2f}"
+        return text + (f" ({expected_ratio(r, e / 100, sigma_p, k)})" if np.isfinite(r["df"]) and not paired_hosts
+                       else "")
     return (f"| {label} | {100 * r['fp']:.1f} | {100 * r['fp_bh']:.1f} | {100 * r['cov']:.1f} | "
             f"{100 * r['p10']:.1f} ({100 * r['o10']:.1f}) | {ratio(10)} | {100 * r['p20']:.1f} ({100 * r['o20']:.1f}) "
-            f"| {ratio(20)} | {100 * r['v10']:.1f} | {100 * r['used']:.1f} |")
+            f"| {ratio(20)} | {100 * r['v10']:.1f} | {100 * r['used']:.1f} | "
+            f"{'-' if not np.isfinite(r['df']) else format(r['df'], '.1f')} |")
 
 
 def main() -> None:
@@ -151,20 +186,23 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     start = time.perf_counter()
     print(f"{args.reps} comparisons x {CASES} cases per cell and effect, seed {args.seed}\n")
-    print("| design | fp % | fp after BH % | coverage % | power +10 % (oracle) | ratio | power +20 % (oracle) | ratio | slower verdicts at +10 % (after BH) | store used % |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| design | fp % | fp after BH % | coverage % | power +10 % (oracle) | ratio ± MC se (t on that df) | "
+          "power +20 % (oracle) | ratio ± MC se (t on that df) | slower verdicts at +10 % (after BH) | store used % | "
+          "mean interval df |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for sigma_p in (0.02, 0.05, 0.10):
         for runs in (10, 20, 30):
-            print(row(f"σ_p {sigma_p:.0%}, K = 1, store of {runs} runs", cell(rng, sigma_p, 1, runs, args.reps)),
-                  flush=True)
-        print(row(f"σ_p {sigma_p:.0%}, K = 1, no store (today)", cell(rng, sigma_p, 1, 0, args.reps)), flush=True)
+            print(row(f"σ_p {sigma_p:.0%}, K = 1, store of {runs} runs", cell(rng, sigma_p, 1, runs, args.reps),
+                      sigma_p), flush=True)
+        print(row(f"σ_p {sigma_p:.0%}, K = 1, no store (today)", cell(rng, sigma_p, 1, 0, args.reps), sigma_p),
+              flush=True)
     print(row("σ_p 5%, K = 1, store of 30 runs, base/head share a host (oracle paired)",
-              cell(rng, 0.05, 1, 30, args.reps, paired_hosts=True)), flush=True)
+              cell(rng, 0.05, 1, 30, args.reps, paired_hosts=True), 0.05, paired_hosts=True), flush=True)
     for sigma_p in (0.02, 0.05, 0.10):
-        print(row(f"σ_p {sigma_p:.0%}, K = 3, store of 20 runs (empirical Bayes)", cell(rng, sigma_p, 3, 20, args.reps)),
-              flush=True)
-        print(row(f"σ_p {sigma_p:.0%}, K = 3, no store (moderated t across cases)", cell(rng, sigma_p, 3, 0, args.reps)),
-              flush=True)
+        print(row(f"σ_p {sigma_p:.0%}, K = 3, store of 20 runs (empirical Bayes)",
+                  cell(rng, sigma_p, 3, 20, args.reps), sigma_p, 3), flush=True)
+        print(row(f"σ_p {sigma_p:.0%}, K = 3, no store (moderated t across cases)",
+                  cell(rng, sigma_p, 3, 0, args.reps), sigma_p, 3), flush=True)
     print(f"\n{time.perf_counter() - start:.0f} s")
 
 

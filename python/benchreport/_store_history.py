@@ -24,9 +24,8 @@ import numpy as np
 
 from . import _core
 from ._history import HistoryResult
-from ._presets import _native
 from ._reports import Report
-from .store import RunInfo, Store
+from .store import RunInfo, Store, check_blob
 
 __all__ = ["Alert", "StoreHistoryResult", "store_history", "acknowledge", "STATES"]
 
@@ -68,12 +67,85 @@ def _case_key(labels: Dict[str, str]) -> str:
     return json.dumps(labels, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _summaries_of(store: Store, run_ids: Sequence[int], threads: int) -> List[Tuple[Dict[str, str], Any]]:
+#: Labels the store adds to every set (Store.dataset): they are not read from the set's own labels.
+_STORE_LABELS = ("commit", "branch", "run")
+
+
+def _runs_dataset(store: Store, runs: Sequence[Tuple[int, str, str]]) -> Tuple[Any, List[List[str]]]:
+    """The sets of ``runs`` ((run id, commit, branch), in this order) as one native Dataset read from
+    one CSR buffer, with the labels :meth:`Store.dataset` gives them (set labels, then commit,
+    branch, run); units and directions as recorded. Iterations, files and metadata are left out:
+    the per-commit summary does not read them. Also returns, per run, the case columns a dataset of
+    that run alone has (in order of first appearance, less commit and the per-process labels)."""
+    skip = set(_core.PROCESS_LABELS) | {"commit"}
+    parsed: Dict[str, Tuple[List[Tuple[str, str]], Tuple[str, ...]]] = {}  # labels JSON -> (labels, names)
+    blobs: List[bytes] = []
+    labels: List[List[Tuple[str, str]]] = []
+    units: List[str] = []
+    directions: List[Optional[str]] = []
+    run_columns: List[List[str]] = []
+    db = store.connection
+    for run_id, commit, branch in runs:
+        bad = db.execute("SELECT set_id, samples FROM sets WHERE run_id = ? AND (typeof(samples) != 'blob'"
+                         " OR length(samples) % 8 != 0) ORDER BY set_id LIMIT 1", (run_id,)).fetchone()
+        if bad is not None:
+            check_blob(store.path, bad[1], bad[0], "samples")
+        rows = db.execute("SELECT labels, unit, direction, samples FROM sets WHERE run_id = ? ORDER BY set_id",
+                          (run_id,)).fetchall()
+        texts, run_units, run_directions, run_blobs = zip(*rows) if rows else ((), (), (), ())
+        for text in dict.fromkeys(texts):
+            if text not in parsed:
+                pairs = [(k, v) for k, v in json.loads(text).items() if k not in _STORE_LABELS]
+                parsed[text] = (pairs, tuple(k for k, _ in pairs) + _STORE_LABELS)
+        seen: Dict[str, None] = OrderedDict()
+        for names in dict.fromkeys(parsed[text][1] for text in dict.fromkeys(texts)):
+            seen.update(dict.fromkeys(names))  # the columns in the order a dataset of this run adds them
+        extra = [("commit", commit), ("branch", branch), ("run", str(run_id))]
+        labels.extend([parsed[text][0] + extra for text in texts])
+        blobs.extend(run_blobs)
+        units.extend(run_units)
+        directions.extend(run_directions)
+        run_columns.append([c for c in seen if c not in skip])
+    offsets = np.zeros(len(blobs) + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(map(len, blobs), dtype=np.int64, count=len(blobs)) // 8, out=offsets[1:])
+    values = np.frombuffer(b"".join(blobs), dtype="<f8").astype(np.float64)
+    return (_core.dataset_from_csr(values, offsets, labels, units=units, directions=directions, custom_unit_ok=True),
+            run_columns)
+
+
+def _summaries_of(store: Store, runs: Sequence[RunInfo], threads: int) -> List[Tuple[Dict[str, str], Any]]:
     """(case labels in column order, series) of every case of these runs, summarised as one commit:
     build_history's own per-commit summary, so a cached value is the full run's to the bit."""
-    dataset = store.dataset(run_ids)
-    history = _core.analyze_history(_native(dataset), order="commit", threads=threads).history
+    dataset, _ = _runs_dataset(store, [(r.run_id, r.commit_sha, r.branch) for r in runs])
+    history = _core.analyze_history(dataset, order="commit", threads=threads).history
     return [(dict(zip(history.by, s.key)), s) for s in history.series]
+
+
+def _summary_rows(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) -> List[Tuple[Any, ...]]:
+    """``case_summaries`` rows of each of ``runs`` summarised alone (as :func:`_summaries_of` of that
+    run would), from one dataset of all of them: the run label joins the case key, so each series is
+    one (case, run) and holds one commit, and one analysis summarises them all."""
+    dataset, run_columns = _runs_dataset(store, [(r.run_id, r.commit_sha, r.branch) for r in runs])
+    columns_of = {r.run_id: tuple(cols) for r, cols in zip(runs, run_columns)}
+    by = [*OrderedDict.fromkeys(c for cols in run_columns for c in cols), "run"]
+    history = _core.analyze_history(dataset, order="commit", by=by, threads=threads).history
+    where = {c: i for i, c in enumerate(by)}
+    keys: Dict[Tuple[Tuple[str, ...], Tuple[str, ...]], Tuple[str, str]] = {}  # (columns, key) -> JSON texts
+    positions: Dict[int, int] = {}
+    rows = []
+    for s in history.series:
+        key = tuple(s.key)
+        run_id = int(key[-1])
+        columns = columns_of[run_id]
+        texts = keys.get((columns, key[:-1]))
+        if texts is None:  # the case's labels as a dataset of this run alone names them
+            labels = {c: key[where[c]] for c in columns}
+            texts = keys[(columns, key[:-1])] = (_case_key(labels), json.dumps(list(labels.items())))
+        position = positions.get(run_id, 0)
+        positions[run_id] = position + 1
+        rows.append((branch, texts[0], run_id, position, texts[1], s.unit, s.direction, float(s.values[0]),
+                     int(s.processes[0]), int(s.samples[0])))
+    return rows
 
 
 def _summarise_new_runs(store: Store, branch: str, runs: Sequence[RunInfo], rebuild: bool, threads: int) -> int:
@@ -85,10 +157,10 @@ def _summarise_new_runs(store: Store, branch: str, runs: Sequence[RunInfo], rebu
     done = {int(r[0]) for r in db.execute("SELECT DISTINCT run_id FROM case_summaries WHERE branch = ?", (branch,))}
     new = [r for r in runs if r.run_id not in done]
     for begin in range(0, len(new), RUNS_PER_TRANSACTION):  # an interrupted history keeps the batches done
-        rows = [(branch, _case_key(labels), run.run_id, position, json.dumps(list(labels.items())), s.unit,
-                 s.direction, float(s.values[0]), int(s.processes[0]), int(s.samples[0]))
-                for run in new[begin:begin + RUNS_PER_TRANSACTION]
-                for position, (labels, s) in enumerate(_summaries_of(store, [run.run_id], threads))]
+        # In key order: each case's rows go into one place of the (branch, case_key, run_id) index
+        # instead of one random page per row.
+        rows = sorted(_summary_rows(store, branch, new[begin:begin + RUNS_PER_TRANSACTION], threads),
+                      key=lambda row: (row[1], row[2]))
         with store._transaction():
             db.executemany(f"INSERT OR REPLACE INTO case_summaries(branch, case_key, run_id, "
                            f"{', '.join(_SUMMARY_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
@@ -110,9 +182,9 @@ def _assemble(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) 
     position = {c: i for i, c in enumerate(commits)}
     commit_of = {r.run_id: position[r.commit_sha] for r in runs}
     run_order = {r.run_id: i for i, r in enumerate(runs)}
-    runs_per_commit: Dict[int, List[int]] = {}
+    runs_per_commit: Dict[int, List[RunInfo]] = {}
     for r in runs:
-        runs_per_commit.setdefault(commit_of[r.run_id], []).append(r.run_id)
+        runs_per_commit.setdefault(commit_of[r.run_id], []).append(r)
     db = store.connection
     # Only numbers and the case key for each of the (cases × runs) rows; the labels, unit and
     # direction of a case from its first row, and the columns from each run's first row.
@@ -143,9 +215,9 @@ def _assemble(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) 
     columns = list(by)
     # A commit with several runs: its processes are pooled across the runs (as a full run pools
     # them), so its summaries come from those runs' samples together.
-    for commit, run_ids in runs_per_commit.items():
-        if len(run_ids) > 1:
-            for labels, s in _summaries_of(store, run_ids, threads):
+    for commit, commit_runs in runs_per_commit.items():
+        if len(commit_runs) > 1:
+            for labels, s in _summaries_of(store, commit_runs, threads):
                 pooled = cases.get(_case_key(labels))
                 if pooled is not None:
                     pooled.points[commit] = (float(s.values[0]), int(s.processes[0]), int(s.samples[0]))

@@ -5,6 +5,7 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from store_sim import record_commits, sha
 
@@ -177,3 +178,68 @@ def test_bad_input_is_a_clear_error(tmp_path):
     assert files.returncode == 2 and "give no input files" in files.stderr
     no_store = _run("history", tmp_path / "x.json", "--fail-on", "confirmed-regression")
     assert no_store.returncode == 2 and "need --store" in no_store.stderr
+
+
+def _random_run(rng, run):
+    """A run of mixed shape: cases with and without a process label (some processes in two sets, so
+    pooled), odd and even sample counts, several units (a case keeps its dimension), a label only
+    some runs or cases have, and weights."""
+    values, offsets, names, procs, metric, extra, units, weights = [], [0], [], [], [], [], [], []
+    for c in range(int(rng.integers(3, 7))):
+        unit = ["ns", "us", "ms", "s"][int(rng.integers(0, 4))] if c % 3 else "B"
+        for p in range(int(rng.integers(1, 4))):
+            for _part in range(1 + int(c == 2 and p == 0)):
+                n = int(rng.integers(1, 12))
+                values.append(rng.lognormal(float(c), 0.3, n))
+                weights.append(rng.integers(1, 5, n).astype(float))
+                offsets.append(offsets[-1] + n)
+                names.append(f"case{c}")
+                procs.append(None if c == 1 else str(p))
+                metric.append("time" if c % 3 else "size")
+                extra.append("x" if run % 2 and c == 0 else None)
+                units.append(unit)
+    labels = {"name": names, "process": procs, "metric": metric, "variant": extra}
+    return br.Dataset.from_arrays(np.concatenate(values), offsets, labels, unit=units, weights=np.concatenate(weights))
+
+
+def _reference_rows(store, branch):
+    """case_summaries rows the plain way: each run alone through Store.dataset and build_history."""
+    rows = []
+    for run in store.runs(branch):
+        history = _core.analyze_history(store.dataset([run.run_id])._ds, order="commit").history
+        for position, s in enumerate(history.series):
+            labels = dict(zip(history.by, s.key))
+            rows.append((json.dumps(labels, sort_keys=True, separators=(",", ":"), ensure_ascii=False), run.run_id,
+                         position, json.dumps(list(labels.items())), s.unit, s.direction, float(s.values[0]),
+                         int(s.processes[0]), int(s.samples[0])))
+    return sorted(rows)
+
+
+def test_summaries_equal_a_plain_per_run_build_on_random_runs(tmp_path):
+    rng = np.random.default_rng(3434)
+    with Store.open(tmp_path / "s.db") as store:
+        for run in range(40):
+            commit = run - 1 if run % 13 == 5 else run  # a few commits recorded twice: pooled
+            store.record(_random_run(rng, run), commit=sha(commit), branch="main",
+                         time=f"2026-01-01T00:{run:02d}:00Z")
+        result = store_history(store, rebuild=True)
+        assert result.summarised_runs == 40
+        cached = sorted(store.connection.execute(
+            "SELECT case_key, run_id, position, labels, unit, direction, value, processes, samples"
+            " FROM case_summaries WHERE branch = 'main'").fetchall())
+        reference = _reference_rows(store, "main")
+        assert len(cached) == len(reference) > 150
+        for got, want in zip(cached, reference):  # values bit for bit: float equality, not a tolerance
+            assert got == want
+        mine, full = _independent_json(store, result)
+        assert mine == full
+
+
+def test_a_truncated_samples_blob_is_an_input_error_naming_the_set(tmp_path):
+    with Store.open(tmp_path / "s.db") as store:
+        record_commits(store, range(3), seed=1)
+        set_id = store.connection.execute("SELECT MIN(set_id) FROM sets").fetchone()[0]
+        with store._transaction():
+            store.connection.execute("UPDATE sets SET samples = X'0102030405' WHERE set_id = ?", (set_id,))
+        with pytest.raises(br.InputError, match=f"s.db: set {set_id}: column samples holds 5 bytes"):
+            store_history(store, rebuild=True)
