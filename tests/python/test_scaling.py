@@ -336,6 +336,31 @@ def test_plot_draws(tmp_path):
     assert ax.get_xscale() == "log" and len(ax.lines) == 2
 
 
+def test_plot_is_in_the_display_unit_with_human_ticks():
+    """The hyperfine scan (seconds) is drawn in s as the report shows it; the sort fixture's costs (base
+    seconds, about 1e-6…1e-3) in µs or ms, not base seconds; ticks read 200k or 50, never 1.0838e+06."""
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    from benchreport import plot
+
+    result = br.scaling(sort_sides())
+    ax = result.plot()
+    ax.figure.canvas.draw()
+    unit = ax.get_ylabel()[len("cost ("):-1]
+    assert ax.get_ylabel().startswith("cost (") and unit in ("µs", "ms")
+    fit = result.comparisons[0].base
+    factor = 1e6 if unit == "µs" else 1e3
+    points = ax.collections[0].get_offsets()
+    np.testing.assert_allclose(points[:, 1], factor * np.concatenate(fit.process_values), rtol=1e-12)
+    labels = [t.get_text() for t in ax.xaxis.get_ticklabels() + ax.yaxis.get_ticklabels() if t.get_text()]
+    assert labels and not [t for t in labels if re.search(r"e[+-]\d|\$|\d{4,}", t)], labels
+    assert ax.get_xlabel() == "size n"
+    scan = br.scaling(br.load(Path(__file__).resolve().parents[1] / "data" / "hyperfine" / "scan_startup.json"))
+    ax = scan.plot()
+    assert ax.get_xlabel() == "n" and ax.get_ylabel() == "cost (s)"
+    assert [plot.human_number(v) for v in (184536, 1.0838e6, 50, 0.25, 2e9)] == ["185k", "1.08M", "50", "0.25", "2G"]
+
+
 def test_a_hyperfine_parameter_scan_is_named_after_its_parameter():
     """A real `hyperfine --parameter-scan n 5 45 -D 10` of an interpreter start-up plus work linear in n
     (tests/data/make_fixtures/make_hyperfine.sh): the sizes are called `n`, as hyperfine named them, in the
