@@ -6,7 +6,7 @@ effect and sample noise 2–5 % per size; tests/python/scaling_sim.py): how ofte
 chosen, how often lack of fit is reported, and the exponent interval's coverage where the truth
 has one. Writes a Markdown table (stdout, or --out).
 
-    PYTHONPATH=build/dev/python python3 bench/bench_scaling_models.py --trials 500 --out bench/RESULTS-scaling.md
+    PYTHONPATH=build/dev/python python3 bench/bench_scaling_models.py --trials 1000   # bench/RESULTS-scaling.md
 """
 from __future__ import annotations
 
