@@ -68,7 +68,8 @@ void register_fit_classes(py::module_& m) {
       .def_property_readonly(
           "closest", [](const ScalingFit& f) { return model_name(f.best); },
           "The chosen model's name even when none fits")
-      .def_property_readonly("best_fit", &ScalingFit::best_fit, py::return_value_policy::reference_internal)
+      .def_property_readonly("best_fit", &ScalingFit::best_fit, py::return_value_policy::reference_internal,
+                             "The chosen (or, when none fits, the closest) model's fit")
       .def_readonly("lack_of_fit", &ScalingFit::lack_of_fit)
       .def_readonly("power", &ScalingFit::power)
       .def_readonly("residuals", &ScalingFit::residuals)

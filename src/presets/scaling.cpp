@@ -291,7 +291,8 @@ void visit_fit(const FamilyFit& f, Visitor& v) {
   v.list("costs", f.fit.summaries);
   v.list("processes", f.fit.processes);
   const LackOfFit& l = f.fit.lack_of_fit;
-  v.json("best", l.detected ? Json() : Json(std::string(growth_model_name(f.fit.best))));  // null: none fits
+  // No class is named when none fits: JSON leaves `best` out, the column is empty; `closest` always names one.
+  v.field_if(!l.detected, "best", l.detected ? std::string() : std::string(growth_model_name(f.fit.best)));
   v.field("closest", std::string(growth_model_name(f.fit.best)));
   v.field("intercept", f.fit.best_fit().intercept);
   v.field("intercept_lower", f.fit.best_fit().intercept_lower);

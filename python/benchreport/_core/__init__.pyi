@@ -723,7 +723,9 @@ class ScalingFit:
         """
     @property
     def best_fit(self) -> ModelFit:
-        ...
+        """
+        The chosen (or, when none fits, the closest) model's fit
+        """
     @property
     def closest(self) -> str:
         """
