@@ -168,7 +168,9 @@ Wls offset_power_at(const ScalingFit& out, double k) {
 double profile_power_k(const ScalingFit& out) {
   const auto wrss = [&](double k) { return offset_power_at(out, k).wrss; };
   double best_k = kMinPowerK, best = kInf;
-  for (double k = kMinPowerK; k <= kMaxPowerK + 1e-12; k += kPowerKStep) {
+  const auto steps = static_cast<int>(std::lround((kMaxPowerK - kMinPowerK) / kPowerKStep));
+  for (int i = 0; i <= steps; ++i) {  // counted, not summed: the same grid on every platform
+    const double k = kMinPowerK + i * kPowerKStep;
     const double v = wrss(k);
     if (v < best) best = v, best_k = k;
   }
