@@ -26,7 +26,8 @@ from typing import List
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "performance.md"
-AREAS = ["summary", "inference", "readers", "hardening", "scale", "low-memory", "history", "dask", "comparison"]  # page order; bench/RESULTS-<area>.md
+AREAS = ["summary", "inference", "readers", "hardening", "scale", "low-memory", "history", "dask", "comparison",
+         "scaling"]  # page order; bench/RESULTS-<area>.md
 OUTPUT_BEGIN = "<!-- bench output: begin -->"
 OUTPUT_END = "<!-- bench output: end -->"
 

@@ -39,6 +39,7 @@ def quick_args(scratch: str) -> dict[str, list[str]]:
         "dask": ["--cases", "8", "--commits", "20", "--processes", "2", "--samples", "20",
                  "--single-cases", "2", "--workers", "1", "--root", f"{scratch}/dask"],
         "store": ["--cases", "200", "--commits", "5", "--dask", "--dir", f"{scratch}/store"],
+        "scaling_models": ["--trials", "20"],
     }
 
 

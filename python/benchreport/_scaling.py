@@ -79,7 +79,10 @@ def scaling(dataset: Union[Dataset, PathLike, list], *, baseline: Optional[Mappi
             exponent_threshold: float = 0.1, at: Optional[float] = None, far_factor: float = 10.0,
             title: str = "Scaling Report") -> ScalingResult:
     """Fit every size family of ``dataset`` (``BM_x/1024``, ``test_x[1024]``, a hyperfine parameter or
-    the label ``size_column``) against 1, log n, n, n log n, n², n³ and a power law a·nᵇ.
+    the label ``size_column``) against 1, log n, n, n log n, n², n³, a power law a·nᵇ and the models with a
+    fixed cost c + b·n, c + b·n log n and c + b·nᵏ. Each fit's ``lack_of_fit`` says when no model follows
+    the sizes within the spread between processes (then ``fit.best`` is None and ``fit.closest`` names
+    the nearest model).
 
     With two sides (``baseline``, default ``{"revision": "base"}``, present with another value), base and
     head fits are compared: the change of exponent Δb and of cost, a verdict when the growth changed

@@ -14,7 +14,7 @@ from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 __all__ = ["plot_distributions", "plot_samples", "plot_forest", "forest_rows", "drift_windows", "plot_scaling",
-           "plot_history", "display_scale"]
+           "plot_history", "display_scale", "human_number"]
 
 ArrayLike = Union[np.ndarray, Sequence[float]]
 
@@ -227,9 +227,33 @@ def plot_forest(result: Any, *, ax: Any = None, threshold: Optional[float] = 0.0
     return ax
 
 
+_SI_SUFFIXES = ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
+
+
+def human_number(value: float) -> str:
+    """A tick label people read: ``200k`` and ``1M``, not ``184536`` or ``1.0838e+06``; 3 significant digits."""
+    if value == 0 or not np.isfinite(value):
+        return f"{value:g}"
+    for scale, suffix in _SI_SUFFIXES:
+        if abs(value) >= scale:
+            return f"{value / scale:.3g}{suffix}"
+    return f"{value:.3g}"
+
+
+def _human_log_axis(axis: Any) -> None:
+    """1-2-5 ticks on a log axis, labelled with :func:`human_number` (no ``10^k`` or exponents)."""
+    from matplotlib import ticker
+
+    axis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: human_number(v)))
+    axis.set_minor_formatter(ticker.NullFormatter())
+
+
 def plot_scaling(result: Any, family: Optional[str] = None, ax: Any = None) -> Any:
     """Log–log plot of one family of a :class:`benchreport.ScalingResult`: every process median as a
-    point and the best model's curve (base and head for a comparison)."""
+    point and the best model's curve (base and head for a comparison; a dashed curve where no model
+    fits). Costs are drawn in the unit the reports show them in (``µs``, not base seconds); both
+    axes have 1-2-5 ticks with plain labels (``200k``); the x axis is named after the size's label."""
     ax = _axes(ax)
     if result.compared:
         items = [(c.name, [(result.core.base_value, c.base, BASE_COLOR), (result.core.head_value, c.head, HEAD_COLOR)])
@@ -241,40 +265,68 @@ def plot_scaling(result: Any, family: Optional[str] = None, ax: Any = None) -> A
     chosen = next((sides for name, sides in items if family is None or name == family), None)
     if chosen is None:
         raise ValueError(f"no family {family!r}; families: {', '.join(name for name, _ in items)}")
+    costs = np.array([v for _, fit, _ in chosen for values in fit.process_values for v in values])
+    factor, unit = display_scale(costs, chosen[0][1].unit)
     for side, fit, color in chosen:
         xs = [n for n, values in zip(fit.sizes, fit.process_values) for _ in values]
-        ys = [v for values in fit.process_values for v in values]
+        ys = [factor * v for values in fit.process_values for v in values]
         ax.scatter(xs, ys, s=12, color=color, alpha=0.7, label=f"{side} processes".strip())
         grid = np.geomspace(fit.sizes[0], fit.sizes[-1], 48)
-        ax.plot(grid, [fit.fit.predict(float(n)) for n in grid], color=color,
-                label=f"{side} O({fit.fit.best}), b = {fit.fit.power.exponent:.2f}".strip())
+        name = f"O({fit.fit.closest})" if fit.fit.best is not None else f"no model fits (closest O({fit.fit.closest}))"
+        ax.plot(grid, [factor * fit.fit.predict(float(n)) for n in grid], color=color,
+                linestyle="-" if fit.fit.best is not None else "--",
+                label=f"{side} {name}, b = {fit.fit.power.exponent:.2f}".strip())
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("size n")
-    ax.set_ylabel(f"cost ({chosen[0][1].unit})")
+    _human_log_axis(ax.xaxis)
+    _human_log_axis(ax.yaxis)
+    size_source = result.core.size_source
+    ax.set_xlabel("size n" if size_source in ("", "name") else size_source)
+    ax.set_ylabel(f"cost ({unit})" if unit else "cost")
     ax.set_title(family or next(name for name, _ in items))
     ax.legend(fontsize="small")
     return ax
 
 
-def plot_history(result: Any, *, ax: Any = None, max_cases: int = 12) -> Any:
-    """Each case's per-commit summaries over its first one (``br.history`` result), change points as
-    markers: red where the case got worse, green where it got better. At most ``max_cases`` lines."""
+def plot_history(result: Any, *, ax: Any = None, max_cases: int = 12, relative: Optional[bool] = None) -> Any:
+    """Each case's per-commit summaries (``br.history`` result), change points as markers: red where the
+    case got worse, green where it got better. At most ``max_cases`` lines.
+
+    ``relative`` (default: when more than one case is drawn, or their units differ) divides each line by its
+    first commit; otherwise the summaries are drawn in the unit the reports show them in (``ms``, not base
+    seconds), with that unit on the y axis."""
     ax = _axes(ax)
     commits = result.commits
-    for series, changes in list(zip(result.analysis.history.series, result.analysis.changes))[:max_cases]:
+    drawn = list(zip(result.analysis.history.series, result.analysis.changes))[:max_cases]
+    units = {series.base_unit for series, _ in drawn}
+    if relative is None:
+        relative = len(drawn) > 1 or len(units) > 1
+    factor, unit = 1.0, ""
+    if not relative:
+        if len(units) > 1:
+            raise ValueError(f"cases in different units ({', '.join(sorted(units))}): pass relative=True")
+        every = np.concatenate([np.asarray(series.values, dtype=np.float64) for series, _ in drawn] or [np.ones(0)])
+        factor, unit = display_scale(every, next(iter(units), ""))
+    for series, changes in drawn:
         values = np.asarray(series.values, dtype=np.float64)
+        shown = values / values[0] if relative else values * factor
         x = np.asarray(series.commits)
-        line, = ax.plot(x, values / values[0], linewidth=1, label=" / ".join(series.key) or "all sets")
+        line, = ax.plot(x, shown, linewidth=1, label=" / ".join(series.key) or "all sets")
         for cp in changes.change_points:
             color = VERDICT_COLORS["slower"] if cp.regression else VERDICT_COLORS["faster"]
             ax.axvline(cp.commit, color=color, alpha=0.35, linewidth=1)
-            ax.plot([cp.commit], [values[cp.index] / values[0]], "o", color=line.get_color(), markersize=4)
+            ax.plot([cp.commit], [shown[cp.index]], "o", color=line.get_color(), markersize=4)
     ticks = np.unique(np.linspace(0, max(len(commits) - 1, 0), num=min(len(commits), 8)).astype(int))
     ax.set_xticks(ticks)
     ax.set_xticklabels([commits[t][:12] for t in ticks], rotation=30, ha="right", fontsize=8)
-    ax.set_ylabel("summary / first commit")
+    if relative:
+        ax.set_ylabel("summary / first commit")
+    else:
+        from matplotlib import ticker
+
+        ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: human_number(v)))
+        ax.set_ylabel(f"summary ({unit})" if unit else "summary")
     ax.set_xlabel(result.analysis.history.order)
-    if len(result.analysis.history.series) > 1:
+    if len(drawn) > 1:
         ax.legend(fontsize=7, loc="best")
     return ax

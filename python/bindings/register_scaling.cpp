@@ -26,6 +26,13 @@ void register_fit_classes(py::module_& m) {
       .def_readonly("coefficient", &ModelFit::coefficient)
       .def_readonly("coefficient_lower", &ModelFit::coefficient_lower)
       .def_readonly("coefficient_upper", &ModelFit::coefficient_upper)
+      .def_readonly("intercept", &ModelFit::intercept, "c of c + b·g(n); 0 without a fixed cost")
+      .def_readonly("intercept_lower", &ModelFit::intercept_lower)
+      .def_readonly("intercept_upper", &ModelFit::intercept_upper)
+      .def_readonly("exponent", &ModelFit::exponent, "b of a·n^b, k of c + b·n^k; NaN otherwise")
+      .def_readonly("exponent_lower", &ModelFit::exponent_lower)
+      .def_readonly("exponent_upper", &ModelFit::exponent_upper)
+      .def("predict", &model_value, py::arg("n"), "The model's fitted cost at n.")
       .def_readonly("parameters", &ModelFit::parameters)
       .def_readonly("aicc", &ModelFit::aicc)
       .def_readonly("rms_relative", &ModelFit::rms_relative);
@@ -39,12 +46,31 @@ void register_fit_classes(py::module_& m) {
       .def_readonly("covariance", &PowerFit::covariance)
       .def_readonly("reference_size", &PowerFit::reference_size)
       .def_readonly("df", &PowerFit::df);
+  py::class_<LackOfFit>(m, "LackOfFit", "F test of the best model's residuals against the between-process noise.")
+      .def_readonly("tested", &LackOfFit::tested)
+      .def_readonly("detected", &LackOfFit::detected, "p < alpha: no model fits the sizes within their noise")
+      .def_readonly("f", &LackOfFit::f)
+      .def_readonly("p", &LackOfFit::p)
+      .def_readonly("df_model", &LackOfFit::df_model)
+      .def_readonly("df_pure", &LackOfFit::df_pure);
   py::class_<ScalingFit>(m, "ScalingFit", "Growth fits of one family (or one side of it).")
       .def_readonly("sizes", &ScalingFit::sizes)
       .def_readonly("summaries", &ScalingFit::summaries)
       .def_readonly("processes", &ScalingFit::processes)
       .def_readonly("models", &ScalingFit::models)
-      .def_property_readonly("best", [](const ScalingFit& f) { return model_name(f.best); })
+      .def_property_readonly(
+          "best",
+          [](const ScalingFit& f) -> std::optional<std::string> {
+            if (f.lack_of_fit.detected) return std::nullopt;
+            return model_name(f.best);
+          },
+          "The chosen model's name; None when no model fits (lack_of_fit.detected)")
+      .def_property_readonly(
+          "closest", [](const ScalingFit& f) { return model_name(f.best); },
+          "The chosen model's name even when none fits")
+      .def_property_readonly("best_fit", &ScalingFit::best_fit, py::return_value_policy::reference_internal,
+                             "The chosen (or, when none fits, the closest) model's fit")
+      .def_readonly("lack_of_fit", &ScalingFit::lack_of_fit)
       .def_readonly("power", &ScalingFit::power)
       .def_readonly("residuals", &ScalingFit::residuals)
       .def_readonly("sigma", &ScalingFit::sigma)
@@ -119,12 +145,14 @@ void register_scaling(py::module_& m) {
   m.attr("SCALING_SCHEMA") = std::string(kScalingSchema);
   m.def(
       "fit_scaling",
-      [](const std::vector<std::pair<double, std::vector<double>>>& levels, double confidence, double reference_size) {
+      [](const std::vector<std::pair<double, std::vector<double>>>& levels, double confidence, double reference_size,
+         double lack_of_fit_alpha) {
         std::vector<SizeLevel> in;
         for (const auto& [size, values] : levels) in.push_back({size, values});
-        return fit_scaling(in, {confidence, reference_size});
+        return fit_scaling(in, {confidence, reference_size, lack_of_fit_alpha});
       },
       py::arg("levels"), py::kw_only(), py::arg("confidence") = 0.95, py::arg("reference_size") = 0.0,
+      py::arg("lack_of_fit_alpha") = 0.01,
       "Growth fits of [(size, per-process values), ...]; see docs/statistics-scaling.md.");
   m.def(
       "compare_growth",

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <utility>
 
 #include "benchreport/report/fields.hpp"
 #include "benchreport/report/format.hpp"
@@ -15,7 +16,64 @@ namespace {
 constexpr ValueStyle kCost{.scale = true, .significant = true, .symbol = ValueStyle::Symbol::shown_unless_one};
 constexpr std::size_t kFitPoints = 48;  // points along a drawn fit line
 
-std::string model_label(GrowthModel model) { return fmt::format("O({})", growth_model_name(model)); }
+// How the model is chosen and when none fits (docs/statistics-scaling.md).
+std::string model_choice(const ScalingResult& r) {
+  return fmt::format(
+      "Model: least AICc on log residuals among 1, log n, n, n log n, n², n³; n^b, c + n, c + n log n and c + n^k "
+      "replace it only with less AICc and a fixed cost c whose interval excludes 0 (n^b: an exponent interval "
+      "excluding that model's slope; c + n^k: also k's excluding 1 and that slope). Lack of fit: F test of the "
+      "residuals per size against the spread between processes, p < {:g}.",
+      r.options.fit.lack_of_fit_alpha);
+}
+
+// "O(n log n)"; with a fixed cost "c + O(n)", and c + n^k with its fitted k.
+std::string model_label(const ModelFit& m) {
+  switch (m.model) {
+    case GrowthModel::linear_offset: return "c + O(n)";
+    case GrowthModel::n_log_n_offset: return "c + O(n log n)";
+    case GrowthModel::power_offset: return fmt::format("c + O(n^{})", format_fixed(m.exponent));
+    default: return fmt::format("O({})", growth_model_name(m.model));
+  }
+}
+
+// The model a table names: the best one, or that none fits and the closest.
+std::string chosen_text(const ScalingFit& fit) {
+  if (fit.lack_of_fit.detected) return fmt::format("none fits (closest {})", model_label(fit.best_fit()));
+  return model_label(fit.best_fit());
+}
+
+CellRole chosen_role(const ScalingFit& fit) {
+  return fit.lack_of_fit.detected ? CellRole::inconclusive : CellRole::none;
+}
+
+// The fixed cost c of the chosen model with its interval, or "—" without one.
+Cell intercept_cell(const FamilyFit& f) {
+  const ModelFit& m = f.fit.best_fit();
+  if (!has_intercept(m.model)) return Cell(std::string(kUnavailable));
+  return Cell(
+      fmt::format("{} ({} to {})", format_value(m.intercept, f.unit, kCost),
+                  format_value(m.intercept_lower, f.unit, kCost), format_value(m.intercept_upper, f.unit, kCost)),
+      m.intercept);
+}
+
+std::string lack_of_fit_text(const LackOfFit& l) {
+  if (!l.tested) return std::string(kUnavailable);
+  return fmt::format("F = {}, p = {}", format_fixed(l.f), fmt::format("{:.2g}", l.p));
+}
+
+// A warning naming each fit that no model fits, or nothing.
+void add_lack_of_fit_note(Blocks& blocks, const std::vector<std::pair<std::string, const ScalingFit*>>& fits) {
+  std::vector<std::string> names;
+  for (const auto& [name, fit] : fits) {
+    if (fit->lack_of_fit.detected) names.push_back(fmt::format("{} ({})", name, lack_of_fit_text(fit->lack_of_fit)));
+  }
+  if (names.empty()) return;
+  blocks.add_note(fmt::format("No model fits {}: the cost per size strays from every model by more than the "
+                              "processes at one size differ (lack-of-fit F test). The closest model is drawn; "
+                              "its growth class is not a finding.",
+                              fmt::join(names, "; ")),
+                  NoteKind::warning);
+}
 
 std::string exponent_text(const PowerFit& p) {
   return fmt::format("{} ({})", format_fixed(p.exponent), format_range(p.exponent_lower, p.exponent_upper));
@@ -91,7 +149,7 @@ Plot family_plot(const std::string& name, const Unit& unit, const std::string& x
 void add_residuals(Blocks& blocks, const FamilyFit& f, const std::string& side, const std::string& size) {
   Table t(
       {size, {"processes", Align::right}, {"cost", Align::right}, {"fitted", Align::right}, {"residual", Align::right}},
-      fmt::format("{}{}: {} fit", f.name, side.empty() ? "" : " (" + side + ")", model_label(f.fit.best)));
+      fmt::format("{}{}: {} fit", f.name, side.empty() ? "" : " (" + side + ")", model_label(f.fit.best_fit())));
   for (std::size_t i = 0; i < f.fit.sizes.size(); ++i) {
     const double n = f.fit.sizes[i];
     t.add_row({Cell(fmt::format("{:g}", n), n), Cell(format_integer(f.fit.processes[i]), f.fit.processes[i]),
@@ -110,25 +168,32 @@ void add_fits(Blocks& blocks, const ScalingResult& r, int level) {
   blocks.add_heading(level, "Growth");
   Table t({"family",
            "model",
+           {"fixed cost c (CI)", Align::right},
            {"exponent b (CI)", Align::right},
            {"cost at largest size", Align::right},
            {"RMS residual", Align::right},
+           {"lack of fit", Align::right},
            {"sizes", Align::right},
            "Google Benchmark"},
           {}, "scaling");
+  std::vector<std::pair<std::string, const ScalingFit*>> checked;
   for (const FamilyFit& f : r.fits) {
     const double largest = f.fit.sizes.back();
-    t.add_row({Cell(f.name, CellRole::code), model_label(f.fit.best),
+    t.add_row({Cell(f.name, CellRole::code), Cell(chosen_text(f.fit), chosen_role(f.fit)), intercept_cell(f),
                Cell(exponent_text(f.fit.power), f.fit.power.exponent),
                Cell(format_value(f.fit.predict(largest), f.unit, kCost), f.fit.predict(largest)),
                Cell(format_percent(f.fit.best_fit().rms_relative), f.fit.best_fit().rms_relative),
+               Cell(lack_of_fit_text(f.fit.lack_of_fit), f.fit.lack_of_fit.p),
                Cell(format_integer(static_cast<double>(f.fit.sizes.size())), static_cast<double>(f.fit.sizes.size())),
                reported_text(f)});
+    checked.emplace_back(f.name, &f.fit);
   }
   blocks.add_table(std::move(t));
+  add_lack_of_fit_note(blocks, checked);
+  blocks.add_note(model_choice(r));
   for (const FamilyFit& f : r.fits) {
     Plot p = family_plot(f.name, f.unit, size_label(r, "size n"));
-    p.series = {measured(f, "processes"), fitted(f, model_label(f.fit.best))};
+    p.series = {measured(f, "processes"), fitted(f, model_label(f.fit.best_fit()))};
     blocks.add_plot(std::move(p));
   }
   Details& d = blocks.add_details("Residuals per size");
@@ -149,8 +214,8 @@ void add_comparisons(Blocks& blocks, const ScalingResult& r, int level) {
     const GrowthChange& g = c.change;
     std::vector<Cell> row{
         Cell(c.name, CellRole::code),
-        fmt::format("{}, b = {}", model_label(c.base.fit.best), exponent_text(c.base.fit.power)),
-        fmt::format("{}, b = {}", model_label(c.head.fit.best), exponent_text(c.head.fit.power)),
+        fmt::format("{}, b = {}", chosen_text(c.base.fit), exponent_text(c.base.fit.power)),
+        fmt::format("{}, b = {}", chosen_text(c.head.fit), exponent_text(c.head.fit.power)),
         Cell(fmt::format("{:+.2f} ({})", g.exponent_change, format_range(g.exponent_lower, g.exponent_upper)),
              g.exponent_change),
         Cell(fmt::format("{} at n = {:g}", ratio_text(g.level_ratio, g.level_lower, g.level_upper),
@@ -165,6 +230,12 @@ void add_comparisons(Blocks& blocks, const ScalingResult& r, int level) {
     far = far || g.far;
   }
   blocks.add_table(std::move(t));
+  std::vector<std::pair<std::string, const ScalingFit*>> checked;
+  for (const FamilyComparison& c : r.comparisons) {
+    checked.emplace_back(fmt::format("{} ({})", c.name, r.base_value), &c.base.fit);
+    checked.emplace_back(fmt::format("{} ({})", c.name, r.head_value), &c.head.fit);
+  }
+  add_lack_of_fit_note(blocks, checked);
   if (far) {
     blocks.add_note(fmt::format("n = {:g} is more than {:g}× beyond the measured sizes: the extrapolated change "
                                 "assumes both power laws hold that far.",
@@ -174,13 +245,14 @@ void add_comparisons(Blocks& blocks, const ScalingResult& r, int level) {
   blocks.add_note(fmt::format(
       "Exponent b: log–log least squares of per-size costs (geometric mean of per-process medians, weighted by "
       "process count), {:.0f}% t intervals with the process as unit. A family grows faster (slower) when the "
-      "interval of Δb excludes 0 and |Δb| ≥ {:g}; same growth when the interval lies within ±{:g}. Models by AICc.",
-      r.options.change.confidence * 100, r.options.change.exponent_threshold, r.options.change.exponent_threshold));
+      "interval of Δb excludes 0 and |Δb| ≥ {:g}; same growth when the interval lies within ±{:g}. {}",
+      r.options.change.confidence * 100, r.options.change.exponent_threshold, r.options.change.exponent_threshold,
+      model_choice(r)));
   for (const FamilyComparison& c : r.comparisons) {
     Plot p = family_plot(c.name, c.base.unit, size_label(r, "size n"));
     p.series = {measured(c.base, r.base_value), measured(c.head, r.head_value),
-                fitted(c.base, fmt::format("{} {}", r.base_value, model_label(c.base.fit.best))),
-                fitted(c.head, fmt::format("{} {}", r.head_value, model_label(c.head.fit.best)))};
+                fitted(c.base, fmt::format("{} {}", r.base_value, model_label(c.base.fit.best_fit()))),
+                fitted(c.head, fmt::format("{} {}", r.head_value, model_label(c.head.fit.best_fit())))};
     blocks.add_plot(std::move(p));
   }
   Details& d = blocks.add_details("Residuals per size");
@@ -197,6 +269,12 @@ Json models_json(const FamilyFit& f) {
                                   {"coefficient", m.coefficient},
                                   {"coefficient_lower", m.coefficient_lower},
                                   {"coefficient_upper", m.coefficient_upper},
+                                  {"intercept", m.intercept},
+                                  {"intercept_lower", m.intercept_lower},
+                                  {"intercept_upper", m.intercept_upper},
+                                  {"exponent", m.exponent},
+                                  {"exponent_lower", m.exponent_lower},
+                                  {"exponent_upper", m.exponent_upper},
                                   {"aicc", std::isfinite(m.aicc) ? Json(m.aicc) : Json()},
                                   {"rms_relative", m.rms_relative}});
   }
@@ -212,7 +290,21 @@ void visit_fit(const FamilyFit& f, Visitor& v) {
   v.list("sizes", f.fit.sizes);
   v.list("costs", f.fit.summaries);
   v.list("processes", f.fit.processes);
-  v.field("best", std::string(growth_model_name(f.fit.best)));
+  const LackOfFit& l = f.fit.lack_of_fit;
+  // No class is named when none fits: JSON leaves `best` out, the column is empty; `closest` always names one.
+  v.field_if(!l.detected, "best", l.detected ? std::string() : std::string(growth_model_name(f.fit.best)));
+  v.field("closest", std::string(growth_model_name(f.fit.best)));
+  v.field("intercept", f.fit.best_fit().intercept);
+  v.field("intercept_lower", f.fit.best_fit().intercept_lower);
+  v.field("intercept_upper", f.fit.best_fit().intercept_upper);
+  v.begin_group("lack_of_fit", true);
+  v.field("tested", l.tested);
+  v.field("detected", l.detected);
+  v.field("f", l.tested ? l.f : std::nan(""));
+  v.field("p", l.tested ? l.p : std::nan(""));
+  v.field("df_model", l.df_model);
+  v.field("df_pure", l.df_pure);
+  v.end_group();
   v.json("models", models_json(f));
   v.field("exponent", p.exponent);
   v.field("exponent_lower", p.exponent_lower);

@@ -5,7 +5,9 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <boost/math/distributions/fisher_f.hpp>
 #include <boost/math/distributions/students_t.hpp>
+#include <boost/math/tools/minima.hpp>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -16,6 +18,9 @@ namespace benchreport {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// The range searched for k of c + b·n^k: below it n^k is nearly the constant column.
+constexpr double kMinPowerK = 0.1, kMaxPowerK = 4, kPowerKStep = 0.05;
 
 // Two-sided t quantile at `confidence` (df > 0).
 double t_quantile(double df, double confidence) {
@@ -83,30 +88,119 @@ void fill_quality(ModelFit& fit, const ScalingFit& out, const std::vector<double
   fit.rms_relative = std::sqrt(num / den);
 }
 
-// y = a·g(n) by weighted least squares, weights m_s / y_s² (relative errors).
-ModelFit fit_fixed(GrowthModel model, const ScalingFit& out, double t) {
-  const auto s = static_cast<Eigen::Index>(out.sizes.size());
-  Eigen::MatrixXd a(s, 1);
-  Eigen::VectorXd b(s);
-  double information = 0;  // Σ w g²
+// Weighted least squares of the size costs on the columns of x, weights
+// w_s = m_s / y_s² (relative errors): β and (XᵀWX)⁻¹.
+struct Wls {
+  Eigen::VectorXd beta;
+  Eigen::MatrixXd inverse_information;
+  double wrss = 0;
+};
+
+Wls relative_wls(const ScalingFit& out, const Eigen::MatrixXd& x) {
+  const auto s = x.rows();
+  Eigen::VectorXd root_w(s), y(s);
   for (Eigen::Index i = 0; i < s; ++i) {
     const auto k = static_cast<std::size_t>(i);
-    const double w = out.processes[k] / (out.summaries[k] * out.summaries[k]);
-    const double g = growth_term(model, out.sizes[k]);
-    a(i, 0) = std::sqrt(w) * g;
-    b(i) = std::sqrt(w) * out.summaries[k];
-    information += w * g * g;
+    root_w(i) = std::sqrt(out.processes[k]) / out.summaries[k];
+    y(i) = out.summaries[k];
   }
+  const Eigen::MatrixXd xw = root_w.asDiagonal() * x;
+  const Eigen::VectorXd yw = root_w.cwiseProduct(y);
+  Wls r;
+  r.beta = xw.colPivHouseholderQr().solve(yw);
+  r.inverse_information = (xw.transpose() * xw).inverse();
+  r.wrss = (yw - xw * r.beta).squaredNorm();
+  return r;
+}
+
+// est ± t·σ·√v: a t interval from a diagonal entry of (XᵀWX)⁻¹ (NaN when singular).
+void interval(double estimate, double variance_factor, double sigma, double t, double& lower, double& upper) {
+  const double se = variance_factor >= 0 ? sigma * std::sqrt(variance_factor) : kNaN;
+  lower = estimate - t * se;
+  upper = estimate + t * se;
+}
+
+void fill_predictions(ModelFit& fit, const ScalingFit& out) {
+  std::vector<double> predicted(out.sizes.size());
+  for (std::size_t i = 0; i < predicted.size(); ++i) predicted[i] = model_value(fit, out.sizes[i]);
+  fill_quality(fit, out, predicted);
+}
+
+// y = a·g(n) or y = c + b·g(n) by relative weighted least squares.
+ModelFit fit_linear(GrowthModel model, const ScalingFit& out, double t) {
+  const bool offset = has_intercept(model);
+  const auto s = static_cast<Eigen::Index>(out.sizes.size());
+  Eigen::MatrixXd x(s, offset ? 2 : 1);
+  for (Eigen::Index i = 0; i < s; ++i) {
+    if (offset) x(i, 0) = 1;
+    x(i, x.cols() - 1) = growth_term(model, out.sizes[static_cast<std::size_t>(i)]);
+  }
+  const Wls w = relative_wls(out, x);
+  const Eigen::Index last = x.cols() - 1;
   ModelFit fit;
   fit.model = model;
-  fit.parameters = 1;
-  fit.coefficient = a.colPivHouseholderQr().solve(b)(0);
-  const double se = information > 0 ? out.sigma / std::sqrt(information) : kInf;
-  fit.coefficient_lower = fit.coefficient - t * se;
-  fit.coefficient_upper = fit.coefficient + t * se;
-  std::vector<double> predicted(out.sizes.size());
-  for (std::size_t i = 0; i < predicted.size(); ++i) predicted[i] = fit.coefficient * growth_term(model, out.sizes[i]);
-  fill_quality(fit, out, predicted);
+  fit.parameters = static_cast<std::size_t>(x.cols());
+  fit.exponent = fit.exponent_lower = fit.exponent_upper = kNaN;
+  fit.coefficient = w.beta(last);
+  interval(fit.coefficient, w.inverse_information(last, last), out.sigma, t, fit.coefficient_lower,
+           fit.coefficient_upper);
+  if (offset) {
+    fit.intercept = w.beta(0);
+    interval(fit.intercept, w.inverse_information(0, 0), out.sigma, t, fit.intercept_lower, fit.intercept_upper);
+  }
+  fill_predictions(fit, out);
+  return fit;
+}
+
+// c + b·n^k with k fixed: its weighted fit (columns 1 and n^k).
+Wls offset_power_at(const ScalingFit& out, double k) {
+  const auto s = static_cast<Eigen::Index>(out.sizes.size());
+  Eigen::MatrixXd x(s, 2);
+  for (Eigen::Index i = 0; i < s; ++i) {
+    x(i, 0) = 1;
+    x(i, 1) = std::pow(out.sizes[static_cast<std::size_t>(i)], k);
+  }
+  return relative_wls(out, x);
+}
+
+// k of c + b·n^k: the profile WRSS(k) minimised over a grid, then by Brent's
+// method within one grid step (the grid keeps Brent off a local minimum).
+double profile_power_k(const ScalingFit& out) {
+  const auto wrss = [&](double k) { return offset_power_at(out, k).wrss; };
+  double best_k = kMinPowerK, best = kInf;
+  const auto steps = static_cast<int>(std::lround((kMaxPowerK - kMinPowerK) / kPowerKStep));
+  for (int i = 0; i <= steps; ++i) {  // counted, not summed: the same grid on every platform
+    const double k = kMinPowerK + i * kPowerKStep;
+    const double v = wrss(k);
+    if (v < best) best = v, best_k = k;
+  }
+  const double lo = std::max(kMinPowerK, best_k - kPowerKStep), hi = std::min(kMaxPowerK, best_k + kPowerKStep);
+  const auto refined = boost::math::tools::brent_find_minima(wrss, lo, hi, std::numeric_limits<double>::digits / 2);
+  return refined.second <= best ? refined.first : best_k;
+}
+
+// c + b·n^k; intervals from the linearised model (Jacobian 1, n^k, b·n^k·ln n).
+ModelFit fit_offset_power(const ScalingFit& out, double t) {
+  ModelFit fit;
+  fit.model = GrowthModel::power_offset;
+  fit.parameters = 3;
+  fit.exponent = profile_power_k(out);
+  const Wls at_k = offset_power_at(out, fit.exponent);
+  fit.intercept = at_k.beta(0);
+  fit.coefficient = at_k.beta(1);
+  const auto s = static_cast<Eigen::Index>(out.sizes.size());
+  Eigen::MatrixXd jacobian(s, 3);
+  for (Eigen::Index i = 0; i < s; ++i) {
+    const double n = out.sizes[static_cast<std::size_t>(i)];
+    jacobian(i, 0) = 1;
+    jacobian(i, 1) = std::pow(n, fit.exponent);
+    jacobian(i, 2) = fit.coefficient * std::pow(n, fit.exponent) * std::log(n);
+  }
+  const Eigen::MatrixXd inverse = relative_wls(out, jacobian).inverse_information;
+  interval(fit.intercept, inverse(0, 0), out.sigma, t, fit.intercept_lower, fit.intercept_upper);
+  interval(fit.coefficient, inverse(1, 1), out.sigma, t, fit.coefficient_lower, fit.coefficient_upper);
+  interval(fit.exponent, inverse(2, 2), out.sigma, t, fit.exponent_lower, fit.exponent_upper);
+  fill_predictions(fit, out);
   return fit;
 }
 
@@ -154,11 +248,10 @@ ModelFit power_model(const ScalingFit& out, double t) {
   fit.coefficient = std::exp(at_one.level);
   fit.coefficient_lower = std::exp(at_one.level - t * at_one.level_se);
   fit.coefficient_upper = std::exp(at_one.level + t * at_one.level_se);
-  std::vector<double> predicted(out.sizes.size());
-  for (std::size_t i = 0; i < predicted.size(); ++i) {
-    predicted[i] = std::exp(out.power.level + out.power.exponent * std::log(out.sizes[i] / out.power.reference_size));
-  }
-  fill_quality(fit, out, predicted);
+  fit.exponent = out.power.exponent;
+  fit.exponent_lower = out.power.exponent_lower;
+  fit.exponent_upper = out.power.exponent_upper;
+  fill_predictions(fit, out);
   return fit;
 }
 
@@ -180,6 +273,63 @@ double effective_exponent(const ScalingFit& out, GrowthModel model) {
     sxx += out.processes[i] * dx * dx;
   }
   return sxy / sxx;
+}
+
+bool outside(double value, double lower, double upper) { return !(lower <= value && value <= upper); }
+
+// Whether a model with more than one parameter may replace `simple`, the best
+// one-coefficient model: what it adds must be told apart from nothing — a
+// power law's exponent from simple's own slope, a fixed cost from 0 (and its
+// growth b > 0), c + n^k's k from 1 (else c + n says it) and from simple's slope.
+bool eligible(const ModelFit& m, const ScalingFit& out, GrowthModel simple) {
+  const double slope = effective_exponent(out, simple);
+  switch (m.model) {
+    case GrowthModel::power: return outside(slope, m.exponent_lower, m.exponent_upper);
+    case GrowthModel::linear_offset:
+    case GrowthModel::n_log_n_offset: return m.intercept_lower > 0 && m.coefficient > 0;
+    case GrowthModel::power_offset:
+      return m.intercept_lower > 0 && m.coefficient > 0 && outside(1.0, m.exponent_lower, m.exponent_upper) &&
+             outside(slope, m.exponent_lower, m.exponent_upper);
+    default: return false;
+  }
+}
+
+// Least AICc among the one-coefficient models (ties go to the simpler, earlier
+// one), replaced by an eligible richer model only with still less AICc.
+GrowthModel chosen_model(const ScalingFit& out) {
+  const ModelFit* best = nullptr;
+  for (const ModelFit& m : out.models) {
+    if (m.parameters == 1 && (best == nullptr || m.aicc < best->aicc)) best = &m;
+  }
+  const GrowthModel simple = best->model;
+  for (const ModelFit& m : out.models) {
+    if (m.parameters > 1 && m.aicc < best->aicc && eligible(m, out, simple)) best = &m;
+  }
+  return best->model;
+}
+
+// The pure-error variance is floored so that replicates equal to 12 digits do
+// not turn a rounding residual into lack of fit.
+constexpr double kMinPureVariance = 1e-24;
+
+LackOfFit lack_of_fit(const ScalingFit& out, const ModelFit& m, double pure_ss, double pure_df, double alpha) {
+  LackOfFit l;
+  l.df_pure = pure_df;
+  l.df_model = static_cast<double>(out.sizes.size()) - static_cast<double>(m.parameters);
+  if (pure_df <= 0 || l.df_model <= 0) return l;
+  double ss = 0;  // Σ m_s (log y_s − log ŷ_s)²: the between-size part of the process-level residuals
+  for (std::size_t i = 0; i < out.sizes.size(); ++i) {
+    const double fitted = model_value(m, out.sizes[i]);
+    const double e = fitted > 0 ? std::log(out.summaries[i] / fitted) : kInf;
+    ss += out.processes[i] * e * e;
+  }
+  l.tested = true;
+  l.f = (ss / l.df_model) / std::max(pure_ss / pure_df, kMinPureVariance);
+  l.p = std::isfinite(l.f) ? boost::math::cdf(boost::math::complement(
+                                 boost::math::fisher_f_distribution<double>(l.df_model, l.df_pure), l.f))
+                           : 0.0;
+  l.detected = l.p < alpha;
+  return l;
 }
 
 double geometric_mean(std::span<const double> values) {
@@ -211,6 +361,9 @@ std::string_view growth_model_name(GrowthModel model) noexcept {
     case GrowthModel::quadratic: return "n^2";
     case GrowthModel::cubic: return "n^3";
     case GrowthModel::power: return "n^b";
+    case GrowthModel::linear_offset: return "c + n";
+    case GrowthModel::n_log_n_offset: return "c + n log n";
+    case GrowthModel::power_offset: return "c + n^k";
   }
   return "?";
 }
@@ -223,9 +376,25 @@ double growth_term(GrowthModel model, double n) noexcept {
     case GrowthModel::n_log_n: return n * std::log(n);
     case GrowthModel::quadratic: return n * n;
     case GrowthModel::cubic: return n * n * n;
-    case GrowthModel::power: return std::numeric_limits<double>::quiet_NaN();
+    case GrowthModel::linear_offset: return n;
+    case GrowthModel::n_log_n_offset: return n * std::log(n);
+    case GrowthModel::power:
+    case GrowthModel::power_offset: return kNaN;
   }
-  return std::numeric_limits<double>::quiet_NaN();
+  return kNaN;
+}
+
+bool has_intercept(GrowthModel model) noexcept {
+  return model == GrowthModel::linear_offset || model == GrowthModel::n_log_n_offset ||
+         model == GrowthModel::power_offset;
+}
+
+double model_value(const ModelFit& fit, double n) noexcept {
+  switch (fit.model) {
+    case GrowthModel::power: return fit.coefficient * std::pow(n, fit.exponent);
+    case GrowthModel::power_offset: return fit.intercept + fit.coefficient * std::pow(n, fit.exponent);
+    default: return fit.intercept + fit.coefficient * growth_term(fit.model, n);
+  }
 }
 
 const ModelFit& ScalingFit::model(GrowthModel m) const {
@@ -235,14 +404,13 @@ const ModelFit& ScalingFit::model(GrowthModel m) const {
   throw InputError(fmt::format("scaling fit: no {} model", growth_model_name(m)));
 }
 
-double ScalingFit::predict(double n) const {
-  if (best == GrowthModel::power) return std::exp(power.level + power.exponent * std::log(n / power.reference_size));
-  return best_fit().coefficient * growth_term(best, n);
-}
+double ScalingFit::predict(double n) const { return model_value(best_fit(), n); }
 
 ScalingFit fit_scaling(std::span<const SizeLevel> levels, const ScalingFitOptions& options) {
   if (!(options.confidence > 0 && options.confidence < 1))
     throw InputError("scaling fit: confidence must be in (0, 1)");
+  if (!(options.lack_of_fit_alpha > 0 && options.lack_of_fit_alpha < 1))
+    throw InputError("scaling fit: lack-of-fit alpha must be in (0, 1)");
   const std::vector<Level> checked = checked_levels(levels);
   ScalingFit out;
   out.confidence = options.confidence;
@@ -257,17 +425,16 @@ ScalingFit fit_scaling(std::span<const SizeLevel> levels, const ScalingFitOption
   const double reference = options.reference_size > 0 ? options.reference_size : geometric_mean(out.sizes);
   out.power = fit_power(out, reference, pure_ss, pure_df);
   const double t = t_quantile(out.power.df, out.confidence);
-  for (const GrowthModel m : kGrowthModels)
-    out.models.push_back(m == GrowthModel::power ? power_model(out, t) : fit_fixed(m, out, t));
-  // Least AICc among the fixed models (ties go to the simpler, earlier one); the
-  // power law replaces it only when it also has less AICc and its exponent
-  // interval excludes the fixed model's own log–log slope over these sizes.
-  const auto fixed_end = out.models.end() - 1;
-  const ModelFit& fixed = *std::min_element(out.models.begin(), fixed_end,
-                                            [](const ModelFit& a, const ModelFit& b) { return a.aicc < b.aicc; });
-  const double slope = effective_exponent(out, fixed.model);
-  const bool power_differs = !(out.power.exponent_lower <= slope && slope <= out.power.exponent_upper);
-  out.best = out.models.back().aicc < fixed.aicc && power_differs ? GrowthModel::power : fixed.model;
+  for (const GrowthModel m : kGrowthModels) {
+    if (m == GrowthModel::power)
+      out.models.push_back(power_model(out, t));
+    else if (m == GrowthModel::power_offset)
+      out.models.push_back(fit_offset_power(out, t));
+    else
+      out.models.push_back(fit_linear(m, out, t));
+  }
+  out.best = chosen_model(out);
+  out.lack_of_fit = lack_of_fit(out, out.best_fit(), pure_ss, pure_df, options.lack_of_fit_alpha);
   for (std::size_t i = 0; i < out.sizes.size(); ++i)
     out.residuals.push_back(out.summaries[i] / out.predict(out.sizes[i]) - 1);
   return out;

@@ -178,3 +178,22 @@ def test_helpers_scale_base_units_as_the_reports_do():
     assert plot.display_scale(np.array([1.5e9]), "B") == (1.0, "B")  # sizes stay in their unit
     assert plot.display_scale(np.array([3.0]), "widgets") == (1.0, "widgets")  # unknown: as given
     assert plot.display_scale(np.array([3.0]), "") == (1.0, "")
+
+
+def test_history_plot_of_one_case_is_in_its_display_unit():
+    """One case is drawn as summaries in ms (base seconds × 1000), several as ratios to their first commit."""
+    import benchreport as br
+
+    rng = np.random.default_rng(4)
+    commits = [f"c{i:02d}" for i in range(12)]
+    values = np.where(np.arange(12) < 6, 2e-3, 2.4e-3)
+    ds = br.Dataset.from_arrays(np.concatenate([v * rng.lognormal(0, 0.01, 5) for v in values]),
+                                np.arange(0, 61, 5), labels={"benchmark": ["BM_a"] * 12, "commit": commits})
+    result = br.history(ds, order="commit")
+    ax = plot.plot_history(result)
+    assert ax.get_ylabel() == "summary (ms)"
+    series = result.analysis.history.series[0]
+    np.testing.assert_allclose(ax.get_lines()[0].get_ydata(), 1e3 * np.asarray(series.values), rtol=1e-12)
+    ax = plot.plot_history(result, relative=True)
+    assert ax.get_ylabel() == "summary / first commit"
+    assert ax.get_lines()[0].get_ydata()[0] == 1.0

@@ -1,8 +1,9 @@
 #pragma once
 // How cost grows with input size: weighted least-squares fits of per-size
-// summaries against fixed growth models and a free power law, model choice by
-// AICc, t intervals with the process as the independent unit, and the change of
-// growth between two fits. Formulas: docs/statistics-scaling.md.
+// summaries against fixed growth models, a free power law and models with a
+// fixed cost (c + b·g(n)), model choice by AICc, an F test of lack of fit, t
+// intervals with the process as the independent unit, and the change of growth
+// between two fits. Formulas: docs/statistics-scaling.md.
 #include <array>
 #include <cstddef>
 #include <optional>
@@ -12,15 +13,31 @@
 
 namespace benchreport {
 
-enum class GrowthModel { constant, log, linear, n_log_n, quadratic, cubic, power };
-inline constexpr std::array<GrowthModel, 7> kGrowthModels{
-    GrowthModel::constant,  GrowthModel::log,   GrowthModel::linear, GrowthModel::n_log_n,
-    GrowthModel::quadratic, GrowthModel::cubic, GrowthModel::power};
+// One-coefficient models a·g(n), the power law a·n^b, and the models with a
+// fixed cost c + b·n, c + b·n log n and c + b·n^k (k fitted).
+enum class GrowthModel {
+  constant,
+  log,
+  linear,
+  n_log_n,
+  quadratic,
+  cubic,
+  power,
+  linear_offset,
+  n_log_n_offset,
+  power_offset
+};
+inline constexpr std::array<GrowthModel, 10> kGrowthModels{
+    GrowthModel::constant,       GrowthModel::log,         GrowthModel::linear, GrowthModel::n_log_n,
+    GrowthModel::quadratic,      GrowthModel::cubic,       GrowthModel::power,  GrowthModel::linear_offset,
+    GrowthModel::n_log_n_offset, GrowthModel::power_offset};
 
-// "1", "log n", "n", "n log n", "n^2", "n^3", "n^b".
+// "1", "log n", "n", "n log n", "n^2", "n^3", "n^b", "c + n", "c + n log n", "c + n^k".
 std::string_view growth_model_name(GrowthModel model) noexcept;
-// g(n) of a one-coefficient model y = a·g(n) (natural log); NaN for power.
+// g(n) of y = a·g(n) or y = c + b·g(n) (natural log); NaN for power and c + n^k.
 double growth_term(GrowthModel model, double n) noexcept;
+// Whether the model has a fixed cost c.
+bool has_intercept(GrowthModel model) noexcept;
 
 // One size of a family: one value per process (e.g. each process's median).
 struct SizeLevel {
@@ -30,16 +47,31 @@ struct SizeLevel {
 
 struct ScalingFitOptions {
   double confidence = 0.95;
-  double reference_size = 0;  // n_ref of the power law's level; 0 = geometric mean of the sizes
+  double reference_size = 0;        // n_ref of the power law's level; 0 = geometric mean of the sizes
+  double lack_of_fit_alpha = 0.01;  // the F test's level
 };
 
-// y = a·g(n) (or a·n^b): the coefficient with its interval and fit quality.
+// y = a·g(n), a·n^b or c + b·g(n): the coefficients with their intervals and fit quality.
 struct ModelFit {
   GrowthModel model = GrowthModel::constant;
-  double coefficient = 0, coefficient_lower = 0, coefficient_upper = 0;
+  double coefficient = 0, coefficient_lower = 0, coefficient_upper = 0;  // a (or b beside a fixed cost)
+  double intercept = 0, intercept_lower = 0, intercept_upper = 0;        // c; 0 without a fixed cost
+  double exponent = 0, exponent_lower = 0, exponent_upper = 0;           // b of a·n^b, k of c + b·n^k; NaN otherwise
   std::size_t parameters = 1;
-  double aicc = 0;          // +inf when too few sizes for the model
+  double aicc = 0;          // +inf when too few sizes for the model (or a fitted cost <= 0)
   double rms_relative = 0;  // sqrt(Σ m_s (ŷ/y - 1)² / Σ m_s)
+};
+
+// The fitted cost of `fit` at size n.
+double model_value(const ModelFit& fit, double n) noexcept;
+
+// F test of the chosen model's residuals against the between-process noise
+// (replicates per size): F = (Σ m_s e_s² / (S − k)) / σ², e_s the log residual.
+struct LackOfFit {
+  bool tested = false;    // false: no size has two processes, or S <= k
+  bool detected = false;  // p < alpha: no model fits the sizes within their noise
+  double f = 0, p = 1;
+  double df_model = 0, df_pure = 0;  // S − k, Σ (m_s − 1)
 };
 
 // log y = level + b·(log n − log n_ref), weighted by process counts.
@@ -56,8 +88,9 @@ struct ScalingFit {
   std::vector<double> summaries;             // per size: geometric mean of its process values
   std::vector<double> processes;             // per size: process count m_s (the weight)
   std::vector<ModelFit> models;              // one per kGrowthModels entry, same order
-  GrowthModel best = GrowthModel::constant;  // least AICc
+  GrowthModel best = GrowthModel::constant;  // least AICc among the eligible models (the closest one under lack of fit)
   PowerFit power;
+  LackOfFit lack_of_fit;                // of the best model
   std::vector<double> residuals;        // per size: y / ŷ − 1 under the best model
   double sigma = 0;                     // per-process log-scale noise behind the intervals
   bool sigma_between_processes = true;  // false: from the power fit's residuals (one process per size)

@@ -13,7 +13,7 @@ import numpy.typing
 
 from . import compare
 
-__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'JsonValue', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'analyze_history', 'best_q_split', 'bmf_string', 'canonical_json', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'fingerprint', 'fit_scaling', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'JsonValue', 'LackOfFit', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'analyze_history', 'best_q_split', 'bmf_string', 'canonical_json', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'fingerprint', 'fit_scaling', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -606,6 +606,10 @@ class ModelFit:
     """
     y = a·g(n) (or a·n^b) with the coefficient's interval and fit quality.
     """
+    def predict(self, n: typing.SupportsFloat | typing.SupportsIndex) -> float:
+        """
+        The model's fitted cost at n.
+        """
     @property
     def aicc(self) -> float:
         ...
@@ -617,6 +621,28 @@ class ModelFit:
         ...
     @property
     def coefficient_upper(self) -> float:
+        ...
+    @property
+    def exponent(self) -> float:
+        """
+        b of a·n^b, k of c + b·n^k; NaN otherwise
+        """
+    @property
+    def exponent_lower(self) -> float:
+        ...
+    @property
+    def exponent_upper(self) -> float:
+        ...
+    @property
+    def intercept(self) -> float:
+        """
+        c of c + b·g(n); 0 without a fixed cost
+        """
+    @property
+    def intercept_lower(self) -> float:
+        ...
+    @property
+    def intercept_upper(self) -> float:
         ...
     @property
     def model(self) -> str:
@@ -658,6 +684,30 @@ class PowerFit:
     @property
     def reference_size(self) -> float:
         ...
+class LackOfFit:
+    """
+    F test of the best model's residuals against the between-process noise.
+    """
+    @property
+    def detected(self) -> bool:
+        """
+        p < alpha: no model fits the sizes within their noise
+        """
+    @property
+    def df_model(self) -> float:
+        ...
+    @property
+    def df_pure(self) -> float:
+        ...
+    @property
+    def f(self) -> float:
+        ...
+    @property
+    def p(self) -> float:
+        ...
+    @property
+    def tested(self) -> bool:
+        ...
 class ScalingFit:
     """
     Growth fits of one family (or one side of it).
@@ -667,10 +717,25 @@ class ScalingFit:
         The fitted cost at n under the best model.
         """
     @property
-    def best(self) -> str:
-        ...
+    def best(self) -> str | None:
+        """
+        The chosen model's name; None when no model fits (lack_of_fit.detected)
+        """
+    @property
+    def best_fit(self) -> ModelFit:
+        """
+        The chosen (or, when none fits, the closest) model's fit
+        """
+    @property
+    def closest(self) -> str:
+        """
+        The chosen model's name even when none fits
+        """
     @property
     def confidence(self) -> float:
+        ...
+    @property
+    def lack_of_fit(self) -> LackOfFit:
         ...
     @property
     def models(self) -> list[ModelFit]:
@@ -1051,7 +1116,7 @@ def fingerprint(json_text: str, hex_digits: typing.SupportsInt | typing.Supports
     """
     First hex digits of the SHA-256 of the canonical JSON.
     """
-def fit_scaling(levels: collections.abc.Sequence[tuple[typing.SupportsFloat | typing.SupportsIndex, collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex]]], *, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, reference_size: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> ScalingFit:
+def fit_scaling(levels: collections.abc.Sequence[tuple[typing.SupportsFloat | typing.SupportsIndex, collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex]]], *, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, reference_size: typing.SupportsFloat | typing.SupportsIndex = 0.0, lack_of_fit_alpha: typing.SupportsFloat | typing.SupportsIndex = 0.01) -> ScalingFit:
     """
     Growth fits of [(size, per-process values), ...]; see docs/statistics-scaling.md.
     """
@@ -1168,7 +1233,7 @@ DEFAULT_MARKDOWN_BUDGET: int = 65536
 DEFAULT_MAX_FILE_SIZE: int = 1073741824
 DEFAULT_QUANTILES: tuple = (0.05, 0.25, 0.75, 0.95)
 FORMATS: list = ['markdown', 'html', 'text', 'csv', 'json']
-GROWTH_MODELS: list = ['1', 'log n', 'n', 'n log n', 'n^2', 'n^3', 'n^b']
+GROWTH_MODELS: list = ['1', 'log n', 'n', 'n log n', 'n^2', 'n^3', 'n^b', 'c + n', 'c + n log n', 'c + n^k']
 HISTORY_SCHEMA: str = 'benchreport-history/1'
 PAIR_LABEL: str = 'pair'
 PROCESS_LABEL: str = 'process'
