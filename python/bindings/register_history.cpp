@@ -225,10 +225,13 @@ void register_history(py::module_& m) {
   m.def(
       "detect_steps",
       [](const DoubleArray& x, long long min_segment, double candidate_penalty, double threshold, double min_effect,
-         long long window, double clip, bool spreads, double spread_threshold, double min_spread_ratio) {
+         long long window, double clip, double slope_penalty, double plain_noise, bool spreads, double spread_threshold,
+         double min_spread_ratio) {
         StepOptions o = step_options(min_segment, threshold, min_effect, window);
         o.candidate_penalty = candidate_penalty;
         o.clip = clip;
+        o.slope_penalty = slope_penalty;
+        o.plain_noise = plain_noise;
         o.spreads = spreads;
         o.spread_threshold = spread_threshold;
         o.min_spread_ratio = min_spread_ratio;
@@ -238,8 +241,9 @@ void register_history(py::module_& m) {
       },
       "x"_a, py::kw_only(), "min_segment"_a = static_cast<long long>(so_.min_segment),
       "candidate_penalty"_a = so_.candidate_penalty, "threshold"_a = so_.threshold, "min_effect"_a = so_.min_effect,
-      "window"_a = static_cast<long long>(so_.window), "clip"_a = so_.clip, "spreads"_a = so_.spreads,
-      "spread_threshold"_a = so_.spread_threshold, "min_spread_ratio"_a = so_.min_spread_ratio,
+      "window"_a = static_cast<long long>(so_.window), "clip"_a = so_.clip, "slope_penalty"_a = so_.slope_penalty,
+      "plain_noise"_a = so_.plain_noise, "spreads"_a = so_.spreads, "spread_threshold"_a = so_.spread_threshold,
+      "min_spread_ratio"_a = so_.min_spread_ratio,
       "Steps of one series against a local trend (stats/steps.hpp), ascending.");
   m.def(
       "pelt_mean_changes",

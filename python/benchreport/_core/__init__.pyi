@@ -1038,7 +1038,7 @@ def dataset_from_csr(values: typing.Annotated[numpy.typing.ArrayLike, numpy.floa
     """
 def detect_format(name: str, first_bytes: bytes) -> str:
     ...
-def detect_steps(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, min_segment: typing.SupportsInt | typing.SupportsIndex = 3, candidate_penalty: typing.SupportsFloat | typing.SupportsIndex = 2.0, threshold: typing.SupportsFloat | typing.SupportsIndex = 3.0, min_effect: typing.SupportsFloat | typing.SupportsIndex = 1.0, window: typing.SupportsInt | typing.SupportsIndex = 40, clip: typing.SupportsFloat | typing.SupportsIndex = 3.0, spreads: bool = True, spread_threshold: typing.SupportsFloat | typing.SupportsIndex = 5.0, min_spread_ratio: typing.SupportsFloat | typing.SupportsIndex = 1.5) -> list[StepChange]:
+def detect_steps(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, min_segment: typing.SupportsInt | typing.SupportsIndex = 3, candidate_penalty: typing.SupportsFloat | typing.SupportsIndex = 2.0, threshold: typing.SupportsFloat | typing.SupportsIndex = 3.0, min_effect: typing.SupportsFloat | typing.SupportsIndex = 1.0, window: typing.SupportsInt | typing.SupportsIndex = 40, clip: typing.SupportsFloat | typing.SupportsIndex = 3.0, slope_penalty: typing.SupportsFloat | typing.SupportsIndex = 1.0, plain_noise: typing.SupportsFloat | typing.SupportsIndex = 1.3, spreads: bool = True, spread_threshold: typing.SupportsFloat | typing.SupportsIndex = 5.0, min_spread_ratio: typing.SupportsFloat | typing.SupportsIndex = 1.5) -> list[StepChange]:
     """
     Steps of one series against a local trend (stats/steps.hpp), ascending.
     """
