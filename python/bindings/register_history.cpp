@@ -139,7 +139,9 @@ void bind_results(py::module_& m) {
       .def_readonly("index", &StepChange::index)
       .def_readonly("step", &StepChange::step)
       .def_readonly("z", &StepChange::z)
-      .def_readonly("p_value", &StepChange::p_value);
+      .def_readonly("p_value", &StepChange::p_value)
+      .def_readonly("spread_ratio", &StepChange::spread_ratio,
+                    "sd after / sd before for a change of spread alone (step 0); 1 for a step of the level.");
   py::class_<SeriesChanges>(m, "SeriesChanges", "Change points of one series and whether it is still regressed.")
       .def_readonly("change_points", &SeriesChanges::change_points)
       .def_readonly("regressed_since", &SeriesChanges::regressed_since)
@@ -223,17 +225,25 @@ void register_history(py::module_& m) {
   m.def(
       "detect_steps",
       [](const DoubleArray& x, long long min_segment, double candidate_penalty, double threshold, double min_effect,
-         long long window, double clip) {
+         long long window, double clip, double slope_penalty, double plain_noise, bool spreads, double spread_threshold,
+         double min_spread_ratio) {
         StepOptions o = step_options(min_segment, threshold, min_effect, window);
         o.candidate_penalty = candidate_penalty;
         o.clip = clip;
+        o.slope_penalty = slope_penalty;
+        o.plain_noise = plain_noise;
+        o.spreads = spreads;
+        o.spread_threshold = spread_threshold;
+        o.min_spread_ratio = min_spread_ratio;
         const auto values = one_dimensional(x, "x");
         py::gil_scoped_release release;
         return detect_steps(values, o);
       },
       "x"_a, py::kw_only(), "min_segment"_a = static_cast<long long>(so_.min_segment),
       "candidate_penalty"_a = so_.candidate_penalty, "threshold"_a = so_.threshold, "min_effect"_a = so_.min_effect,
-      "window"_a = static_cast<long long>(so_.window), "clip"_a = so_.clip,
+      "window"_a = static_cast<long long>(so_.window), "clip"_a = so_.clip, "slope_penalty"_a = so_.slope_penalty,
+      "plain_noise"_a = so_.plain_noise, "spreads"_a = so_.spreads, "spread_threshold"_a = so_.spread_threshold,
+      "min_spread_ratio"_a = so_.min_spread_ratio,
       "Steps of one series against a local trend (stats/steps.hpp), ascending.");
   m.def(
       "pelt_mean_changes",

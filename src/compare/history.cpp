@@ -74,11 +74,13 @@ std::vector<EDivisiveSplit> find_splits(std::span<const double> values, const Ch
                                         std::uint64_t stream, int exponent, bool relative) {
   if (options.method == ChangeMethod::steps) {
     // A step's size is its fitted jump (on a trend the segment medians need not differ): kept when
-    // |step| / median(segment before it) >= min_magnitude (relative series), left to right.
+    // |step| / median(segment before it) >= min_magnitude (relative series), left to right; a
+    // change of spread alone (spread_ratio != 1) is kept as found.
     std::vector<EDivisiveSplit> out;
     for (const StepChange& c : detect_steps(values, options.steps)) {
       const std::size_t begin = out.empty() ? 0 : out.back().index;
-      if (relative && std::abs(c.step) < options.min_magnitude * segment_median(values, begin, c.index)) continue;
+      const bool small = std::abs(c.step) < options.min_magnitude * segment_median(values, begin, c.index);
+      if (relative && c.spread_ratio == 1 && small) continue;  // a change of spread has no step to measure
       out.push_back({c.index, c.z, c.p_value, false});
     }
     return out;

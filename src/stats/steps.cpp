@@ -1,5 +1,6 @@
-// Steps a person would mark: robust noise scale, Hampel clip, PELT candidates,
-// and a local level + slope + step test with greedy confirmation and pruning.
+// Steps a person would mark: robust noise scale, Hampel clip, PELT candidates (in
+// overlapping blocks on long series), a local level + slope + step test with greedy
+// confirmation and pruning, then changes of spread alone within the final segments.
 #include "benchreport/stats/steps.hpp"
 
 #include <algorithm>
@@ -17,16 +18,23 @@ namespace benchreport {
 namespace {
 
 constexpr std::size_t kHampelHalf = 3;  // the running median spans 7 points
+// PELT keeps every start on a stretch without change (quadratic); candidates only need to lie
+// near the steps, so a longer series is partitioned in blocks of kBlock points every kBlock / 2
+// (every point at least kBlock / 4 inside some block), linear in n.
+constexpr std::size_t kBlock = 512;
+// A spread estimated from fewer squared differences is too rough to compare (log sd error ~0.2).
+constexpr std::size_t kSpreadMinSide = 10;
 
 void check(std::span<const double> x, const StepOptions& o) {
   for (std::size_t i = 0; i < x.size(); ++i) {
     if (!std::isfinite(x[i])) throw InputError(fmt::format("steps: value {} at position {} is not finite", x[i], i));
   }
   if (o.min_segment < 1 || o.window < o.min_segment || !(o.clip > 0) || !(o.candidate_penalty >= 0) ||
-      !(o.threshold >= 0) || !(o.min_effect >= 0) || !(o.slope_penalty >= 0) || !(o.plain_noise >= 0)) {
+      !(o.threshold >= 0) || !(o.min_effect >= 0) || !(o.slope_penalty >= 0) || !(o.plain_noise >= 0) ||
+      !(o.spread_threshold >= 0) || !(o.min_spread_ratio >= 1)) {
     throw InputError(
         "steps: need min_segment >= 1, window >= min_segment, clip > 0 and non-negative "
-        "candidate_penalty, threshold, min_effect, slope_penalty and plain_noise");
+        "candidate_penalty, threshold, min_effect, slope_penalty and plain_noise, and min_spread_ratio >= 1");
   }
 }
 
@@ -300,6 +308,62 @@ void prune(std::vector<std::size_t>& kept, const Tester& test, std::size_t n) {
   }
 }
 
+// Optimal partitioning of y (stats/pelt.hpp), exactly when n <= kBlock, else the union of the
+// partitions of overlapping blocks.
+std::vector<std::size_t> candidates(std::span<const double> y, double penalty, std::size_t min_segment) {
+  if (y.size() <= kBlock) return pelt_mean_changes(y, penalty, min_segment);
+  std::vector<std::size_t> out;
+  for (std::size_t a = 0;; a += kBlock / 2) {
+    const std::size_t b = std::min(y.size(), a + kBlock);
+    for (std::size_t c : pelt_mean_changes(y.subspan(a, b - a), penalty, min_segment)) out.push_back(a + c);
+    if (b == y.size()) break;
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// The best change of spread of y[a, b): the Gaussian log-likelihood ratio of two variances
+// against one, on the squared first differences u_j = (y_{j+1} - y_j)^2 (a trend shifts them
+// by a constant squared, negligible against the noise), lr = m ln mean(u) - k ln mean(u_left) -
+// (m - k) ln mean(u_right), maximised over splits with kSpreadMinSide differences either side.
+struct SpreadSplit {
+  std::size_t at = 0;  // first point after the change (0: none)
+  double lr = 0;
+  double ratio = 1;  // sd after / sd before
+};
+
+SpreadSplit best_spread_split(std::span<const double> y, std::size_t a, std::size_t b) {
+  SpreadSplit best;
+  if (b - a < 2 * kSpreadMinSide + 1) return best;
+  const std::size_t m = b - a - 1;
+  std::vector<double> prefix(m + 1, 0.0);
+  for (std::size_t j = 0; j < m; ++j) prefix[j + 1] = prefix[j] + (y[a + j + 1] - y[a + j]) * (y[a + j + 1] - y[a + j]);
+  if (!(prefix[m] > 0)) return best;
+  const double whole = static_cast<double>(m) * std::log(prefix[m] / static_cast<double>(m));
+  for (std::size_t k = kSpreadMinSide; k + kSpreadMinSide <= m; ++k) {
+    const double left = prefix[k] / static_cast<double>(k);
+    const double right = (prefix[m] - prefix[k]) / static_cast<double>(m - k);
+    if (!(left > 0) || !(right > 0)) continue;
+    const double lr = whole - static_cast<double>(k) * std::log(left) - static_cast<double>(m - k) * std::log(right);
+    if (lr > best.lr) best = {a + k, lr, std::sqrt(right / left)};
+  }
+  return best;
+}
+
+// Changes of spread alone in y[a, b) (a segment between change points of the mean), by binary
+// segmentation: a split is kept when lr >= threshold * ln n and the sd ratio (or its inverse)
+// reaches min_spread_ratio.
+void spread_changes(std::span<const double> y, std::size_t a, std::size_t b, const StepOptions& o,
+                    std::vector<SpreadSplit>& out) {
+  const SpreadSplit s = best_spread_split(y, a, b);
+  const double log_n = std::log(static_cast<double>(y.size()));
+  if (s.at == 0 || s.lr < o.spread_threshold * log_n || std::max(s.ratio, 1 / s.ratio) < o.min_spread_ratio) return;
+  spread_changes(y, a, s.at, o, out);
+  out.push_back(s);
+  spread_changes(y, s.at, b, o, out);
+}
+
 }  // namespace
 
 double noise_scale(std::span<const double> x) {
@@ -327,19 +391,32 @@ std::vector<StepChange> detect_steps(std::span<const double> x, const StepOption
   const std::vector<double> clipped = hampel_clip(y, options.clip * sigma);
   const double log_n = std::log(static_cast<double>(n));
   const Tester test(clipped, sigma, options);
-  std::vector<std::size_t> kept = confirm(
-      pelt_mean_changes(clipped, options.candidate_penalty * sigma * sigma * log_n, options.min_segment), test, n);
+  std::vector<std::size_t> kept =
+      confirm(candidates(clipped, options.candidate_penalty * sigma * sigma * log_n, options.min_segment), test, n);
   prune(kept, test, n);
   std::vector<StepChange> out;
-  for (std::size_t k = 0; k < kept.size(); ++k) {
-    const Test t = test(k == 0 ? 0 : kept[k - 1], kept[k], k + 1 == kept.size() ? n : kept[k + 1]);
+  std::vector<SpreadSplit> spreads;
+  for (std::size_t k = 0; k <= kept.size(); ++k) {
+    const std::size_t a = k == 0 ? 0 : kept[k - 1], b = k == kept.size() ? n : kept[k];
+    if (options.spreads) spread_changes(clipped, a, b, options, spreads);
+    if (k == kept.size()) break;
+    const Test t = test(a, kept[k], k + 1 == kept.size() ? n : kept[k + 1]);
     StepChange c;
     c.index = kept[k];
     c.step = std::ldexp(t.step, exponent);
     c.z = std::copysign(std::sqrt(t.z2), t.step);
-    c.p_value = std::min(1.0, std::erfc(std::abs(c.z) / std::sqrt(2.0)) * static_cast<double>(n - 1));
     out.push_back(c);
   }
+  for (const SpreadSplit& s : spreads) {
+    StepChange c;
+    c.index = s.at;
+    c.z = std::copysign(std::sqrt(s.lr), std::log(s.ratio));
+    c.spread_ratio = s.ratio;
+    out.push_back(c);
+  }
+  for (StepChange& c : out)
+    c.p_value = std::min(1.0, std::erfc(std::abs(c.z) / std::sqrt(2.0)) * static_cast<double>(n - 1));
+  std::sort(out.begin(), out.end(), [](const StepChange& l, const StepChange& r) { return l.index < r.index; });
   return out;
 }
 

@@ -240,6 +240,30 @@ TEST_CASE("detect_steps: a step on a trend is found, the trend alone is not cut"
   CHECK_THROWS_AS(detect_steps(stepped, {.window = 1}), InputError);
 }
 
+TEST_CASE("detect_steps: a long series is segmented in blocks and keeps steps at block edges", "[history]") {
+  // 6 000 points (candidates from 512-point blocks every 256): no change on flat noise, and
+  // steps at a block's first and last admissible points (256 + 3, 768 - 3) and mid-block are found.
+  auto flat = noisy_steps(23, {}, 6000, 0.01);
+  CHECK(detect_steps(flat).empty());
+  const auto stepped = noisy_steps(23, {{259, 1.06}, {765, 0.95}, {3000, 1.05}}, 6000, 0.01);
+  std::vector<std::size_t> at;
+  for (const auto& c : detect_steps(stepped)) at.push_back(c.index);
+  CHECK(at == std::vector<std::size_t>{259, 765, 3000});
+}
+
+TEST_CASE("detect_steps: a change of spread alone is a change point with its sd ratio", "[history]") {
+  auto x = noisy_steps(29, {}, 200, 0.01);
+  for (std::size_t i = 120; i < x.size(); ++i) x[i] = 100 + 3 * (x[i] - 100);  // sd triples, level stays
+  const auto found = detect_steps(x);
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].index == Approx(120).margin(3));
+  CHECK(found[0].step == 0);
+  CHECK(found[0].spread_ratio > 2);
+  CHECK(found[0].z > 0);
+  CHECK(detect_steps(x, {.spreads = false}).empty());
+  CHECK_THROWS_AS(detect_steps(x, {.min_spread_ratio = 0.5}), InputError);
+}
+
 TEST_CASE("series_changes: a series with zeros has absolute changes", "[history]") {
   std::vector<double> counter(40, 0.0);
   for (std::size_t i = 20; i < counter.size(); ++i) counter[i] = 3;

@@ -21,7 +21,10 @@
 //    passes alone, two adjacent candidates may pass together (level + slope + two steps,
 //    each step's own fall in the squared error tested alike): a regression fixed soon after;
 // 6. every change point is tested again between its final neighbours, and the weakest
-//    failing one is dropped until all pass.
+//    failing one is dropped until all pass;
+// 7. within each final segment, a change of spread alone: the Gaussian likelihood ratio of
+//    two variances against one on the squared first differences, by binary segmentation,
+//    kept when it reaches spread_threshold * ln n and the sd ratio min_spread_ratio.
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -39,6 +42,9 @@ struct StepOptions {
   // A window whose level + slope + step residual variance is at most this * sigma^2 is plain
   // noise around its fit, and its null may be a constant; above it (a season), only level + slope.
   double plain_noise = 1.3;
+  bool spreads = true;            // also report changes of spread alone (step 7)
+  double spread_threshold = 5.0;  // their likelihood ratio must reach this * ln n
+  double min_spread_ratio = 1.5;  // and sd after / sd before (or its inverse) this
 };
 
 struct StepChange {
@@ -46,6 +52,9 @@ struct StepChange {
   double step = 0;        // fitted jump (units of x), level + slope + step model in its window
   double z = 0;           // sqrt(z^2), signed as the step
   double p_value = 1;     // two-sided normal p of z times (n - 1) candidate positions, at most 1
+  // A change of spread alone: sd after / sd before (step 0, z = sqrt(likelihood ratio) signed as
+  // its log); 1 for a step of the level.
+  double spread_ratio = 1;
 };
 
 // 1.4826 * median(|d - median(d)|) / sqrt(2) of the first differences d; when that

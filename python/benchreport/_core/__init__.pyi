@@ -1029,6 +1029,11 @@ class StepChange:
     def p_value(self) -> float:
         ...
     @property
+    def spread_ratio(self) -> float:
+        """
+        sd after / sd before for a change of spread alone (step 0); 1 for a step of the level.
+        """
+    @property
     def step(self) -> float:
         ...
     @property
@@ -1098,7 +1103,7 @@ def dataset_from_csr(values: typing.Annotated[numpy.typing.ArrayLike, numpy.floa
     """
 def detect_format(name: str, first_bytes: bytes) -> str:
     ...
-def detect_steps(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, min_segment: typing.SupportsInt | typing.SupportsIndex = 3, candidate_penalty: typing.SupportsFloat | typing.SupportsIndex = 2.0, threshold: typing.SupportsFloat | typing.SupportsIndex = 3.0, min_effect: typing.SupportsFloat | typing.SupportsIndex = 1.0, window: typing.SupportsInt | typing.SupportsIndex = 40, clip: typing.SupportsFloat | typing.SupportsIndex = 3.0) -> list[StepChange]:
+def detect_steps(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, min_segment: typing.SupportsInt | typing.SupportsIndex = 3, candidate_penalty: typing.SupportsFloat | typing.SupportsIndex = 2.0, threshold: typing.SupportsFloat | typing.SupportsIndex = 3.0, min_effect: typing.SupportsFloat | typing.SupportsIndex = 1.0, window: typing.SupportsInt | typing.SupportsIndex = 40, clip: typing.SupportsFloat | typing.SupportsIndex = 3.0, slope_penalty: typing.SupportsFloat | typing.SupportsIndex = 1.0, plain_noise: typing.SupportsFloat | typing.SupportsIndex = 1.3, spreads: bool = True, spread_threshold: typing.SupportsFloat | typing.SupportsIndex = 5.0, min_spread_ratio: typing.SupportsFloat | typing.SupportsIndex = 1.5) -> list[StepChange]:
     """
     Steps of one series against a local trend (stats/steps.hpp), ascending.
     """
