@@ -42,7 +42,11 @@ LaunchNoise estimate_launch_noise(std::span<const StoredRun> runs, const LaunchN
     series.push_back(mean_of(runs[r].log_locations));
   }
   if (runs.empty()) return out;
-  const std::vector<StepChange> steps = detect_steps(series);
+  // Only level steps cut: the estimator pools within segments around each segment's mean, so a
+  // cut at a change of spread alone would cost a degree of freedom and remove no bias.
+  StepOptions step_options;
+  step_options.spreads = false;
+  const std::vector<StepChange> steps = detect_steps(series, step_options);
   out.change_points = steps.size();
   // The latest max_runs runs, cut at the change points among them: each segment keeps its own
   // mean, so a step never enters the noise, and runs before a recent step still count.
