@@ -93,14 +93,24 @@ def matrix_columns(folder: Path, n: int) -> List[str]:
     return ["matrix", str(folder / "m.csv"), "--rows", "row", "--cols", "col", "--format", "markdown", "--budget", "0"]
 
 
-def history_commits(folder: Path, n: int) -> List[str]:
+def _history_file(folder: Path, n: int) -> Path:
     """One case over n commits (one sample each) with a 20 % step every 100 commits (n/100 change
-    points, so the search recurses), --screen-p-value 0 (every permutation test run)."""
+    points; E-divisive's bisection peels them off the long segment one at a time)."""
     rng = np.random.default_rng(5)
     values = [f"{v * (1.2 if (c // 100) % 2 else 1.0):.6g}" for c, v in enumerate(rng.normal(100.0, 1.0, n))]
     rows = [f"a,{c},ms,{v}" for c, v in enumerate(values)]
     (folder / "h.csv").write_text("benchmark,commit,unit,value\n" + "\n".join(rows) + "\n")
-    return ["history", str(folder / "h.csv"), "--order", "commit", "--screen-p-value", "0", "--format", "json"]
+    return folder / "h.csv"
+
+
+def history_e_divisive(folder: Path, n: int) -> List[str]:
+    """--screen-p-value 0: every test permutes, up to the permutation budget (max_permutation_pairs)."""
+    return ["history", str(_history_file(folder, n)), "--order", "commit", "--method", "e-divisive",
+            "--screen-p-value", "0", "--format", "json"]
+
+
+def history_steps(folder: Path, n: int) -> List[str]:
+    return ["history", str(_history_file(folder, n)), "--order", "commit", "--format", "json"]
 
 
 CASES = [
@@ -113,7 +123,8 @@ CASES = [
     ("compare, process files per side", compare_process_files, 1000),
     ("compare, cases", compare_cases, 20000),
     ("matrix, 1 row × columns", matrix_columns, 8000),
-    ("history --screen-p-value 0, commits", history_commits, 1000),
+    ("history --method e-divisive --screen-p-value 0, commits", history_e_divisive, 1000),
+    ("history (steps, the default method), commits", history_steps, 1000),
 ]
 
 

@@ -292,6 +292,10 @@ void check_input(std::span<const double> x, const EDivisiveOptions& options) {
     throw InputError(fmt::format("e-divisive: max_p_value must be in (0, 1], got {}", options.max_p_value));
   }
   if (options.permutations == 0) throw InputError("e-divisive: permutations must be at least 1");
+  if (!(options.max_permutation_pairs >= 0)) {
+    throw InputError(
+        fmt::format("e-divisive: max_permutation_pairs must be >= 0, got {}", options.max_permutation_pairs));
+  }
   if (!(options.screen_p_value >= 0 && options.screen_p_value <= 1)) {
     throw InputError(fmt::format("e-divisive: screen_p_value must be in [0, 1], got {}", options.screen_p_value));
   }
@@ -365,9 +369,10 @@ EDivisiveSplit best_q_split(std::span<const double> x, const EDivisiveOptions& o
   return scanner.best(s, order, options);
 }
 
-std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiveOptions& options,
-                                       std::uint64_t stream) {
+std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiveOptions& options, std::uint64_t stream,
+                                       EDivisiveWork* work) {
   check_input(x, options);
+  EDivisiveWork spent;
   Scanner scanner(x.size(), options.within);
   std::vector<EDivisiveSplit> found;
   // A segment between the splits found so far: its best split and the best q of
@@ -400,6 +405,8 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
   // Scans permutation d of window w, drawn from rng (advanced past its draws).
   auto scan = [&](Window& w, Permutation& d, Xoshiro256& rng, double observed) {
     const QRange q = scanner.q_of_shuffle(w.segment, rng, options, observed);
+    ++spent.permutation_scans;
+    spent.permutation_pairs += compared_splits(w.end - w.begin, options);
     d.lower = q.lower;
     d.upper = q.upper;
     return d.lower;
@@ -432,6 +439,16 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
     }
     return false;
   };
+  // Pairs the scans of a test's permutations not drawn yet would compare
+  // (rescans of permutations already drawn are not foreseen, only counted).
+  const auto test_pairs = [&](const std::vector<Window>& ws) {
+    double pairs = 0;
+    for (const Window& w : ws) {
+      const std::size_t drawn = std::min(w.permuted.size(), options.permutations);
+      pairs += static_cast<double>(options.permutations - drawn) * compared_splits(w.end - w.begin, options);
+    }
+    return pairs;
+  };
   windows.push_back(make_window(0, x.size()));
   // Stop counting once the p-value can no longer reach max_p_value.
   const auto max_exceed =
@@ -457,6 +474,12 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
       keep(bound, false);
       continue;
     }
+    if (spent.permutation_pairs + test_pairs(windows) > options.max_permutation_pairs) {
+      ++spent.tests_over_budget;
+      if (bound > options.max_p_value) break;
+      keep(bound, false);
+      continue;
+    }
     std::size_t exceed = 0;  // permutations whose largest q (over all segments) reaches the observed one
     for (std::size_t p = 0; p < options.permutations && exceed < max_exceed; ++p) {
       if (reaches(observed, p)) ++exceed;
@@ -465,6 +488,7 @@ std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiv
     if (exceed >= max_exceed || p_value > options.max_p_value) break;
     keep(p_value, true);
   }
+  if (work != nullptr) *work = spent;
   std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
   if (options.search_end) locate_between_neighbours(x, options, found, scanner);
   return found;

@@ -37,6 +37,22 @@ struct EDivisiveOptions {
   // permutation p-value would sit at the floor 1 / (permutations + 1).
   // 0 = always permute.
   double screen_p_value = 5e-4;
+  // Most (index, end) pairs the permutation scans of one series may compare.
+  // With recursive bisection peeling one step at a time off a long segment,
+  // exact permutation tests cost permutations * sum(segment length^2 / 2), cubic
+  // in the series' length; a test whose scans would take the count past this is
+  // decided by the Welch screen at max_p_value instead (kept with permuted
+  // false, or ending the search). About a second of scans; +inf = no limit.
+  double max_permutation_pairs = 2e9;
+};
+
+// What e_divisive spent: permutation scans and the (index, end) pairs they
+// compared (a scan stopped early counts in full), and the tests decided by the
+// screen because max_permutation_pairs would have been exceeded.
+struct EDivisiveWork {
+  std::size_t permutation_scans = 0;
+  double permutation_pairs = 0;
+  std::size_t tests_over_budget = 0;
 };
 
 struct EDivisiveSplit {
@@ -60,6 +76,6 @@ EDivisiveSplit best_q_split(std::span<const double> x, const EDivisiveOptions& o
 // permutation streams of many series under one seed (e.g. the case index).
 // Throws InputError on a non-finite value or bad options.
 std::vector<EDivisiveSplit> e_divisive(std::span<const double> x, const EDivisiveOptions& options = {},
-                                       std::uint64_t stream = 0);
+                                       std::uint64_t stream = 0, EDivisiveWork* work = nullptr);
 
 }  // namespace benchreport
