@@ -379,3 +379,21 @@ def test_the_shown_change_is_the_change_the_verdict_judged():
     assert frame["change_estimate"].iloc[0] == s.change_estimate
     for column in ("p_value", "p_adjusted", "interval_df", "detectable_change"):
         assert column in frame.columns
+
+
+def test_seeded_simulation_hypervariable_cases():
+    """Two of 40 cases with 4x the launch sd (the bench's very noisy cases), K = 4 paired, A/A: the robust
+    prior gives them less prior df than the ordinary cases, and they rarely claim (Smyth's prior on all
+    cases shrank them as if ordinary)."""
+    rng = np.random.default_rng(31)
+    noisy_df, plain_df, noisy_claims, trips = [], [], 0, 0
+    for rep in range(10):
+        noisy = _cases(rng, 2, 4, 0.12)
+        cases = {f"n{k}": v for k, v in noisy.items()} | {f"p{k}": v for k, v in _cases(rng, 38, 4, 0.03).items()}
+        res = {r.case_name: r for r in br.compare_many(cases, resamples=50, threads=1)}
+        noisy_df += [res[f"n{k}"].prior_df for k in noisy]
+        plain_df += [r.prior_df for n, r in res.items() if n.startswith("p")]
+        noisy_claims += sum(res[f"n{k}"].verdict in ("slower", "faster") for k in noisy)
+        trips += any(r.verdict in ("slower", "faster") for r in res.values())
+    assert np.median(noisy_df) < 0.5 * np.median(plain_df)
+    assert noisy_claims <= 1 and trips <= 1
