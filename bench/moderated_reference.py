@@ -107,13 +107,11 @@ def winsorised_log_f_moments(d1, d0, low=WINSOR_LOW, high=WINSOR_HIGH, pieces=8)
     return mean, np.sum(w * z * z) + low * zl * zl + high * zh * zh - mean * mean
 
 
-def _winsorised_fit(zw, dm, excess_z, min_d0, low, high):
-    """(d0, s0²) matching the winsorised mean and variance (+ excess_z standard errors); d0 = 0: below min_d0."""
-    g = len(zw)
+def winsorised_fit(zw, dm, min_d0=0.5, low=WINSOR_LOW, high=WINSOR_HIGH):
+    """(d0, s0²) whose winsorised log F(dm, d0) has the mean and variance of the clamped values zw;
+    (0, nan) when even d0 = min_d0 is too narrow."""
     mean_w, v = zw.mean(), zw.var(ddof=1)
-    m4 = np.mean((zw - mean_w) ** 4)
-    target = v + excess_z * np.sqrt(max(0.0, m4 - (g - 3) / (g - 1) * v * v) / g)
-    gap = lambda d0: winsorised_log_f_moments(dm, d0, low, high)[1] - target  # noqa: E731  decreasing in d0
+    gap = lambda d0: winsorised_log_f_moments(dm, d0, low, high)[1] - v  # noqa: E731  decreasing in d0
     if gap(np.inf) >= 0:
         d0 = np.inf
     elif gap(min_d0) < 0:
@@ -125,34 +123,30 @@ def _winsorised_fit(zw, dm, excess_z, min_d0, low, high):
             if hi > 1e6:
                 break
         d0 = np.inf if gap(hi) > 0 else optimize.brentq(gap, lo, hi, xtol=1e-13, rtol=1e-13)
-    s0sq = float(np.exp(mean_w - winsorised_log_f_moments(dm, d0, low, high)[0]))
-    return d0, s0sq
+    return d0, float(np.exp(mean_w - winsorised_log_f_moments(dm, d0, low, high)[0]))
 
 
 def robust_variance_prior(s2, d, excess_z=0.0, min_cases=3, min_d0=0.5, low=WINSOR_LOW, high=WINSOR_HIGH):
-    """(d0, s0², fallback, pooled_df, per-case d0): the winsorised log variances' mean and variance
-    matched to those of a winsorised log F(d, d0); then each case's tail probability under the fit
-    against its empirical one gives its probability of not being an outlier, its share of d0."""
+    """(d0, s0², fallback, pooled_df, per-case d0): Smyth's prior (variance_prior) with a smaller d0 for
+    likely outliers. Outliers are judged against the winsorised fit: the log variances, on the scale of
+    the median df, clamped to their low and 1 - high sample quantiles, their mean and variance matched
+    to those of a winsorised log F(d, d0); a case's tail probability under it over its empirical one is
+    its share of d0."""
     s2 = np.asarray(s2, float)
     d = np.asarray(d, float)
+    d0, s0sq, fallback, pooled = variance_prior(s2, d, excess_z, min_cases, min_d0)
+    if not d0 > 0:
+        return d0, s0sq, fallback, pooled, np.zeros(len(s2))
+    case_d0 = np.full(len(s2), d0)
     keep = (s2 > 0) & np.isfinite(s2) & (d >= 1) & np.isfinite(d)
-    pooled = d[keep].sum()
-    case_d0 = np.zeros(len(s2))
     g = int(keep.sum())
-    if g < max(min_cases, 2):
-        return 0.0, np.nan, "too_few_cases", pooled, case_d0
     dm = float(np.median(d[keep]))
     shift = lambda x: special.digamma(x / 2) - np.log(x / 2)  # noqa: E731  E log(chi2_x / x)
     z = np.log(s2[keep]) - shift(d[keep]) + shift(dm)  # on the scale of the common df dm
     zw = np.clip(z, np.quantile(z, low), np.quantile(z, 1 - high))
-    d0, s0sq = _winsorised_fit(zw, dm, excess_z, min_d0, low, high)
-    if d0 == 0:
-        return 0.0, np.nan, "too_heterogeneous", pooled, case_d0
-    # outliers are judged against the point estimate of the prior (a cautious, wider prior would hide them)
-    dz, sz = (d0, s0sq) if excess_z == 0 else _winsorised_fit(zw, dm, 0.0, min_d0, low, high)
-    if dz == 0:
-        dz, sz = d0, s0sq
-    case_d0 = np.full(len(s2), d0)
+    dz, sz = winsorised_fit(zw, dm, min_d0, low, high)
+    if not dz > 0:  # the bulk itself is too spread to single any case out
+        return d0, s0sq, fallback, pooled, case_d0
     idx = np.flatnonzero(keep)
     f = s2[keep] / sz
     tail = np.where(np.isinf(dz), stats.chi2.sf(f * d[keep], d[keep]), stats.f.sf(f, d[keep], dz if np.isfinite(dz) else 1))
@@ -165,7 +159,7 @@ def robust_variance_prior(s2, d, excess_z=0.0, min_cases=3, min_d0=0.5, low=WINS
     not_out[down] = np.maximum.accumulate(not_out[down])
     # d0 = inf (one common variance) weighs like the pooled df, the cap of any moderated df
     case_d0[idx] = np.where(not_out < 1, not_out * min(d0, pooled), d0)
-    return d0, s0sq, "none", pooled, case_d0
+    return d0, s0sq, fallback, pooled, case_d0
 
 
 def moderate_each(s2, d, case_d0, s0sq, pooled):

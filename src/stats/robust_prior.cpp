@@ -46,21 +46,15 @@ struct Fit {
   double s0_squared = kNaN;
 };
 
-// d0 and s0^2 matching the clamped values' mean and variance (+ excess_z standard errors).
-Fit winsorised_fit(const std::vector<double>& zw, double d, double excess_z, double min_d0) {
+// d0 and s0^2 whose winsorised log F(d, d0) has the clamped values' mean and variance.
+Fit winsorised_fit(const std::vector<double>& zw, double d, double min_d0) {
   const double g = static_cast<double>(zw.size());
   const double mean = std::accumulate(zw.begin(), zw.end(), 0.0) / g;
-  double ss = 0, m4 = 0;
-  for (double v : zw) {
-    const double c2 = (v - mean) * (v - mean);
-    ss += c2;
-    m4 += c2 * c2;
-  }
+  double ss = 0;
+  for (double v : zw) ss += (v - mean) * (v - mean);
   const double var = ss / (g - 1);
-  m4 /= g;
-  const double target = var + excess_z * std::sqrt(std::max(0.0, m4 - (g - 3) / (g - 1) * var * var) / g);
   // The winsorised variance falls as d0 grows.
-  const auto gap = [&](double d0) { return winsorised_log_f_moments(d, d0).variance - target; };
+  const auto gap = [&](double d0) { return winsorised_log_f_moments(d, d0).variance - var; };
   double d0 = kInf;
   if (gap(kInf) < 0) {
     if (gap(min_d0) < 0) return {};
@@ -124,19 +118,13 @@ WinsorisedMoments winsorised_log_f_moments(double d1, double d0, double low, dou
 
 VariancePrior estimate_robust_variance_prior(std::span<const double> variances, std::span<const double> dfs,
                                              double excess_z, std::size_t min_cases, double min_d0) {
-  if (variances.size() != dfs.size()) throw InputError("variance prior: variances and dfs differ in length");
+  VariancePrior prior = estimate_variance_prior(variances, dfs, excess_z, min_cases, min_d0);
+  if (!(prior.d0 > 0)) return prior;
+  prior.case_d0.assign(variances.size(), prior.d0);
   std::vector<std::size_t> used;
-  VariancePrior prior;
   for (std::size_t g = 0; g < variances.size(); ++g) {
     const double s2 = variances[g], d = dfs[g];
-    if (!(s2 > 0) || !std::isfinite(s2) || !(d >= 1) || !std::isfinite(d)) continue;
-    used.push_back(g);
-    prior.pooled_df += d;
-  }
-  prior.cases_used = used.size();
-  if (used.size() < std::max<std::size_t>(min_cases, 2)) {
-    prior.fallback = PriorFallback::too_few_cases;
-    return prior;
+    if (s2 > 0 && std::isfinite(s2) && d >= 1 && std::isfinite(d)) used.push_back(g);
   }
   std::vector<double> ds;
   for (std::size_t g : used) ds.push_back(dfs[g]);
@@ -149,33 +137,24 @@ VariancePrior estimate_robust_variance_prior(std::span<const double> variances, 
   std::sort(sorted.begin(), sorted.end());
   const double lo = sample_quantile(sorted, kWinsorLow), hi = sample_quantile(sorted, 1 - kWinsorHigh);
   for (double& v : z) v = std::clamp(v, lo, hi);
-  const Fit fit = winsorised_fit(z, d, excess_z, min_d0);
-  if (!(fit.d0 > 0)) {
-    prior.fallback = PriorFallback::too_heterogeneous;
-    return prior;
-  }
-  prior.d0 = fit.d0;
-  prior.s0_squared = fit.s0_squared;
-  prior.fallback = PriorFallback::none;
-  // Outliers are judged against the point estimate: a cautious, wider prior would hide them.
-  Fit point = excess_z == 0 ? fit : winsorised_fit(z, d, 0, min_d0);
-  if (!(point.d0 > 0)) point = fit;
+  // Outliers are judged against the winsorised fit: the few cases they are would widen a fit on all.
+  const Fit bulk = winsorised_fit(z, d, min_d0);
+  if (!(bulk.d0 > 0)) return prior;  // the bulk itself is too spread to single any case out
   const double g = static_cast<double>(used.size());
   std::vector<double> f(used.size()), keep_share(used.size());
-  for (std::size_t j = 0; j < used.size(); ++j) f[j] = variances[used[j]] / point.s0_squared;
+  for (std::size_t j = 0; j < used.size(); ++j) f[j] = variances[used[j]] / bulk.s0_squared;
   std::vector<std::size_t> order(used.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return f[a] < f[b]; });
   for (std::size_t r = 0; r < order.size(); ++r) {
     const std::size_t j = order[r];
     const double empirical = (g - static_cast<double>(r + 1) + 0.5) / g;
-    keep_share[j] = std::min(1.0, f_tail(f[j], dfs[used[j]], point.d0) / empirical);
+    keep_share[j] = std::min(1.0, f_tail(f[j], dfs[used[j]], bulk.d0) / empirical);
   }
   // A larger variance never gets more prior weight than a smaller one.
   double running = 0;
   for (auto it = order.rbegin(); it != order.rend(); ++it)
     keep_share[*it] = running = std::max(running, keep_share[*it]);
-  prior.case_d0.assign(variances.size(), prior.d0);
   const double weight = std::min(prior.d0, prior.pooled_df);  // d0 = inf weighs like the cap of any moderated df
   for (std::size_t j = 0; j < used.size(); ++j) {
     if (keep_share[j] < 1) prior.case_d0[used[j]] = keep_share[j] * weight;

@@ -123,21 +123,19 @@ def test_robust_prior_matches_reference(seed, z):
         assert got == pytest.approx((post[i], df[i]), rel=1e-9)
 
 
-def test_robust_prior_resists_hypervariable_cases():
-    """Phipson et al.'s point: 3 of 60 cases at 30x the variance drag Smyth's d0 down; the robust d0 stays
-    near the truth (here 10) and the noisy cases get less of it."""
-    robust, plain, flagged = [], [], []
+def test_robust_prior_flags_hypervariable_cases():
+    """Phipson et al.'s point: 3 of 60 cases at 30x the variance. The winsorised fit of the bulk singles
+    them out (less prior df); d0 and s0² stay Smyth's."""
+    flagged = []
     for seed in range(20):
         s2 = _hypervariable(np.random.default_rng(seed), 60, 10.0, 2.0, 3, 30)
-        p = core.estimate_robust_variance_prior(s2, np.full(60, 2.0))
-        robust.append(p.d0)
-        plain.append(core.estimate_variance_prior(s2, np.full(60, 2.0)).d0)
+        p = core.estimate_robust_variance_prior(s2, np.full(60, 2.0), excess_z=1.645)
+        plain = core.estimate_variance_prior(s2, np.full(60, 2.0), excess_z=1.645)
+        assert (p.d0, p.s0_squared) == (plain.d0, plain.s0_squared)
         flagged.append(np.mean(p.case_d0[:3] < p.d0))
         ordered = p.case_d0[np.argsort(s2)]
         assert np.all(ordered[1:] <= ordered[:-1])  # more variance, never more prior
-    assert np.median(robust) == pytest.approx(10, rel=0.4)
-    assert np.median(plain) < 0.5 * np.median(robust)
-    assert np.mean(flagged) > 0.7  # 0.78 here: with 2 df some noisy draws look ordinary
+    assert np.mean(flagged) > 0.7
 
 
 def test_robust_prior_fallbacks():
