@@ -149,7 +149,7 @@ def robust_variance_prior(s2, d, excess_z=0.0, min_cases=3, min_d0=0.5, low=WINS
         return d0, s0sq, fallback, pooled, case_d0
     idx = np.flatnonzero(keep)
     f = s2[keep] / sz
-    tail = np.where(np.isinf(dz), stats.chi2.sf(f * d[keep], d[keep]), stats.f.sf(f, d[keep], dz if np.isfinite(dz) else 1))
+    tail = stats.chi2.sf(f * d[keep], d[keep]) if np.isinf(dz) else stats.f.sf(f, d[keep], dz)
     order = np.argsort(f, kind="stable")
     rank = np.empty(g)
     rank[order] = np.arange(1, g + 1)

@@ -385,7 +385,7 @@ def test_seeded_simulation_hypervariable_cases():
     cases shrank them as if ordinary)."""
     rng = np.random.default_rng(31)
     noisy_df, plain_df, noisy_claims, trips = [], [], 0, 0
-    for rep in range(10):
+    for _ in range(10):
         noisy = _cases(rng, 2, 4, 0.12)
         cases = {f"n{k}": v for k, v in noisy.items()} | {f"p{k}": v for k, v in _cases(rng, 38, 4, 0.03).items()}
         res = {r.case_name: r for r in br.compare_many(cases, resamples=50, threads=1)}
