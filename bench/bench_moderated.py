@@ -15,12 +15,14 @@ A/A: delta = 0 everywhere. Power: 8 of the 40 cases changed, 4 by +10 % and 4 by
 Rules (threshold 5 %, alpha 0.05, 95 % intervals, Benjamini-Hochberg across the 40 cases):
     today     per-case t on log process medians (paired t, or Welch when unpaired); K = 1: the
               within-process normal interval of the log ratio of medians (the bootstrap's limit),
-    moderated the moderated t (prior from the 40 cases; paired: var of d_i on K-1 df; unpaired: pooled
-              var of the log medians on 2K-2 df), variance floored at the timer resolution, d0 from
-              the upper 95 % bound of the excess log-variance (excess_z = 1.645, the default);
-              K = 1: no claim (inconclusive, one launch per side); K = 2 paired (1 df per case): the
-              case's own t (with 1 df a case cannot be placed in the prior: the gate tripped in 11-21 %),
-    smyth     the same with Smyth's point estimate of d0 (excess_z = 0),
+    moderated the library's moderated t (prior from the 40 cases; paired: var of d_i on K-1 df;
+              unpaired: pooled var of the log medians on 2K-2 df), variance floored at the timer
+              resolution; the robust prior (Phipson et al. 2016: winsorised moments, d0 from the
+              upper 95 % bound of the winsorised variance, excess_z = 1.645, the default; a smaller
+              d0 for likely outliers); K = 1: no claim (inconclusive, one launch per side); K = 2
+              paired (1 df per case): the case's own t (the gate tripped in 11-21 % when moderated),
+    smyth     the previous default: Smyth's moments on all cases (no winsorising, no outliers),
+              excess_z = 1.645,
     empnull   K = 1 only, the Efron alternative: z = (l_c - median l) / (1.4826 MAD of l),
     oracle    z test with each case's true variance of the estimate (same rule, same BH).
 Columns: fp = slower/faster claims per A/A case (after BH), gate = share of A/A comparisons with a
@@ -46,6 +48,7 @@ CASES, CHANGED, THRESHOLD, ALPHA, CONF, SHARE = 40, 8, 0.05, 0.05, 0.95, 0.75
 TAU_UP, TAU_DOWN = np.log1p(THRESHOLD), np.log1p(-THRESHOLD)
 GRID, QUANTISED, NOISY = 0.02, 10, 2
 EXCESS_Z = 1.645  # the library's default: the upper 95 % bound of the excess log-variance
+MIN_PAIRED_K = 3  # paired with 2 processes (1 df per case): the case's own t
 
 
 def case_parameters(rng, reps, sigma_p):
@@ -113,10 +116,10 @@ def per_case_t(logs, paired):
     return h.mean(-1) - b.mean(-1), np.sqrt(se2), df
 
 
-def moderated_t(logs, paired, quant, excess_z):
+def moderated_t(logs, paired, quant, excess_z, robust=True):
     """Moderated t per comparison (prior from the cases of each replicate), resolution floor."""
     k = logs.shape[-1]
-    if paired and k < 3:  # a case's own variance on 1 df is too little to place it in the prior: its own t
+    if paired and k < MIN_PAIRED_K:  # a case's own variance on 1 df is too little to place it in the prior: its own t
         return per_case_t(logs, paired)
     b, h = logs[..., 0, :], logs[..., 1, :]
     rho = np.where(quant, GRID, 0.0)  # relative resolution of the process medians (grid / level)
@@ -132,8 +135,12 @@ def moderated_t(logs, paired, quant, excess_z):
     post = np.empty_like(s2)
     df = np.empty_like(s2)
     for r in range(s2.shape[0]):
-        d0, s0, _, pooled = ref.variance_prior(s2[r], np.full(CASES, dg), excess_z)
-        post[r], df[r] = ref.moderate(s2[r], np.full(CASES, dg), d0, s0, pooled)
+        if robust:
+            _, s0, _, pooled, case_d0 = ref.robust_variance_prior(s2[r], np.full(CASES, dg), excess_z)
+            post[r], df[r] = ref.moderate_each(s2[r], np.full(CASES, dg), case_d0, s0, pooled)
+        else:
+            d0, s0, _, pooled = ref.variance_prior(s2[r], np.full(CASES, dg), excess_z)
+            post[r], df[r] = ref.moderate(s2[r], np.full(CASES, dg), d0, s0, pooled)
     return est, np.sqrt(post * factor), df
 
 
@@ -169,7 +176,7 @@ def cell(rng, reps, k, sigma_p, n, paired):
             out["today"] = verdicts(est, se, df)
             out["today_raw"] = verdicts(est, se, df, use_bh=False)
             out["moderated"] = verdicts(*moderated_t(logs, paired, quant, EXCESS_Z))
-            out["smyth"] = verdicts(*moderated_t(logs, paired, quant, 0.0))
+            out["smyth"] = verdicts(*moderated_t(logs, paired, quant, 1.645, robust=False))
         ose, odf = oracle(sp, sw, n, k, paired, delta.shape)
         est_o = logs[..., 1, :].mean(-1) - logs[..., 0, :].mean(-1)
         out["oracle"] = verdicts(est_o, ose, odf)
@@ -199,18 +206,24 @@ def main():
     ap.add_argument("--reps", type=int, default=100, help="comparisons of 40 cases per cell and scenario")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ks", help="comma-separated processes per side (default 1,2,3,5,10,20)")
+    ap.add_argument("--sps", help="comma-separated launch sd sigma_p in %% (default 0,2,5,10)")
+    ap.add_argument("--ns", help="comma-separated samples per process (default 5,20,100)")
     args = ap.parse_args()
     ks, sps, ns = ([1, 3, 5], [0.0, 0.05], [5, 20]) if args.quick else ([1, 2, 3, 5, 10, 20], [0.0, 0.02, 0.05, 0.10],
                                                                      [5, 20, 100])
     reps = 10 if args.quick else args.reps
     if args.ks:
         ks = [int(k) for k in args.ks.split(",")]
+    if args.sps:
+        sps = [float(x) / 100 for x in args.sps.split(",")]
+    if args.ns:
+        ns = [int(x) for x in args.ns.split(",")]
     t0 = time.time()
     print(f"seed {args.seed}, {reps} comparisons of {CASES} cases per cell and scenario; numpy {np.__version__}")
     print()
     print("| K | σ_p | n | pairing | A/A fp % (today → moderated) | gate % (today → mod) | coverage % (today → mod) "
           "| power % at ±10 %: today raw / today BH / moderated BH / oracle BH "
-          "| Smyth d0: fp / gate / power | K=1 empirical null fp / gate / power |")
+          "| non-robust prior: fp / gate / power | K=1 empirical null fp / gate / power |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     rows = []
     for k in ks:

@@ -5,7 +5,7 @@ tests/python/test_moderated.py and by bench/bench_moderated.py (vectorised over 
 from __future__ import annotations
 
 import numpy as np
-from scipy import integrate, special, stats
+from scipy import integrate, optimize, special, stats
 
 
 def trigamma(x):
@@ -73,3 +73,103 @@ def rule_power(delta, se, df, q, tau):
     f = lambda x: stats.norm.pdf(x, delta, se) * stats.chi2.cdf(df * x * x / (q * se) ** 2, df)
     val, _ = integrate.quad(f, lo, delta + 14 * se + lo, epsabs=1e-13, epsrel=1e-11, limit=200)
     return val
+
+
+# --- Robust prior (Phipson, Lee, Majewski, Alexander & Smyth 2016, Ann. Appl. Stat. 10(2)) ---
+WINSOR_LOW, WINSOR_HIGH = 0.05, 0.1  # the paper's default tail proportions
+
+
+_GL_X, _GL_W = np.polynomial.legendre.leggauss(20)
+
+
+def log_f_density(z, d1, d0):
+    """log density of log F(d1, d0) at z (d0 = inf: of log(chi2_d1 / d1))."""
+    h = d1 / 2
+    if np.isinf(d0):
+        return h * np.log(h) + h * z - h * np.exp(z) - special.gammaln(h)
+    return (h * np.log(d1 / d0) + h * z - (d1 + d0) / 2 * np.log1p(d1 / d0 * np.exp(z))
+            - special.betaln(h, d0 / 2))
+
+
+def winsorised_log_f_moments(d1, d0, low=WINSOR_LOW, high=WINSOR_HIGH, pieces=8):
+    """Mean and variance of log F(d1, d0) winsorised at its `low` and 1 - `high` quantiles
+    (d0 = inf: log of chi2_d1 / d1): 20-point Gauss-Legendre on `pieces` equal pieces between
+    the quantiles (tests/python/test_moderated.py checks it against scipy's adaptive quad)."""
+    if np.isinf(d0):
+        zl, zh = np.log(special.chdtri(d1, 1 - low) / d1), np.log(special.chdtri(d1, high) / d1)
+    else:
+        zl, zh = np.log(special.fdtri(d1, d0, low)), np.log(special.fdtri(d1, d0, 1 - high))
+    edges = np.linspace(zl, zh, pieces + 1)
+    half = (edges[1:] - edges[:-1])[:, None] / 2
+    z = ((edges[1:] + edges[:-1])[:, None] / 2 + half * _GL_X).ravel()
+    w = (half * _GL_W).ravel() * np.exp(log_f_density(z, d1, d0))
+    mean = np.sum(w * z) + low * zl + high * zh
+    return mean, np.sum(w * z * z) + low * zl * zl + high * zh * zh - mean * mean
+
+
+def winsorised_fit(zw, dm, min_d0=0.5, low=WINSOR_LOW, high=WINSOR_HIGH):
+    """(d0, s0²) whose winsorised log F(dm, d0) has the mean and variance of the clamped values zw;
+    (0, nan) when even d0 = min_d0 is too narrow."""
+    mean_w, v = zw.mean(), zw.var(ddof=1)
+    gap = lambda d0: winsorised_log_f_moments(dm, d0, low, high)[1] - v  # noqa: E731  decreasing in d0
+    if gap(np.inf) >= 0:
+        d0 = np.inf
+    elif gap(min_d0) < 0:
+        return 0.0, np.nan
+    else:
+        lo, hi = min_d0, 2 * min_d0
+        while gap(hi) > 0:
+            lo, hi = hi, 2 * hi
+            if hi > 1e6:
+                break
+        d0 = np.inf if gap(hi) > 0 else optimize.brentq(gap, lo, hi, xtol=1e-13, rtol=1e-13)
+    return d0, float(np.exp(mean_w - winsorised_log_f_moments(dm, d0, low, high)[0]))
+
+
+def robust_variance_prior(s2, d, excess_z=0.0, min_cases=3, min_d0=0.5, low=WINSOR_LOW, high=WINSOR_HIGH):
+    """(d0, s0², fallback, pooled_df, per-case d0): Smyth's prior (variance_prior) with a smaller d0 for
+    likely outliers. Outliers are judged against the winsorised fit: the log variances, on the scale of
+    the median df, clamped to their low and 1 - high sample quantiles, their mean and variance matched
+    to those of a winsorised log F(d, d0); a case's tail probability under it over its empirical one is
+    its share of d0."""
+    s2 = np.asarray(s2, float)
+    d = np.asarray(d, float)
+    d0, s0sq, fallback, pooled = variance_prior(s2, d, excess_z, min_cases, min_d0)
+    if not d0 > 0:
+        return d0, s0sq, fallback, pooled, np.zeros(len(s2))
+    case_d0 = np.full(len(s2), d0)
+    keep = (s2 > 0) & np.isfinite(s2) & (d >= 1) & np.isfinite(d)
+    g = int(keep.sum())
+    dm = float(np.median(d[keep]))
+    shift = lambda x: special.digamma(x / 2) - np.log(x / 2)  # noqa: E731  E log(chi2_x / x)
+    z = np.log(s2[keep]) - shift(d[keep]) + shift(dm)  # on the scale of the common df dm
+    zw = np.clip(z, np.quantile(z, low), np.quantile(z, 1 - high))
+    dz, sz = winsorised_fit(zw, dm, min_d0, low, high)
+    if not dz > 0:  # the bulk itself is too spread to single any case out
+        return d0, s0sq, fallback, pooled, case_d0
+    idx = np.flatnonzero(keep)
+    f = s2[keep] / sz
+    tail = stats.chi2.sf(f * d[keep], d[keep]) if np.isinf(dz) else stats.f.sf(f, d[keep], dz)
+    order = np.argsort(f, kind="stable")
+    rank = np.empty(g)
+    rank[order] = np.arange(1, g + 1)
+    not_out = np.minimum(tail / ((g - rank + 0.5) / g), 1.0)
+    # a larger variance never gets more prior weight: from the largest down, the running maximum
+    down = order[::-1]
+    not_out[down] = np.maximum.accumulate(not_out[down])
+    # d0 = inf (one common variance) weighs like the pooled df, the cap of any moderated df
+    case_d0[idx] = np.where(not_out < 1, not_out * min(d0, pooled), d0)
+    return d0, s0sq, fallback, pooled, case_d0
+
+
+def moderate_each(s2, d, case_d0, s0sq, pooled):
+    """moderate() with a prior df per case (0: the case's own variance, inf: s0²)."""
+    s2 = np.asarray(s2, float)
+    d = np.asarray(d, float)
+    post, df = s2.copy(), d.copy()
+    inf = np.isinf(case_d0)
+    mid = (case_d0 > 0) & ~inf
+    post[inf], df[inf] = s0sq, pooled
+    post[mid] = (case_d0[mid] * s0sq + d[mid] * s2[mid]) / (case_d0[mid] + d[mid])
+    df[mid] = np.minimum(d[mid] + case_d0[mid], pooled)
+    return post, df

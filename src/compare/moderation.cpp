@@ -11,6 +11,7 @@
 #include "benchreport/core/parallel.hpp"
 #include "benchreport/stats/moderated_t.hpp"
 #include "benchreport/stats/order_stats.hpp"
+#include "benchreport/stats/robust_prior.hpp"
 
 namespace benchreport {
 namespace {
@@ -59,15 +60,16 @@ void apply_prior(std::vector<Member>& members, const CompareOptions& o, unsigned
     variances.push_back(m.v.variance);
     dfs.push_back(m.v.df);
   }
-  const VariancePrior prior = o.moderate ? estimate_variance_prior(variances, dfs, o.prior_excess_z) : VariancePrior{};
+  const VariancePrior prior =
+      o.moderate ? estimate_robust_variance_prior(variances, dfs, o.prior_excess_z) : VariancePrior{};
   if (!(prior.d0 > 0)) {  // too few or too heterogeneous: every case keeps its own t
     run_indexed(members.size(), threads, [&](std::size_t i) { own_detectable(*members[i].c, o); });
     return;
   }
   // Cases with equal own df share the moderated df, so the t quantile is computed once per df.
   std::map<double, double> quantiles;
-  for (const Member& m : members) {
-    const double df = moderate_variance(m.v.variance, m.v.df, prior).df;
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    const double df = moderate_variance(members[i].v.variance, members[i].v.df, prior, i).df;
     if (quantiles.count(df) == 0) {
       quantiles[df] =
           std::isinf(df)
@@ -78,12 +80,12 @@ void apply_prior(std::vector<Member>& members, const CompareOptions& o, unsigned
   run_indexed(members.size(), threads, [&](std::size_t i) {
     const Member& m = members[i];
     CaseComparison& c = *m.c;
-    const ModeratedVariance post = moderate_variance(m.v.variance, m.v.df, prior);
+    const ModeratedVariance post = moderate_variance(m.v.variance, m.v.df, prior, i);
     const double q = quantiles.at(post.df);
     const LogTInterval t = t_interval(m.v.paired ? "moderated_paired_t" : "moderated_pooled_t", m.v.estimate,
                                       post.variance, m.v.factor, post.df, o.confidence, q);
     set_change_interval(c, t);
-    c.prior_df = prior.d0;
+    c.prior_df = prior.d0_of(i);
     c.detectable_change =
         std::expm1(detectable_log_change(t.standard_error, t.df, o.confidence, std::log1p(o.threshold), kPower, q));
     decide_case(c, o);

@@ -105,11 +105,23 @@ VariancePrior estimate_variance_prior(std::span<const double> variances, std::sp
   return prior;
 }
 
+namespace {
+
+ModeratedVariance moderate_with(double variance, double df, double d0, const VariancePrior& prior) {
+  if (!(d0 > 0)) return {variance, df};
+  if (std::isinf(d0)) return {prior.s0_squared, prior.pooled_df > 0 ? prior.pooled_df : kInf};
+  return {(d0 * prior.s0_squared + df * variance) / (d0 + df),
+          prior.pooled_df > 0 ? std::min(df + d0, prior.pooled_df) : df + d0};
+}
+
+}  // namespace
+
 ModeratedVariance moderate_variance(double variance, double df, const VariancePrior& prior) {
-  if (!(prior.d0 > 0)) return {variance, df};
-  if (std::isinf(prior.d0)) return {prior.s0_squared, prior.pooled_df > 0 ? prior.pooled_df : kInf};
-  return {(prior.d0 * prior.s0_squared + df * variance) / (prior.d0 + df),
-          prior.pooled_df > 0 ? std::min(df + prior.d0, prior.pooled_df) : df + prior.d0};
+  return moderate_with(variance, df, prior.d0, prior);
+}
+
+ModeratedVariance moderate_variance(double variance, double df, const VariancePrior& prior, std::size_t i) {
+  return moderate_with(variance, df, prior.d0_of(i), prior);
 }
 
 namespace {

@@ -10,6 +10,7 @@
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/stats/moderated_t.hpp"
+#include "benchreport/stats/robust_prior.hpp"
 
 using namespace benchreport;
 using V = std::vector<double>;
@@ -41,6 +42,40 @@ TEST_CASE("variance prior: fallbacks and the common-variance limit", "[moderated
   REQUIRE(own.variance == 9e-4);
   REQUIRE(own.df == 3);
   REQUIRE_THROWS_AS(estimate_variance_prior(V{1, 2, 3}, V{1, 2}), InputError);
+}
+
+TEST_CASE("winsorised log-F moments tend to the plain ones as the tails shrink", "[moderated]") {
+  // E log F(d1, d0) = psi(d1/2) - psi(d0/2) + log(d0/d1), Var = trigamma(d1/2) + trigamma(d0/2).
+  for (const auto& [d1, d0] : {std::pair{2.0, 6.0}, std::pair{4.0, 20.0}, std::pair{8.0, 3.0}}) {
+    const WinsorisedMoments w = winsorised_log_f_moments(d1, d0, 1e-9, 1e-9);
+    using boost::math::digamma, boost::math::trigamma;
+    REQUIRE(w.mean == Approx(digamma(d1 / 2) - digamma(d0 / 2) + std::log(d0 / d1)).margin(1e-6));
+    REQUIRE(w.variance == Approx(trigamma(d1 / 2) + trigamma(d0 / 2)).epsilon(1e-5));
+    // Winsorising shrinks the variance; a larger d0 shrinks it further.
+    REQUIRE(winsorised_log_f_moments(d1, d0).variance < w.variance);
+    REQUIRE(winsorised_log_f_moments(d1, 2 * d0).variance < winsorised_log_f_moments(d1, d0).variance);
+  }
+  REQUIRE_THROWS_AS(winsorised_log_f_moments(2, 3, 0.6, 0.5), InputError);
+}
+
+TEST_CASE("robust prior: a hypervariable case gets less prior, the rest keep d0", "[moderated]") {
+  // 20 cases on 4 df spread like chi2_4/4 quantiles around 1e-4, and one at 400x.
+  V s2, d(21, 4.0);
+  for (int i = 1; i <= 20; ++i) s2.push_back(1e-4 * (0.3 + 0.1 * i));
+  s2.push_back(4e-2);
+  const VariancePrior p = estimate_robust_variance_prior(s2, d);
+  REQUIRE(p.fallback == PriorFallback::none);
+  REQUIRE(p.d0 > 0);
+  REQUIRE(p.case_d0.size() == 21);
+  REQUIRE(p.case_d0[20] < 0.05 * p.d0_of(0));
+  REQUIRE(p.case_d0[0] == p.d0);
+  // The outlier keeps nearly its own variance; with the common d0 it would be pulled towards s0^2.
+  REQUIRE(moderate_variance(s2[20], 4, p, 20).variance > 0.9 * s2[20]);
+  REQUIRE(moderate_variance(s2[20], 4, p).variance < 0.7 * s2[20]);
+  // d0 and s0^2 are Smyth's.
+  REQUIRE(estimate_variance_prior(s2, d).d0 == p.d0);
+  REQUIRE(estimate_variance_prior(s2, d).s0_squared == p.s0_squared);
+  REQUIRE(estimate_robust_variance_prior(V{1e-4, 2e-4}, V{2, 2}).fallback == PriorFallback::too_few_cases);
 }
 
 TEST_CASE("rule power and the detectable change", "[moderated]") {

@@ -1,11 +1,12 @@
-"""Empirical-Bayes moderated t (stats/moderated_t.hpp) against a reference written from
-Smyth (2004) with scipy.special (bench/moderated_reference.py), scipy.stats.nct and simulation."""
+"""Empirical-Bayes moderated t (stats/moderated_t.hpp, stats/robust_prior.hpp) against a reference
+written from Smyth (2004) and Phipson et al. (2016) with scipy.special (bench/moderated_reference.py),
+scipy's adaptive quadrature, scipy.stats.nct and simulation."""
 import os
 import sys
 
 import numpy as np
 import pytest
-from scipy import special, stats
+from scipy import integrate, special, stats
 
 from benchreport._core import compare as core
 
@@ -74,6 +75,82 @@ def test_moderate_variance_matches_reference():
     for i in range(50):
         got = core.moderate_variance(s2[i], 2.0, p)
         assert got[0] == pytest.approx(v[i], rel=1e-12) and got[1] == pytest.approx(df[i], rel=1e-12)
+
+
+@pytest.mark.parametrize("d1,d0", [(1.0, 0.5), (2.0, 0.7), (2.0, 5.0), (4.0, 1.3), (3.0, 40.0), (8.0, np.inf),
+                                   (2.0, np.inf), (38.0, 2.0)])
+def test_winsorised_log_f_moments_match_adaptive_quadrature(d1, d0):
+    """An independent integral: scipy's F (chi2) distribution and adaptive quad, not the Gauss-Legendre rule."""
+    dist = stats.chi2(d1, scale=1 / d1) if np.isinf(d0) else stats.f(d1, d0)
+    zl, zh = np.log(dist.ppf(0.05)), np.log(dist.isf(0.1))
+    dens = lambda z: dist.pdf(np.exp(z)) * np.exp(z)  # noqa: E731
+    m1 = integrate.quad(lambda z: z * dens(z), zl, zh, epsabs=1e-14, epsrel=1e-13, limit=200)[0]
+    m2 = integrate.quad(lambda z: z * z * dens(z), zl, zh, epsabs=1e-14, epsrel=1e-13, limit=200)[0]
+    mean = m1 + 0.05 * zl + 0.1 * zh
+    var = m2 + 0.05 * zl * zl + 0.1 * zh * zh - mean * mean
+    got = core.winsorised_log_f_moments(d1, d0)
+    assert got[0] == pytest.approx(mean, rel=1e-11, abs=1e-12)
+    assert got[1] == pytest.approx(var, rel=1e-11)
+    assert got == pytest.approx(ref.winsorised_log_f_moments(d1, d0), rel=1e-12, abs=1e-13)
+
+
+def _hypervariable(rng, n, d0, d, noisy, factor):
+    s2 = scaled_inv_chi2(rng, d0, 1e-3, d, n)
+    s2[:noisy] *= factor
+    return s2
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("z", [0.0, 1.645])
+def test_robust_prior_matches_reference(seed, z):
+    rng = np.random.default_rng(100 + seed)
+    n = [40, 25, 60, 12, 40, 200][seed]
+    dfs = np.full(n, [2.0, 4.0, 1.0, 8.0, 2.0, 3.0][seed])
+    dfs[::5] += 2  # unequal dfs: every case moved to the median df's scale
+    s2 = _hypervariable(rng, n, [6.0, 3.0, 20.0, 2.0, np.inf, 10.0][seed], dfs, 2, 16)
+    s2[7] = 0.0  # left out, keeps d0
+    p = core.estimate_robust_variance_prior(s2, dfs, excess_z=z)
+    d0, s0, fb, pooled, case_d0 = ref.robust_variance_prior(s2, dfs, z)
+    assert p.fallback == fb == "none"
+    assert p.pooled_df == pooled and p.cases_used == n - 1
+    assert p.d0 == pytest.approx(d0, rel=1e-9)
+    assert p.s0_squared == pytest.approx(s0, rel=1e-9)
+    np.testing.assert_allclose(p.case_d0, case_d0, rtol=1e-9)
+    assert p.case_d0[7] == p.d0
+    post, df = ref.moderate_each(s2, dfs, case_d0, s0, pooled)
+    for i in range(n):
+        got = core.moderate_variance(s2[i], dfs[i], p, case_index=i)
+        assert got == pytest.approx((post[i], df[i]), rel=1e-9)
+
+
+def test_robust_prior_flags_hypervariable_cases():
+    """Phipson et al.'s point: 3 of 60 cases at 30x the variance. The winsorised fit of the bulk singles
+    them out (less prior df); d0 and s0² stay Smyth's."""
+    flagged = []
+    for seed in range(20):
+        s2 = _hypervariable(np.random.default_rng(seed), 60, 10.0, 2.0, 3, 30)
+        p = core.estimate_robust_variance_prior(s2, np.full(60, 2.0), excess_z=1.645)
+        plain = core.estimate_variance_prior(s2, np.full(60, 2.0), excess_z=1.645)
+        assert (p.d0, p.s0_squared) == (plain.d0, plain.s0_squared)
+        flagged.append(np.mean(p.case_d0[:3] < p.d0))
+        ordered = p.case_d0[np.argsort(s2)]
+        assert np.all(ordered[1:] <= ordered[:-1])  # more variance, never more prior
+    assert np.mean(flagged) > 0.7
+
+
+def test_robust_prior_fallbacks():
+    few = core.estimate_robust_variance_prior(np.array([1e-4, 2e-4]), np.array([2.0, 2.0]))
+    assert few.fallback == "too_few_cases" and few.d0 == 0 and len(few.case_d0) == 0
+    het = core.estimate_robust_variance_prior(10.0 ** np.linspace(-14, -2, 30), np.full(30, 2.0))
+    assert het.fallback == ref.robust_variance_prior(10.0 ** np.linspace(-14, -2, 30), np.full(30, 2.0))[2]
+    assert het.fallback == "too_heterogeneous" and het.d0 == 0
+    same = core.estimate_robust_variance_prior(np.full(6, 1e-4), np.full(6, 3.0))
+    assert np.isinf(same.d0) and same.case_d0.tolist() == [np.inf] * 6
+    assert core.moderate_variance(4e-4, 3.0, same, case_index=2) == pytest.approx((same.s0_squared, 18.0))
+    with pytest.raises(ValueError):
+        core.estimate_robust_variance_prior(np.ones(3), np.ones(2))
+    with pytest.raises(ValueError):
+        core.moderate_variance(1.0, 3.0, same, case_index=6)
 
 
 @pytest.mark.parametrize("df", [1.0, 2.0, 4.5, 12.0, 60.0])
@@ -201,14 +278,14 @@ def test_moderated_interval_matches_the_reference(paired):
     else:
         s2 = (lb.var(1, ddof=1) + lh.var(1, ddof=1)) / 2
         dg, est, factor = 4.0, lh.mean(1) - lb.mean(1), 2 / 3
-    d0, s0, fb, pooled = ref.variance_prior(s2, np.full(40, dg), excess_z=1.645)
+    d0, s0, fb, pooled, case_d0 = ref.robust_variance_prior(s2, np.full(40, dg), excess_z=1.645)
     assert fb == "none" and d0 > 0
-    post, df = ref.moderate(s2, np.full(40, dg), d0, s0, pooled)
+    post, df = ref.moderate_each(s2, np.full(40, dg), case_d0, s0, pooled)
     se = np.sqrt(post * factor)
     q = stats.t.ppf(0.975, df)
     for i, r in enumerate(res):
         assert r.change_ci_method == ("moderated_paired_t" if paired else "moderated_pooled_t")
-        assert r.prior_df == pytest.approx(d0, rel=1e-9)
+        assert r.prior_df == pytest.approx(case_d0[i], rel=1e-9)
         assert r.interval_df == pytest.approx(df[i], rel=1e-9)
         assert r.change_estimate == pytest.approx(np.expm1(est[i]), abs=1e-12)
         assert r.change_ci[0] == pytest.approx(np.expm1(est[i] - q[i] * se[i]), abs=1e-9)
@@ -300,3 +377,21 @@ def test_the_shown_change_is_the_change_the_verdict_judged():
     assert frame["change_estimate"].iloc[0] == s.change_estimate
     for column in ("p_value", "p_adjusted", "interval_df", "detectable_change"):
         assert column in frame.columns
+
+
+def test_seeded_simulation_hypervariable_cases():
+    """Two of 40 cases with 4x the launch sd (the bench's very noisy cases), K = 4 paired, A/A: the robust
+    prior gives them less prior df than the ordinary cases, and they rarely claim (Smyth's prior on all
+    cases shrank them as if ordinary)."""
+    rng = np.random.default_rng(31)
+    noisy_df, plain_df, noisy_claims, trips = [], [], 0, 0
+    for _ in range(10):
+        noisy = _cases(rng, 2, 4, 0.12)
+        cases = {f"n{k}": v for k, v in noisy.items()} | {f"p{k}": v for k, v in _cases(rng, 38, 4, 0.03).items()}
+        res = {r.case_name: r for r in br.compare_many(cases, resamples=50, threads=1)}
+        noisy_df += [res[f"n{k}"].prior_df for k in noisy]
+        plain_df += [r.prior_df for n, r in res.items() if n.startswith("p")]
+        noisy_claims += sum(res[f"n{k}"].verdict in ("slower", "faster") for k in noisy)
+        trips += any(r.verdict in ("slower", "faster") for r in res.values())
+    assert np.median(noisy_df) < 0.5 * np.median(plain_df)
+    assert noisy_claims <= 1 and trips <= 1

@@ -16,12 +16,12 @@ ProcessVariance case_process_variance(const CaseComparison& c);
 
 // Before control_false_discoveries, over the cases of one comparison (exact-unit cases are
 // left alone). When options.moderate, the process-level cases of each design (paired /
-// unpaired) whose own variance has >= 2 df share a variance prior (estimate_variance_prior
+// unpaired) whose own variance has >= 2 df share a variance prior (estimate_robust_variance_prior
 // over their process variances, floored at the timer resolution); when the prior is usable
 // (d0 > 0) each case's interval, p-value, df, detectable change and verdict are recomputed
 // from the moderated t (change_interval_method "moderated_paired_t" / "moderated_pooled_t",
-// prior_df = d0). Process-level cases that keep their own t get the detectable change of that
-// t when compare_case deferred it (CompareOptions::defer_detectable). Cases with one launch
+// prior_df = the case's own d0, smaller for a likely outlier). Process-level cases that keep their own t get the
+// detectable change of that t when compare_case deferred it (CompareOptions::defer_detectable). Cases with one launch
 // per side get detectable_change from the spread of the log changes of all such cases
 // (1.4826 MAD, >= 3 cases): the change that would stand out from them. The per-case work runs
 // on `threads` workers (0 = one per usable CPU); results do not depend on the count.

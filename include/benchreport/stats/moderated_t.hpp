@@ -10,6 +10,7 @@
 #include <limits>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace benchreport {
 
@@ -23,6 +24,10 @@ struct VariancePrior {
   double pooled_df = 0;        // sum of d_g over the cases used: the cap of a case's d_g + d0
   std::size_t cases_used = 0;  // cases with d_g >= 1 and s_g^2 > 0
   PriorFallback fallback = PriorFallback::too_few_cases;
+  // The robust prior's d0 for each case given (stats/robust_prior.hpp), smaller for a likely
+  // outlier; empty: every case has d0.
+  std::vector<double> case_d0;
+  double d0_of(std::size_t i) const { return case_d0.empty() ? d0 : case_d0[i]; }
 };
 
 // Method of moments on z_g = log s_g^2 (Smyth 2004, section 6.2): with
@@ -50,6 +55,8 @@ struct ModeratedVariance {
   double df = 0;        // min(d + d0, pooled_df) (d when d0 = 0); may be +inf
 };
 ModeratedVariance moderate_variance(double variance, double df, const VariancePrior& prior);
+// The same with case i's own prior df (VariancePrior::d0_of).
+ModeratedVariance moderate_variance(double variance, double df, const VariancePrior& prior, std::size_t i);
 
 // Power of the verdict rule "interval excludes 0 and |estimate| >= tau" for a
 // true log change delta > 0: the estimate is N(delta, se^2) and the estimated

@@ -10,7 +10,7 @@ import typing
 import numpy
 import numpy.typing
 
-__all__: list[str] = ['BootstrapInterval', 'Bounds', 'BrunnerMunzelResult', 'CaseComparison', 'LaunchNoise', 'LogTInterval', 'MannWhitneyResult', 'NoiseCalibration', 'Rollup', 'VariancePrior', 'WilcoxonResult', 'adjust_bh', 'adjust_holm', 'bootstrap_median_ratio_ci', 'bootstrap_median_ratio_ci_batch', 'brunner_munzel', 'calibrate_noise', 'case_columns', 'center', 'center_bounds', 'center_margin', 'compare_case', 'compare_cases', 'detectable_log_change', 'disparity', 'disparity_bounds', 'estimate_launch_noise', 'estimate_variance_prior', 'hodges_lehmann_shift', 'kth_pairwise_difference', 'mann_whitney_u', 'mann_whitney_u_batch', 'moderate_variance', 'paired_t_interval', 'ratio', 'ratio_bounds', 'rollup', 'rule_power', 'shift_bounds', 'shift_margin', 'sign_margin', 'spread', 'spread_bounds', 'timer_resolution', 'trigamma_inverse', 'welch_t_interval', 'wilcoxon_signed_rank']
+__all__: list[str] = ['BootstrapInterval', 'Bounds', 'BrunnerMunzelResult', 'CaseComparison', 'LaunchNoise', 'LogTInterval', 'MannWhitneyResult', 'NoiseCalibration', 'Rollup', 'VariancePrior', 'WilcoxonResult', 'adjust_bh', 'adjust_holm', 'bootstrap_median_ratio_ci', 'bootstrap_median_ratio_ci_batch', 'brunner_munzel', 'calibrate_noise', 'case_columns', 'center', 'center_bounds', 'center_margin', 'compare_case', 'compare_cases', 'detectable_log_change', 'disparity', 'disparity_bounds', 'estimate_launch_noise', 'estimate_robust_variance_prior', 'estimate_variance_prior', 'hodges_lehmann_shift', 'kth_pairwise_difference', 'mann_whitney_u', 'mann_whitney_u_batch', 'moderate_variance', 'paired_t_interval', 'ratio', 'ratio_bounds', 'rollup', 'rule_power', 'shift_bounds', 'shift_margin', 'sign_margin', 'spread', 'spread_bounds', 'timer_resolution', 'trigamma_inverse', 'welch_t_interval', 'wilcoxon_signed_rank', 'winsorised_log_f_moments']
 class Bounds:
     """
     Distribution-free bounds of an estimator at a misrate.
@@ -484,6 +484,11 @@ class LogTInterval:
         ...
 class VariancePrior:
     @property
+    def case_d0(self) -> numpy.typing.NDArray[numpy.float64]:
+        """
+        The robust prior's d0 per case (smaller for a likely outlier); empty: every case has d0.
+        """
+    @property
     def cases_used(self) -> int:
         ...
     @property
@@ -577,6 +582,10 @@ def estimate_launch_noise(runs: collections.abc.Sequence[tuple[str, collections.
     """
     Launch noise of one case from its stored runs, oldest first: (commit, log location of each process).
     """
+def estimate_robust_variance_prior(variances: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], dfs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], excess_z: typing.SupportsFloat | typing.SupportsIndex = 0.0, min_cases: typing.SupportsInt | typing.SupportsIndex = 3, min_d0: typing.SupportsFloat | typing.SupportsIndex = 0.5) -> VariancePrior:
+    """
+    Robust empirical-Bayes prior (winsorised moments, per-case d0 for outliers; Phipson et al. 2016).
+    """
 def estimate_variance_prior(variances: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], dfs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], excess_z: typing.SupportsFloat | typing.SupportsIndex = 0.0, min_cases: typing.SupportsInt | typing.SupportsIndex = 3, min_d0: typing.SupportsFloat | typing.SupportsIndex = 0.5) -> VariancePrior:
     """
     Empirical-Bayes prior (d0, s0^2) of per-case variances (Smyth 2004).
@@ -589,9 +598,9 @@ def mann_whitney_u(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y
     ...
 def mann_whitney_u_batch(x_values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], x_offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], y_values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y_offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], threads: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[numpy.typing.NDArray[numpy.float64], numpy.typing.NDArray[numpy.float64]]:
     ...
-def moderate_variance(variance: typing.SupportsFloat | typing.SupportsIndex, df: typing.SupportsFloat | typing.SupportsIndex, prior: VariancePrior) -> tuple[float, float]:
+def moderate_variance(variance: typing.SupportsFloat | typing.SupportsIndex, df: typing.SupportsFloat | typing.SupportsIndex, prior: VariancePrior, case_index: typing.SupportsInt | typing.SupportsIndex | None = None) -> tuple[float, float]:
     """
-    (moderated variance, degrees of freedom)
+    (moderated variance, degrees of freedom); case_index: with that case's own prior df (case_d0).
     """
 def paired_t_interval(base_logs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], head_logs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95) -> LogTInterval:
     ...
@@ -621,3 +630,7 @@ def welch_t_interval(base_logs: typing.Annotated[numpy.typing.ArrayLike, numpy.f
     ...
 def wilcoxon_signed_rank(d: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> WilcoxonResult:
     ...
+def winsorised_log_f_moments(d1: typing.SupportsFloat | typing.SupportsIndex, d0: typing.SupportsFloat | typing.SupportsIndex, low: typing.SupportsFloat | typing.SupportsIndex = 0.05, high: typing.SupportsFloat | typing.SupportsIndex = 0.1) -> tuple[float, float]:
+    """
+    (mean, variance) of log F(d1, d0) winsorised at its low and 1 - high quantiles.
+    """
