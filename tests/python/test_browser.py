@@ -176,14 +176,9 @@ window.addEventListener('load', () => {
 
 def test_comparison_markdown_reads_headline_first_in_chromium(tmp_path):
     pytest.importorskip("markdown_it")
-    import importlib.util
-
     import benchreport as br
 
-    script = Path(__file__).resolve().parents[2] / "scripts" / "report_screenshots.py"
-    spec = importlib.util.spec_from_file_location("report_screenshots", script)
-    screenshots = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(screenshots)
+    screenshots = screenshots_module()
     nitro = br.load([br.example_path("nitro") / "ios", br.example_path("nitro") / "android"])
     report = br.compare(nitro, baseline={"revision": "base"}, resamples=200).report
     seen = probed(screenshots.markdown_page(report.to_markdown()) + MARKDOWN_PROBE, "markdown-check", tmp_path, 1200)
@@ -200,12 +195,6 @@ def test_comparison_markdown_reads_headline_first_in_chromium(tmp_path):
     assert seen["verdicts"] and all(re.fullmatch(r"[\U0001F534\U0001F7E2\U0001F7E1\u26AA] \w+", v)
                                     for v in seen["verdicts"]), seen["verdicts"][:5]
 
-
-# JupyterLab's rendered-HTML stylesheet right-aligns every td and th of an output (a rule of the form
-# `.jp-RenderedHTMLCommon td, .jp-RenderedHTMLCommon th {text-align: right}`); this page stands in for it.
-JUPYTER_PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8"><style>
-.jp-RenderedHTMLCommon td, .jp-RenderedHTMLCommon th, .jp-RenderedHTMLCommon tr {text-align: right}
-</style></head><body><div class="jp-RenderedHTMLCommon">%s</div></body></html>"""
 
 # Every header and cell whose computed text-align differs from its column's alignment (its al-* class).
 ALIGN_PROBE = r"""<script>
@@ -224,22 +213,38 @@ window.addEventListener('load', () => {
 </script></body>"""
 
 
-def jupyter_alignment(fragment: str, tmp_path) -> dict:
-    return probed((JUPYTER_PAGE % fragment).replace("</body>", ALIGN_PROBE), "align-check", tmp_path, 1400)
+def screenshots_module():
+    """scripts/report_screenshots.py: the pages the screenshots in docs/images show."""
+    import importlib.util
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "report_screenshots.py"
+    spec = importlib.util.spec_from_file_location("report_screenshots", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_notebook_tables_keep_their_alignment_under_jupyter_css(tmp_path):
     import benchreport as br
 
+    screenshots = screenshots_module()
+
+    def jupyter_alignment(fragment: str) -> dict:
+        page = screenshots.notebook_page(fragment).replace("</body>", ALIGN_PROBE)
+        return probed(page, "align-check", tmp_path, 1400)
+
     nitro = br.load([br.example_path("nitro") / "ios", br.example_path("nitro") / "android"])
-    fragment = br.compare(nitro, baseline={"revision": "base"}, resamples=200)._repr_html_()
+    # The screenshot's comparison: a removed and an added case among the rows.
+    fragment = br.compare(screenshots.one_sided_example(nitro), baseline={"revision": "base"},
+                          resamples=200)._repr_html_()
+    assert ">removed</td>" in fragment and ">added</td>" in fragment
     # With our stylesheet, and with it dropped as a sanitizer of an untrusted notebook drops <style>:
     # names and verdicts stay left, numbers right.
     for html in (fragment, re.sub(r"<style>.*?</style>", "", fragment, flags=re.S)):
-        seen = jupyter_alignment(html, tmp_path)
+        seen = jupyter_alignment(html)
         assert seen["cells"] > 100 and seen["left"] > 20, seen
         assert seen["n_wrong"] == 0, seen
     # The probe's control: without the inline alignment and without our stylesheet, Jupyter's rule wins.
     bare = re.sub(r' style="text-align:\w+"', "", re.sub(r"<style>.*?</style>", "", fragment, flags=re.S))
-    seen = jupyter_alignment(bare, tmp_path)
+    seen = jupyter_alignment(bare)
     assert seen["left"] == 0 and seen["n_wrong"] > 20, seen
