@@ -1,6 +1,7 @@
-"""Screenshots of the example comparison report for docs/images/: the HTML as benchreport writes it, and
-the Markdown as a GitHub comment shows it (markdown-it-py, GFM tables, raw HTML for <details>/<sub>),
-each opened in headless Chromium.
+"""Screenshots of the example comparison report for docs/images/: the HTML as benchreport writes it, the
+Markdown as a GitHub comment shows it (markdown-it-py, GFM tables, raw HTML for <details>/<sub>), and the
+notebook view of a comparison with a removed and an added case under JupyterLab's cell alignment, each
+opened in headless Chromium.
 
     PYTHONPATH=build/dev/python python3 scripts/report_screenshots.py [--out docs/images]
 """
@@ -30,6 +31,25 @@ def markdown_page(markdown: str) -> str:
     return f"<!doctype html><meta charset=utf-8><style>{GITHUB_CSS}</style><body>{body}</body>"
 
 
+# JupyterLab's rendered-HTML stylesheet right-aligns every td and th of an output (a rule of the form
+# `.jp-RenderedHTMLCommon td, .jp-RenderedHTMLCommon th {text-align: right}`); this stands in for it.
+JUPYTER_CSS = ".jp-RenderedHTMLCommon td, .jp-RenderedHTMLCommon th, .jp-RenderedHTMLCommon tr {text-align: right}"
+
+
+def notebook_page(fragment: str) -> str:
+    """An HTML fragment as a JupyterLab output cell holds it."""
+    return (f"<!doctype html><html><head><meta charset=utf-8><style>{JUPYTER_CSS}</style></head>"
+            f"<body><div class=\"jp-RenderedHTMLCommon\">{fragment}</div></body></html>")
+
+
+def one_sided_example(nitro: br.Dataset) -> br.Dataset:
+    """The iOS runs with one benchmark gone from head (removed) and one missing from base (added)."""
+    ios = nitro.take(nitro.indices(platform="ios"))
+    names = sorted(set(ios.labels["benchmark"]))
+    dropped = {*ios.indices(benchmark=names[0], revision="head"), *ios.indices(benchmark=names[-1], revision="base")}
+    return ios.take([i for i in range(len(ios)) if i not in dropped])
+
+
 def screenshot(browser: str, page: str, out: Path, height: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "page.html"
@@ -51,7 +71,9 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     screenshot(browser, report.to_html(), args.out / "comparison-html.png", 1100)
     screenshot(browser, markdown_page(report.to_markdown()), args.out / "comparison-markdown.png", 1100)
-    print(html.escape(f"wrote {args.out}/comparison-html.png and comparison-markdown.png"))
+    notebook = br.compare(one_sided_example(nitro), baseline={"revision": "base"})._repr_html_()
+    screenshot(browser, notebook_page(notebook), args.out / "comparison-notebook.png", 1150)
+    print(html.escape(f"wrote {args.out}/comparison-html.png, comparison-markdown.png and comparison-notebook.png"))
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ themselves. The lower-level results — :class:`benchreport.Summary`,
 
 ``to_report`` turns any of them into a :class:`benchreport.Report`, so the
 same table renders as HTML (verdict colours, inline SVG sparklines where
-samples are known), Markdown or text. Needs no matplotlib; ``to_pandas``
+samples are known, each cell's alignment inline so that JupyterLab's
+right-align-all rule leaves text left and numbers right), Markdown or text. Needs no matplotlib; ``to_pandas``
 needs pandas.
 """
 from __future__ import annotations

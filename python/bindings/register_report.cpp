@@ -299,8 +299,8 @@ void register_model(py::module_& m) {
   m.attr("FORMATS") = formats;
   m.attr("DEFAULT_MARKDOWN_BUDGET") = RenderOptions{}.markdown_budget;
   std::vector<std::pair<std::string, std::string>> verdict_roles;
-  for (const Verdict v :
-       {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent, Verdict::unchanged}) {
+  for (const Verdict v : {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent,
+                          Verdict::unchanged, Verdict::added, Verdict::removed}) {
     verdict_roles.emplace_back(std::string(to_string(v)), std::string(role_name(verdict_role(v))));
   }
   m.attr("VERDICT_ROLES") = verdict_roles;

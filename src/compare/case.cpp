@@ -452,6 +452,8 @@ std::string_view to_string(Verdict v) noexcept {
     case Verdict::inconclusive: return "inconclusive";
     case Verdict::equivalent: return "equivalent";
     case Verdict::unchanged: return "unchanged";
+    case Verdict::added: return "added";
+    case Verdict::removed: return "removed";
   }
   return "unknown";
 }

@@ -1,5 +1,7 @@
 #include "benchreport/compare/rollup.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -45,6 +47,10 @@ Rollup rollup(std::span<const CaseComparison* const> cases, const RollupOptions&
   std::vector<double> abs_changes, log_ratios;
   for (const CaseComparison* each : cases) {
     const CaseComparison& c = *each;
+    if (is_one_sided(c.verdict)) {
+      throw InputError(
+          fmt::format("rollup: case \"{}\" was measured on one side only ({})", c.case_name, to_string(c.verdict)));
+    }
     const double a = std::fabs(c.change);
     abs_changes.push_back(a);
     log_ratios.push_back(c.log_ratio);

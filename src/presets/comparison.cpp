@@ -6,8 +6,10 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/core/parallel.hpp"
@@ -52,6 +54,7 @@ std::string interval_text(double lower, double upper);
 // The change the verdict judged, the interval's own estimate (the pooled-median change is `change`
 // in JSON), with its interval: numbers for CSV in value and figures.
 Cell change_cell(const CaseComparison& c) {
+  if (is_one_sided(c.verdict)) return {};
   Cell cell(format_change_interval(c.change_estimate, c.change_lower, c.change_upper), c.change_estimate,
             change_role(c.change_estimate, c.threshold, c.direction));
   cell.with_figure("lower", c.change_lower).with_figure("upper", c.change_upper);
@@ -60,16 +63,21 @@ Cell change_cell(const CaseComparison& c) {
 
 Cell verdict_cell(const CaseComparison& c) {
   Cell cell(verdict_label(c.verdict), verdict_role(c.verdict));
+  if (is_one_sided(c.verdict)) return cell;
   cell.with_figure("p", c.p_value).with_figure("p adjusted", c.p_adjusted);
   return cell;
+}
+
+// A side's median; empty for the side a case added or removed has no samples on.
+Cell median_cell(double median, const Unit& unit) {
+  return std::isnan(median) ? Cell() : Cell(format_value(median, unit, kCaseValue), median);
 }
 
 std::vector<Cell> case_change_cells(std::string name, std::optional<std::string> metric, const CaseComparison& c,
                                     const Unit& unit) {
   std::vector<Cell> cells{std::move(name)};
   if (metric) cells.emplace_back(std::move(*metric));
-  for (Cell cell : {Cell(format_value(c.base_median, unit, kCaseValue), c.base_median),
-                    Cell(format_value(c.head_median, unit, kCaseValue), c.head_median), change_cell(c), verdict_cell(c),
+  for (Cell cell : {median_cell(c.base_median, unit), median_cell(c.head_median, unit), change_cell(c), verdict_cell(c),
                     Cell(verdict_why(c), CellRole::muted)})
     cells.push_back(std::move(cell));
   return cells;
@@ -103,24 +111,44 @@ struct SectionFigures {
   std::optional<DriftFlag> largest_drift;
 };
 
+// The first set of a case (a case added has no base sets).
+std::size_t first_set(const CaseResult& r) { return r.base_sets.empty() ? r.head_sets.front() : r.base_sets.front(); }
+
+// What a row shows beside its CaseResult: a matched case's from the view's arrays, a one-sided case's own.
+struct RowFacts {
+  const CaseResult& result;
+  const std::string& name;
+  const std::string& section;
+  bool primary;
+  const CaseDrift* drift;  // null for a case on one side only
+};
+
+RowFacts matched_row(const ComparisonView& view, std::size_t i) {
+  return {view.comparison.cases[i], view.names[i], view.sections[i], view.primaries[i] == i, &view.drifts[i]};
+}
+
+RowFacts one_sided_row(const OneSidedCase& o) { return {o.result, o.name, o.section, o.primary, nullptr}; }
+
 // One row of a comparison: the JSON case of `data` and a row of comparison_columns. `section`
 // is the parent section's field in JSON; `key` a nested object there and one column per case
 // column here. The case fields are report/case_fields.hpp's.
 template <class Visitor>
-void visit_comparison_row(const Dataset& dataset, const ComparisonView& view, std::size_t i, Visitor& v) {
-  const auto& r = view.comparison.cases[i];
-  const auto& c = r.comparison;
-  v.field("name", view.names[i]);
-  v.section(view.sections[i]);
+void visit_comparison_row(const Dataset& dataset, const std::vector<std::string>& by, const RowFacts& row, Visitor& v) {
+  const auto& r = row.result;
+  v.field("name", row.name);
+  v.section(row.section);
   v.begin_group("key");
-  for (std::size_t k = 0; k < view.comparison.by.size(); ++k) v.field(view.comparison.by[k].c_str(), r.key[k]);
+  for (std::size_t k = 0; k < by.size(); ++k) v.field(by[k].c_str(), r.key[k]);
   v.end_group();
-  v.field("unit_base", std::string(base_symbol(dataset.unit(r.base_sets.front()).dimension)));
-  v.field("primary", view.primaries[i] == i);
-  visit_case_fields(c, v);
-  v.optional("base_drift", !std::isnan(view.drifts[i].base.median_change), view.drifts[i].base.median_change);
-  v.optional("head_drift", !std::isnan(view.drifts[i].head.median_change), view.drifts[i].head.median_change);
-  v.texts("warnings", c.warnings);
+  v.field("unit_base", std::string(base_symbol(dataset.unit(first_set(r)).dimension)));
+  v.field("primary", row.primary);
+  visit_case_fields(r.comparison, v);
+  const double none = std::numeric_limits<double>::quiet_NaN();
+  const double base_drift = row.drift != nullptr ? row.drift->base.median_change : none;
+  const double head_drift = row.drift != nullptr ? row.drift->head.median_change : none;
+  v.optional("base_drift", !std::isnan(base_drift), base_drift);
+  v.optional("head_drift", !std::isnan(head_drift), head_drift);
+  v.texts("warnings", r.comparison.warnings);
 }
 
 class ComparisonBuilder {
@@ -140,6 +168,7 @@ class ComparisonBuilder {
     Report report(opt_.title);
     for (const auto& section : sections_) figures_.push_back(figures_for(section));
     add_headline(report);
+    add_how_to_read(report);
     add_mode_note(report);
     add_launch_note(report);
     if (cmp_.same_revision) add_aa_note(report);
@@ -147,9 +176,8 @@ class ComparisonBuilder {
     add_run_figures(report);
     Json sections = Json::array();
     for (std::size_t s = 0; s < sections_.size(); ++s) sections.push_back(add_section(report, s));
-    add_new_and_removed(report);
+    add_one_side_reasons(report);
     add_revisions(report);
-    add_how_to_read(report);
     if (const std::string samples = sample_footnote(ds_); !samples.empty()) report.add_footnote(samples);
     report.data = Json::object();
     report.data.set("preset", "comparison");
@@ -167,9 +195,11 @@ class ComparisonBuilder {
 
   void order_sections() {
     std::vector<std::string> present;
-    for (const auto& s : view_.sections) {
+    const auto add = [&](const std::string& s) {
       if (std::find(present.begin(), present.end(), s) == present.end()) present.push_back(s);
-    }
+    };
+    for (const auto& s : view_.sections) add(s);
+    for (const auto& o : view_.one_sided) add(o.section);
     for (const auto& s : opt_.section_order) {
       if (std::find(present.begin(), present.end(), s) != present.end()) sections_.push_back(s);
     }
@@ -317,16 +347,24 @@ class ComparisonBuilder {
       drifting += cases.size();
     }
     const auto count = [&](Verdict v) { return counts[static_cast<std::size_t>(v)]; };
+    std::size_t added = 0, removed = 0;
+    for (const auto& o : view_.one_sided) {
+      if (o.primary) ++(o.result.comparison.verdict == Verdict::added ? added : removed);
+    }
+    std::vector<std::string> parts;  // the cases on one side only, when there are any
+    if (added > 0) parts.push_back(fmt::format("{} added", added));
+    if (removed > 0) parts.push_back(fmt::format("{} removed", removed));
+    const std::string one_sided = parts.empty() ? std::string() : fmt::format("; {}", fmt::join(parts, ", "));
     const std::string sentence =
-        fmt::format("{} slower, {} faster, {} unchanged (within ±{}), {} inconclusive; {}.", count(Verdict::slower),
+        fmt::format("{} slower, {} faster, {} unchanged (within ±{}), {} inconclusive{}; {}.", count(Verdict::slower),
                     count(Verdict::faster), count(Verdict::equivalent) + count(Verdict::unchanged),
-                    format_percent(threshold_, 0), count(Verdict::inconclusive),
+                    format_percent(threshold_, 0), count(Verdict::inconclusive), one_sided,
                     drifting == 0 ? std::string("no drift")
                                   : fmt::format("drift in {} case{}", drifting, drifting == 1 ? "" : "s"));
     report.add_paragraph(Spans{Span::bold(sentence)});
   }
 
-  // The method, for whoever wants it: collapsed in Markdown and HTML, a last section in text.
+  // The method, for whoever wants it, right under the headline: collapsed in Markdown and HTML.
   void add_how_to_read(Report& report) const {
     Details& details = report.add_details("How to read this");
     details.blocks.add_paragraph(method_text());
@@ -377,6 +415,7 @@ class ComparisonBuilder {
       }
     }
     const auto& o = cmp_.options;
+    if (comparisons.empty()) return f;  // a section of cases on one side only: nothing to roll up
     f.rollup = rollup(comparisons, {o.threshold, o.confidence, o.resamples, o.seed});
     for (const auto i : f.primaries) {
       if (cmp_.cases[i].comparison.case_name == f.rollup.largest_case) f.largest = i;
@@ -460,6 +499,13 @@ class ComparisonBuilder {
         fmt::arg("k", opt_.drift_k));
   }
 
+  // Each case's rows and payload depend on that case alone: built on the comparison's
+  // threads, in chunks (a row takes microseconds), and kept in case order.
+  template <class Build>
+  auto per_case(const std::vector<std::size_t>& cases, Build build) const {
+    return map_indexed(cases.size(), 512, opt_.threads, [&](std::size_t k) { return build(cases[k]); });
+  }
+
   std::vector<Column> change_columns() const { return case_change_columns(cmp_.options.confidence, has_metric_); }
 
   // The name of a case in a table: beside a Metric column without its metric.
@@ -468,6 +514,44 @@ class ComparisonBuilder {
   std::vector<Cell> change_row(std::size_t i) const {
     return case_change_cells(row_name(i), has_metric_ ? std::optional(view_.metrics[i]) : std::nullopt,
                              cmp_.cases[i].comparison, unit_of(i));
+  }
+
+  std::vector<std::vector<Cell>> change_rows(const std::vector<std::size_t>& cases) const {
+    return per_case(cases, [&](std::size_t i) { return change_row(i); });
+  }
+
+  std::vector<Cell> change_row(const OneSidedCase& o) const {
+    return case_change_cells(has_metric_ ? o.row_name : o.name, has_metric_ ? std::optional(o.metric) : std::nullopt,
+                             o.result.comparison, ds_.unit(first_set(o.result)));
+  }
+
+  std::size_t one_sided_count(const std::string& section, bool primary) const {
+    return static_cast<std::size_t>(std::count_if(view_.one_sided.begin(), view_.one_sided.end(), [&](const auto& o) {
+      return o.section == section && o.primary == primary;
+    }));
+  }
+
+  // The items of matched `cases` (ascending case indices) with the section's one-sided cases of the
+  // kind asked (primary, derived, or both: nullopt) each put before the first matched case it precedes.
+  template <class Item, class Of>
+  std::vector<Item> with_one_sided(const std::string& section, std::optional<bool> primary,
+                                   const std::vector<std::size_t>& cases, std::vector<Item> items, Of of) const {
+    std::vector<Item> out;
+    std::size_t k = 0;
+    for (const auto& o : view_.one_sided) {
+      if (o.section != section || (primary && o.primary != *primary)) continue;
+      for (; k < cases.size() && cases[k] < o.before; ++k) out.push_back(std::move(items[k]));
+      out.push_back(of(o));
+    }
+    for (; k < cases.size(); ++k) out.push_back(std::move(items[k]));
+    return out;
+  }
+
+  std::vector<std::vector<Cell>> with_one_sided(const std::string& section, bool primary,
+                                                const std::vector<std::size_t>& cases,
+                                                std::vector<std::vector<Cell>> rows) const {
+    return with_one_sided(section, primary, cases, std::move(rows),
+                          [&](const OneSidedCase& o) { return change_row(o); });
   }
 
   std::vector<Cell> process_row(std::size_t i) const {
@@ -508,13 +592,6 @@ class ComparisonBuilder {
             fmt::format("{}, {}", drift_text(d.base), drift_text(d.head))};
   }
 
-  // Each case's rows and payload depend on that case alone: built on the comparison's
-  // threads, in chunks (a row takes microseconds), and kept in case order.
-  template <class Build>
-  auto per_case(const std::vector<std::size_t>& cases, Build build) const {
-    return map_indexed(cases.size(), 512, opt_.threads, [&](std::size_t k) { return build(cases[k]); });
-  }
-
   Json add_section(Report& report, std::size_t s) const {
     const std::string& section = sections_[s];
     const SectionFigures& f = figures_[s];
@@ -528,24 +605,29 @@ class ComparisonBuilder {
       const bool claimed = c.verdict == Verdict::slower || c.verdict == Verdict::faster;
       if (claimed || std::abs(c.change_estimate) >= threshold_) notable.push_back(i);
     }
-    if (notable.empty()) {
+    const std::size_t one_sided = one_sided_count(section, true);
+    if (notable.empty() && one_sided == 0) {
       report.add_paragraph(fmt::format("No benchmark reached the {} threshold.", format_percent(threshold_, 0)));
     } else {
-      Table& table =
-          report.add_table(change_columns(), fmt::format("Changes of at least {}", format_percent(threshold_, 0)),
-                           fmt::format("notable-{}", section));
-      for (const auto i : notable) table.add_row(change_row(i));
+      Table& table = report.add_table(change_columns(),
+                                      fmt::format("Changes of at least {}{}", format_percent(threshold_, 0),
+                                                  one_sided == 0 ? "" : ", added and removed cases"),
+                                      fmt::format("notable-{}", section));
+      std::vector<std::vector<Cell>> rows;
+      for (const auto i : notable) rows.push_back(change_row(i));
+      for (auto& row : with_one_sided(section, true, notable, std::move(rows))) table.add_row(std::move(row));
     }
-    Details& details = report.add_details(fmt::format("All benchmarks and sample variation ({})", f.primaries.size()));
+    const std::size_t shown = f.primaries.size() + one_sided;
+    Details& details = report.add_details(fmt::format("All benchmarks and sample variation ({})", shown));
     Table& all = details.blocks.add_table(change_columns(), {}, fmt::format("all-{}", section));
-    for (auto& row : per_case(f.primaries, [&](std::size_t i) { return change_row(i); })) all.add_row(std::move(row));
-    if (!f.derived.empty()) {
+    for (auto& row : with_one_sided(section, true, f.primaries, change_rows(f.primaries))) all.add_row(std::move(row));
+    if (const std::size_t derived_count = f.derived.size() + one_sided_count(section, false); derived_count > 0) {
       Table& derived = details.blocks.add_table(
           change_columns(),
           fmt::format("Derived metrics ({}): measured with the benchmark's primary metric, not counted again",
-                      f.derived.size()),
+                      derived_count),
           fmt::format("derived-{}", section));
-      for (auto& row : per_case(f.derived, [&](std::size_t i) { return change_row(i); }))
+      for (auto& row : with_one_sided(section, false, f.derived, change_rows(f.derived)))
         derived.add_row(std::move(row));
     }
     Table& processes = details.blocks.add_table({{"Benchmark"},
@@ -574,23 +656,6 @@ class ComparisonBuilder {
       out.push_back(Json(std::move(names)));
     }
     return out;
-  }
-
-  void add_new_and_removed(Report& report) const {
-    const auto list = [&](const std::vector<std::vector<std::string>>& keys) {
-      std::vector<std::string> names;
-      for (const auto& key : keys) names.push_back(join_key(key));
-      return names;
-    };
-    if (!cmp_.new_cases.empty()) {
-      report.add_heading(2, fmt::format("New cases ({}, head only)", cmp_.new_cases.size()));
-      report.add_list(list(cmp_.new_cases));
-    }
-    if (!cmp_.removed_cases.empty()) {
-      report.add_heading(2, fmt::format("Removed cases ({}, base only)", cmp_.removed_cases.size()));
-      report.add_list(list(cmp_.removed_cases));
-    }
-    add_one_side_reasons(report);
   }
 
   // The reader warnings that name a case with one side only: the reason a side
@@ -646,15 +711,18 @@ class ComparisonBuilder {
   }
 
   // One case of a section's payload: every statistic behind its rows (comparison_row_fields).
-  Json case_json(std::size_t i) const {
+  Json case_json(const RowFacts& row) const {
     JsonFields fields;
-    visit_comparison_row(ds_, view_, i, fields);
+    visit_comparison_row(ds_, cmp_.by, row, fields);
     return Json(fields.take());
   }
 
   Json section_json(const std::string& section, const SectionFigures& f) const {
     Json cases = Json::array();
-    for (Json& one : per_case(f.cases, [&](std::size_t i) { return case_json(i); })) cases.push_back(std::move(one));
+    std::vector<Json> matched = per_case(f.cases, [&](std::size_t i) { return case_json(matched_row(view_, i)); });
+    std::vector<Json> all = with_one_sided(section, std::nullopt, f.cases, std::move(matched),
+                                           [&](const OneSidedCase& o) { return case_json(one_sided_row(o)); });
+    for (Json& one : all) cases.push_back(std::move(one));
     Json verdicts = Json::object();
     for (const Verdict v :
          {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent, Verdict::unchanged}) {
@@ -701,12 +769,16 @@ bool contains_token(std::string_view text, std::string_view value) {
   return false;
 }
 
-// Case columns whose value differs between cases (one that never varies, e.g. a Go pkg, names nothing).
-std::vector<bool> varying_columns(const DatasetComparison& cmp) {
+// Case columns whose value differs between cases, one-sided ones included (one that never varies,
+// e.g. a Go pkg, names nothing).
+std::vector<bool> varying_columns(const DatasetComparison& cmp, const std::vector<OneSidedCase>& one_sided) {
   std::vector<bool> varies(cmp.by.size(), false);
-  for (const auto& c : cmp.cases) {
-    for (std::size_t k = 0; k < varies.size(); ++k) varies[k] = varies[k] || c.key[k] != cmp.cases.front().key[k];
-  }
+  const auto& first = cmp.cases.front().key;
+  const auto visit = [&](const std::vector<std::string>& key) {
+    for (std::size_t k = 0; k < varies.size(); ++k) varies[k] = varies[k] || key[k] != first[k];
+  };
+  for (const auto& c : cmp.cases) visit(c.key);
+  for (const auto& o : one_sided) visit(o.result.key);
   return varies;
 }
 
@@ -714,7 +786,7 @@ std::vector<bool> varying_columns(const DatasetComparison& cmp) {
 std::string case_display_name(const Dataset& dataset, const CaseResult& result, const DatasetComparison& cmp,
                               const std::vector<bool>& varies, const ComparisonReportOptions& options,
                               const std::string& section, bool with_metric) {
-  const std::size_t first = result.base_sets.front();
+  const std::size_t first = first_set(result);
   const std::string benchmark(dataset.label(first, options.benchmark_column));
   std::string name;
   if (cmp.baseline_column == options.benchmark_column) {
@@ -746,6 +818,23 @@ std::string case_display_name(const Dataset& dataset, const CaseResult& result, 
   return extra.empty() ? name : fmt::format("{} ({})", name, fmt::join(extra, ", "));
 }
 
+// What a table shows of a case besides its figures.
+struct CaseLabels {
+  std::string name, row_name, metric, section;
+};
+
+CaseLabels case_labels(const Dataset& dataset, const CaseResult& c, const DatasetComparison& cmp,
+                       const std::vector<bool>& varies, const ComparisonReportOptions& options) {
+  const std::size_t first = first_set(c);
+  CaseLabels out;
+  if (dataset.has_label(first, options.section_column)) out.section = dataset.label(first, options.section_column);
+  out.name = case_display_name(dataset, c, cmp, varies, options, out.section, true);
+  out.row_name = case_display_name(dataset, c, cmp, varies, options, out.section, false);
+  const auto metric = std::find(cmp.by.begin(), cmp.by.end(), kMetricLabel);
+  if (metric != cmp.by.end()) out.metric = c.key[metric - cmp.by.begin()];
+  return out;
+}
+
 // The values of the labels that tell one process (or input file) of a side from another.
 std::string process_id(const Dataset& dataset, std::size_t set) {
   std::string id;
@@ -758,13 +847,15 @@ std::string process_id(const Dataset& dataset, std::size_t set) {
 
 // Stable case order (see comparison_view): a measurement's rank is its place in the first base
 // process when every base process ran the measurements they share in that order, else its name.
-void order_cases(const Dataset& dataset, DatasetComparison& cmp) {
-  const std::size_t n = cmp.cases.size();
+// Returns the cases' indices in that order.
+std::vector<std::size_t> stable_order(const Dataset& dataset, const std::vector<const CaseResult*>& cases,
+                                      const std::vector<std::string>& by) {
+  const std::size_t n = cases.size();
   std::vector<std::vector<std::string>> keys(n);
-  for (std::size_t i = 0; i < n; ++i) keys[i] = measurement_key(cmp.cases[i], cmp.by);
+  for (std::size_t i = 0; i < n; ++i) keys[i] = measurement_key(*cases[i], by);
   std::vector<std::pair<std::size_t, std::size_t>> sets;  // (set, case): base sets in the order they were read
   for (std::size_t i = 0; i < n; ++i) {
-    for (const auto set : cmp.cases[i].base_sets) sets.emplace_back(set, i);
+    for (const auto set : cases[i]->base_sets) sets.emplace_back(set, i);
   }
   std::sort(sets.begin(), sets.end());
   std::map<std::vector<std::string>, std::size_t> rank;  // place in the first base process
@@ -794,10 +885,74 @@ void order_cases(const Dataset& dataset, DatasetComparison& cmp) {
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return place[a] != place[b] ? place[a] < place[b] : (place[a] == rank.size() && keys[a] < keys[b]);
   });
-  std::vector<CaseResult> sorted;
-  sorted.reserve(n);
-  for (const auto i : order) sorted.push_back(std::move(cmp.cases[i]));
-  cmp.cases = std::move(sorted);
+  return order;
+}
+
+// A case on one side only as a row: its side's pooled median (the figure a matched case shows per side).
+OneSidedCase one_sided_case(const Dataset& dataset, std::vector<std::string> key, std::vector<std::size_t> sets,
+                            bool added, const CompareOptions& options) {
+  constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  OneSidedCase o;
+  CaseComparison& c = o.result.comparison;
+  c.case_name = join_key(key);
+  c.verdict = added ? Verdict::added : Verdict::removed;
+  std::vector<double> samples;
+  for (const auto set : sets) dataset.append_base_samples(set, samples);
+  const double median = median_inplace(samples);
+  c.base_median = added ? kNone : median;
+  c.head_median = added ? median : kNone;
+  (added ? c.head_n : c.base_n) = samples.size();
+  c.change = c.change_lower = c.change_upper = c.change_estimate = kNone;
+  c.base_mad_pct = c.head_mad_pct = c.shift = c.ratio = c.disparity = c.prob_head_better = kNone;
+  c.shift_bounds = c.ratio_bounds = c.disparity_bounds = Bounds{kNone, kNone, kNone};
+  c.mann_whitney.p_value = kNone;
+  c.threshold = options.threshold;
+  c.alpha = options.alpha;
+  c.confidence = options.confidence;
+  c.direction = dataset.direction(sets.front());
+  o.result.key = std::move(key);
+  (added ? o.result.head_sets : o.result.base_sets) = std::move(sets);
+  return o;
+}
+
+// The comparison's new and removed cases with the sets of their side, in first-set order.
+std::vector<OneSidedCase> one_sided_cases(const Dataset& dataset, const DatasetComparison& cmp,
+                                          const std::string& baseline_column) {
+  std::map<std::vector<std::string>, std::vector<std::size_t>> base, head;
+  for (std::size_t set = 0; set < dataset.n_sets(); ++set) {
+    if (!dataset.has_label(set, baseline_column)) continue;
+    const auto side = dataset.label(set, baseline_column);
+    if (side != cmp.base_value && side != cmp.head_value) continue;
+    std::vector<std::string> key;
+    for (const auto& column : cmp.by) key.emplace_back(dataset.label(set, column));
+    (side == cmp.base_value ? base : head)[std::move(key)].push_back(set);
+  }
+  std::vector<OneSidedCase> out;
+  for (const auto& key : cmp.removed_cases)
+    out.push_back(one_sided_case(dataset, key, base.at(key), false, cmp.options));
+  for (const auto& key : cmp.new_cases) out.push_back(one_sided_case(dataset, key, head.at(key), true, cmp.options));
+  return out;
+}
+
+// Matched and one-sided cases in one stable order: the matched ones keep it in cmp.cases, and each
+// one-sided case notes the matched case it comes before.
+void order_cases(const Dataset& dataset, DatasetComparison& cmp, std::vector<OneSidedCase>& one_sided) {
+  std::vector<const CaseResult*> all;
+  for (const auto& c : cmp.cases) all.push_back(&c);
+  for (const auto& o : one_sided) all.push_back(&o.result);
+  const std::size_t matched = cmp.cases.size();
+  std::vector<CaseResult> cases;
+  std::vector<OneSidedCase> others;
+  for (const auto i : stable_order(dataset, all, cmp.by)) {
+    if (i < matched) {
+      cases.push_back(std::move(cmp.cases[i]));
+    } else {
+      others.push_back(std::move(one_sided[i - matched]));
+      others.back().before = cases.size();
+    }
+  }
+  cmp.cases = std::move(cases);
+  one_sided = std::move(others);
 }
 
 void check_drift_options(const ComparisonReportOptions& options) {
@@ -848,23 +1003,31 @@ ComparisonView comparison_view(const Dataset& dataset, const ComparisonReportOpt
   check_drift_options(options);
   ComparisonView view;
   view.comparison = compare(dataset, static_cast<const DatasetCompareOptions&>(options));
-  order_cases(dataset, view.comparison);
-  const std::vector<bool> varies = varying_columns(view.comparison);
-  const auto metric = std::find(view.comparison.by.begin(), view.comparison.by.end(), kMetricLabel);
+  view.one_sided = one_sided_cases(dataset, view.comparison, options.baseline_column);
+  order_cases(dataset, view.comparison, view.one_sided);
+  const std::vector<bool> varies = varying_columns(view.comparison, view.one_sided);
   std::vector<const CaseResult*> cases;
   for (const auto& c : view.comparison.cases) {
     cases.push_back(&c);
-    const std::size_t first = c.base_sets.front();
-    std::string section = dataset.has_label(first, options.section_column)
-                              ? std::string(dataset.label(first, options.section_column))
-                              : std::string();
-    view.names.push_back(case_display_name(dataset, c, view.comparison, varies, options, section, true));
-    view.row_names.push_back(case_display_name(dataset, c, view.comparison, varies, options, section, false));
-    view.metrics.push_back(metric == view.comparison.by.end() ? std::string()
-                                                              : c.key[metric - view.comparison.by.begin()]);
-    view.sections.push_back(std::move(section));
+    CaseLabels labels = case_labels(dataset, c, view.comparison, varies, options);
+    view.names.push_back(std::move(labels.name));
+    view.row_names.push_back(std::move(labels.row_name));
+    view.metrics.push_back(std::move(labels.metric));
+    view.sections.push_back(std::move(labels.section));
   }
   view.primaries = measurement_primaries(cases, view.comparison.by);
+  // A one-sided case is its measurement's primary unless a case of that measurement comes before it.
+  std::set<std::vector<std::string>> seen;
+  std::size_t k = 0;
+  for (auto& o : view.one_sided) {
+    for (; k < o.before; ++k) seen.insert(measurement_key(view.comparison.cases[k], view.comparison.by));
+    CaseLabels labels = case_labels(dataset, o.result, view.comparison, varies, options);
+    o.name = std::move(labels.name);
+    o.row_name = std::move(labels.row_name);
+    o.metric = std::move(labels.metric);
+    o.section = std::move(labels.section);
+    o.primary = seen.insert(measurement_key(o.result, view.comparison.by)).second;
+  }
   view.drifts = map_indexed(view.comparison.cases.size(), 512, options.threads, [&](std::size_t i) {
     const auto& c = view.comparison.cases[i];
     return CaseDrift{side_drift(dataset, c.base_sets, options), side_drift(dataset, c.head_sets, options)};
@@ -883,10 +1046,17 @@ Report comparison_report(const Dataset& dataset, const ComparisonView& view, con
 Columns comparison_columns(const Dataset& dataset, const ComparisonView& view) {
   Columns out;
   ColumnFields fields(out);
-  for (std::size_t i = 0; i < view.comparison.cases.size(); ++i) {
+  const auto row = [&](const RowFacts& facts) {
     out.begin_row();
-    visit_comparison_row(dataset, view, i, fields);
+    visit_comparison_row(dataset, view.comparison.by, facts, fields);
+  };
+  // In the stable order: each one-sided case before the matched case it precedes.
+  std::size_t k = 0;
+  for (const auto& o : view.one_sided) {
+    for (; k < o.before; ++k) row(matched_row(view, k));
+    row(one_sided_row(o));
   }
+  for (; k < view.comparison.cases.size(); ++k) row(matched_row(view, k));
   return out;
 }
 

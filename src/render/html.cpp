@@ -148,9 +148,18 @@ std::string keep_units_attached(std::string_view text) {
   return out;
 }
 
+// A fragment lives in a host page whose CSS may align every cell (JupyterLab and the classic notebook
+// right-align td and th) and whose sanitizer may drop our <style> (an untrusted notebook): there each
+// header and cell also carries its alignment inline, which outranks any stylesheet rule without !important.
+enum class InlineAlign : bool { no, yes };
+
+std::string inline_align(InlineAlign inline_, Align align) {
+  return inline_ == InlineAlign::yes ? fmt::format(" style=\"text-align:{}\"", align_name(align)) : std::string();
+}
+
 class HtmlWriter {
  public:
-  explicit HtmlWriter(const RenderOptions& options) : options_(options) {}
+  HtmlWriter(const RenderOptions& options, InlineAlign inline_align) : options_(options), inline_(inline_align) {}
 
   void blocks(const Blocks& list) {
     for (const Block& block : list.items()) std::visit([this](const auto& b) { write(b); }, block.content);
@@ -188,7 +197,8 @@ class HtmlWriter {
     if (!t.caption.empty()) out_ += fmt::format("<caption>{}</caption>\n", escape_html(t.caption));
     out_ += "<thead><tr>";
     for (const Column& column : t.columns) {
-      out_ += fmt::format("<th class=\"al-{}\">{}</th>", align_name(column.align), escape_html(column.title));
+      out_ += fmt::format("<th class=\"al-{}\"{}>{}</th>", align_name(column.align),
+                          inline_align(inline_, column.align), escape_html(column.title));
     }
     out_ += "</tr></thead>\n<tbody>\n";
     for (const auto& row : t.rows) {
@@ -206,17 +216,19 @@ class HtmlWriter {
     if (options_.sparklines && !c.samples.empty()) body += sparkline_svg(c.samples);
     const std::string value =
         c.value && std::isfinite(*c.value) ? fmt::format(" data-value=\"{}\"", json_number(*c.value)) : "";
-    out_ += fmt::format("<td class=\"{}\"{}>{}</td>", cell_classes(align, c.role, c.value.has_value()), value, body);
+    out_ += fmt::format("<td class=\"{}\"{}{}>{}</td>", cell_classes(align, c.role, c.value.has_value()),
+                        inline_align(inline_, align), value, body);
   }
 
   const RenderOptions& options_;
+  InlineAlign inline_;
   IdRegistry ids_;
   std::string out_;
 };
 
-std::string body(const Report& report, const RenderOptions& options) {
+std::string body(const Report& report, const RenderOptions& options, InlineAlign inline_align) {
   report.validate();
-  HtmlWriter writer(options);
+  HtmlWriter writer(options, inline_align);
   if (!report.title.empty()) writer.heading(1, report.title);
   writer.blocks(report.blocks);
   return writer.take();
@@ -231,12 +243,12 @@ std::string render_html(const Report& report, const RenderOptions& options) {
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       "<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n<main class=\"{}\">\n{}</main>\n"
       "</body>\n</html>\n",
-      kHtmlDoctype, title, kStyle, kHtmlReportClass, body(report, options));
+      kHtmlDoctype, title, kStyle, kHtmlReportClass, body(report, options, InlineAlign::no));
 }
 
 std::string render_html_fragment(const Report& report, const RenderOptions& options) {
   return fmt::format("<div class=\"{}\">\n<style>{}</style>\n{}</div>\n", kHtmlReportClass, kStyle,
-                     body(report, options));
+                     body(report, options, InlineAlign::yes));
 }
 
 }  // namespace benchreport

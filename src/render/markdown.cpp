@@ -52,8 +52,8 @@ std::string shown_text(std::string_view text, const RenderOptions& options) {
 // A coloured marker for a cell that is a verdict word ("slower", with the slower role): seen at a glance
 // in a long table; the word stays beside it for screen readers and for text search.
 std::string_view verdict_marker(const Cell& cell) {
-  for (const Verdict v :
-       {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent, Verdict::unchanged}) {
+  for (const Verdict v : {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent,
+                          Verdict::unchanged, Verdict::added, Verdict::removed}) {
     if (cell.role != verdict_role(v) || cell.text != verdict_label(v)) continue;
     switch (v) {
       case Verdict::slower: return "\U0001F534";        // red circle
@@ -61,6 +61,8 @@ std::string_view verdict_marker(const Cell& cell) {
       case Verdict::inconclusive: return "\U0001F7E1";  // yellow circle
       case Verdict::equivalent:
       case Verdict::unchanged: return "\u26AA";  // white circle
+      case Verdict::added: return "\u2795";      // heavy plus sign
+      case Verdict::removed: return "\u2796";    // heavy minus sign
     }
   }
   return {};

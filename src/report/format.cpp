@@ -131,6 +131,8 @@ CellRole verdict_role(Verdict verdict) {
     case Verdict::inconclusive: return CellRole::inconclusive;
     case Verdict::equivalent: return CellRole::equivalent;
     case Verdict::unchanged: return CellRole::unchanged;
+    case Verdict::added:
+    case Verdict::removed: return CellRole::muted;  // not a change of the code measured: no colour
   }
   return CellRole::none;
 }

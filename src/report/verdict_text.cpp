@@ -49,6 +49,9 @@ std::string decision_sentence(const CaseComparison& c, VerdictCode code) {
   return std::string(to_string(code));
 }
 
+// The side a case added or removed was measured on: the words of its code, reason and Why cell.
+std::string_view one_side(Verdict v) { return v == Verdict::added ? "head only" : "base only"; }
+
 std::string cause_detail(const CaseComparison& c) {
   switch (c.inconclusive_cause) {
     case InconclusiveCause::drift: return fmt::format("within-process drift {:.1f}%", 100 * c.within_process_drift);
@@ -61,11 +64,13 @@ std::string cause_detail(const CaseComparison& c) {
 }  // namespace
 
 std::string verdict_code_text(const CaseComparison& c) {
+  if (is_one_sided(c.verdict)) return c.verdict == Verdict::added ? "head_only" : "base_only";
   std::string code(to_string(c.verdict_code));
   return within_only(c) ? code + "_within_process" : code;
 }
 
 std::string verdict_reason(const CaseComparison& c) {
+  if (is_one_sided(c.verdict)) return fmt::format("measured in {}: nothing to compare it with", one_side(c.verdict));
   const std::string within = within_only(c) ? std::string(kWithinSentence) : std::string();
   std::string sentence = within + decision_sentence(c, c.verdict_code);
   if (c.verdict_code == VerdictCode::fdr_adjusted) {
@@ -91,6 +96,7 @@ std::string verdict_reason(const CaseComparison& c) {
 }
 
 std::string verdict_why(const CaseComparison& c) {
+  if (is_one_sided(c.verdict)) return std::string(one_side(c.verdict));
   const std::string t = format_percent(c.threshold, 0);
   std::string why;
   switch (c.verdict_code) {

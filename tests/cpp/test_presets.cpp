@@ -13,6 +13,7 @@
 #include "benchreport/data/fingerprint.hpp"
 #include "benchreport/io/nitro.hpp"
 #include "benchreport/compare/matrix.hpp"
+#include "benchreport/compare/rollup.hpp"
 #include "benchreport/render/render.hpp"
 #include "benchreport/presets/comparison.hpp"
 #include "benchreport/presets/matrix.hpp"
@@ -241,7 +242,9 @@ TEST_CASE("comparison_report: sections in iOS-first order, notable tables, detai
   CHECK_THAT(md, Contains("| +50.00% (+"));  // the change with its interval
   CHECK_THAT(md, Contains("**2 slower, 0 faster, 4 unchanged (within ±5%), 0 inconclusive; no drift.**"));
   CHECK(md.find("**2 slower") < md.find("Report only:"));  // the headline first
-  CHECK(md.find("<summary>How to read this</summary>") > md.find("## Android"));
+  // The method right under the headline, collapsed, before the first section.
+  CHECK(md.find("<summary>How to read this</summary>") < md.find("Report only:"));
+  CHECK(md.find("<summary>How to read this</summary>") < md.find("## iOS"));
   CHECK_THAT(md, Contains("Cases with an absolute change of at least 5%"));
   CHECK_THAT(md, !Contains("Same-code (A/A) run"));
   NitroOptions same;
@@ -251,6 +254,96 @@ TEST_CASE("comparison_report: sections in iOS-first order, notable tables, detai
   CHECK_THAT(aa, Contains("Suggested threshold from this A/A run"));
   o.gate = true;
   CHECK_THAT(render_markdown(comparison_report(nitro_dataset(), o), {}), Contains("Gate:"));
+}
+
+// The rows of the table with this id, anywhere in the report (tables inside details too).
+const Table* find_table(const Blocks& blocks, const std::string& id) {
+  for (const Block& block : blocks.items()) {
+    if (const auto* t = std::get_if<Table>(&block.content); t != nullptr && t->id == id) return t;
+    if (const auto* d = std::get_if<Details>(&block.content); d != nullptr) {
+      if (const Table* inner = find_table(d->blocks, id)) return inner;
+    }
+  }
+  return nullptr;
+}
+
+TEST_CASE("comparison_report: cases on one side only are rows in the stable order", "[presets][report][one-sided]") {
+  // Base ran c, b, a (in that order); head ran a, c and a new d: b was removed, d added.
+  Dataset ds;
+  for (const char* name : {"c", "b", "a"}) add(ds, {{"revision", "base"}, {"benchmark", name}}, {10, 12, 11}, "ns");
+  add(ds, {{"revision", "head"}, {"benchmark", "a"}}, {10, 12, 11}, "ns");
+  add(ds, {{"revision", "head"}, {"benchmark", "d"}}, {20, 40, 30, 50}, "ns");
+  add(ds, {{"revision", "head"}, {"benchmark", "c"}}, {10, 12, 11}, "ns");
+  ComparisonReportOptions o;
+  o.resamples = 100;
+  const ComparisonView view = comparison_view(ds, o);
+  REQUIRE(view.comparison.cases.size() == 2);
+  CHECK(view.comparison.cases[0].key == std::vector<std::string>{"c"});
+  REQUIRE(view.one_sided.size() == 2);
+  // b has a place in the base order (between c and a); d has none: after every case, by name.
+  CHECK(view.one_sided[0].name == "b");
+  CHECK(view.one_sided[0].before == 1);
+  CHECK(view.one_sided[0].result.comparison.verdict == Verdict::removed);
+  CHECK(view.one_sided[0].result.comparison.base_median ==
+        Approx(11e-9).epsilon(1e-12));  // median of 10, 12, 11 ns in seconds
+  CHECK(std::isnan(view.one_sided[0].result.comparison.head_median));
+  CHECK(view.one_sided[1].name == "d");
+  CHECK(view.one_sided[1].before == 2);
+  CHECK(view.one_sided[1].result.comparison.head_median == Approx(35e-9).epsilon(1e-12));  // (30 + 40) / 2
+  CHECK(std::isnan(view.one_sided[1].result.comparison.base_median));
+
+  const Report report = comparison_report(ds, view, o);
+  const Table* all = find_table(report.blocks, "all-");
+  REQUIRE(all != nullptr);
+  std::vector<std::string> names, verdicts;
+  for (const auto& row : all->rows) {
+    names.push_back(row[0].text);
+    verdicts.push_back(row[4].text);
+  }
+  CHECK(names == std::vector<std::string>{"c", "b", "a", "d"});
+  CHECK(verdicts[1] == "removed");
+  CHECK(verdicts[3] == "added");
+  CHECK(all->rows[1][2].text.empty());  // removed: no head p50
+  CHECK(all->rows[1][3].text.empty());  // ... and no change
+  CHECK(all->rows[3][1].text.empty());  // added: no base p50
+  CHECK(all->rows[3][2].text == "35.00 ns");
+  CHECK(all->rows[3][5].text == "head only");
+  // The notable table lists them too, since a reader should see them without opening the details.
+  const Table* notable = find_table(report.blocks, "notable-");
+  REQUIRE(notable != nullptr);
+  CHECK(notable->caption == "Changes of at least 5%, added and removed cases");
+  CHECK(notable->rows.size() == 2);
+
+  const std::string md = render_markdown(report, {});
+  CHECK_THAT(md, Contains("; 1 added, 1 removed; no drift.**"));
+  CHECK_THAT(md, Contains("| \u2796 removed | base only |") && Contains("| \u2795 added | head only |"));
+  CHECK_THAT(md, !Contains("New cases") && !Contains("Removed cases"));
+  // How to read this comes right after the headline, before the mode note.
+  CHECK(md.find("<summary>How to read this</summary>") < md.find("Report only:"));
+
+  // The columnar view and the JSON payload hold the same rows in the same order.
+  const Columns columns = comparison_columns(ds, view);
+  REQUIRE(columns.rows() == 4);
+  const auto column = [&](const std::string& name) -> const DataColumn& {
+    const auto& all_columns = columns.columns();
+    return *std::find_if(all_columns.begin(), all_columns.end(), [&](const auto& c) { return c.name == name; });
+  };
+  CHECK(column("name").texts == std::vector<std::string>{"c", "b", "a", "d"});
+  CHECK(column("verdict").texts[1] == "removed");
+  CHECK(column("verdict").texts[3] == "added");
+  CHECK(column("verdict_code").texts[3] == "head_only");
+  CHECK(std::isnan(column("change").reals[3]));
+  CHECK(std::isnan(column("base_median").reals[3]));
+  CHECK(column("head_n").counts[3] == 4);
+  const Json& section = report.data.find("sections")->as_array().at(0);
+  const Json::Array& cases = section.find("cases")->as_array();
+  REQUIRE(cases.size() == 4);
+  CHECK(cases.at(3).find("verdict")->as_string() == "added");
+  CHECK(section.find("cases_compared")->as_integer() == 2);
+
+  // A rollup is of matched cases only: one side alone has no change to roll up.
+  CHECK_THROWS_WITH(rollup(std::vector<CaseComparison>{view.one_sided[0].result.comparison}),
+                    Contains("one side only"));
 }
 
 TEST_CASE("comparison_report: nothing above the threshold gives the sentence instead of a table", "[presets][report]") {

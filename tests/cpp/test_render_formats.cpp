@@ -55,6 +55,11 @@ TEST_CASE("HTML fragment has no document wrapper and scoped CSS", "[render][html
   CHECK(fragment.find("<html") == std::string::npos);
   CHECK(fragment.find("<body") == std::string::npos);
   CHECK(fragment.substr(fragment.size() - 7) == "</div>\n");
+  // In a host page (Jupyter right-aligns every cell) the alignment is inline; the page has its own CSS only.
+  CHECK_THAT(fragment, Contains("<td class=\"al-right num role-best\" style=\"text-align:right\" "
+                                "data-value=\"45851.1\">45851.10</td>") &&
+                           Contains("<td class=\"al-center\" style=\"text-align:center\"><code>"));
+  CHECK_THAT(render_html(hostile_report()), !Contains("style=\"text-align"));
 }
 
 TEST_CASE("HTML sparklines are fixed-size SVG polylines", "[render][html]") {

@@ -39,6 +39,8 @@ void check_consistent(Verdict v, double est, double lo, double hi, const Compare
       REQUIRE_FALSE(((lo > 0 || hi < 0) && std::fabs(est) >= t));
       break;
     case Verdict::unchanged: FAIL("unchanged is for exact units only");
+    case Verdict::added:
+    case Verdict::removed: FAIL("added and removed are for cases on one side only");
   }
 }
 }  // namespace

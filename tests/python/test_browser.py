@@ -162,6 +162,8 @@ window.addEventListener('load', () => {
   out.textContent = JSON.stringify({
     title: title.tagName, first_tag: first.tagName, first_text: first.textContent.trim(),
     first_top: Math.round(first.getBoundingClientRect().top),
+    after_first: [first.nextElementSibling.tagName,
+                  (first.nextElementSibling.querySelector('summary') || first.nextElementSibling).textContent.trim()],
     details: details.map(d => [d.querySelector('summary').textContent.trim(), d.open,
                                d.getBoundingClientRect().height]),
     verdicts: verdicts,
@@ -174,14 +176,9 @@ window.addEventListener('load', () => {
 
 def test_comparison_markdown_reads_headline_first_in_chromium(tmp_path):
     pytest.importorskip("markdown_it")
-    import importlib.util
-
     import benchreport as br
 
-    script = Path(__file__).resolve().parents[2] / "scripts" / "report_screenshots.py"
-    spec = importlib.util.spec_from_file_location("report_screenshots", script)
-    screenshots = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(screenshots)
+    screenshots = screenshots_module()
     nitro = br.load([br.example_path("nitro") / "ios", br.example_path("nitro") / "android"])
     report = br.compare(nitro, baseline={"revision": "base"}, resamples=200).report
     seen = probed(screenshots.markdown_page(report.to_markdown()) + MARKDOWN_PROBE, "markdown-check", tmp_path, 1200)
@@ -192,6 +189,62 @@ def test_comparison_markdown_reads_headline_first_in_chromium(tmp_path):
     # The method is there but collapsed: a closed "How to read this" of one summary line.
     how = [d for d in seen["details"] if d[0] == "How to read this"]
     assert how and how[0][1] is False and how[0][2] < 40, seen["details"]
+    # ... and it comes right under the headline.
+    assert seen["after_first"] == ["DETAILS", "How to read this"], seen["after_first"]
     # Every verdict cell shows its coloured marker before the word (the word stays for screen readers).
     assert seen["verdicts"] and all(re.fullmatch(r"[\U0001F534\U0001F7E2\U0001F7E1\u26AA] \w+", v)
                                     for v in seen["verdicts"]), seen["verdicts"][:5]
+
+
+# Every header and cell whose computed text-align differs from its column's alignment (its al-* class).
+ALIGN_PROBE = r"""<script>
+window.addEventListener('load', () => {
+  const cells = [...document.querySelectorAll('td, th')];
+  const wrong = cells.filter(c => {
+    const wanted = [...c.classList].find(k => k.startsWith('al-'));
+    return getComputedStyle(c).textAlign !== wanted.slice(3);
+  }).map(c => [c.tagName, c.className, getComputedStyle(c).textAlign, c.textContent.trim().slice(0, 30)]);
+  const left = cells.filter(c => getComputedStyle(c).textAlign === 'left').length;
+  const out = document.createElement('pre');
+  out.id = 'align-check';
+  out.textContent = JSON.stringify({cells: cells.length, left: left, wrong: wrong.slice(0, 5), n_wrong: wrong.length});
+  document.body.appendChild(out);
+});
+</script></body>"""
+
+
+def screenshots_module():
+    """scripts/report_screenshots.py: the pages the screenshots in docs/images show."""
+    import importlib.util
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "report_screenshots.py"
+    spec = importlib.util.spec_from_file_location("report_screenshots", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_notebook_tables_keep_their_alignment_under_jupyter_css(tmp_path):
+    import benchreport as br
+
+    screenshots = screenshots_module()
+
+    def jupyter_alignment(fragment: str) -> dict:
+        page = screenshots.notebook_page(fragment).replace("</body>", ALIGN_PROBE)
+        return probed(page, "align-check", tmp_path, 1400)
+
+    nitro = br.load([br.example_path("nitro") / "ios", br.example_path("nitro") / "android"])
+    # The screenshot's comparison: a removed and an added case among the rows.
+    fragment = br.compare(screenshots.one_sided_example(nitro), baseline={"revision": "base"},
+                          resamples=200)._repr_html_()
+    assert ">removed</td>" in fragment and ">added</td>" in fragment
+    # With our stylesheet, and with it dropped as a sanitizer of an untrusted notebook drops <style>:
+    # names and verdicts stay left, numbers right.
+    for html in (fragment, re.sub(r"<style>.*?</style>", "", fragment, flags=re.S)):
+        seen = jupyter_alignment(html)
+        assert seen["cells"] > 100 and seen["left"] > 20, seen
+        assert seen["n_wrong"] == 0, seen
+    # The probe's control: without the inline alignment and without our stylesheet, Jupyter's rule wins.
+    bare = re.sub(r' style="text-align:\w+"', "", re.sub(r"<style>.*?</style>", "", fragment, flags=re.S))
+    seen = jupyter_alignment(bare)
+    assert seen["left"] == 0 and seen["n_wrong"] > 20, seen

@@ -1,6 +1,7 @@
 """Inputs that do not line up (issue 35): the diagnosis, added/removed cases, Go's procs label,
 absent metadata, history folders, runners without a suite label, reader notes, filters mode."""
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -46,14 +47,26 @@ def test_some_cases_match_the_rest_are_new_and_removed_in_every_format(capsys):
     code, out, err = run(capsys, "compare", base, head, "--format", "json")
     assert code == 0, err
     report = json.loads(out)
-    assert [c["name"] for c in cases(out)] == ["true"]
+    # One row each, in the stable order: base's order (sleep 0.001 ran before true), the head-only case after.
+    assert [(c["name"], c["verdict"]) for c in cases(out)] == [
+        ("sleep 0.001", "removed"), ("true", cases(out)[1]["verdict"]), ("sleep 0.002", "added")]
     assert report["data"]["new_cases"] == [{"benchmark": "sleep 0.002", "metric": "time"}]
     assert report["data"]["removed_cases"] == [{"benchmark": "sleep 0.001", "metric": "time"}]
-    for fmt in ("markdown", "html", "text"):
+    assert report["data"]["sections"][0]["cases_compared"] == 1
+    for fmt in ("markdown", "html", "text", "csv"):
         code, out, err = run(capsys, "compare", base, head, "--format", fmt)
-        assert code == 0, err
-        assert "New cases (1, head only)" in out and "sleep 0.002" in out
-        assert "Removed cases (1, base only)" in out and "sleep 0.001" in out
+        assert code == 0, err  # a case added or removed is not a regression
+        assert "New cases" not in out and "Removed cases" not in out
+        row_of = {"markdown": lambda name: next(line for line in out.splitlines() if line.startswith(f"| {name} |")),
+                  "html": lambda name: re.search(rf"<tr><td[^>]*>{name}</td>.*?</tr>", out).group(0),
+                  "text": lambda name: next(line for line in out.splitlines() if line.startswith(f"{name} ")),
+                  "csv": lambda name: next(line for line in out.splitlines() if line.startswith(f"{name},"))}[fmt]
+        assert "removed" in row_of("sleep 0.001") and "base only" in row_of("sleep 0.001")
+        assert "added" in row_of("sleep 0.002") and "head only" in row_of("sleep 0.002")
+    # --fail-on slower reads only matched cases' verdicts.
+    code, _, err = run(capsys, "compare", base, head, "--fail-on", "slower", "--format", "text")
+    assert code in (0, 1), err
+    assert (code == 1) == (cases(run(capsys, "compare", base, head, "--format", "json")[1])[1]["verdict"] == "slower")
 
 
 def test_go_procs_suffix_is_a_label_and_cases_match_by_name(capsys):

@@ -6,7 +6,9 @@ and review the diff.
 """
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import json
 import os
 import re
@@ -349,8 +351,26 @@ def test_new_and_removed_cases(tmp_path):
     assert removed == ["javascript/function/add-numbers"]
     assert added == ["nitro-cpp/function/brand-new"]
     md = result.to_markdown()
-    assert "New cases (1, head only)" in md and "Removed cases (1, base only)" in md
+    assert "New cases" not in md and "Removed cases" not in md
     assert_tables_well_formed(md)
+    # Rows of the iOS tables: the removed case keeps its base p50, the new one its head p50.
+    rows = [line for line in md.splitlines() if "removed |" in line or "added |" in line]
+    assert any("\u2796 removed | base only |" in line for line in rows), rows
+    assert any("\u2795 added | head only |" in line for line in rows), rows
+    frame = result.to_pandas()
+    one_sided = frame[frame["verdict"].isin(["added", "removed"])]
+    assert sorted(one_sided["benchmark"]) == ["javascript/function/add-numbers", "nitro-cpp/function/brand-new"]
+    added = one_sided[one_sided["verdict"] == "added"].iloc[0]
+    assert np.isnan(added["base_median"]) and np.isnan(added["change"]) and added["head_median"] > 0
+    # The head p50 is the median of the new case's pooled head samples.
+    ds = load_or_skip(nitro_folders(root))
+    head = ds.indices(benchmark="nitro-cpp/function/brand-new", revision="head")
+    assert added["head_median"] == pytest.approx(np.median(np.concatenate([ds.samples(i) for i in head])), rel=1e-12)
+    table = list(csv.DictReader(io.StringIO(result.report.to_csv(table="all-ios"))))
+    csv_added = [r for r in table if r["Verdict"] == "added"]
+    assert len(csv_added) == 1 and csv_added[0]["Base p50"] == "" and csv_added[0]["Change (95% CI)"] == ""
+    assert float(csv_added[0]["Head p50 (number)"]) == pytest.approx(added["head_median"], rel=1e-12)
+    assert result.to_text().count("head only") >= 1
 
 
 def test_same_revision_is_labelled_a_over_a(tmp_path):

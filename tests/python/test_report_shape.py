@@ -78,11 +78,13 @@ def test_method_is_behind_how_to_read_this(nitro_comparison):
     md = nitro_comparison.to_markdown()
     assert "<summary>How to read this</summary>" in md
     assert md.index("<summary>How to read this</summary>") < md.index("4 base/head process pairs (interleaved")
+    # Right under the headline, before the mode note, in every format.
+    assert md.index("<summary>How to read this</summary>") < md.index("**Report only:**")
+    assert md.index("**2 slower") < md.index("<summary>How to read this</summary>")
     html = nitro_comparison.report.to_html()
-    assert "<summary>How to read this</summary>" in html
+    assert html.index("</strong></p>\n<details>\n<summary>How to read this</summary>") < html.index("Report only:")
     text = nitro_comparison.report.to_text()
-    # In text, the last section of the report (only the samples footnote follows it).
-    assert text.index("How to read this") > text.index("Compared base (3303893f)")
+    assert text.index("2 slower") < text.index("How to read this") < text.index("Report only:")
 
 
 def test_markdown_verdicts_carry_a_marker_beside_the_word(nitro_comparison):

@@ -20,7 +20,9 @@
 
 namespace benchreport {
 
-enum class Verdict { faster, slower, inconclusive, equivalent, unchanged };
+// added / removed: a case measured on one side only (head only / base only). compare_case never
+// gives them; the comparison report's rows of unmatched cases carry them, and a rollup refuses them.
+enum class Verdict { faster, slower, inconclusive, equivalent, unchanged, added, removed };
 
 // Why the verdict is what it is: the row of the decision table that held
 // (docs/statistics-comparison.md). Names (to_string) are the machine-readable codes;
@@ -51,6 +53,7 @@ std::string_view to_string(Direction d) noexcept;
 std::string_view to_string(Verdict v) noexcept;
 std::string_view to_string(VerdictCode code) noexcept;
 std::string_view to_string(InconclusiveCause cause) noexcept;  // "" for none
+inline bool is_one_sided(Verdict v) noexcept { return v == Verdict::added || v == Verdict::removed; }
 inline bool is_exact(VerdictCode code) noexcept {
   return code == VerdictCode::exact_equal || code == VerdictCode::exact_differs;
 }

@@ -29,7 +29,7 @@ struct Rollup {
   double geomean_ratio = 1;  // exp(mean(log(head/base))) over the cases
   // t-interval over the cases' log ratios: exp(mean ± t_{n-1} sd / sqrt(n)); NaN with one case.
   double geomean_lower = 1, geomean_upper = 1;
-  std::array<std::size_t, 5> verdict_counts{};  // indexed by static_cast<size_t>(Verdict)
+  std::array<std::size_t, 5> verdict_counts{};  // indexed by static_cast<size_t>(Verdict); matched verdicts only
   std::vector<double> p_values;                 // the cases' verdict p-values (CaseComparison::p_value), in case order
   std::vector<double> p_bh, p_holm;             // adjusted p-values
 };

@@ -48,24 +48,35 @@ struct CaseDrift {
   ProcessDrift base, head;
 };
 
+// A case measured on one side only: a row of the comparison's tables with the other side empty.
+struct OneSidedCase {
+  CaseResult result;  // its key and the sets of its side; comparison: that side's median, verdict added/removed
+  std::string name, row_name, metric, section;  // as ComparisonView's per case
+  bool primary = true;                          // its measurement's first metric among all cases
+  std::size_t before = 0;  // its row comes before matched case `before` (cases.size(): after the last)
+};
+
 // A comparison and the display names of its cases (used by the report and Python).
 struct ComparisonView {
   DatasetComparison comparison;
-  std::vector<std::string> names;      // per case
-  std::vector<std::string> row_names;  // per case: the name without its metric (shown in a Metric column)
-  std::vector<std::string> metrics;    // per case: its metric label value ("" without a metric column)
-  std::vector<std::size_t> primaries;  // per case: the case of its measurement's primary metric (itself for one)
-  std::vector<std::string> sections;   // per case: section label value ("" without sections)
-  std::vector<CaseDrift> drifts;       // per case
+  std::vector<std::string> names;       // per case
+  std::vector<std::string> row_names;   // per case: the name without its metric (shown in a Metric column)
+  std::vector<std::string> metrics;     // per case: its metric label value ("" without a metric column)
+  std::vector<std::size_t> primaries;   // per case: the case of its measurement's primary metric (itself for one)
+  std::vector<std::string> sections;    // per case: section label value ("" without sections)
+  std::vector<CaseDrift> drifts;        // per case
+  std::vector<OneSidedCase> one_sided;  // the comparison's new and removed cases, in the stable order
 };
 
 // Cases are in a stable order: the order of the base side's first process when every base process
 // lists its measurements in that order, else by name (random interleaving shuffles each file);
-// the metrics of one measurement stay together in the order the reader emitted them.
+// the metrics of one measurement stay together in the order the reader emitted them. Cases on one
+// side only take their place in the same order (a head-only case has no base place: by name, after).
 ComparisonView comparison_view(const Dataset& dataset, const ComparisonReportOptions& options = {});
 Report comparison_report(const Dataset& dataset, const ComparisonReportOptions& options = {});
 // The columnar view of a comparison: one row per case with the scalar fields of the JSON
-// `data` case (name, section, the case columns, unit_base, report/case_fields.hpp, drift).
+// `data` case (name, section, the case columns, unit_base, report/case_fields.hpp, drift), the
+// cases on one side only among them (verdict added/removed, the other side's figures NaN).
 Columns comparison_columns(const Dataset& dataset, const ComparisonView& view);
 Report comparison_report(const Dataset& dataset, const ComparisonView& view, const ComparisonReportOptions& options);
 
