@@ -19,7 +19,7 @@ them alike.
   permutations, p <= 0.02, min magnitude 1 %, splits whose Bonferroni-adjusted
   Welch t-test is <= 0.0005 kept without permutations; "always permute" is the
   same with the screen off;
-- Otava: `otava.analysis.compute_change_points` with its defaults (windows of
+- Otava: `otava.core.compute_change_points` with its defaults (windows of
   50, t-test significance p <= 0.001, merge step);
 - signal-processing-algorithms: `e_divisive(series, pvalue=0.05, permutations=100)`.
 
@@ -77,7 +77,7 @@ class External:
 
 
 def in_process_otava() -> Detector:
-    from otava.analysis import compute_change_points
+    from otava.core import compute_change_points
 
     return lambda x: [int(c.index) for c in compute_change_points(list(map(float, x)))[0]]
 

@@ -82,7 +82,7 @@ def main() -> None:
         inc, t_inc, rss_inc, cpu_inc = _history_cli(path)
         rebuilt, t_full2, rss_full2, cpu_full2 = _history_cli(path, "--rebuild")
         same = inc == rebuilt
-        n_cp = sum(len(c.change_points) for c in store_history(store).analysis.changes)
+        n_cp = sum(len(c.change_points) for c in store_history(store).core.changes)
         rows += [("record (simulate + `Store.record`, one run a commit)", t_record, cpu_record, rss_record,
                   f"{samples / t_record:,.0f} samples/s"),
                  ("`history --store --rebuild` (every run summarised)", t_full, cpu_full, rss_full,

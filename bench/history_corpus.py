@@ -174,7 +174,7 @@ def google_benchmark() -> List[CorpusSeries]:
     paths = sorted((ROOT / "tests" / "data" / "google_benchmark" / "history").glob("*.json"))
     result = br.history(paths)
     out = []
-    for s in result.analysis.history.series:
+    for s in result.core.history.series:
         labels = dict(zip(result.by, s.key))
         truth = [7, 14] if labels.get("benchmark") == "BM_Hash" else []
         out.append(CorpusSeries("google_benchmark", "/".join(s.key), np.asarray(s.values, dtype=np.float64), truth))

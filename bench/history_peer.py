@@ -20,7 +20,7 @@ from importlib.metadata import version
 
 
 def otava():
-    from otava.analysis import compute_change_points
+    from otava.core import compute_change_points
 
     def detect(x):
         return [int(c.index) for c in compute_change_points(list(map(float, x)))[0]]

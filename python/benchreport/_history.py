@@ -169,16 +169,16 @@ def _history_dataset(data: Union[Dataset, PathLike, Iterable[PathLike]], order: 
 class HistoryResult(_RendersReport):
     """Result of :func:`history`: the series, their change points and the report."""
 
-    analysis: Any  # _core.HistoryAnalysis
+    core: Any  # _core.HistoryAnalysis
     report: Report = field(repr=False)
 
     @property
     def commits(self) -> List[str]:
-        return list(self.analysis.history.commits)
+        return list(self.core.history.commits)
 
     @property
     def by(self) -> List[str]:
-        return list(self.analysis.history.by)
+        return list(self.core.history.by)
 
     def _keys(self, series: Any) -> dict:
         return dict(zip(self.by, series.key))
@@ -187,7 +187,7 @@ class HistoryResult(_RendersReport):
         """``{field: numpy array}``, one entry per change point: the case labels, ``unit`` (base unit)
         and the fields of a JSON change point (commit, index, before, after, change, lower, upper,
         p_value, test, regression)."""
-        return dict(self.analysis.columns())
+        return dict(self.core.columns())
 
     def to_pandas(self) -> Any:
         """One row per change point: ``DataFrame(self.columns())``; ``relative`` False means change, lower
@@ -201,7 +201,7 @@ class HistoryResult(_RendersReport):
         import pandas as pd
         commits = self.commits
         frames = []
-        for series in self.analysis.history.series:
+        for series in self.core.history.series:
             frame = pd.DataFrame({"commit": [commits[c] for c in series.commits], "position": list(series.commits),
                                   "value": list(series.values), "processes": list(series.processes),
                                   "samples": list(series.samples)})

@@ -329,7 +329,7 @@ class MatrixResult(_RendersReport):
     higher_is_better: bool
     stat: str
     report: Report = field(repr=False)
-    _matrix: Any = field(repr=False, compare=False, default=None)  # the C++ Matrix (best_col)
+    core: Any = field(repr=False, compare=False, default=None)  # the C++ Matrix (best_col)
 
     _columns: dict = field(default_factory=dict, repr=False)
 
@@ -354,7 +354,7 @@ class MatrixResult(_RendersReport):
 
     def best(self) -> list[Optional[str]]:
         """Best column per row (direction-aware; the first on a tie), None for an empty row."""
-        best = (self._matrix.best_col(r) for r in range(len(self.rows)))
+        best = (self.core.best_col(r) for r in range(len(self.rows)))
         return [None if c is None else self.cols[c] for c in best]
 
 
@@ -369,7 +369,7 @@ def matrix(dataset: Dataset, rows: Sequence[str], cols: Sequence[str], stat: str
     return MatrixResult(
         row_columns=m.row_columns, col_columns=m.col_columns, rows=m.row_names, cols=m.col_names, values=m.values,
         unit=m.unit, base_unit=m.base_unit, higher_is_better=m.higher_is_better, stat=m.stat,
-        report=Report._from_core(report), _matrix=m, _columns=columns)
+        report=Report._from_core(report), core=m, _columns=columns)
 
 
 def matrix_report(dataset: Dataset, rows: Sequence[str] = ("algorithm",), cols: Sequence[str] = ("engine",),

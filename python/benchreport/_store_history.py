@@ -59,7 +59,7 @@ class StoreHistoryResult(HistoryResult):
 
     def regressions_in(self, states: Sequence[str]) -> int:
         """Regression change points whose state is one of ``states``."""
-        return sum(1 for changes, alerts in zip(self.analysis.changes, self.alerts)
+        return sum(1 for changes, alerts in zip(self.core.changes, self.alerts)
                    for cp, alert in zip(changes.change_points, alerts) if cp.regression and alert.state in states)
 
 

@@ -53,7 +53,7 @@ def cmd_history_store(args: argparse.Namespace) -> int:
                                threshold=parse_threshold(args.threshold), screen_p_value=args.screen_p_value,
                                method=args.method.replace("-", "_"))
     _emit(result.report, args)
-    if args.fail_on == "regressed" and any(c.regressed_since is not None for c in result.analysis.changes):
+    if args.fail_on == "regressed" and any(c.regressed_since is not None for c in result.core.changes):
         return EXIT_GATE
     if args.fail_on in FAIL_ON_STATES and result.regressions_in(FAIL_ON_STATES[args.fail_on]):
         return EXIT_GATE

@@ -491,7 +491,7 @@ def cmd_history(args: argparse.Namespace) -> int:
                      threshold=parse_threshold(args.threshold), screen_p_value=args.screen_p_value,
                      method=args.method.replace("-", "_"))
     _emit(result.report, args)
-    if args.fail_on == "regressed" and any(c.regressed_since is not None for c in result.analysis.changes):
+    if args.fail_on == "regressed" and any(c.regressed_since is not None for c in result.core.changes):
         return EXIT_GATE
     return EXIT_OK
 

@@ -297,7 +297,7 @@ def plot_history(result: Any, *, ax: Any = None, max_cases: int = 12, relative: 
     seconds), with that unit on the y axis."""
     ax = _axes(ax)
     commits = result.commits
-    drawn = list(zip(result.analysis.history.series, result.analysis.changes))[:max_cases]
+    drawn = list(zip(result.core.history.series, result.core.changes))[:max_cases]
     units = {series.base_unit for series, _ in drawn}
     if relative is None:
         relative = len(drawn) > 1 or len(units) > 1
@@ -326,7 +326,7 @@ def plot_history(result: Any, *, ax: Any = None, max_cases: int = 12, relative: 
 
         ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: human_number(v)))
         ax.set_ylabel(f"summary ({unit})" if unit else "summary")
-    ax.set_xlabel(result.analysis.history.order)
+    ax.set_xlabel(result.core.history.order)
     if len(drawn) > 1:
         ax.legend(fontsize=7, loc="best")
     return ax

@@ -199,7 +199,7 @@ def test_planted_shifts_precision_and_recall_within_one_commit():
     cases = {f"case{i:02d}": planted_series(rng, commits=60) for i in range(20)}
     result = br.history(_dataset(cases), order="commit")
     found = {s.key[0]: [cp.index for cp in c.change_points]
-             for s, c in zip(result.analysis.history.series, result.analysis.changes)}
+             for s, c in zip(result.core.history.series, result.core.changes)}
     precision, recall = precision_recall((found[k], v.truth) for k, v in cases.items())
     assert recall >= 0.85
     assert precision >= 0.85
@@ -214,10 +214,10 @@ def test_still_regressed_and_rollup():
     fixed = PlantedSeries(measure(rng, level), [12, 20], [1.15, 1 / 1.15])
     names = [f"sha{c:02d}" for c in range(30)]
     result = br.history(_dataset({"slow": slow, "fixed": fixed}, names), order="commit")
-    changes = dict(zip([s.key[0] for s in result.analysis.history.series], result.analysis.changes))
+    changes = dict(zip([s.key[0] for s in result.core.history.series], result.core.changes))
     assert result.commits[changes["slow"].regressed_since] == "sha12"
     assert changes["fixed"].regressed_since is None
-    moved = result.analysis.commits_moving_cases()
+    moved = result.core.commits_moving_cases()
     assert moved[0][:2] == (12, 2)  # commit sha12: two regressions
     md = result.to_markdown()
     assert "still regressed since sha12" in md
@@ -245,7 +245,7 @@ def test_inputs_in_order_are_commits_named_by_file(tmp_path):
         paths.append(path)
     result = br.history(paths)
     assert result.commits == [p.name for p in paths]
-    np.testing.assert_allclose(result.analysis.history.series[0].values, series.summaries(), rtol=1e-12)
+    np.testing.assert_allclose(result.core.history.series[0].values, series.summaries(), rtol=1e-12)
     out = tmp_path / "h.md"
     assert cli.main(["history", *map(str, paths), "-o", str(out)]) == 0
     assert "# History" in out.read_text()
@@ -394,6 +394,6 @@ def test_every_process_label_is_a_process_not_a_case():
     labels = {"benchmark": ["a"] * 4, "commit": ["c1", "c1", "c2", "c2"], "process": ["1", "2", "1", "2"],
               "order": ["AB", "BA", "BA", "AB"]}
     ds = br.Dataset.from_arrays(np.arange(1.0, 9.0), np.arange(0, 9, 2), labels, unit="s")
-    series = br.history(ds, order="commit").analysis.history.series
+    series = br.history(ds, order="commit").core.history.series
     assert [s.key for s in series] == [["a"]]
     assert list(series[0].processes) == [2, 2]

@@ -162,7 +162,7 @@ def test_a_zero_valued_case_beside_a_normal_one(method, tmp_path):
     normal = 100 + np.r_[np.zeros(30), np.full(30, 8.0)] + rng.normal(0, 1, 60)
     counter = np.r_[np.zeros(30), np.full(30, 3.0)]  # e.g. allocations: 0, then 3 per run
     result = br.history(_two_cases({"normal": normal, "counter": counter}), order="commit", method=method)
-    changes = {s.key[0]: c for s, c in zip(result.analysis.history.series, result.analysis.changes)}
+    changes = {s.key[0]: c for s, c in zip(result.core.history.series, result.core.changes)}
     (n_cp,) = changes["normal"].change_points
     assert n_cp.relative and n_cp.index == 30 and n_cp.change == pytest.approx(n_cp.after / n_cp.before - 1)
     (c_cp,) = changes["counter"].change_points

@@ -192,7 +192,7 @@ def test_history_plot_of_one_case_is_in_its_display_unit():
     result = br.history(ds, order="commit")
     ax = plot.plot_history(result)
     assert ax.get_ylabel() == "summary (ms)"
-    series = result.analysis.history.series[0]
+    series = result.core.history.series[0]
     np.testing.assert_allclose(ax.get_lines()[0].get_ydata(), 1e3 * np.asarray(series.values), rtol=1e-12)
     ax = plot.plot_history(result, relative=True)
     assert ax.get_ylabel() == "summary / first commit"

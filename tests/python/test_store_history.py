@@ -23,7 +23,7 @@ def _independent_json(store, result):
     """The plain history report of the incremental analysis, and br.history's over the stored samples
     (a full build from every run's samples, no cache), both as JSON text."""
     full = br.history(store.dataset([r.run_id for r in store.runs("main")]))
-    mine = br.Report._from_core(_core.presets_history_report(result.analysis, title="History"))
+    mine = br.Report._from_core(_core.presets_history_report(result.core, title="History"))
     return mine.to_json(), full.report.to_json()
 
 
@@ -51,7 +51,7 @@ def test_incremental_equals_full_on_a_1000_commit_store(tmp_path):
         rebuilt = store_history(store, rebuild=True)
         assert rebuilt.summarised_runs == 1000
         assert again.report.to_json() == first.report.to_json() == rebuilt.report.to_json()
-        found = {(case, cp.commit) for case, ch in enumerate(first.analysis.changes) for cp in ch.change_points}
+        found = {(case, cp.commit) for case, ch in enumerate(first.core.changes) for cp in ch.change_points}
         assert {(0, 300), (1, 500), (1, 700), (2, 900)} <= found
 
 
@@ -75,7 +75,7 @@ def test_a_commit_recorded_twice_pools_its_processes_as_a_full_run_does(tmp_path
         record_commits(store, range(12, 13), seed=2, steps={0: [(10, 1.3)]})  # a second run of commit 12
         assert len(store.runs("main")) == 21
         result = store_history(store)
-        series = result.analysis.history.series[0]
+        series = result.core.history.series[0]
         # both runs label their processes 0 and 1: build_history pools sets sharing a process label
         # within a commit, so commit 12 has 2 processes of 10 samples, in the cache path too
         assert series.processes[12] == 2 and series.samples[12] == 20 and series.samples[11] == 10
@@ -91,7 +91,7 @@ def test_new_becomes_confirmed_after_n_later_commits_on_the_new_level(tmp_path):
         for commit in range(30, 30 + 12):
             record_commits(store, range(commit, commit + 1), seed=3, steps={0: [(30, 1.25)]})
             result = store_history(store, confirm_after=n)
-            cps = result.analysis.changes[0].change_points
+            cps = result.core.changes[0].change_points
             if not cps:
                 continue
             assert len(cps) == 1
@@ -151,8 +151,8 @@ def test_an_environment_change_at_a_change_point_is_named_as_its_likely_cause(tm
     with Store.open(tmp_path / "s.db") as store:
         record_commits(store, range(40), seed=8, steps={0: [(20, 1.3)], 1: [(10, 1.3)]}, compiler_change=20)
         result = store_history(store)
-        alerts = {result.analysis.history.commits[cp.commit]: a
-                  for ch, row in zip(result.analysis.changes, result.alerts) for cp, a in zip(ch.change_points, row)}
+        alerts = {result.core.history.commits[cp.commit]: a
+                  for ch, row in zip(result.core.changes, result.alerts) for cp, a in zip(ch.change_points, row)}
         assert alerts[sha(20)].cause == "environment changed: env.compiler: gcc-13 \u2192 gcc-14"
         assert alerts[sha(10)].cause == ""
         data = result.report.to_dict()["data"]
