@@ -10,6 +10,7 @@ from typing import Callable, Dict, List, Optional
 import numpy as np
 
 import benchreport as br
+from benchreport import cli
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "google_benchmark"
 HISTORY = sorted((DATA / "history").glob("0[1-6]-*.json"))  # the same code, run back to back
@@ -192,3 +193,19 @@ def test_side_wide_detector_false_alarms_on_aa_and_power():
     assert false <= 2  # documented rate: <= 1 % of comparisons; 2 of 20 allows for the seed
     hits = sum(_aa_flags(rng, 3, 20, 0.05, shift=np.log(1.15)) > 0 for _ in range(10))
     assert hits >= 9
+
+
+def test_one_measurement_counts_once_in_the_headline_and_the_gate(tmp_path, capsys):
+    # BM_Hash 30 % slower in real_time and cpu_time alike: one slower measurement, not two.
+    edit = _scale("BM_Hash", real_time=1.3, cpu_time=1.3)
+    base = [_write(tmp_path, p, None, f"base-{i}.json") for i, p in enumerate(HISTORY[:3])]
+    head = [_write(tmp_path, p, edit, f"head-{i}.json") for i, p in enumerate(HISTORY[3:6])]
+    res = br.compare(br.load(base=base, head=head), check_comparability=False)
+    assert sorted(c.name for c in res.cases if c.verdict == "slower") == ["BM_Hash (metric=cpu_time)",
+                                                                          "BM_Hash (metric=real_time)"]
+    assert res.report.render("text").count("1 slower, 0 faster") == 1
+    code = cli.main(["compare", "--no-check", "--fail-on", "slower", "--base", *map(str, base),
+                     "--head", *map(str, head)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "gate tripped: 1 case(s) slower: BM_Hash (metric=real_time)" in err
