@@ -163,36 +163,54 @@ double side_shift_z(std::size_t processes, double family_rate) {
                                1 - family_rate / (2 * static_cast<double>(std::max<std::size_t>(processes, 1))));
 }
 
-std::vector<ProcessShift> side_shifts(std::span<const std::vector<double>> log_medians, double z_crit,
-                                      double min_shift) {
-  std::vector<ProcessShift> out;
-  if (log_medians.empty() || log_medians.front().size() < 2) return out;
-  const std::size_t k = log_medians.front().size();
+namespace {
+
+// One pass over the active processes: each one's median offset from the mean of the other active
+// ones (leave-one-out, so a shifted process does not move its own reference) and its z.
+std::vector<ProcessShift> offsets(std::span<const std::vector<double>> log_medians,
+                                  const std::vector<std::size_t>& active) {
   const std::size_t n = log_medians.size();
-  // d_ij: process j against the mean of the side's other processes on case i (leave-one-out, so
-  // one shifted process does not move its own reference).
-  std::vector<std::vector<double>> d(k, std::vector<double>(n));
-  for (std::size_t i = 0; i < n; ++i) {
-    double sum = 0;
-    for (const double x : log_medians[i]) sum += x;
-    for (std::size_t j = 0; j < k; ++j)
-      d[j][i] = log_medians[i][j] - (sum - log_medians[i][j]) / static_cast<double>(k - 1);
-  }
-  std::vector<double> shift(k);
+  const double others = static_cast<double>(active.size() - 1);
+  std::vector<ProcessShift> out;
   std::vector<double> residuals;
-  residuals.reserve(n * k);
-  for (std::size_t j = 0; j < k; ++j) {
-    shift[j] = median(d[j]);
-    for (const double x : d[j]) residuals.push_back(x - shift[j]);
+  residuals.reserve(n * active.size());
+  std::vector<double> d(n);
+  for (const std::size_t j : active) {
+    for (std::size_t i = 0; i < n; ++i) {
+      double sum = 0;
+      for (const std::size_t a : active) sum += log_medians[i][a];
+      d[i] = log_medians[i][j] - (sum - log_medians[i][j]) / others;
+    }
+    const double shift = median(d);
+    for (const double x : d) residuals.push_back(x - shift);
+    out.push_back({j, shift, 0});
   }
   // Per-case noise: 1.4826 MAD of the residuals around each process's own shift.
   const double center = median(residuals);
   for (double& r : residuals) r = std::fabs(r - center);
-  const double sd = kMadToSd * median_inplace(residuals);
-  const double se = kMedianSeFactor * sd / std::sqrt(static_cast<double>(n));
-  for (std::size_t j = 0; j < k; ++j) {
-    const double z = se > 0 ? shift[j] / se : (shift[j] != 0 ? std::copysign(kInf, shift[j]) : 0.0);
-    if (std::fabs(z) > z_crit && std::fabs(shift[j]) >= min_shift) out.push_back({j, shift[j], z});
+  const double se = kMedianSeFactor * kMadToSd * median_inplace(residuals) / std::sqrt(static_cast<double>(n));
+  for (auto& s : out) s.z = se > 0 ? s.shift / se : (s.shift != 0 ? std::copysign(kInf, s.shift) : 0.0);
+  return out;
+}
+
+}  // namespace
+
+std::vector<ProcessShift> side_shifts(std::span<const std::vector<double>> log_medians, double z_crit,
+                                      double min_shift) {
+  std::vector<ProcessShift> out;
+  if (log_medians.empty()) return out;
+  std::vector<std::size_t> active(log_medians.front().size());
+  for (std::size_t j = 0; j < active.size(); ++j) active[j] = j;
+  // The most extreme process first; once flagged it leaves the others' reference, so one shifted
+  // process does not make the rest look shifted the other way. Attribution needs >= 3 processes.
+  while (active.size() >= 3) {
+    const auto pass = offsets(log_medians, active);
+    const auto worst = std::max_element(pass.begin(), pass.end(), [](const ProcessShift& a, const ProcessShift& b) {
+      return std::fabs(a.z) < std::fabs(b.z);
+    });
+    if (!(std::fabs(worst->z) > z_crit) || std::fabs(worst->shift) < min_shift) break;
+    out.push_back(*worst);
+    active.erase(std::find(active.begin(), active.end(), worst->process));
   }
   return out;
 }

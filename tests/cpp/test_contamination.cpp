@@ -19,20 +19,28 @@ TEST_CASE("side_shifts: the median leave-one-out offset against its standard err
   const Rows rows{{0.00, 0.0, 0.3}, {0.01, 0.0, 0.3}, {-0.01, 0.0, 0.3}, {0.01, 0.0, 0.3}, {-0.01, 0.0, 0.3}};
   // Against the mean of the other two: d_1 = x1 - 0.15, d_2 = -0.15 - x1 / 2, d_3 = 0.3 - x1 / 2;
   // their medians over the cases are -0.15, -0.15 and 0.3 (the median x1 is 0).
+  // Process 3 has the largest |z| and is flagged; two processes are left, too few to tell which is off.
   const auto all = side_shifts(rows, 0.0, 0.0);
-  REQUIRE(all.size() == 3);
-  REQUIRE(all[0].shift == Approx(-0.15));
-  REQUIRE(all[1].shift == Approx(-0.15));
-  REQUIRE(all[2].shift == Approx(0.30));
+  REQUIRE(all.size() == 1);
+  REQUIRE(all[0].process == 2);
+  REQUIRE(all[0].shift == Approx(0.30));
   // Residuals: x1 for process 1, -x1 / 2 for processes 2 and 3; 15 values with median 0 and
   // MAD = median |r| = 0.005; se = 1.2533 * 1.4826 * 0.005 / sqrt(5).
   const double se = 1.2533 * 1.4826 * 0.005 / std::sqrt(5.0);
-  REQUIRE(all[2].z == Approx(0.30 / se));
+  REQUIRE(all[0].z == Approx(0.30 / se));
   // The floor on the size of the shift, and the z bound.
   REQUIRE(side_shifts(rows, 0.0, 0.31).empty());
   REQUIRE(side_shifts(rows, 0.30 / se + 1, 0.0).empty());
-  // A matrix of one process has no "others".
-  REQUIRE(side_shifts(Rows{{1.0}, {2.0}}, 0.0, 0.0).empty());
+  // Two processes: no attribution.
+  REQUIRE(side_shifts(Rows{{0.0, 0.3}, {0.01, 0.3}}, 0.0, 0.0).empty());
+  // Four processes, two of them off: the larger first, then the other against the remaining two.
+  const Rows four{{0.0, 0.0, 0.2, -0.1}, {0.01, 0.0, 0.2, -0.1}, {-0.01, 0.0, 0.2, -0.1}, {0.0, 0.01, 0.2, -0.1}};
+  const auto two = side_shifts(four, 5.0, 0.0);
+  REQUIRE(two.size() == 2);
+  REQUIRE(two[0].process == 2);
+  REQUIRE(two[0].shift == Approx(0.2 - (-0.1) / 3).margin(0.004));
+  REQUIRE(two[1].process == 3);
+  REQUIRE(two[1].shift == Approx(-0.1).margin(0.006));
 }
 
 TEST_CASE("side_shift_z: Bonferroni over the processes of both sides", "[contamination]") {

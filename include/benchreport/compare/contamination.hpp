@@ -49,7 +49,7 @@ struct ContaminationOptions {
 // A process of one side whose offset from the side's other processes is common to the cases.
 struct ProcessShift {
   std::size_t process = 0;  // column of the matrix
-  double shift = 0;         // median over cases of log m_ij - mean of the other processes' log m
+  double shift = 0;         // median over cases of log m_ij - mean of the other active processes' log m
   double z = 0;             // shift / its standard error (1.2533 * 1.4826 MAD of the residuals / sqrt(cases))
 };
 
@@ -57,8 +57,9 @@ struct ProcessShift {
 // family_rate / (2 processes) (Bonferroni over the processes of both sides).
 double side_shift_z(std::size_t processes, double family_rate);
 
-// The shifts of the processes of one side whose |z| exceeds `z_crit` and |shift| reaches
-// `min_shift`. `log_medians` holds one row per case, one column per process (equal lengths).
+// The processes of one side shifted on every case, most extreme first: the process with the largest
+// |z| is flagged when |z| > z_crit and |shift| >= min_shift, leaves the reference of the others, and
+// the rest are tested again while >= 3 remain. `log_medians`: one row per case, one column per process.
 std::vector<ProcessShift> side_shifts(std::span<const std::vector<double>> log_medians, double z_crit,
                                       double min_shift);
 
