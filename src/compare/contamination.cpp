@@ -1,7 +1,7 @@
 #include "benchreport/compare/contamination.hpp"
 
 #include <algorithm>
-#include <boost/math/distributions/normal.hpp>
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -136,7 +136,8 @@ void flag_side_shifts(DatasetComparison& cmp, const ContaminationOptions& o) {
         rows.push_back(std::move(row));
       }
       const std::size_t k = group.second;
-      for (const ProcessShift& s : side_shifts(rows, side_shift_z(2 * k, o.shift_family_rate), min_shift)) {
+      for (const ProcessShift& s :
+           side_shifts(rows, side_shift_z(2 * k, cases.size(), o.shift_family_rate), min_shift)) {
         for (CaseResult* c : cases) {
           Contamination flag;
           flag.kind = ContaminationKind::side_shift;
@@ -157,10 +158,9 @@ void flag_side_shifts(DatasetComparison& cmp, const ContaminationOptions& o) {
 
 }  // namespace
 
-double side_shift_z(std::size_t processes, double family_rate) {
-  const boost::math::normal_distribution<double> normal;
-  return boost::math::quantile(normal,
-                               1 - family_rate / (2 * static_cast<double>(std::max<std::size_t>(processes, 1))));
+double side_shift_z(std::size_t processes, std::size_t cases, double family_rate) {
+  const boost::math::students_t_distribution<double> t(static_cast<double>(std::max<std::size_t>(cases, 2) - 1));
+  return boost::math::quantile(t, 1 - family_rate / (2 * static_cast<double>(std::max<std::size_t>(processes, 1))));
 }
 
 namespace {

@@ -43,9 +43,9 @@ TEST_CASE("side_shifts: the median leave-one-out offset against its standard err
   REQUIRE(two[1].shift == Approx(-0.1).margin(0.006));
 }
 
-TEST_CASE("side_shift_z: Bonferroni over the processes of both sides", "[contamination]") {
-  REQUIRE(side_shift_z(1, 0.05) == Approx(1.9599640).epsilon(1e-7));  // scipy.stats.norm.isf(0.025)
-  REQUIRE(side_shift_z(6, 0.01) == Approx(3.1439803).epsilon(1e-7));  // scipy.stats.norm.isf(0.01 / 12)
+TEST_CASE("side_shift_z: Student t, Bonferroni over the processes of both sides", "[contamination]") {
+  REQUIRE(side_shift_z(1, 11, 0.05) == Approx(2.2281389).epsilon(1e-7));  // scipy.stats.t.isf(0.025, 10)
+  REQUIRE(side_shift_z(6, 40, 0.01) == Approx(3.3780364).epsilon(1e-7));  // scipy.stats.t.isf(0.01 / 12, 39)
 }
 
 namespace {

@@ -144,13 +144,14 @@ def _shifted(tmp: Path, factor: float) -> br.ComparisonResult:
 
 def test_side_wide_shift_of_one_process_is_flagged_with_its_sign(tmp_path):
     before = [c.comparison for c in _shifted(tmp_path, 1.0).cases if c.name.endswith("(metric=cpu_time)")]
-    after = [c.comparison for c in _shifted(tmp_path, 1.3).cases if c.name.endswith("(metric=cpu_time)")]
+    after = [c.comparison for c in _shifted(tmp_path, 1.6).cases if c.name.endswith("(metric=cpu_time)")]
     assert len(after) == 8
     for c, was in zip(after, before):
         assert "head side-wide shift: process 2" not in was.contamination
-        # +30 % against the mean of processes 1 and 3 of head (which differ between themselves).
-        assert "head side-wide shift: process 2 of 3 at +17.69% on all 8 cases" in c.contamination, c.contamination
-        assert "(z 3.4; +5.58%, pushes head up)" in c.contamination
+        # +60 % against the mean of processes 1 and 3 of head (which differ between themselves); at +30 %
+        # (+17.7 %, z 3.4) it stays below t_7's Bonferroni bound of 8 cases.
+        assert "head side-wide shift: process 2 of 3 at +44.85% on all 8 cases" in c.contamination, c.contamination
+        assert "(z 7.7; +13.15%, pushes head up)" in c.contamination
         assert np.log1p(c.change_estimate) > np.log1p(was.change_estimate)
 
 

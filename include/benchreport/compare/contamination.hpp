@@ -53,9 +53,10 @@ struct ProcessShift {
   double z = 0;             // shift / its standard error (1.2533 * 1.4826 MAD of the residuals / sqrt(cases))
 };
 
-// The z a process's shift must exceed among `processes` processes: the two-sided normal quantile at
-// family_rate / (2 processes) (Bonferroni over the processes of both sides).
-double side_shift_z(std::size_t processes, double family_rate);
+// The |z| a process's shift must exceed among `processes` processes read over `cases` cases: the
+// Student t quantile with cases - 1 df at family_rate / (2 processes) (Bonferroni over the processes
+// of both sides; t rather than normal because the MAD behind the standard error comes from few cases).
+double side_shift_z(std::size_t processes, std::size_t cases, double family_rate);
 
 // The processes of one side shifted on every case, most extreme first: the process with the largest
 // |z| is flagged when |z| > z_crit and |shift| >= min_shift, leaves the reference of the others, and
