@@ -11,6 +11,7 @@ Prints a Markdown table: per cell, the share of comparisons with a false side-wi
 comparison, both sides) and the share where the planted shift was flagged on its process.
 
     PYTHONPATH=build/dev/python python3 bench/bench_contamination.py --reps 200 --seed 31
+    (--k, --cases, --sigma narrow the grid)
 """
 import argparse
 import time
@@ -51,15 +52,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=200, help="comparisons per cell")
     ap.add_argument("--seed", type=int, default=31)
+    ap.add_argument("--k", type=int, nargs="+", default=[3, 5, 10], help="processes per side")
+    ap.add_argument("--cases", type=int, nargs="+", default=[10, 40])
+    ap.add_argument("--sigma", type=float, nargs="+", default=[0.02, 0.05, 0.10], help="launch noise sigma_p")
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     start = time.perf_counter()
     print("| K | cases | sigma_p | sigma_p across cases | A/A false side-wide flag | flagged at +10 % | "
           "flagged at +20 % |")
     print("|---|---|---|---|---|---|---|")
-    for k in (3, 5, 10):
-        for cases in (10, 40):
-            for sigma_p in (0.02, 0.05, 0.10):
+    for k in args.k:
+        for cases in args.cases:
+            for sigma_p in args.sigma:
                 for hetero in (False, True):
                     false = sum(one(rng, k, cases, sigma_p, hetero, 0.0)[0] for _ in range(args.reps))
                     power = [sum(one(rng, k, cases, sigma_p, hetero, np.log(1 + s))[1] for _ in range(args.reps // 2))
