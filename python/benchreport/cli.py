@@ -21,7 +21,7 @@ import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, List, Optional, Sequence, TextIO, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple
 
 from . import _core, _limits
 from ._cli_top import COMMAND_HELP, top_parser
@@ -559,13 +559,23 @@ def cmd_compare(args: argparse.Namespace) -> int:
         os.makedirs(args.bmf_dir, exist_ok=True)
     _emit(result.report, args, bmf)
     if args.fail_on == "slower":
-        slower = [case.name for case in result.cases if case.verdict == "slower"]
+        slower = _slower_measurements(result)
         if slower:
             shown = ", ".join(terminal_safe(name) for name in slower[:5])
             shown += f" and {len(slower) - 5} more" if len(slower) > 5 else ""
             print(f"benchreport: gate tripped: {len(slower)} case(s) slower: {shown}", file=sys.stderr)
             return EXIT_GATE
     return EXIT_OK
+
+
+def _slower_measurements(result: Any) -> List[str]:
+    """Names of the slower cases, one per measurement: real_time, cpu_time and bytes_per_second of one
+    Google Benchmark run are one measurement (its key without ``metric``), named by its first slower metric."""
+    names: Dict[tuple, str] = {}
+    for case in result.cases:
+        if case.verdict == "slower":
+            names.setdefault(tuple((k, v) for k, v in case.key.items() if k != "metric"), case.name)
+    return list(names.values())
 
 
 def _scaling_inputs(args: argparse.Namespace, baseline: dict) -> Dataset:

@@ -210,7 +210,11 @@ void bind_result_types(py::module_& m) {
       .def_property_readonly("verdict_reason", &verdict_reason)
       .def_property_readonly(
           "inconclusive_cause", [](const C& c) { return std::string(to_string(c.inconclusive_cause)); },
-          "\"noise\", \"few_processes\", \"drift\", \"multiple_comparisons\", \"one_launch\" or \"\".")
+          "\"noise\", \"few_processes\", \"drift\", \"multiple_comparisons\", \"one_launch\", "
+          "\"contamination\" or \"\".")
+      .def_property_readonly("contamination", &contamination_text,
+                             "Contamination flags in words (waited, loaded, side-wide shift: side, figure, which way "
+                             "they push head), \"; \"-separated; \"\" when none (a dataset comparison's cases only).")
       .def_readonly("within_process_drift", &C::within_process_drift,
                     "Within-process drift that stands out from noise (NaN: none measurable).")
       .def_readonly("shift", &C::shift)

@@ -471,6 +471,7 @@ std::string_view to_string(VerdictCode code) noexcept {
     case VerdictCode::exact_equal: return "exact_equal";
     case VerdictCode::exact_differs: return "exact_differs";
     case VerdictCode::one_launch_per_side: return "one_launch_per_side";
+    case VerdictCode::contaminated: return "contaminated";
   }
   return "unknown";
 }
@@ -483,6 +484,7 @@ std::string_view to_string(InconclusiveCause cause) noexcept {
     case InconclusiveCause::drift: return "drift";
     case InconclusiveCause::multiple_comparisons: return "multiple_comparisons";
     case InconclusiveCause::one_launch: return "one_launch";
+    case InconclusiveCause::contamination: return "contamination";
   }
   return "unknown";
 }

@@ -12,6 +12,7 @@
 #include <unordered_set>
 
 #include "benchreport/core/error.hpp"
+#include "benchreport/compare/contamination.hpp"
 #include "benchreport/compare/matrix.hpp"
 #include "benchreport/compare/mismatch.hpp"
 #include "benchreport/data/metadata.hpp"
@@ -518,6 +519,7 @@ DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& o
   }
   const std::vector<std::size_t> primary_of = measurement_primaries(members, out.by);
   control_false_discoveries(std::span<CaseComparison* const>(family), primary_of, options);
+  flag_contamination(dataset, out);
   return out;
 }
 

@@ -4,6 +4,9 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include <string>
+#include <vector>
+
 #include "benchreport/report/format.hpp"
 
 namespace benchreport {
@@ -45,12 +48,35 @@ std::string decision_sentence(const CaseComparison& c, VerdictCode code) {
           "one launch per side: the interval {} covers within-process noise only and how much "
           "launches differ is unknown; run >= 2 processes per side",
           interval);
+    case VerdictCode::contaminated:
+      return fmt::format("contaminated: the contamination alone could explain the change {} (interval {})",
+                         pct(c.change_estimate), interval);
   }
   return std::string(to_string(code));
 }
 
 // The side a case added or removed was measured on: the words of its code, reason and Why cell.
 std::string_view one_side(Verdict v) { return v == Verdict::added ? "head only" : "base only"; }
+
+std::string side_name(bool head) { return head ? "head" : "base"; }
+
+// One flag in words: the side, what was seen, and which way it pushes the case's values.
+std::string flag_text(const Contamination& f) {
+  const std::string side = side_name(f.head);
+  const std::string push =
+      f.bias == 0 ? std::string("note only") : fmt::format("pushes head {}", f.bias > 0 ? "up" : "down");
+  switch (f.kind) {
+    case ContaminationKind::waited:
+      return fmt::format("{} waited: real/cpu {:.2f} vs {:.2f} in {} ({}, {})", side, f.figure, f.other,
+                         side_name(!f.head), pct(std::expm1(f.bias)), push);
+    case ContaminationKind::loaded:
+      return fmt::format("{} loaded: load_avg {:.2f} on {:.0f} CPUs ({})", side, f.figure, f.other, push);
+    case ContaminationKind::side_shift:
+      return fmt::format("{} side-wide shift: process {} of {} at {} on all {} cases (z {:.1f}; {}, {})", side,
+                         f.process, f.processes, pct(f.figure), f.cases, f.other, pct(std::expm1(f.bias)), push);
+  }
+  return "";
+}
 
 std::string cause_detail(const CaseComparison& c) {
   switch (c.inconclusive_cause) {
@@ -62,6 +88,12 @@ std::string cause_detail(const CaseComparison& c) {
 }
 
 }  // namespace
+
+std::string contamination_text(const CaseComparison& c) {
+  std::vector<std::string> parts;
+  for (const auto& f : c.contamination) parts.push_back(flag_text(f));
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
 
 std::string verdict_code_text(const CaseComparison& c) {
   if (is_one_sided(c.verdict)) return c.verdict == Verdict::added ? "head_only" : "base_only";
@@ -80,6 +112,9 @@ std::string verdict_reason(const CaseComparison& c) {
         within, c.p_adjusted, c.alpha, c.fdr_cases, c.p_value, sentence);
   }
   if (!c.launch_noise.empty()) sentence += "; " + c.launch_noise;
+  if (!c.contamination.empty() && c.verdict_code != VerdictCode::contaminated)
+    sentence += "; contamination (not enough to explain the change): " + contamination_text(c);
+  if (c.verdict_code == VerdictCode::contaminated) sentence += ": " + contamination_text(c);
   if (c.verdict_code == VerdictCode::one_launch_per_side) {
     if (std::isfinite(c.detectable_change)) {
       sentence += fmt::format(
@@ -110,6 +145,7 @@ std::string verdict_why(const CaseComparison& c) {
     case VerdictCode::fdr_adjusted: why = fmt::format("BH-adjusted p = {:.2g}", c.p_adjusted); break;
     case VerdictCode::exact_equal:
     case VerdictCode::exact_differs: why = "exact unit"; break;
+    case VerdictCode::contaminated: why = "contaminated: " + contamination_text(c); break;
     case VerdictCode::one_launch_per_side:
       why = "1 launch/side: launch noise unknown";
       if (std::isfinite(c.detectable_change))

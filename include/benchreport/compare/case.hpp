@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "benchreport/compare/contamination.hpp"
 #include "benchreport/compare/process_interval.hpp"
 #include "benchreport/stats/bootstrap.hpp"
 #include "benchreport/data/direction.hpp"
@@ -39,10 +40,19 @@ enum class VerdictCode : std::uint8_t {
   one_launch_per_side,  // inconclusive: one process on a side (launch noise unknown), not assume_launches_identical
   exact_equal,          // exact unit: equal values (unchanged)
   exact_differs,        // exact unit: the values differ (slower/faster)
+  contaminated,         // inconclusive: a contamination flag alone could explain the change (compare/contamination.hpp)
 };
 
 // For an inconclusive verdict, what would make the comparison decide.
-enum class InconclusiveCause : std::uint8_t { none, noise, few_processes, drift, multiple_comparisons, one_launch };
+enum class InconclusiveCause : std::uint8_t {
+  none,
+  noise,
+  few_processes,
+  drift,
+  multiple_comparisons,
+  one_launch,
+  contamination
+};
 
 // How the processes of base and head relate. automatic: paired when both sides
 // have the same number (>= 2) of processes (process i with process i);
@@ -163,6 +173,8 @@ struct CaseComparison {
   std::string launch_noise;
   std::size_t launch_noise_runs = 0;
   double launch_noise_sd = std::numeric_limits<double>::quiet_NaN();
+  // Contamination flags of a dataset comparison (compare/contamination.hpp; empty: none seen).
+  std::vector<Contamination> contamination;
 
   // Hodges–Lehmann estimators (head relative to base) with bounds at `misrate`.
   double shift = 0;

@@ -38,6 +38,7 @@ void visit_case_fields(const CaseComparison& c, Visitor& v) {
   v.field("verdict_code", verdict_code_text(c));
   v.field("verdict_reason", verdict_reason(c));
   v.field("inconclusive_cause", std::string(to_string(c.inconclusive_cause)));
+  v.field("contamination", contamination_text(c));  // "" when none (compare/contamination.hpp)
   v.field("base_n", c.base_n);
   v.field("head_n", c.head_n);
   v.field("base_mad_pct", c.base_mad_pct);

@@ -12,6 +12,10 @@ namespace benchreport {
 // when the interval covers within-process noise only (one process on a side; not for exact units).
 std::string verdict_code_text(const CaseComparison& c);
 
+// The contamination flags of a case in words, "; "-separated ("" when none): JSON and columns()
+// `contamination`, and the reason and Why of a case they made inconclusive.
+std::string contamination_text(const CaseComparison& c);
+
 // The full sentence of JSON `verdict_reason` (decision table of docs/statistics-comparison.md).
 std::string verdict_reason(const CaseComparison& c);
 

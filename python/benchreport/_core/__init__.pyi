@@ -1251,5 +1251,5 @@ STATISTICS: tuple = ('moments', 'mean', 'std', 'cv', 'median', 'quantiles', 'iqr
 SUMMARY_SCHEMA: str = 'benchreport-summary/1'
 THEIL_SEN_MAX_N: int = 3000
 UNAVAILABLE: str = '—'
-VERDICT_ROLES: list = [('faster', 'faster'), ('slower', 'slower'), ('inconclusive', 'inconclusive'), ('equivalent', 'equivalent'), ('unchanged', 'unchanged')]
+VERDICT_ROLES: list = [('faster', 'faster'), ('slower', 'slower'), ('inconclusive', 'inconclusive'), ('equivalent', 'equivalent'), ('unchanged', 'unchanged'), ('added', 'muted'), ('removed', 'muted')]
 __version__: str = '0.1.0'

@@ -219,6 +219,11 @@ class CaseComparison:
         Point estimate of change_ci.
         """
     @property
+    def contamination(self) -> str:
+        """
+        Contamination flags in words (waited, loaded, side-wide shift: side, figure, which way they push head), "; "-separated; "" when none (a dataset comparison's cases only).
+        """
+    @property
     def detectable_change(self) -> float:
         """
         Smallest change the verdict rule calls with 80 % power (noncentral t, threshold included).
@@ -250,7 +255,7 @@ class CaseComparison:
     @property
     def inconclusive_cause(self) -> str:
         """
-        "noise", "few_processes", "drift", "multiple_comparisons", "one_launch" or "".
+        "noise", "few_processes", "drift", "multiple_comparisons", "one_launch", "contamination" or "".
         """
     @property
     def interval_df(self) -> float:
