@@ -77,6 +77,15 @@ def test_case_columns_of_compare_results_use_the_same_names(comparison):
     assert frame.loc[0, "verdict_code"] == results[0].verdict_code
 
 
+def _same_rows(frame, rows):
+    """Each JSON row equals its frame row, field by field (null = NaN); the names are exactly the same."""
+    assert len(rows) == len(frame) >= 1
+    assert list(frame.columns) == list(rows[0])
+    for row, (_, got) in zip(rows, frame.iterrows()):
+        for name, value in row.items():
+            assert (np.isnan(got[name]) if value is None else got[name] == value), name
+
+
 def _history():
     return planted_history(24)
 
@@ -86,12 +95,7 @@ def test_history_to_pandas_is_the_columns_of_the_json_change_points():
     frame = result.to_pandas()
     pd.testing.assert_frame_equal(frame, pd.DataFrame(result.columns()))
     data = json.loads(result.report.to_json())["data"]
-    rows = [{**s["labels"], "unit": s["unit"], **cp} for s in data["series"] for cp in s["change_points"]]
-    assert len(rows) == len(frame) >= 1
-    assert list(frame.columns) == list(rows[0])
-    for row, (_, got) in zip(rows, frame.iterrows()):
-        for name, value in row.items():
-            assert (np.isnan(got[name]) if value is None else got[name] == value), name
+    _same_rows(frame, [{**s["labels"], "unit": s["unit"], **cp} for s in data["series"] for cp in s["change_points"]])
 
 
 def test_empty_history_keeps_its_columns():
@@ -168,15 +172,6 @@ def test_scaling_to_pandas_is_the_columns_of_the_json_data(sides):
     for item, (_, got) in zip(items, frame.iterrows()):
         row = _flat_scalars(item)
         assert set(row) == set(frame.columns)
-        for name, value in row.items():
-            assert (np.isnan(got[name]) if value is None else got[name] == value), name
-
-
-def _same_rows(frame, rows):
-    """Each JSON row equals its frame row, field by field (null = NaN); the names are exactly the same."""
-    assert len(rows) == len(frame) >= 1
-    assert list(frame.columns) == list(rows[0])
-    for row, (_, got) in zip(rows, frame.iterrows()):
         for name, value in row.items():
             assert (np.isnan(got[name]) if value is None else got[name] == value), name
 
