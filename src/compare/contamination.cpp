@@ -22,18 +22,12 @@ constexpr double kMedianSeFactor = 1.2533;  // se of a median = sqrt(pi/2) sd / 
 constexpr std::string_view kRealTime = "real_time";
 constexpr std::string_view kCpuTime = "cpu_time";
 
-// The metric label of a case ("" when the comparison has no metric column).
-std::string metric_of(const CaseResult& c, const std::vector<std::string>& by) {
-  const auto it = std::find(by.begin(), by.end(), std::string(kMetricLabel));
-  return it == by.end() ? std::string() : c.key[static_cast<std::size_t>(it - by.begin())];
-}
-
 // Waiting: real_time of one side above its cpu_time by more than the other side's. Flags the
 // real_time case (cpu_time and the rates Google Benchmark computes from it do not count the wait).
 void flag_waiting(DatasetComparison& cmp, const ContaminationOptions& o) {
   std::map<std::vector<std::string>, std::pair<CaseResult*, const CaseResult*>> measurements;  // real, cpu
   for (auto& c : cmp.cases) {
-    const std::string metric = metric_of(c, cmp.by);
+    const std::string metric = case_metric(c, cmp.by);
     auto& slot = measurements[measurement_key(c, cmp.by)];
     if (metric == kRealTime) slot.first = &c;
     if (metric == kCpuTime) slot.second = &c;
@@ -56,36 +50,32 @@ void flag_waiting(DatasetComparison& cmp, const ContaminationOptions& o) {
   }
 }
 
-// load_avg[0] / num_cpus of a set's run context, or NaN when either is missing.
-double load_per_cpu(const Json& run) {
-  const Json* load = metadata::find_deep(run, "load_avg");
-  const Json* cpus = metadata::find_deep(run, "num_cpus");
-  if (load == nullptr || cpus == nullptr || !load->is_array() || load->as_array().empty()) return NAN;
-  const auto number = [](const Json& v) {
-    return v.is_double() ? v.as_double() : v.is_integer() ? static_cast<double>(v.as_integer()) : NAN;
-  };
-  const double n = number(*cpus);
-  return n > 0 ? number(load->as_array().front()) / n : NAN;
-}
-
-// The most loaded run of a side: (load, cpus) of the run with the largest load per CPU.
-struct SideLoad {
+// A run's load: load_avg[0] and num_cpus of its context, and their ratio (NaN when either is missing).
+struct RunLoad {
   double per_cpu = NAN, load = NAN, cpus = NAN;
 };
 
-SideLoad side_load(const Dataset& ds, const std::vector<std::size_t>& sets, std::map<std::string, Json>& parsed) {
-  SideLoad worst;
+RunLoad run_load(const Json& run) {
+  const Json* load = metadata::find_deep(run, "load_avg");
+  const Json* cpus = metadata::find_deep(run, "num_cpus");
+  if (load == nullptr || cpus == nullptr || !load->is_array() || load->as_array().empty()) return {};
+  const auto number = [](const Json& v) {
+    return v.is_double() ? v.as_double() : v.is_integer() ? static_cast<double>(v.as_integer()) : NAN;
+  };
+  RunLoad out{NAN, number(load->as_array().front()), number(*cpus)};
+  if (out.cpus > 0) out.per_cpu = out.load / out.cpus;
+  return out;
+}
+
+// The most loaded run of a side (largest load per CPU); each run's context is read once per comparison.
+RunLoad side_load(const Dataset& ds, const std::vector<std::size_t>& sets, std::map<std::string, RunLoad>& runs) {
+  RunLoad worst;
   for (const auto set : sets) {
     const std::string run(ds.run_id(set));
-    auto it = parsed.find(run);
-    if (it == parsed.end()) it = parsed.emplace(run, metadata::run_metadata(ds, set)).first;
-    const double per_cpu = load_per_cpu(it->second);
-    if (!(per_cpu > worst.per_cpu) && !std::isnan(worst.per_cpu)) continue;
-    if (std::isnan(per_cpu)) continue;
-    const Json* cpus = metadata::find_deep(it->second, "num_cpus");
-    worst.per_cpu = per_cpu;
-    worst.cpus = cpus->is_integer() ? static_cast<double>(cpus->as_integer()) : cpus->as_double();
-    worst.load = per_cpu * worst.cpus;
+    auto it = runs.find(run);
+    if (it == runs.end()) it = runs.emplace(run, run_load(metadata::run_metadata(ds, set))).first;
+    const RunLoad& load = it->second;
+    if (!std::isnan(load.per_cpu) && (std::isnan(worst.per_cpu) || load.per_cpu > worst.per_cpu)) worst = load;
   }
   return worst;
 }
@@ -93,11 +83,11 @@ SideLoad side_load(const Dataset& ds, const std::vector<std::size_t>& sets, std:
 // Overload: the loaded side waited for a CPU by an unknown amount, which real_time counts (bias of
 // known sign, unknown size); other metrics carry the flag as a note.
 void flag_load(const Dataset& ds, DatasetComparison& cmp, const ContaminationOptions& o) {
-  std::map<std::string, Json> parsed;
+  std::map<std::string, RunLoad> runs;
   for (auto& c : cmp.cases) {
-    const bool wall_clock = metric_of(c, cmp.by) == kRealTime;
+    const bool wall_clock = case_metric(c, cmp.by) == kRealTime;
     for (const bool head : {false, true}) {
-      const SideLoad load = side_load(ds, head ? c.head_sets : c.base_sets, parsed);
+      const RunLoad load = side_load(ds, head ? c.head_sets : c.base_sets, runs);
       if (!(load.per_cpu > o.load_per_cpu)) continue;
       Contamination flag;
       flag.kind = ContaminationKind::loaded;
@@ -124,7 +114,7 @@ void flag_side_shifts(DatasetComparison& cmp, const ContaminationOptions& o) {
     for (auto& c : cmp.cases) {
       const auto& medians = head ? c.comparison.head_process_medians : c.comparison.base_process_medians;
       if (medians.size() >= o.shift_min_processes && !is_exact(c.comparison.verdict_code))
-        groups[{metric_of(c, cmp.by), medians.size()}].push_back(&c);
+        groups[{case_metric(c, cmp.by), medians.size()}].push_back(&c);
     }
     for (auto& [group, cases] : groups) {
       if (cases.size() < o.shift_min_cases) continue;
@@ -174,13 +164,13 @@ std::vector<ProcessShift> offsets(std::span<const std::vector<double>> log_media
   std::vector<ProcessShift> out;
   std::vector<double> residuals;
   residuals.reserve(n * active.size());
+  std::vector<double> sums(n, 0.0);  // per case, the sum over the active processes
+  for (std::size_t i = 0; i < n; ++i) {
+    for (const std::size_t a : active) sums[i] += log_medians[i][a];
+  }
   std::vector<double> d(n);
   for (const std::size_t j : active) {
-    for (std::size_t i = 0; i < n; ++i) {
-      double sum = 0;
-      for (const std::size_t a : active) sum += log_medians[i][a];
-      d[i] = log_medians[i][j] - (sum - log_medians[i][j]) / others;
-    }
+    for (std::size_t i = 0; i < n; ++i) d[i] = log_medians[i][j] - (sums[i] - log_medians[i][j]) / others;
     const double shift = median(d);
     for (const double x : d) residuals.push_back(x - shift);
     out.push_back({j, shift, 0});

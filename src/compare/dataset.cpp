@@ -342,6 +342,11 @@ std::vector<std::vector<std::size_t>> process_sets(const Dataset& dataset, const
   return processes;
 }
 
+std::string case_metric(const CaseResult& c, const std::vector<std::string>& by) {
+  const auto metric = std::find(by.begin(), by.end(), std::string(kMetricLabel));
+  return metric == by.end() ? std::string() : c.key[static_cast<std::size_t>(metric - by.begin())];
+}
+
 // Metrics of one measurement (Google Benchmark's real_time, cpu_time, bytes_per_second,
 // counters; Go's ns/op, B/op, ...) come from one run of the code.
 std::vector<std::string> measurement_key(const CaseResult& c, const std::vector<std::string>& by) {
@@ -435,8 +440,10 @@ DatasetComparison compare(const Dataset& dataset, const DatasetCompareOptions& o
     const Sides& sides = cases.at(key);
     if (sides.head.empty()) {
       out.removed_cases.push_back(key);
+      out.removed_case_sets.push_back(sides.base);
     } else if (sides.base.empty()) {
       out.new_cases.push_back(key);
+      out.new_case_sets.push_back(sides.head);
     } else {
       matched.push_back(key);
       check_case_units(dataset, join_key(key), sides);

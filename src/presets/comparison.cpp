@@ -830,8 +830,7 @@ CaseLabels case_labels(const Dataset& dataset, const CaseResult& c, const Datase
   if (dataset.has_label(first, options.section_column)) out.section = dataset.label(first, options.section_column);
   out.name = case_display_name(dataset, c, cmp, varies, options, out.section, true);
   out.row_name = case_display_name(dataset, c, cmp, varies, options, out.section, false);
-  const auto metric = std::find(cmp.by.begin(), cmp.by.end(), kMetricLabel);
-  if (metric != cmp.by.end()) out.metric = c.key[metric - cmp.by.begin()];
+  out.metric = case_metric(c, cmp.by);
   return out;
 }
 
@@ -916,21 +915,12 @@ OneSidedCase one_sided_case(const Dataset& dataset, std::vector<std::string> key
 }
 
 // The comparison's new and removed cases with the sets of their side, in first-set order.
-std::vector<OneSidedCase> one_sided_cases(const Dataset& dataset, const DatasetComparison& cmp,
-                                          const std::string& baseline_column) {
-  std::map<std::vector<std::string>, std::vector<std::size_t>> base, head;
-  for (std::size_t set = 0; set < dataset.n_sets(); ++set) {
-    if (!dataset.has_label(set, baseline_column)) continue;
-    const auto side = dataset.label(set, baseline_column);
-    if (side != cmp.base_value && side != cmp.head_value) continue;
-    std::vector<std::string> key;
-    for (const auto& column : cmp.by) key.emplace_back(dataset.label(set, column));
-    (side == cmp.base_value ? base : head)[std::move(key)].push_back(set);
-  }
+std::vector<OneSidedCase> one_sided_cases(const Dataset& dataset, const DatasetComparison& cmp) {
   std::vector<OneSidedCase> out;
-  for (const auto& key : cmp.removed_cases)
-    out.push_back(one_sided_case(dataset, key, base.at(key), false, cmp.options));
-  for (const auto& key : cmp.new_cases) out.push_back(one_sided_case(dataset, key, head.at(key), true, cmp.options));
+  for (std::size_t i = 0; i < cmp.removed_cases.size(); ++i)
+    out.push_back(one_sided_case(dataset, cmp.removed_cases[i], cmp.removed_case_sets[i], false, cmp.options));
+  for (std::size_t i = 0; i < cmp.new_cases.size(); ++i)
+    out.push_back(one_sided_case(dataset, cmp.new_cases[i], cmp.new_case_sets[i], true, cmp.options));
   return out;
 }
 
@@ -1003,7 +993,7 @@ ComparisonView comparison_view(const Dataset& dataset, const ComparisonReportOpt
   check_drift_options(options);
   ComparisonView view;
   view.comparison = compare(dataset, static_cast<const DatasetCompareOptions&>(options));
-  view.one_sided = one_sided_cases(dataset, view.comparison, options.baseline_column);
+  view.one_sided = one_sided_cases(dataset, view.comparison);
   order_cases(dataset, view.comparison, view.one_sided);
   const std::vector<bool> varies = varying_columns(view.comparison, view.one_sided);
   std::vector<const CaseResult*> cases;

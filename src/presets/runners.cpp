@@ -169,7 +169,7 @@ class RunnersBuilder {
   // One set's row of `results`: its labels, unit (as read) and figures (in that unit).
   template <class Visitor>
   void result_fields(Visitor& v, std::size_t set) const {
-    const SetFigures f = figures_of(ds_, set);
+    const SetFigures f = figures(set);
     v.field("runner", runner_of(set));
     v.field("suite", std::string(ds_.label(set, opt_.suite_column)));
     v.field("metric", std::string(ds_.label(set, opt_.metric_column)));
@@ -182,6 +182,12 @@ class RunnersBuilder {
     v.field("max", f.max);
     v.field("cv_population", f.cv);
     v.field("n", f.n);
+  }
+
+  const SetFigures& figures(std::size_t set) const {
+    auto it = figures_.find(set);
+    if (it == figures_.end()) it = figures_.emplace(set, figures_of(ds_, set)).first;
+    return it->second;
   }
 
   std::string runner_of(std::size_t set) const { return std::string(ds_.label(set, opt_.runner_column)); }
@@ -250,7 +256,7 @@ class RunnersBuilder {
     if (sets.empty()) return;
     const Direction direction = ds_.direction(sets.front());
     std::vector<std::pair<std::size_t, SetFigures>> rows;
-    for (const auto set : sets) rows.emplace_back(set, figures_of(ds_, set));
+    for (const auto set : sets) rows.emplace_back(set, figures(set));
     std::stable_sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) {
       return is_better(a.second.median, b.second.median, direction);  // best first
     });
@@ -328,7 +334,7 @@ class RunnersBuilder {
       std::vector<std::optional<double>> row;
       for (const auto& metric : metrics) {
         const auto it = by_metric.find(metric);
-        row.push_back(it == by_metric.end() ? std::nullopt : std::optional<double>(figures_of(ds_, it->second).median));
+        row.push_back(it == by_metric.end() ? std::nullopt : std::optional<double>(figures(it->second).median));
       }
       medians.push_back(std::move(row));
     }
@@ -425,7 +431,7 @@ class RunnersBuilder {
         row.insert(row.end(), 3, Cell(std::string(kUnavailable)));
         continue;
       }
-      const SetFigures f = figures_of(ds_, it->second);
+      const SetFigures f = figures(it->second);
       row.emplace_back(fmt::format("{}; {}", format_fixed(f.median), format_range(f.min, f.max)), f.median);
       if (payload && f.median > 0) {
         row.emplace_back(format_fixed(*payload / f.median), *payload / f.median);
@@ -491,6 +497,7 @@ class RunnersBuilder {
   std::map<std::string, std::size_t> index_;
   std::string chosen_;
   Json data_ = Json::object();
+  mutable std::map<std::size_t, SetFigures> figures_;  // per set: tables and `results` summarise it once
 };
 
 }  // namespace

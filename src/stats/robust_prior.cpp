@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "benchreport/core/error.hpp"
+#include "benchreport/stats/order_stats.hpp"
+#include "benchreport/stats/quantile.hpp"
 
 namespace benchreport {
 namespace {
@@ -32,14 +34,6 @@ double log_f_density(double z, double d1, double d0) {
 
 // psi(x/2) - log(x/2): the mean of log(chi2_x / x).
 double log_chi2_mean(double x) { return boost::math::digamma(x / 2) - std::log(x / 2); }
-
-// Sample quantile with linear interpolation between order statistics (numpy's default).
-double sample_quantile(const std::vector<double>& sorted, double p) {
-  const double h = (static_cast<double>(sorted.size()) - 1) * p;
-  const auto lo = static_cast<std::size_t>(std::floor(h));
-  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
-}
 
 struct Fit {
   double d0 = 0;  // 0: below min_d0
@@ -128,14 +122,12 @@ VariancePrior estimate_robust_variance_prior(std::span<const double> variances, 
   }
   std::vector<double> ds;
   for (std::size_t g : used) ds.push_back(dfs[g]);
-  std::sort(ds.begin(), ds.end());
-  const std::size_t n = ds.size();
-  const double d = n % 2 == 1 ? ds[n / 2] : (ds[n / 2 - 1] + ds[n / 2]) / 2;
+  const double d = median(ds);
   std::vector<double> z;
   for (std::size_t g : used) z.push_back(std::log(variances[g]) - log_chi2_mean(dfs[g]) + log_chi2_mean(d));
-  std::vector<double> sorted(z);
-  std::sort(sorted.begin(), sorted.end());
-  const double lo = sample_quantile(sorted, kWinsorLow), hi = sample_quantile(sorted, 1 - kWinsorHigh);
+  const double tails[] = {kWinsorLow, 1 - kWinsorHigh};
+  const std::vector<double> bounds = quantiles(z, tails);  // linear interpolation, numpy's default
+  const double lo = bounds[0], hi = bounds[1];
   for (double& v : z) v = std::clamp(v, lo, hi);
   // Outliers are judged against the winsorised fit: the few cases they are would widen a fit on all.
   const Fit bulk = winsorised_fit(z, d, min_d0);

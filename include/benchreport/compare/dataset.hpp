@@ -64,12 +64,13 @@ struct CaseResult {
 struct DatasetComparison {
   std::vector<std::string> by;
   std::string baseline_column, base_value, head_value;
-  std::string base_commit, head_commit;                 // "" when unknown
-  bool same_revision = false;                           // A/A: both sides ran the same commit
-  std::vector<CaseResult> cases;                        // matched cases, first-appearance order
-  std::vector<std::vector<std::string>> new_cases;      // head only
-  std::vector<std::vector<std::string>> removed_cases;  // base only
-  std::vector<std::string> notes;                       // how cases were matched (e.g. Go's procs differ)
+  std::string base_commit, head_commit;                                    // "" when unknown
+  bool same_revision = false;                                              // A/A: both sides ran the same commit
+  std::vector<CaseResult> cases;                                           // matched cases, first-appearance order
+  std::vector<std::vector<std::string>> new_cases;                         // head only
+  std::vector<std::vector<std::string>> removed_cases;                     // base only
+  std::vector<std::vector<std::size_t>> new_case_sets, removed_case_sets;  // their sets, one list per case
+  std::vector<std::string> notes;  // how cases were matched (e.g. Go's procs differ)
   CompareOptions options;
 };
 
@@ -86,6 +87,9 @@ std::string head_value_of(const Dataset& dataset, const DatasetCompareOptions& o
 // The label naming the metric of a measurement (real_time, cpu_time, ...): a case column that
 // tells metrics of one measurement apart.
 inline constexpr std::string_view kMetricLabel = "metric";
+
+// A case's metric: its value of the metric column ("" when the comparison has none).
+std::string case_metric(const CaseResult& c, const std::vector<std::string>& by);
 
 // A case's measurement: its key without the metric column (the key itself without one).
 std::vector<std::string> measurement_key(const CaseResult& c, const std::vector<std::string>& by);
