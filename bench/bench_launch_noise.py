@@ -4,18 +4,23 @@ Model. One comparison = 40 cases, K processes (launches) per side, n = 20 sample
     sample = exp(delta + a + e),  e ~ N(0, 1 %) within a process,  a ~ N(0, sigma_p,c) per launch,
     sigma_p,c = sigma_p * exp(N(0, 0.2)) (cases differ a little).
 Main's store: R runs of each case, one launch each, drawn from the same model with delta = 0 (their
-log process medians are what benchreport.launch_noise.estimate reads). Paired hosts (one row):
-base and head share 75 % of the launch variance.
+log process medians are what benchreport.launch_noise.estimate reads). Paired hosts: base and head
+share 75 % of the launch variance (a = sqrt(0.75) h + sqrt(0.25) u, h per host, u per process) and
+carry equal pair labels, so compare pairs them. Their store has either one launch per run (the
+fallback: the whole launch variance, conservative) or two launches per run on one host, drawn the same
+way, whose within-run spread is the unshared variance 0.25 sigma_p,c^2 + pi/2 sigma_w^2 / n.
 Rules (threshold 5 %, 95 % intervals): a case is called when its interval excludes 0 and its estimate
 is beyond +-5 % (the verdict rule before Benjamini-Hochberg; the A/A figures after BH are the verdicts
 themselves and are never higher).
     store     br.compare(..., launch_noise=...) : one process per side: t on the store's launch
-              variance moderated across the cases; K = 3: empirical-Bayes combination of the case's own
+              variance moderated across the cases (paired hosts with a 2-process store: the unshared
+              variance, "store_paired_launch_t"); K = 3: empirical-Bayes combination of the case's own
               process variance with the store's (prior df = the store's df),
     none      br.compare without a store (today: K = 1 is inconclusive, "within-process noise only";
               K = 3: the moderated t across cases),
     oracle    z test on the same estimate with each case's true launch variance
-              (sigma_p,c^2 + pi/2 sigma_w^2 / n per launch; paired hosts: the variance of the difference).
+              (sigma_p,c^2 + pi/2 sigma_w^2 / n per launch; paired hosts: the variance of the difference,
+              2 (0.25 sigma_p,c^2 + pi/2 sigma_w^2 / n) per pair: the medians' own noise is not shared).
 A case whose store segment (after the last change point steps finds, sometimes a false one) has fewer than
 10 runs falls back to today's inconclusive verdict: it makes no claim, so it counts as not called and is
 left out of the coverage; `store used` is the share of cases with a usable store estimate.
@@ -30,7 +35,8 @@ mean interval df would have against the z test if both knew each case's variance
 no threshold): the part of the loss that the store's finite df explains. `mean interval df` is that df
 (the store's runs less segments, plus the prior df borrowed across cases).
 
-Run: python3 bench/bench_launch_noise.py [--reps 40] [--seed 34]
+Run: python3 bench/bench_launch_noise.py [--reps 40] [--seed 34] [--rows all|paired]
+(--rows paired: only the shared-host rows; the random stream then differs from --rows all).
 """
 from __future__ import annotations
 
@@ -59,20 +65,39 @@ def side_samples(rng: np.random.Generator, factors: np.ndarray, delta: float) ->
     return np.exp(delta + factors[..., None] + rng.normal(0, SIGMA_W, factors.shape + (N,)))
 
 
-def store_noise(rng: np.random.Generator, sp: np.ndarray, runs: int) -> Dict[str, Any]:
-    factors = rng.normal(0, 1, (CASES, runs)) * sp[:, None]
-    medians = np.median(side_samples(rng, factors, 0.0), axis=2)
-    return {f"case{c:02d}": ln.estimate([(f"{r:040x}", [medians[c, r]]) for r in range(runs)], branch="main")
+def diff_sd(sp: np.ndarray, k: int, paired_hosts: bool) -> np.ndarray:
+    """True sd of mean(log head) - mean(log base) over k launches a side (k pairs when paired)."""
+    if paired_hosts:
+        return np.sqrt(2 * ((1 - SHARE) * sp ** 2 + np.pi / 2 * SIGMA_W ** 2 / N) / k)
+    return np.sqrt(2 / k) * launch_sd(sp)
+
+
+def host_factors(rng: np.random.Generator, sp: np.ndarray, shape: Tuple[int, ...], processes: int) -> np.ndarray:
+    """Log launch factors, cases x shape x processes: the processes of one host share SHARE of the variance
+    (one process: its whole factor, the same distribution)."""
+    scale = sp.reshape((-1,) + (1,) * len(shape) + (1,))
+    if processes == 1:
+        return rng.normal(0, 1, (len(sp), *shape, 1)) * scale
+    host = rng.normal(0, 1, (len(sp), *shape, 1))
+    own = rng.normal(0, 1, (len(sp), *shape, processes))
+    return (np.sqrt(SHARE) * host + np.sqrt(1 - SHARE) * own) * scale
+
+
+def store_noise(rng: np.random.Generator, sp: np.ndarray, runs: int, processes: int = 1) -> Dict[str, Any]:
+    factors = host_factors(rng, sp, (runs,), processes)
+    medians = np.median(side_samples(rng, factors, 0.0), axis=3)
+    return {f"case{c:02d}": ln.estimate([(f"{r:040x}", list(medians[c, r])) for r in range(runs)], branch="main")
             for c in range(CASES)}
 
 
 def one_comparison(rng: np.random.Generator, sigma_p: float, k: int, delta: float, runs: int,
-                   paired_hosts: bool) -> Tuple[Dict[str, np.ndarray], np.ndarray]:
+                   paired_hosts: bool, store_processes: int = 1) -> Tuple[Dict[str, np.ndarray], np.ndarray]:
     sp = sigma_p * np.exp(rng.normal(0, 0.2, CASES))
-    base_f = rng.normal(0, 1, (CASES, k)) * sp[:, None]
-    if paired_hosts:
-        head_f = np.sqrt(SHARE) * base_f + np.sqrt(1 - SHARE) * rng.normal(0, 1, (CASES, k)) * sp[:, None]
+    if paired_hosts:  # base_i and head_i on host i: one host factor, their own parts
+        pair_f = host_factors(rng, sp, (k,), 2)
+        base_f, head_f = pair_f[..., 0], pair_f[..., 1]
     else:
+        base_f = rng.normal(0, 1, (CASES, k)) * sp[:, None]
         head_f = rng.normal(0, 1, (CASES, k)) * sp[:, None]
     base, head = side_samples(rng, base_f, 0.0), side_samples(rng, head_f, delta)
     values, labels = [], {"benchmark": [], "revision": [], "pair": []}
@@ -82,11 +107,11 @@ def one_comparison(rng: np.random.Generator, sigma_p: float, k: int, delta: floa
                 values.append(data[c, p])
                 labels["benchmark"].append(f"case{c:02d}")
                 labels["revision"].append(side)
-                labels["pair"].append(str(p + 1) if k > 1 else None)
+                labels["pair"].append(str(p + 1) if k > 1 or paired_hosts else None)
     ds = br.Dataset.from_arrays(np.concatenate(values), np.arange(len(values) + 1) * N, labels)
-    noise = store_noise(rng, sp, runs) if runs else None
+    noise = store_noise(rng, sp, runs, store_processes) if runs else None
     res = br.compare(ds, {"revision": "base"}, launch_noise=noise, resamples=200,
-                     pair_column="pair" if k > 1 and paired_hosts else "no_such_label")
+                     pair_column="pair" if paired_hosts else "no_such_label")
     cols = res.columns()
     est = np.log1p(np.asarray(cols["change_estimate"], float))
     out = {"lower": np.log1p(np.asarray(cols["change_lower"], float)),
@@ -101,10 +126,9 @@ def one_comparison(rng: np.random.Generator, sigma_p: float, k: int, delta: floa
     # Oracle: the same log change of process means with the true variance.
     log_b = np.log(np.median(base, axis=2)).mean(axis=1)
     log_h = np.log(np.median(head, axis=2)).mean(axis=1)
-    var1 = launch_sd(sp) ** 2
-    var_diff = var1 * (2 * (1 - SHARE) / k if paired_hosts else 2 / k)
     out["oracle_est"] = log_h - log_b
-    out["oracle_se"] = np.sqrt(var_diff)
+    out["oracle_se"] = diff_sd(sp, k, paired_hosts)
+    out["method"] = np.asarray(cols["interval_method"])
     return out, sp
 
 
@@ -112,15 +136,18 @@ def called(lower: np.ndarray, upper: np.ndarray, est: np.ndarray) -> np.ndarray:
     return ((lower > 0) & (est >= TAU)) | ((upper < 0) & (est <= -TAU))
 
 
-def cell(rng: np.random.Generator, sigma_p: float, k: int, runs: int, reps: int, paired_hosts: bool = False) -> dict:
+def cell(rng: np.random.Generator, sigma_p: float, k: int, runs: int, reps: int, paired_hosts: bool = False,
+         store_processes: int = 1) -> dict:
     fp, fp_bh, cover, power, oracle = [], [], [], {0.10: [], 0.20: []}, {0.10: [], 0.20: []}
     verdicts: List[float] = []
     used: List[float] = []
     dfs: List[float] = []
+    unshared: List[float] = []
     for effect in (0.0, 0.10, 0.20):
         delta = np.log1p(effect)
         for _ in range(reps):
-            r, _sp = one_comparison(rng, sigma_p, k, delta, runs, paired_hosts)
+            r, _sp = one_comparison(rng, sigma_p, k, delta, runs, paired_hosts, store_processes)
+            unshared.append(np.mean(r["method"] == "store_paired_launch_t"))
             c = called(r["lower"], r["upper"], r["est"]) & r["used"]
             used.append(np.mean(r["store"]) if runs else 0.0)
             if runs and r["store"].any():
@@ -139,7 +166,7 @@ def cell(rng: np.random.Generator, sigma_p: float, k: int, runs: int, reps: int,
                     verdicts.append(np.mean(r["verdict"] == "slower"))
                 oracle[effect].append(np.mean(oc & (r["oracle_est"] > 0)))
     return {"fp": np.mean(fp), "fp_bh": np.mean(fp_bh), "cov": np.nanmean(cover), "v10": np.mean(verdicts),
-            "used": np.mean(used), "df": np.mean(dfs) if dfs else np.nan,
+            "used": np.mean(used), "df": np.mean(dfs) if dfs else np.nan, "unshared": np.mean(unshared),
             **{f"se{int(e * 100)}": ratio_se(np.asarray(power[e]), np.asarray(oracle[e])) for e in power},
             **{f"p{int(e * 100)}": np.mean(power[e]) for e in power},
             **{f"o{int(e * 100)}": np.mean(oracle[e]) for e in oracle}}
@@ -154,13 +181,13 @@ def ratio_se(power: np.ndarray, oracle: np.ndarray) -> float:
     return float(np.std(power - ratio * oracle, ddof=1) / np.sqrt(len(power)) / oracle.mean())
 
 
-def expected_ratio(r: dict, effect: float, sigma_p: float, k: int) -> str:
+def expected_ratio(r: dict, effect: float, sigma_p: float, k: int, paired_hosts: bool) -> str:
     """Power of a t test on the cell's mean interval df over the oracle's z test, both on the true
     launch variance (cases' sigma_p,c as simulated): what the df alone costs."""
     if not np.isfinite(r["df"]):
         return "-"
     sp = sigma_p * np.exp(np.random.default_rng(0).normal(0, 0.2, 100_000))
-    ncp = np.log1p(effect) / (np.sqrt(2 / k) * launch_sd(sp))
+    ncp = np.log1p(effect) / diff_sd(sp, k, paired_hosts)
     t = stats.nct.sf(stats.t.ppf(0.5 + CONF / 2, r["df"]), r["df"], ncp)
     return f"{np.mean(t) / np.mean(stats.norm.sf(Z - ncp)):.2f}"
 
@@ -170,7 +197,9 @@ def row(label: str, r: dict, sigma_p: float, k: int = 1, paired_hosts: bool = Fa
         if r[f"o{e}"] <= 0:
             return "-"
         text = f"{r[f'p{e}'] / r[f'o{e}']:.2f} ± {r[f'se{e}']:.2f}"
-        return text + (f" ({expected_ratio(r, e / 100, sigma_p, k)})" if np.isfinite(r["df"]) and not paired_hosts
+        # The fallback (whole launch variance for a paired difference) is not a df loss: no bracket.
+        exact = not paired_hosts or r["unshared"] > 0
+        return text + (f" ({expected_ratio(r, e / 100, sigma_p, k, paired_hosts)})" if np.isfinite(r["df"]) and exact
                        else "")
     return (f"| {label} | {100 * r['fp']:.1f} | {100 * r['fp_bh']:.1f} | {100 * r['cov']:.1f} | "
             f"{100 * r['p10']:.1f} ({100 * r['o10']:.1f}) | {ratio(10)} | {100 * r['p20']:.1f} ({100 * r['o20']:.1f}) "
@@ -182,6 +211,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=40, help="comparisons of 40 cases per cell and effect")
     ap.add_argument("--seed", type=int, default=34)
+    ap.add_argument("--rows", choices=("all", "paired"), default="all", help="paired: only the shared-host rows")
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     start = time.perf_counter()
@@ -190,20 +220,39 @@ def main() -> None:
           "power +20 % (oracle) | ratio ± MC se (t on that df) | slower verdicts at +10 % (after BH) | store used % | "
           "mean interval df |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
+    if args.rows == "all":
+        unpaired_rows(rng, args.reps)
+    paired_rows(rng, args.reps)
+    if args.rows == "all":
+        k3_rows(rng, args.reps)
+    print(f"\n{time.perf_counter() - start:.0f} s")
+
+
+def unpaired_rows(rng: np.random.Generator, reps: int) -> None:
     for sigma_p in (0.02, 0.05, 0.10):
         for runs in (10, 20, 30):
-            print(row(f"σ_p {sigma_p:.0%}, K = 1, store of {runs} runs", cell(rng, sigma_p, 1, runs, args.reps),
-                      sigma_p), flush=True)
-        print(row(f"σ_p {sigma_p:.0%}, K = 1, no store (today)", cell(rng, sigma_p, 1, 0, args.reps), sigma_p),
-              flush=True)
-    print(row("σ_p 5%, K = 1, store of 30 runs, base/head share a host (oracle paired)",
-              cell(rng, 0.05, 1, 30, args.reps, paired_hosts=True), 0.05, paired_hosts=True), flush=True)
+            print(row(f"σ_p {sigma_p:.0%}, K = 1, store of {runs} runs", cell(rng, sigma_p, 1, runs, reps), sigma_p),
+                  flush=True)
+        print(row(f"σ_p {sigma_p:.0%}, K = 1, no store (today)", cell(rng, sigma_p, 1, 0, reps), sigma_p), flush=True)
+
+
+def paired_rows(rng: np.random.Generator, reps: int) -> None:
+    """Base and head on one host (oracle paired): stores of 2 processes a run, and the 1-process fallback."""
     for sigma_p in (0.02, 0.05, 0.10):
-        print(row(f"σ_p {sigma_p:.0%}, K = 3, store of 20 runs (empirical Bayes)",
-                  cell(rng, sigma_p, 3, 20, args.reps), sigma_p, 3), flush=True)
-        print(row(f"σ_p {sigma_p:.0%}, K = 3, no store (moderated t across cases)",
-                  cell(rng, sigma_p, 3, 0, args.reps), sigma_p, 3), flush=True)
-    print(f"\n{time.perf_counter() - start:.0f} s")
+        for runs in (10, 20, 30):
+            print(row(f"σ_p {sigma_p:.0%}, K = 1, base/head share a host, store of {runs} runs × 2 processes",
+                      cell(rng, sigma_p, 1, runs, reps, paired_hosts=True, store_processes=2), sigma_p,
+                      paired_hosts=True), flush=True)
+    print(row("σ_p 5%, K = 1, base/head share a host, store of 30 runs × 1 process (fallback: unpaired store "
+              "variance)", cell(rng, 0.05, 1, 30, reps, paired_hosts=True), 0.05, paired_hosts=True), flush=True)
+
+
+def k3_rows(rng: np.random.Generator, reps: int) -> None:
+    for sigma_p in (0.02, 0.05, 0.10):
+        print(row(f"σ_p {sigma_p:.0%}, K = 3, store of 20 runs (empirical Bayes)", cell(rng, sigma_p, 3, 20, reps),
+                  sigma_p, 3), flush=True)
+        print(row(f"σ_p {sigma_p:.0%}, K = 3, no store (moderated t across cases)", cell(rng, sigma_p, 3, 0, reps),
+                  sigma_p, 3), flush=True)
 
 
 if __name__ == "__main__":

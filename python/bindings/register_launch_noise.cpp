@@ -28,6 +28,15 @@ void register_launch_noise(py::module_& m) {
       .def_readonly("branch", &LaunchNoise::branch)
       .def_readonly("min_runs", &LaunchNoise::min_runs)
       .def_readonly("usable", &LaunchNoise::usable)
+      .def_readonly("unshared_variance", &LaunchNoise::unshared_variance,
+                    "Pooled within-run variance of the log locations (runs with >= 2 processes): the launch "
+                    "noise a base/head pair on one host still sees.")
+      .def_readonly("unshared_df", &LaunchNoise::unshared_df)
+      .def_readonly("unshared_runs", &LaunchNoise::unshared_runs)
+      .def_readonly("unshared_usable", &LaunchNoise::unshared_usable)
+      .def(
+          "describe", [](const LaunchNoise& n, bool paired) { return describe_launch_noise(n, paired); },
+          py::arg("paired") = false, "The report's sentence; paired: for base and head processes on one host.")
       .def_property_readonly("description", [](const LaunchNoise& n) { return describe_launch_noise(n); })
       .def("__repr__", [](const LaunchNoise& n) { return "<LaunchNoise " + describe_launch_noise(n) + ">"; });
   c.def(

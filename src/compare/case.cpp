@@ -646,9 +646,12 @@ std::vector<CaseComparison> compare_cases(std::span<const CaseInput> cases, cons
     out[i] = compare_case(cases[i].base, cases[i].head, per_case, cases[i].name, cases[i].pairing);
   });
   std::vector<const LaunchNoise*> noise(cases.size(), nullptr);
-  for (std::size_t i = 0; i < cases.size(); ++i)
+  std::vector<ProcessPairing> pairing(cases.size());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
     if (cases[i].launch_noise) noise[i] = &*cases[i].launch_noise;
-  apply_launch_noise(pointers_to(std::span<CaseComparison>(out)), noise, options, threads);
+    pairing[i] = cases[i].pairing;
+  }
+  apply_launch_noise(pointers_to(std::span<CaseComparison>(out)), noise, pairing, options, threads);
   moderate_cases(pointers_to(std::span<CaseComparison>(out)), options, threads);
   control_false_discoveries(out, options);
   return out;

@@ -24,6 +24,20 @@ constexpr double kNoSpread = 1e-18;
 
 }  // namespace
 
+WithinRunVariance pooled_within_run_variance(std::span<const StoredRun> runs) {
+  WithinRunVariance out;
+  double ss = 0;
+  for (const StoredRun& run : runs) {
+    if (run.log_locations.size() < 2) continue;
+    const double m = mean_of(run.log_locations);
+    for (double y : run.log_locations) ss += (y - m) * (y - m);
+    out.df += static_cast<double>(run.log_locations.size() - 1);
+    ++out.runs;
+  }
+  if (out.df > 0) out.variance = ss / out.df;
+  return out;
+}
+
 LaunchNoise estimate_launch_noise(std::span<const StoredRun> runs, const LaunchNoiseOptions& options) {
   if (options.max_runs < 1) throw InputError("launch noise: max_runs must be at least 1");
   LaunchNoise out;
@@ -76,11 +90,29 @@ LaunchNoise estimate_launch_noise(std::span<const StoredRun> runs, const LaunchN
     if (out.variance < kNoSpread) out.variance = 0;
   }
   out.usable = out.runs >= out.min_runs && out.variance > 0 && out.df >= 1;
+  const WithinRunVariance within = pooled_within_run_variance(runs.subspan(first));
+  out.unshared_variance = within.variance;
+  out.unshared_df = within.df;
+  out.unshared_runs = within.runs;
+  if (within.runs > 0 && within.variance < kNoSpread) out.unshared_variance = 0;
+  out.unshared_usable = out.unshared_runs >= out.min_runs && out.unshared_variance > 0;
   return out;
 }
 
-std::string describe_launch_noise(const LaunchNoise& n) {
+std::string describe_launch_noise(const LaunchNoise& n, bool paired) {
   const std::string branch = n.branch.empty() ? std::string("the branch") : n.branch;
+  if (paired && n.unshared_usable) {
+    return fmt::format(
+        "unshared launch noise from {} runs of {} with ≥ 2 processes since {} (sd {:.2f}% per launch, {:g} df; "
+        "base and head share a host)",
+        n.unshared_runs, branch, short_commit(n.since_commit), 100 * std::sqrt(n.unshared_variance), n.unshared_df);
+  }
+  if (paired && n.usable) {
+    return fmt::format(
+        "{}; base and head share a host, but {} of these runs have ≥ 2 processes (fewer than {}), so the "
+        "launch noise they share is not taken out: the interval is conservative",
+        describe_launch_noise(n), n.unshared_runs, n.min_runs);
+  }
   if (n.usable) {
     return fmt::format("launch noise from {} runs of {} since {} (sd {:.2f}% per launch, {:g} df{})", n.runs, branch,
                        short_commit(n.since_commit), 100 * std::sqrt(n.variance), n.df,
