@@ -103,7 +103,8 @@ std::string describe_launch_noise(const LaunchNoise& n, bool paired) {
   const std::string branch = n.branch.empty() ? std::string("the branch") : n.branch;
   if (paired && n.unshared_usable) {
     return fmt::format(
-        "unshared launch noise from {} runs of {} with ≥ 2 processes since {} (sd {:.2f}% per launch, {:g} df; "
+        "unshared launch noise from {} runs of {} with ≥ 2 processes since {} (unshared sd {:.2f}% per launch, {:g} "
+        "df; "
         "base and head share a host)",
         n.unshared_runs, branch, short_commit(n.since_commit), 100 * std::sqrt(n.unshared_variance), n.unshared_df);
   }

@@ -65,3 +65,64 @@ TEST_CASE("launch noise: one process per side gets a t interval on the store's v
   const auto plain = compare_cases(std::span<const CaseInput>(&in, 1), o, 1);
   CHECK(plain.front().verdict_code == VerdictCode::one_launch_per_side);
 }
+
+TEST_CASE("launch noise: pooled within-run variance against numpy", "[launch_noise]") {
+  // numpy: sum over runs of ((y - y.mean())**2).sum() / sum(len(y) - 1), runs of one process skipped.
+  const std::vector<StoredRun> runs{
+      {"a", {0.01, 0.03, -0.02}}, {"b", {0.05}}, {"c", {-0.01, 0.02}}, {"d", {0.00, 0.04, 0.01, -0.03}}};
+  const WithinRunVariance w = pooled_within_run_variance(runs);
+  CHECK(w.variance == Approx(0.0007027777777777779).epsilon(1e-12));
+  CHECK(w.df == 6);
+  CHECK(w.runs == 3);
+  // A level step between runs never enters it: shift run d by 0.5.
+  std::vector<StoredRun> stepped = runs;
+  for (double& y : stepped[3].log_locations) y += 0.5;
+  CHECK(pooled_within_run_variance(stepped).variance == Approx(w.variance).epsilon(1e-12));
+  // One process per run: no within-run df, no unshared estimate, and a paired case says why.
+  const WithinRunVariance none = pooled_within_run_variance(alternating(12, 0.05));
+  CHECK(none.df == 0);
+  CHECK(std::isnan(none.variance));
+  const LaunchNoise n =
+      estimate_launch_noise(alternating(12, 0.05), {.min_runs = 10, .max_runs = 30, .branch = "main"});
+  CHECK_FALSE(n.unshared_usable);
+  CHECK(describe_launch_noise(n, true).find("0 of these runs have ≥ 2 processes") != std::string::npos);
+}
+
+TEST_CASE("launch noise: a paired one-process pair uses the unshared variance", "[launch_noise]") {
+  // 12 runs of two processes at level ±0.03 around a run mean that alternates by ±0.05: within-run
+  // variance 2 * 0.03^2 / 1 per run.
+  std::vector<StoredRun> runs;
+  for (std::size_t r = 0; r < 12; ++r) {
+    const double m = r % 2 ? 0.05 : -0.05;
+    runs.push_back({"c" + std::to_string(r), {m - 0.03, m + 0.03}});
+  }
+  const LaunchNoise noise = estimate_launch_noise(runs, {.min_runs = 10, .max_runs = 30, .branch = "main"});
+  REQUIRE(noise.unshared_usable);
+  CHECK(noise.unshared_variance == Approx(2 * 0.03 * 0.03).epsilon(1e-12));
+  CHECK(noise.unshared_df == 12);
+  CHECK(noise.unshared_runs == 12);
+  CHECK(describe_launch_noise(noise, true).rfind("unshared launch noise from 12 runs of main with ≥ 2 processes", 0) ==
+        0);
+  std::vector<double> base{1.00, 1.01, 0.99, 1.00, 1.02}, head{1.10, 1.11, 1.09, 1.10, 1.12};
+  CaseInput in;
+  in.name = "x";
+  in.base.processes = {base};
+  in.head.processes = {head};
+  in.pairing = ProcessPairing::paired;
+  in.launch_noise = noise;
+  CompareOptions o;
+  o.moderate = false;
+  const CaseComparison paired = compare_cases(std::span<const CaseInput>(&in, 1), o, 1).front();
+  CHECK(paired.change_interval_method == "store_paired_launch_t");
+  CHECK(paired.interval_df == 12);
+  CHECK(paired.launch_noise_sd == Approx(std::sqrt(2 * 0.03 * 0.03)).epsilon(1e-12));
+  // se^2 = 2 * unshared variance; scipy: stats.t.ppf(0.975, 12) = 2.1788128296672284.
+  const double se = std::sqrt(2 * 2 * 0.03 * 0.03);
+  CHECK(std::log1p(paired.change_upper) - std::log1p(paired.change_estimate) ==
+        Approx(2.1788128296672284 * se).epsilon(1e-9));
+  // Unpaired, the same store gives the whole launch variance (store_launch_t on runs - 1 df).
+  in.pairing = ProcessPairing::automatic;
+  const CaseComparison unpaired = compare_cases(std::span<const CaseInput>(&in, 1), o, 1).front();
+  CHECK(unpaired.change_interval_method == "store_launch_t");
+  CHECK(unpaired.interval_df == 11);
+}

@@ -247,3 +247,133 @@ def test_cli_compare_with_store(tmp_path):
     plain = subprocess.run([sys.executable, "-m", "benchreport", "compare", *files, "--fail-on", "slower"],
                            capture_output=True, text=True)
     assert plain.returncode == 0, plain.stderr
+
+
+# Base and head on one host (issue 34, paired): the launch factor of a process is a host part shared by
+# the processes of one run plus its own part; a paired difference sees only the latter.
+SHARE = 0.75
+
+
+def _host_launches(rng, cases, processes, sd, within=0.01):
+    """cases x processes x N samples of processes on one host: log factor sqrt(SHARE) h + sqrt(1 - SHARE) u."""
+    factors = sd * (np.sqrt(SHARE) * rng.normal(0, 1, (cases, 1)) + np.sqrt(1 - SHARE) * rng.normal(0, 1, (cases, processes)))
+    return np.exp(factors[..., None] + rng.normal(0, within, (cases, processes, N)))
+
+
+def _record_main_on_hosts(store, rng, runs, cases=8, sd=0.04, processes=2):
+    for r in range(runs):
+        data = _host_launches(rng, cases, processes, sd)
+        ds = br.Dataset.from_arrays(np.concatenate([data[c, p] for c in range(cases) for p in range(processes)]),
+                                    np.arange(cases * processes + 1) * N,
+                                    {"benchmark": [f"case{c:02d}" for c in range(cases) for _ in range(processes)],
+                                     "process": [str(p + 1) for _ in range(cases) for p in range(processes)]})
+        store.record(ds, commit=f"{r:07x}{'0' * 33}", branch="main", time=f"2026-01-01T00:{r:02d}:00Z")
+
+
+def _paired_pr(rng, cases, sd, change):
+    """One process a side, base and head of case c on one host, with equal pair labels."""
+    both = _host_launches(rng, cases, 2, sd)
+    return _dataset(both[:, :1], both[:, 1:] * np.asarray(change)[:, None, None], pairs=True)
+
+
+def test_unshared_launch_noise_from_a_store_matches_numpy_and_the_truth(tmp_path):
+    rng = np.random.default_rng(41)
+    path, sd = tmp_path / "results.db", 0.04
+    with Store.open(path) as store:
+        _record_main_on_hosts(store, rng, 30, sd=sd)
+        history = store.dataset([r.run_id for r in store.runs("main")])
+        noise = ln.from_store(store, "main", ["benchmark"])
+    labels = history.labels
+    truth = (1 - SHARE) * sd ** 2 + np.pi / 2 * 0.01 ** 2 / N  # unshared factor + the median's own noise
+    for name, n in noise.items():
+        logs = {}
+        for i in range(len(history)):
+            if labels["benchmark"][i] == name:
+                logs.setdefault(labels["run"][i], []).append(np.log(np.median(history.samples(i))))
+        within = [np.asarray(v) - np.mean(v) for v in logs.values()]
+        assert n.unshared_usable and n.unshared_runs == 30 and n.unshared_df == 30
+        assert n.unshared_variance == pytest.approx(sum(np.sum(w ** 2) for w in within) / 30, rel=1e-12)
+    # 8 cases x 30 df: the mean has a relative sd of sqrt(2 / 240) = 9 %; 30 % is over 3 sd.
+    assert np.mean([n.unshared_variance for n in noise.values()]) == pytest.approx(truth, rel=0.3)
+    # The whole launch variance (host part too) is about four times larger.
+    assert np.mean([n.variance for n in noise.values()]) > 2.5 * truth
+
+
+def test_paired_compare_with_a_two_process_store_uses_the_unshared_noise(tmp_path):
+    rng = np.random.default_rng(42)
+    path = tmp_path / "results.db"
+    with Store.open(path) as store:
+        _record_main_on_hosts(store, rng, 25)
+    aa = ln.compare_with_store(_paired_pr(rng, 8, 0.04, [1.0] * 8), str(path), "main", {"revision": "base"})
+    for r in aa.cases:
+        c = r.comparison
+        assert c.change_ci_method == "store_paired_launch_t" and c.launch_noise_runs == 25
+        assert c.launch_noise.startswith("unshared launch noise from 25 runs of main with ≥ 2 processes")
+        assert c.verdict not in ("slower", "faster")
+    # +20 % on case00 only, the others unchanged: the unshared sd is about 2 %, so 20 % is some 6 se.
+    pr = ln.compare_with_store(_paired_pr(rng, 8, 0.04, [1.2] + [1.0] * 7), str(path), "main", {"revision": "base"})
+    verdicts = {r.name: r.comparison.verdict for r in pr.cases}
+    assert verdicts["case00"] == "slower"
+    assert all(v not in ("slower", "faster") for name, v in verdicts.items() if name != "case00")
+
+
+def test_paired_interval_is_a_t_on_twice_the_unshared_variance():
+    rng = np.random.default_rng(43)
+    runs = [(f"c{r:03d}", list(np.exp(rng.normal(0, 0.02, 2) + rng.normal(0, 0.04)))) for r in range(15)]
+    noise = ln.estimate(runs, branch="main")
+    pr = _paired_pr(rng, 1, 0.04, [1.1])
+    case = br.compare(pr, {"revision": "base"}, launch_noise={"case00": noise}, moderate=False).cases[0].comparison
+    med = [np.log(np.median(pr.samples(i))) for i in range(2)]
+    est, se = med[1] - med[0], np.sqrt(2 * noise.unshared_variance)
+    q = stats.t.ppf(0.975, noise.unshared_df)
+    assert case.change_ci_method == "store_paired_launch_t" and case.interval_df == noise.unshared_df == 15
+    assert np.log1p(case.change_ci[0]) == pytest.approx(est - q * se, abs=1e-10)
+    assert np.log1p(case.change_ci[1]) == pytest.approx(est + q * se, abs=1e-10)
+    assert case.p_value == pytest.approx(2 * stats.t.sf(abs(est) / se, noise.unshared_df), rel=1e-8)
+
+
+def test_paired_compare_with_a_one_process_store_falls_back_and_says_so(tmp_path):
+    rng = np.random.default_rng(44)
+    path = tmp_path / "results.db"
+    with Store.open(path) as store:
+        _record_main(store, rng, 15)
+    res = ln.compare_with_store(_paired_pr(rng, 4, 0.04, [1.0] * 4), str(path), "main", {"revision": "base"})
+    for r in res.cases:
+        c = r.comparison
+        assert c.change_ci_method == "store_launch_t" and c.launch_noise_runs == 15
+        assert c.launch_noise.startswith("launch noise from 15 runs of main")
+        assert "base and head share a host, but 0 of these runs have ≥ 2 processes (fewer than 10)" in c.launch_noise
+
+
+def test_small_paired_simulation_false_positives_coverage_and_power():
+    """Seeded miniature of bench/bench_launch_noise.py's shared-host cells: sigma_p 5 %, 20 stored runs of
+    2 processes, 40 cases; the oracle knows each pair's difference variance."""
+    rng = np.random.default_rng(34)
+    sd, cases = 0.05, 40
+    var_pair = 2 * ((1 - SHARE) * sd ** 2 + np.pi / 2 * 0.01 ** 2 / N)
+    fp = cover = total = 0
+    called = {0.1: 0, 0.2: 0}
+    oracle = {0.1: 0, 0.2: 0}
+    reps = {0.0: 10, 0.1: 2, 0.2: 2}  # A/A: 400 cases (a binomial sd of 1.1 points at 5 %)
+    for effect in (0.0, 0.1, 0.2):
+        for _ in range(reps[effect]):
+            noise = {f"case{c:02d}": ln.estimate([(f"c{r}", list(np.median(_host_launches(rng, 1, 2, sd)[0], axis=1)))
+                                                  for r in range(20)], branch="main") for c in range(cases)}
+            pr = _paired_pr(rng, cases, sd, [1 + effect] * cases)
+            res = br.compare(pr, {"revision": "base"}, launch_noise=noise, resamples=200)
+            for r in res.cases:
+                c = r.comparison
+                lo, hi, est = np.log1p(c.change_ci[0]), np.log1p(c.change_ci[1]), np.log1p(c.change_estimate)
+                hit = (lo > 0 and est >= np.log(1.05)) or (hi < 0 and est <= -np.log(1.05))
+                if effect == 0:
+                    fp += hit
+                    total += 1
+                else:
+                    called[effect] += hit and est > 0
+                    z = est / np.sqrt(var_pair)
+                    oracle[effect] += z > stats.norm.ppf(0.975) and est >= np.log(1.05)
+                cover += lo <= np.log1p(effect) <= hi
+    assert fp / total <= 0.06
+    assert cover / (total * 14 / 10) >= 0.93
+    for effect in called:
+        assert called[effect] >= 0.85 * oracle[effect] > 0
