@@ -2,8 +2,11 @@
 
 A *launch* is one process of one benchmark run. The spread of a case's log process medians over
 the recent runs of ``main`` (each segment between change points around its own mean) is the
-variance of one launch, which a single base/head process pair cannot show. :func:`compare_with_store` passes it to
-:func:`benchreport.compare` (docs/statistics-comparison.md, "Launch noise from the store").
+variance of one launch, which a single base/head process pair cannot show. Where stored runs have two or more
+processes (one CI job on one host), the spread of the processes around their run's mean is the *unshared* part
+(``LaunchNoise.unshared_variance``): all that a paired base/head difference on one host sees, which paired
+comparisons use. :func:`compare_with_store` passes it to :func:`benchreport.compare`
+(docs/statistics-comparison.md, "Launch noise from the store").
 """
 
 from __future__ import annotations

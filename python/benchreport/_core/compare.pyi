@@ -511,6 +511,10 @@ class VariancePrior:
 class LaunchNoise:
     def __repr__(self) -> str:
         ...
+    def describe(self, paired: bool = False) -> str:
+        """
+        The report's sentence; paired: for base and head processes on one host.
+        """
     @property
     def branch(self) -> str:
         ...
@@ -541,6 +545,20 @@ class LaunchNoise:
     @property
     def stored_runs(self) -> int:
         ...
+    @property
+    def unshared_df(self) -> float:
+        ...
+    @property
+    def unshared_runs(self) -> int:
+        ...
+    @property
+    def unshared_usable(self) -> bool:
+        ...
+    @property
+    def unshared_variance(self) -> float:
+        """
+        Pooled within-run variance of the log locations (runs with >= 2 processes): the launch noise a base/head pair on one host still sees.
+        """
     @property
     def usable(self) -> bool:
         ...
