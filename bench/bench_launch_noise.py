@@ -62,7 +62,7 @@ def launch_sd(sp: np.ndarray) -> np.ndarray:
 
 def side_samples(rng: np.random.Generator, factors: np.ndarray, delta: float) -> np.ndarray:
     """Samples of launches with log factors `factors` (shape cases x k): cases x k x N."""
-    return np.exp(delta + factors[..., None] + rng.normal(0, SIGMA_W, factors.shape + (N,)))
+    return np.exp(delta + factors[..., None] + rng.normal(0, SIGMA_W, (*factors.shape, N)))
 
 
 def diff_sd(sp: np.ndarray, k: int, paired_hosts: bool) -> np.ndarray:

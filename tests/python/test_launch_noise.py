@@ -256,7 +256,8 @@ SHARE = 0.75
 
 def _host_launches(rng, cases, processes, sd, within=0.01):
     """cases x processes x N samples of processes on one host: log factor sqrt(SHARE) h + sqrt(1 - SHARE) u."""
-    factors = sd * (np.sqrt(SHARE) * rng.normal(0, 1, (cases, 1)) + np.sqrt(1 - SHARE) * rng.normal(0, 1, (cases, processes)))
+    host, own = rng.normal(0, 1, (cases, 1)), rng.normal(0, 1, (cases, processes))
+    factors = sd * (np.sqrt(SHARE) * host + np.sqrt(1 - SHARE) * own)
     return np.exp(factors[..., None] + rng.normal(0, within, (cases, processes, N)))
 
 
