@@ -248,6 +248,7 @@ class ComparisonBuilder {
   void add_launch_note(Report& report) const {
     std::size_t given = 0;
     std::vector<double> runs, sds;
+    std::size_t unshared = 0;  // cases on one host: their sd is the launch noise base and head do not share
     const CaseComparison* example = nullptr;
     for (const auto& r : cmp_.cases) {
       const CaseComparison& c = r.comparison;
@@ -256,6 +257,7 @@ class ComparisonBuilder {
       if (c.launch_noise_runs == 0) continue;
       runs.push_back(static_cast<double>(c.launch_noise_runs));
       sds.push_back(c.launch_noise_sd);
+      if (c.change_interval_method == "store_paired_launch_t") ++unshared;
       if (example == nullptr) example = &c;
     }
     if (given == 0) return;
@@ -270,8 +272,12 @@ class ComparisonBuilder {
       const std::size_t used = runs.size();
       text = fmt::format(
           " {} of {} cases use the variance between launches learned from the store (median {:g} runs per case, "
-          "median sd of one launch {}; e.g. {}), so their intervals cover launch-to-launch noise{}.",
-          used, cmp_.cases.size(), median_inplace(runs), format_percent(median_inplace(sds), 2), example->launch_noise,
+          "median launch sd {}{}; e.g. {}), so their intervals cover launch-to-launch noise{}.",
+          used, cmp_.cases.size(), median_inplace(runs), format_percent(median_inplace(sds), 2),
+          unshared == 0 ? std::string()
+                        : fmt::format(", the unshared part for the {} whose base and head share a host",
+                                      format_count(unshared, "case", "cases")),
+          example->launch_noise,
           used < given
               ? fmt::format("; {} too few stored runs and {} today's interval",
                             format_count(given - used, "case has", "cases have"), given - used == 1 ? "keeps" : "keep")

@@ -311,6 +311,8 @@ def test_paired_compare_with_a_two_process_store_uses_the_unshared_noise(tmp_pat
         assert c.change_ci_method == "store_paired_launch_t" and c.launch_noise_runs == 25
         assert c.launch_noise.startswith("unshared launch noise from 25 runs of main with ≥ 2 processes")
         assert c.verdict not in ("slower", "faster")
+    # The report's note names the sd it used: the unshared part, not the whole launch's.
+    assert "the unshared part for the 8 cases whose base and head share a host" in aa.to_markdown()
     # +20 % on case00 only, the others unchanged: the unshared sd is about 2 %, so 20 % is some 6 se.
     pr = ln.compare_with_store(_paired_pr(rng, 8, 0.04, [1.2] + [1.0] * 7), str(path), "main", {"revision": "base"})
     verdicts = {r.name: r.comparison.verdict for r in pr.cases}
