@@ -4,8 +4,10 @@ an oracle that knows each case's launch variance. Vectorised numpy; the statisti
 bench/moderated_reference.py (the formulas of docs/statistics-comparison.md, checked against the
 library in tests/python/test_moderated.py).
 
-Model (the audit's, issue 31). One comparison = 40 cases; each case has K processes per side and
-n samples per process:
+Models (--model; both by default). audit: the issue's own, one sigma_p for every case of a cell,
+sigma_w = 1 %, a linear drift across each process (total ~ N(0, 1 %)) and spikes (1 % of samples
+1.5x slower) as nuisances, no timer grid. harsh: the audit's made harsher, below.
+One comparison = 40 cases; each case has K processes per side and n samples per process:
     sample = level * exp(delta + a_process + e),  e ~ N(0, sigma_w,c),
     a_process ~ N(0, sigma_p,c), paired hosts: base_i and head_i share 75 % of its variance,
     sigma_p,c = sigma_p * exp(N(0, 0.3)), and 2 of the 40 cases are very noisy (4 sigma_p,c);
@@ -19,8 +21,9 @@ Rules (threshold 5 %, alpha 0.05, 95 % intervals, Benjamini-Hochberg across the 
               unpaired: pooled var of the log medians on 2K-2 df), variance floored at the timer
               resolution; the robust prior (Phipson et al. 2016: winsorised moments, d0 from the
               upper 95 % bound of the winsorised variance, excess_z = 1.645, the default; a smaller
-              d0 for likely outliers); K = 1: no claim (inconclusive, one launch per side); K = 2
-              paired (1 df per case): the case's own t (the gate tripped in 11-21 % when moderated),
+              d0 for likely outliers, judged on the variance of the test and, paired, also on the
+              pooled variance of the sides' log medians); K = 1: no claim (inconclusive, one launch
+              per side); K = 2 paired (1 df per case): the case's own t (the gate tripped in 11-21 % when moderated),
     smyth     the previous default: Smyth's moments on all cases (no winsorising, no outliers),
               excess_z = 1.645,
     empnull   K = 1 only, the Efron alternative: z = (l_c - median l) / (1.4826 MAD of l),
@@ -150,12 +153,16 @@ def moderated_t(logs, paired, quant, excess_z, robust=True):
         s2 = (b.var(-1, ddof=1) + h.var(-1, ddof=1)) / 2
         dg, est, factor = 2 * k - 2.0, h.mean(-1) - b.mean(-1), 2 / k
         floor = rho ** 2 / 12
+    side = np.maximum((b.var(-1, ddof=1) + h.var(-1, ddof=1)) / 2, rho ** 2 / 12)
     s2 = np.maximum(s2, floor)  # below the timer's quantisation variance a spread tells nothing
     post = np.empty_like(s2)
     df = np.empty_like(s2)
     for r in range(s2.shape[0]):
         if robust:
-            _, s0, _, pooled, case_d0 = ref.robust_variance_prior(s2[r], np.full(CASES, dg), excess_z)
+            d0, s0, _, pooled, case_d0 = ref.robust_variance_prior(s2[r], np.full(CASES, dg), excess_z)
+            if paired and d0 > 0:  # the sides' spreads, 2K - 2 more df on the case's launch scale
+                share = ref.outlier_shares(side[r], np.full(CASES, 2 * k - 2.0))
+                case_d0 = np.minimum(case_d0, np.where(share < 1, share * min(d0, pooled), d0))
             post[r], df[r] = ref.moderate_each(s2[r], np.full(CASES, dg), case_d0, s0, pooled)
         else:
             d0, s0, _, pooled = ref.variance_prior(s2[r], np.full(CASES, dg), excess_z)
