@@ -159,10 +159,12 @@ def moderated_t(logs, paired, quant, excess_z, robust=True):
     df = np.empty_like(s2)
     for r in range(s2.shape[0]):
         if robust:
-            d0, s0, _, pooled, case_d0 = ref.robust_variance_prior(s2[r], np.full(CASES, dg), excess_z)
-            if paired and d0 > 0:  # the sides' spreads, 2K - 2 more df on the case's launch scale
-                share = ref.outlier_shares(side[r], np.full(CASES, 2 * k - 2.0))
-                case_d0 = np.minimum(case_d0, np.where(share < 1, share * min(d0, pooled), d0))
+            if paired:  # outliers also judged on the sides' spreads: 2K - 2 more df on the case's launch scale
+                prior = ref.paired_robust_prior(s2[r], np.full(CASES, dg), side[r], np.full(CASES, 2 * k - 2.0),
+                                                excess_z)
+            else:
+                prior = ref.robust_variance_prior(s2[r], np.full(CASES, dg), excess_z)
+            _, s0, _, pooled, case_d0 = prior
             post[r], df[r] = ref.moderate_each(s2[r], np.full(CASES, dg), case_d0, s0, pooled)
         else:
             d0, s0, _, pooled = ref.variance_prior(s2[r], np.full(CASES, dg), excess_z)

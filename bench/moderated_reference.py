@@ -174,6 +174,16 @@ def outlier_shares(s2, d, min_d0=0.5, low=WINSOR_LOW, high=WINSOR_HIGH):
     return out
 
 
+def paired_robust_prior(s2, d, side, side_d, excess_z=0.0):
+    """robust_variance_prior of the paired variances s2 with each case's d0 also limited by the outlier
+    shares of its sides' pooled variance `side` (on side_d df): the library's paired prior."""
+    d0, s0sq, fallback, pooled, case_d0 = robust_variance_prior(s2, d, excess_z)
+    if d0 > 0:
+        share = outlier_shares(side, side_d)
+        case_d0 = np.minimum(case_d0, np.where(share < 1, share * min(d0, pooled), d0))
+    return d0, s0sq, fallback, pooled, case_d0
+
+
 def moderate_each(s2, d, case_d0, s0sq, pooled):
     """moderate() with a prior df per case (0: the case's own variance, inf: s0²)."""
     s2 = np.asarray(s2, float)
