@@ -4,8 +4,10 @@ an oracle that knows each case's launch variance. Vectorised numpy; the statisti
 bench/moderated_reference.py (the formulas of docs/statistics-comparison.md, checked against the
 library in tests/python/test_moderated.py).
 
-Model (the audit's, issue 31). One comparison = 40 cases; each case has K processes per side and
-n samples per process:
+Models (--model; both by default). audit: the issue's own, one sigma_p for every case of a cell,
+sigma_w = 1 %, a linear drift across each process (total ~ N(0, 1 %)) and spikes (1 % of samples
+1.5x slower) as nuisances, no timer grid. harsh: the audit's made harsher, below.
+One comparison = 40 cases; each case has K processes per side and n samples per process:
     sample = level * exp(delta + a_process + e),  e ~ N(0, sigma_w,c),
     a_process ~ N(0, sigma_p,c), paired hosts: base_i and head_i share 75 % of its variance,
     sigma_p,c = sigma_p * exp(N(0, 0.3)), and 2 of the 40 cases are very noisy (4 sigma_p,c);
@@ -19,8 +21,9 @@ Rules (threshold 5 %, alpha 0.05, 95 % intervals, Benjamini-Hochberg across the 
               unpaired: pooled var of the log medians on 2K-2 df), variance floored at the timer
               resolution; the robust prior (Phipson et al. 2016: winsorised moments, d0 from the
               upper 95 % bound of the winsorised variance, excess_z = 1.645, the default; a smaller
-              d0 for likely outliers); K = 1: no claim (inconclusive, one launch per side); K = 2
-              paired (1 df per case): the case's own t (the gate tripped in 11-21 % when moderated),
+              d0 for likely outliers, judged on the variance of the test and, paired, also on the
+              pooled variance of the sides' log medians); K = 1: no claim (inconclusive, one launch
+              per side); K = 2 paired (1 df per case): the case's own t (the gate tripped in 11-21 % when moderated),
     smyth     the previous default: Smyth's moments on all cases (no winsorising, no outliers),
               excess_z = 1.645,
     empnull   K = 1 only, the Efron alternative: z = (l_c - median l) / (1.4826 MAD of l),
@@ -51,7 +54,15 @@ EXCESS_Z = 1.645  # the library's default: the upper 95 % bound of the excess lo
 MIN_PAIRED_K = 3  # paired with 2 processes (1 df per case): the case's own t
 
 
-def case_parameters(rng, reps, sigma_p):
+MODELS = ("audit", "harsh")
+DRIFT, OUTLIER_P, OUTLIER_X = 0.01, 0.01, 1.5  # audit nuisances: drift sd over a process; spike share and size
+
+
+def case_parameters(rng, reps, sigma_p, model="harsh"):
+    """Launch sd, within sd and the timer-grid flag of each case. audit: one sigma_p for every case,
+    no grid; harsh: heterogeneous sigma_p, 2 very noisy cases, 10 on the timer grid."""
+    if model == "audit":
+        return (np.full((reps, CASES), sigma_p), np.full((reps, CASES), 0.01), np.zeros((reps, CASES), bool))
     sp = sigma_p * np.exp(rng.normal(0, 0.3, (reps, CASES)))
     sp[:, :NOISY] *= 4
     sw = 0.01 * np.exp(rng.normal(0, 0.3, (reps, CASES)))
@@ -60,7 +71,15 @@ def case_parameters(rng, reps, sigma_p):
     return sp, sw, quant
 
 
-def process_logs(rng, reps, k, n, sp, sw, quant, delta, paired):
+def nuisances(rng, shape):
+    """The audit's sample-level nuisances on the log scale: a linear drift across each process (its total
+    ~ N(0, DRIFT)) and spikes (a share OUTLIER_P of samples OUTLIER_X times slower)."""
+    n = shape[-1]
+    drift = rng.normal(0, DRIFT, shape[:-1])[..., None] * (np.arange(n) / max(n - 1, 1) - 0.5)
+    return drift + np.where(rng.random(shape) < OUTLIER_P, np.log(OUTLIER_X), 0.0)
+
+
+def process_logs(rng, reps, k, n, sp, sw, quant, delta, paired, model="harsh"):
     """Log process medians (reps, cases, 2, k) and the log-median sd within each side (reps, cases, 2)."""
     if paired:
         shared = rng.normal(0, 1, (reps, CASES, 1, k))
@@ -69,7 +88,10 @@ def process_logs(rng, reps, k, n, sp, sw, quant, delta, paired):
         a = rng.normal(0, 1, (reps, CASES, 2, k))
     a *= sp[:, :, None, None]
     shift = np.stack([np.zeros_like(delta), delta], axis=2)[..., None]
-    x = np.exp(shift[..., None] + a[..., None] + rng.normal(0, 1, (reps, CASES, 2, k, n)) * sw[:, :, None, None, None])
+    e = rng.normal(0, 1, (reps, CASES, 2, k, n)) * sw[:, :, None, None, None]
+    if model == "audit":
+        e += nuisances(rng, e.shape)
+    x = np.exp(shift[..., None] + a[..., None] + e)
     x = np.where(quant[:, :, None, None, None], np.maximum(np.round(x / GRID), 1) * GRID, x)
     med = np.median(x, axis=-1)
     # within-process sd of the log median of one side (pooled samples), for the K = 1 interval
@@ -131,12 +153,18 @@ def moderated_t(logs, paired, quant, excess_z, robust=True):
         s2 = (b.var(-1, ddof=1) + h.var(-1, ddof=1)) / 2
         dg, est, factor = 2 * k - 2.0, h.mean(-1) - b.mean(-1), 2 / k
         floor = rho ** 2 / 12
+    side = np.maximum((b.var(-1, ddof=1) + h.var(-1, ddof=1)) / 2, rho ** 2 / 12)
     s2 = np.maximum(s2, floor)  # below the timer's quantisation variance a spread tells nothing
     post = np.empty_like(s2)
     df = np.empty_like(s2)
     for r in range(s2.shape[0]):
         if robust:
-            _, s0, _, pooled, case_d0 = ref.robust_variance_prior(s2[r], np.full(CASES, dg), excess_z)
+            if paired:  # outliers also judged on the sides' spreads: 2K - 2 more df on the case's launch scale
+                prior = ref.paired_robust_prior(s2[r], np.full(CASES, dg), side[r], np.full(CASES, 2 * k - 2.0),
+                                                excess_z)
+            else:
+                prior = ref.robust_variance_prior(s2[r], np.full(CASES, dg), excess_z)
+            _, s0, _, pooled, case_d0 = prior
             post[r], df[r] = ref.moderate_each(s2[r], np.full(CASES, dg), case_d0, s0, pooled)
         else:
             d0, s0, _, pooled = ref.variance_prior(s2[r], np.full(CASES, dg), excess_z)
@@ -144,22 +172,24 @@ def moderated_t(logs, paired, quant, excess_z, robust=True):
     return est, np.sqrt(post * factor), df
 
 
-def oracle(sp, sw, n, k, paired, delta_shape):
+def oracle(sp, sw, n, k, paired, delta_shape, model="harsh"):
     within = 1.5707963267948966 * sw ** 2 / n
+    if model == "audit":  # a drift of total D widens a process's samples by D²/12 (spikes: left out, <1 %)
+        within = 1.5707963267948966 * (sw ** 2 + DRIFT ** 2 / 12) / n
     var_d = (2 * sp ** 2 * (1 - SHARE) + 2 * within) if paired else (2 * sp ** 2 + 2 * within)
     return np.sqrt(var_d / k), np.full(delta_shape, np.inf)
 
 
-def cell(rng, reps, k, sigma_p, n, paired):
+def cell(rng, reps, k, sigma_p, n, paired, model="harsh"):
     res = {}
     for label, changed in (("aa", False), ("power", True)):
-        sp, sw, quant = case_parameters(rng, reps, sigma_p)
+        sp, sw, quant = case_parameters(rng, reps, sigma_p, model)
         delta = np.zeros((reps, CASES))
         if changed:
             # the changed cases are drawn among all kinds (noisy, quantised, plain) by position
             idx = np.arange(0, CASES, CASES // CHANGED)[:CHANGED]
             delta[:, idx] = np.where(np.arange(CHANGED) % 2 == 0, np.log(1.1), np.log(0.9))
-        logs, within_se = process_logs(rng, reps, k, n, sp, sw, quant, delta, paired)
+        logs, within_se = process_logs(rng, reps, k, n, sp, sw, quant, delta, paired, model)
         out = {}
         if k == 1:
             est = logs[..., 1, 0] - logs[..., 0, 0]
@@ -177,7 +207,7 @@ def cell(rng, reps, k, sigma_p, n, paired):
             out["today_raw"] = verdicts(est, se, df, use_bh=False)
             out["moderated"] = verdicts(*moderated_t(logs, paired, quant, EXCESS_Z))
             out["smyth"] = verdicts(*moderated_t(logs, paired, quant, 1.645, robust=False))
-        ose, odf = oracle(sp, sw, n, k, paired, delta.shape)
+        ose, odf = oracle(sp, sw, n, k, paired, delta.shape, model)
         est_o = logs[..., 1, :].mean(-1) - logs[..., 0, :].mean(-1)
         out["oracle"] = verdicts(est_o, ose, odf)
         for name, (call, lo, hi) in out.items():
@@ -200,6 +230,54 @@ def pct1(x):
     return "n/a" if x is None or not np.isfinite(x) else f"{100 * x:.1f}"
 
 
+def run_model(model, seed0, reps, ks, sps, ns):
+    """One table of cells for one model; the harsh model keeps the seeds it had before the audit model."""
+    print()
+    print(f"model: {model}")
+    print()
+    print("| K | σ_p | n | pairing | A/A fp % (today → moderated) | gate % (today → mod; oracle) "
+          "| coverage % (today → mod) | power % at ±10 %: today raw / today BH / moderated BH / oracle BH "
+          "| non-robust prior: fp / gate / power | K=1 empirical null fp / gate / power |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    rows = []
+    for k in ks:
+        for sp in sps:
+            for n in ns:
+                for paired in (True, False):
+                    seed = [seed0, k, int(sp * 1000), n, int(paired)] + ([7] if model == "audit" else [])
+                    r = cell(np.random.default_rng(seed), reps, k, sp, n, paired, model)
+                    rows.append((model, k, sp, n, paired, r))
+                    emp = (f"{pct1(r['empnull_fp'])} / {pct(r['empnull_gate'])} / {pct(r['empnull_power'])}"
+                           if k == 1 else "")
+                    print(f"| {k} | {100 * sp:.0f}% | {n} | {'paired' if paired else 'unpaired'} "
+                          f"| {pct1(r['today_fp'])} → {pct1(r['moderated_fp'])} "
+                          f"| {pct(r['today_gate'])} → {pct(r['moderated_gate'])}; {pct(r['oracle_gate'])} "
+                          f"| {pct(r['today_cov'])} → {pct(r['moderated_cov'])} "
+                          f"| {pct(r['today_raw_power'])} / {pct(r['today_power'])} / {pct(r['moderated_power'])} / "
+                          f"{pct(r['oracle_power'])} "
+                          f"| {pct1(r['smyth_fp'])} / {pct(r['smyth_gate'])} / {pct(r['smyth_power'])} | {emp} |",
+                          flush=True)
+    summarise(model, rows)
+    return rows
+
+
+def summarise(model, rows):
+    """Worst A/A figures and the issue's two power targets (sigma_p 5 %, BH on) with the oracle beside."""
+    worst_fp = max(r["moderated_fp"] for *_, r in rows)
+    worst_gate = max(r["moderated_gate"] for *_, r in rows)
+    covs = [r["moderated_cov"] for *_, r in rows if np.isfinite(r["moderated_cov"])]
+    print()
+    print(f"{model}: moderated worst A/A fp per case {pct1(worst_fp)} %, worst gate {pct(worst_gate)} %, "
+          f"lowest coverage {pct(min(covs)) if covs else 'n/a'} %, gate > 5 % in "
+          f"{sum(r['moderated_gate'] > 0.05 for *_, r in rows)} of {len(rows)} cells")
+    for k, paired, target in ((3, True, 80), (5, False, 60)):
+        figs = [f"n {n}: {pct(r['moderated_power'])} (oracle {pct(r['oracle_power'])})"
+                for _, kk, sp, n, pp, r in rows if kk == k and pp == paired and abs(sp - 0.05) < 1e-9]
+        if figs:
+            print(f"{model}: power K = {k} {'paired' if paired else 'unpaired'}, σ_p 5 % (target {target} %): "
+                  + ", ".join(figs))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="a few cells, 10 replicates (the tests' size)")
@@ -208,6 +286,9 @@ def main():
     ap.add_argument("--ks", help="comma-separated processes per side (default 1,2,3,5,10,20)")
     ap.add_argument("--sps", help="comma-separated launch sd sigma_p in %% (default 0,2,5,10)")
     ap.add_argument("--ns", help="comma-separated samples per process (default 5,20,100)")
+    ap.add_argument("--model", choices=(*MODELS, "both"), default="both",
+                    help="audit: the issue's homogeneous sigma_p with drift and spikes; harsh: heterogeneous, noisy "
+                         "and quantised cases (default: both)")
     args = ap.parse_args()
     ks, sps, ns = ([1, 3, 5], [0.0, 0.05], [5, 20]) if args.quick else ([1, 2, 3, 5, 10, 20], [0.0, 0.02, 0.05, 0.10],
                                                                      [5, 20, 100])
@@ -220,35 +301,11 @@ def main():
         ns = [int(x) for x in args.ns.split(",")]
     t0 = time.time()
     print(f"seed {args.seed}, {reps} comparisons of {CASES} cases per cell and scenario; numpy {np.__version__}")
-    print()
-    print("| K | σ_p | n | pairing | A/A fp % (today → moderated) | gate % (today → mod) | coverage % (today → mod) "
-          "| power % at ±10 %: today raw / today BH / moderated BH / oracle BH "
-          "| non-robust prior: fp / gate / power | K=1 empirical null fp / gate / power |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
     rows = []
-    for k in ks:
-        for sp in sps:
-            for n in ns:
-                for paired in (True, False):
-                    seed = [args.seed, k, int(sp * 1000), n, int(paired)]
-                    r = cell(np.random.default_rng(seed), reps, k, sp, n, paired)
-                    rows.append((k, sp, n, paired, r))
-                    emp = (f"{pct1(r['empnull_fp'])} / {pct(r['empnull_gate'])} / {pct(r['empnull_power'])}"
-                           if k == 1 else "")
-                    print(f"| {k} | {100 * sp:.0f}% | {n} | {'paired' if paired else 'unpaired'} "
-                          f"| {pct1(r['today_fp'])} → {pct1(r['moderated_fp'])} "
-                          f"| {pct(r['today_gate'])} → {pct(r['moderated_gate'])} "
-                          f"| {pct(r['today_cov'])} → {pct(r['moderated_cov'])} "
-                          f"| {pct(r['today_raw_power'])} / {pct(r['today_power'])} / {pct(r['moderated_power'])} / "
-                          f"{pct(r['oracle_power'])} "
-                          f"| {pct1(r['smyth_fp'])} / {pct(r['smyth_gate'])} / {pct(r['smyth_power'])} | {emp} |",
-                          flush=True)
-    worst_fp = max(r["moderated_fp"] for *_, r in rows)
-    worst_gate = max(r["moderated_gate"] for *_, r in rows)
-    covs = [r["moderated_cov"] for *_, r in rows if np.isfinite(r["moderated_cov"])]
+    for model in MODELS if args.model == "both" else (args.model,):
+        rows += run_model(model, args.seed, reps, ks, sps, ns)
     print()
-    print(f"moderated: worst A/A fp per case {pct1(worst_fp)} %, worst gate {pct(worst_gate)} %, "
-          f"lowest coverage {pct(min(covs))} %; {time.time() - t0:.0f} s")
+    print(f"{time.time() - t0:.0f} s")
     return rows
 
 

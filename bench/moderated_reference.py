@@ -137,17 +137,30 @@ def robust_variance_prior(s2, d, excess_z=0.0, min_cases=3, min_d0=0.5, low=WINS
     d0, s0sq, fallback, pooled = variance_prior(s2, d, excess_z, min_cases, min_d0)
     if not d0 > 0:
         return d0, s0sq, fallback, pooled, np.zeros(len(s2))
-    case_d0 = np.full(len(s2), d0)
+    share = outlier_shares(s2, d, min_d0, low, high)
+    case_d0 = np.where(share < 1, share * min(d0, pooled), d0)  # d0 = inf weighs like the pooled df
+    return d0, s0sq, fallback, pooled, case_d0
+
+
+def outlier_shares(s2, d, min_d0=0.5, low=WINSOR_LOW, high=WINSOR_HIGH):
+    """Each case's share of the prior df (1: ordinary, towards 0: a likely outlier; unusable cases 1).
+    Outliers are judged against the winsorised fit: the log variances, on the scale of the median df,
+    clamped to their low and 1 - high sample quantiles, their mean and variance matched to those of a
+    winsorised log F(d, d0); a case's tail probability under it over its empirical one is its share."""
+    s2 = np.asarray(s2, float)
+    d = np.asarray(d, float)
+    out = np.ones(len(s2))
     keep = (s2 > 0) & np.isfinite(s2) & (d >= 1) & np.isfinite(d)
     g = int(keep.sum())
+    if g < 3:
+        return out
     dm = float(np.median(d[keep]))
     shift = lambda x: special.digamma(x / 2) - np.log(x / 2)  # noqa: E731  E log(chi2_x / x)
     z = np.log(s2[keep]) - shift(d[keep]) + shift(dm)  # on the scale of the common df dm
     zw = np.clip(z, np.quantile(z, low), np.quantile(z, 1 - high))
     dz, sz = winsorised_fit(zw, dm, min_d0, low, high)
     if not dz > 0:  # the bulk itself is too spread to single any case out
-        return d0, s0sq, fallback, pooled, case_d0
-    idx = np.flatnonzero(keep)
+        return out
     f = s2[keep] / sz
     tail = stats.chi2.sf(f * d[keep], d[keep]) if np.isinf(dz) else stats.f.sf(f, d[keep], dz)
     order = np.argsort(f, kind="stable")
@@ -157,8 +170,17 @@ def robust_variance_prior(s2, d, excess_z=0.0, min_cases=3, min_d0=0.5, low=WINS
     # a larger variance never gets more prior weight: from the largest down, the running maximum
     down = order[::-1]
     not_out[down] = np.maximum.accumulate(not_out[down])
-    # d0 = inf (one common variance) weighs like the pooled df, the cap of any moderated df
-    case_d0[idx] = np.where(not_out < 1, not_out * min(d0, pooled), d0)
+    out[np.flatnonzero(keep)] = not_out
+    return out
+
+
+def paired_robust_prior(s2, d, side, side_d, excess_z=0.0):
+    """robust_variance_prior of the paired variances s2 with each case's d0 also limited by the outlier
+    shares of its sides' pooled variance `side` (on side_d df): the library's paired prior."""
+    d0, s0sq, fallback, pooled, case_d0 = robust_variance_prior(s2, d, excess_z)
+    if d0 > 0:
+        share = outlier_shares(side, side_d)
+        case_d0 = np.minimum(case_d0, np.where(share < 1, share * min(d0, pooled), d0))
     return d0, s0sq, fallback, pooled, case_d0
 
 

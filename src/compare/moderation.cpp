@@ -22,6 +22,7 @@ constexpr double kMinModeratedDf = 2;
 struct Member {
   CaseComparison* c;
   ProcessVariance v;
+  ProcessVariance sides;  // paired: the pooled variance of the two sides' log medians (unpaired: unused)
 };
 
 std::vector<double> logs_of(const std::vector<double>& medians) {
@@ -30,14 +31,17 @@ std::vector<double> logs_of(const std::vector<double>& medians) {
   return out;
 }
 
-}  // namespace
-
-ProcessVariance case_process_variance(const CaseComparison& c) {
+ProcessVariance case_variance(const CaseComparison& c, bool paired) {
   const std::vector<double> lb = logs_of(c.base_process_medians), lh = logs_of(c.head_process_medians);
   const double level = std::min(*std::min_element(c.base_process_medians.begin(), c.base_process_medians.end()),
                                 *std::min_element(c.head_process_medians.begin(), c.head_process_medians.end()));
-  return process_variance(lb, lh, c.change_interval_method == "paired_t",
-                          process_variance_floor(c.timer_resolution, level));
+  return process_variance(lb, lh, paired, process_variance_floor(c.timer_resolution, level));
+}
+
+}  // namespace
+
+ProcessVariance case_process_variance(const CaseComparison& c) {
+  return case_variance(c, c.change_interval_method == "paired_t");
 }
 
 namespace {
@@ -60,11 +64,20 @@ void apply_prior(std::vector<Member>& members, const CompareOptions& o, unsigned
     variances.push_back(m.v.variance);
     dfs.push_back(m.v.df);
   }
-  const VariancePrior prior =
-      o.moderate ? estimate_robust_variance_prior(variances, dfs, o.prior_excess_z) : VariancePrior{};
+  VariancePrior prior = o.moderate ? estimate_robust_variance_prior(variances, dfs, o.prior_excess_z) : VariancePrior{};
   if (!(prior.d0 > 0)) {  // too few or too heterogeneous: every case keeps its own t
     run_indexed(members.size(), threads, [&](std::size_t i) { own_detectable(*members[i].c, o); });
     return;
+  }
+  if (!members.empty() && members.front().v.paired) {
+    // A paired case's variance of d has K - 1 df, too few to tell a very noisy case whose spread
+    // of d came out small; its sides' spreads (2K - 2 df, of the same launch scale) still show it.
+    std::vector<double> sides, side_dfs;
+    for (const Member& m : members) {
+      sides.push_back(m.sides.variance);
+      side_dfs.push_back(m.sides.df);
+    }
+    limit_case_d0(prior, outlier_shares(sides, side_dfs));
   }
   // Cases with equal own df share the moderated df, so the t quantile is computed once per df.
   std::map<double, double> quantiles;
@@ -129,7 +142,11 @@ void moderate_cases(std::span<CaseComparison* const> cases, const CompareOptions
       own.push_back(c);
       continue;
     }
-    (v.paired ? paired : unpaired).push_back({c, v});
+    if (v.paired) {
+      paired.push_back({c, v, case_variance(*c, false)});
+    } else {
+      unpaired.push_back({c, v, {}});
+    }
   }
   run_indexed(own.size(), threads, [&](std::size_t i) { own_detectable(*own[i], o); });
   apply_prior(paired, o, threads);

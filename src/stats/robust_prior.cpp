@@ -110,16 +110,15 @@ WinsorisedMoments winsorised_log_f_moments(double d1, double d0, double low, dou
   return {mean, m2 + low * zl * zl + high * zh * zh - mean * mean};
 }
 
-VariancePrior estimate_robust_variance_prior(std::span<const double> variances, std::span<const double> dfs,
-                                             double excess_z, std::size_t min_cases, double min_d0) {
-  VariancePrior prior = estimate_variance_prior(variances, dfs, excess_z, min_cases, min_d0);
-  if (!(prior.d0 > 0)) return prior;
-  prior.case_d0.assign(variances.size(), prior.d0);
+std::vector<double> outlier_shares(std::span<const double> variances, std::span<const double> dfs, double min_d0) {
+  if (variances.size() != dfs.size()) throw InputError("outlier shares: variances and dfs differ in length");
+  std::vector<double> share(variances.size(), 1.0);
   std::vector<std::size_t> used;
   for (std::size_t g = 0; g < variances.size(); ++g) {
     const double s2 = variances[g], d = dfs[g];
     if (s2 > 0 && std::isfinite(s2) && d >= 1 && std::isfinite(d)) used.push_back(g);
   }
+  if (used.size() < 3) return share;
   std::vector<double> ds;
   for (std::size_t g : used) ds.push_back(dfs[g]);
   const double d = median(ds);
@@ -131,7 +130,7 @@ VariancePrior estimate_robust_variance_prior(std::span<const double> variances, 
   for (double& v : z) v = std::clamp(v, lo, hi);
   // Outliers are judged against the winsorised fit: the few cases they are would widen a fit on all.
   const Fit bulk = winsorised_fit(z, d, min_d0);
-  if (!(bulk.d0 > 0)) return prior;  // the bulk itself is too spread to single any case out
+  if (!(bulk.d0 > 0)) return share;  // the bulk itself is too spread to single any case out
   const double g = static_cast<double>(used.size());
   std::vector<double> f(used.size()), keep_share(used.size());
   for (std::size_t j = 0; j < used.size(); ++j) f[j] = variances[used[j]] / bulk.s0_squared;
@@ -147,10 +146,24 @@ VariancePrior estimate_robust_variance_prior(std::span<const double> variances, 
   double running = 0;
   for (auto it = order.rbegin(); it != order.rend(); ++it)
     keep_share[*it] = running = std::max(running, keep_share[*it]);
+  for (std::size_t j = 0; j < used.size(); ++j) share[used[j]] = keep_share[j];
+  return share;
+}
+
+void limit_case_d0(VariancePrior& prior, std::span<const double> shares) {
+  if (!(prior.d0 > 0)) return;
+  if (prior.case_d0.empty()) prior.case_d0.assign(shares.size(), prior.d0);
+  if (prior.case_d0.size() != shares.size()) throw InputError("outlier shares: one share per case of the prior");
   const double weight = std::min(prior.d0, prior.pooled_df);  // d0 = inf weighs like the cap of any moderated df
-  for (std::size_t j = 0; j < used.size(); ++j) {
-    if (keep_share[j] < 1) prior.case_d0[used[j]] = keep_share[j] * weight;
+  for (std::size_t g = 0; g < shares.size(); ++g) {
+    if (shares[g] < 1) prior.case_d0[g] = std::min(prior.case_d0[g], shares[g] * weight);
   }
+}
+
+VariancePrior estimate_robust_variance_prior(std::span<const double> variances, std::span<const double> dfs,
+                                             double excess_z, std::size_t min_cases, double min_d0) {
+  VariancePrior prior = estimate_variance_prior(variances, dfs, excess_z, min_cases, min_d0);
+  if (prior.d0 > 0) limit_case_d0(prior, outlier_shares(variances, dfs, min_d0));
   return prior;
 }
 

@@ -78,6 +78,29 @@ TEST_CASE("robust prior: a hypervariable case gets less prior, the rest keep d0"
   REQUIRE(estimate_robust_variance_prior(V{1e-4, 2e-4}, V{2, 2}).fallback == PriorFallback::too_few_cases);
 }
 
+TEST_CASE("robust prior: a second screen only lowers a case's prior df", "[moderated]") {
+  V s2, d(21, 4.0);
+  for (int i = 1; i <= 21; ++i) s2.push_back(1e-4 * (0.3 + 0.1 * i));
+  VariancePrior p = estimate_robust_variance_prior(s2, d);
+  REQUIRE(p.d0 > 0);
+  const double d0 = p.d0;
+  // A second set of variances of the same cases (say, paired: the sides' spreads) where case 3 is at 400x.
+  V sides = s2;
+  sides[3] = 4e-2;
+  const V shares = outlier_shares(sides, d);
+  REQUIRE(shares[3] < 0.05);
+  REQUIRE(shares[0] == 1.0);
+  limit_case_d0(p, shares);
+  REQUIRE(p.case_d0[3] == Approx(shares[3] * std::min(d0, p.pooled_df)).epsilon(1e-12));
+  REQUIRE(p.case_d0[0] == d0);
+  REQUIRE(p.d0 == d0);
+  limit_case_d0(p, V(21, 1.0));  // an all-ordinary screen changes nothing
+  REQUIRE(p.case_d0[3] == Approx(shares[3] * std::min(d0, p.pooled_df)).epsilon(1e-12));
+  REQUIRE_THROWS_AS(limit_case_d0(p, V(3, 0.5)), InputError);
+  REQUIRE_THROWS_AS(outlier_shares(V{1, 2}, V{1}), InputError);
+  REQUIRE(outlier_shares(V{1e-4, 4e-2}, V{4, 4}) == V{1, 1});  // fewer than 3 usable: no screen
+}
+
 TEST_CASE("rule power and the detectable change", "[moderated]") {
   // Known se, no threshold: power = Phi(delta/se - q); at delta = se (q + z_0.8) it is 0.8.
   const double q = 1.959963984540054, z80 = 0.8416212335729143;

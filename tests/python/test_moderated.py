@@ -272,13 +272,14 @@ def test_moderated_interval_matches_the_reference(paired):
     res = br.compare_many(cases, resamples=100, threads=1, pairing=pairing, control_fdr=False)
     lb = np.array([np.log([np.median(p) for p in cases[n][0]]) for n in sorted(cases)])
     lh = np.array([np.log([np.median(p) for p in cases[n][1]]) for n in sorted(cases)])
+    sides = (lb.var(1, ddof=1) + lh.var(1, ddof=1)) / 2
     if paired:
         d = lh - lb
         s2, dg, est, factor = d.var(1, ddof=1), 2.0, d.mean(1), 1 / 3
+        d0, s0, fb, pooled, case_d0 = ref.paired_robust_prior(s2, np.full(40, dg), sides, np.full(40, 4.0), 1.645)
     else:
-        s2 = (lb.var(1, ddof=1) + lh.var(1, ddof=1)) / 2
-        dg, est, factor = 4.0, lh.mean(1) - lb.mean(1), 2 / 3
-    d0, s0, fb, pooled, case_d0 = ref.robust_variance_prior(s2, np.full(40, dg), excess_z=1.645)
+        s2, dg, est, factor = sides, 4.0, lh.mean(1) - lb.mean(1), 2 / 3
+        d0, s0, fb, pooled, case_d0 = ref.robust_variance_prior(s2, np.full(40, dg), excess_z=1.645)
     assert fb == "none" and d0 > 0
     post, df = ref.moderate_each(s2, np.full(40, dg), case_d0, s0, pooled)
     se = np.sqrt(post * factor)
@@ -295,6 +296,28 @@ def test_moderated_interval_matches_the_reference(paired):
     own = br.compare_many(cases, resamples=100, threads=1, pairing=pairing, control_fdr=False, moderate=False)
     assert {r.change_ci_method for r in own} == {"paired_t" if paired else "welch_t"}
     assert all(r.prior_df == 0 for r in own)
+
+
+def test_paired_prior_screens_the_sides_spread():
+    """K = 3 paired: a case whose launches are 4x as noisy but whose 2-df spread of d came out ordinary
+    was shrunk as if ordinary (prior_df = d0) and claimed on a fraction of its true variance; its
+    sides' spread (4 df) shows it, so it gets less prior df, and the screen never raises one."""
+    rng = np.random.default_rng(5)
+    cases = _cases(rng, 40, 3, 0.03)
+    b = [np.full(10, 1.0) * f for f in (1.0, 1.3, 0.75)]  # sides spread ~ 28 %, 1.5x the noisy sd below
+    cases["c00"] = (b, [p * f for p, f in zip(b, (1.02, 0.99, 1.01))])  # d spread ~ 1.5 %: ordinary
+    res = {r.case_name: r for r in br.compare_many(cases, resamples=50, threads=1)}
+    plain = np.median([r.prior_df for n, r in res.items() if n != "c00"])
+    assert res["c00"].prior_df < 0.2 * plain
+    lb = np.array([np.log([np.median(p) for p in cases[n][0]]) for n in sorted(cases)])
+    lh = np.array([np.log([np.median(p) for p in cases[n][1]]) for n in sorted(cases)])
+    s2, sides = (lh - lb).var(1, ddof=1), (lb.var(1, ddof=1) + lh.var(1, ddof=1)) / 2
+    d_only = ref.robust_variance_prior(s2, np.full(40, 2.0), 1.645)[4]
+    assert d_only[0] >= 0.5 * plain  # judged on d alone it looked ordinary
+    got = np.array([res[n].prior_df for n in sorted(cases)])
+    assert np.all(got <= d_only * (1 + 1e-12))
+    screened = ref.paired_robust_prior(s2, np.full(40, 2.0), sides, np.full(40, 4.0), 1.645)[4]
+    np.testing.assert_allclose(got, screened, rtol=1e-9)
 
 
 def test_seeded_simulation_k3_paired():
