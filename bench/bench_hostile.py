@@ -1,12 +1,15 @@
 """Reading time of input shaped to hit quadratic paths (wide label sets, many
 runs, many sparse label columns): each shape at two sizes, side by side, with
 the time ratio. A linear reader shows a ratio near the size ratio (4x); a
-quadratic one near its square (16x).
+quadratic one near its square (16x). Each shape is measured in --repeat rounds (each
+time the best of 5 reads at n and at 4n): the table shows the median round and the
+spread of the ratio over the rounds, since the ratio moves with the machine's load.
 
-Run: PYTHONPATH=build/<dir>/python python3 bench/bench_hostile.py
+Run: PYTHONPATH=build/<dir>/python python3 bench/bench_hostile.py [--repeat 3]
 """
 from __future__ import annotations
 
+import argparse
 import json
 import time
 
@@ -46,14 +49,14 @@ def many_counters(n: int) -> bytes:
 
 SHAPES = [("wide CSV header (refused at the limit)", wide_header, "header.csv", 25000, 100000),
           ("Google Benchmark row with many counters", many_counters, "counters.json", 25000, 100000),
-("wide label sets (CSV, 400 rows)", wide_labels, "wide.csv", 60, 240),
+          ("wide label sets (CSV, 400 rows)", wide_labels, "wide.csv", 60, 240),
           ("many runs (canonical JSON)", many_runs, "runs.json", 5000, 20000),
           ("many sets (canonical JSON)", many_sets, "sets.json", 20000, 80000)]
 
 
 def seconds(data: bytes, name: str) -> float:
     best = float("inf")
-    for _ in range(3):
+    for _ in range(5):
         start = time.perf_counter()
         try:
             br.read_bytes(data, name)
@@ -64,12 +67,21 @@ def seconds(data: bytes, name: str) -> float:
 
 
 def main() -> None:
-    print(f"| shape | n | time | 4n | time | ratio (4x = linear) |")
-    print("|---|---:|---:|---:|---:|---:|")
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    print(f"| shape | n | time | 4n | time | ratio (4x = linear), median of {args.repeat} | ratio range |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for title, make, name, small, large in SHAPES:
-        a, b = seconds(make(small), name), seconds(make(large), name)
-        print(f"| {title} | {small} | {a * 1e3:.1f} ms | {large} | {b * 1e3:.1f} ms | {b / a:.1f}x |")
-
+        a_data, b_data = make(small), make(large)
+        rounds = []  # (ratio, time at n, time at 4n), one per round
+        for _ in range(args.repeat):
+            a, b = seconds(a_data, name), seconds(b_data, name)
+            rounds.append((b / a, a, b))
+        rounds.sort()
+        ratio, a, b = rounds[len(rounds) // 2]
+        print(f"| {title} | {small} | {a * 1e3:.1f} ms | {large} | {b * 1e3:.1f} ms | {ratio:.1f}x | "
+              f"{rounds[0][0]:.1f}-{rounds[-1][0]:.1f}x |")
 
 if __name__ == "__main__":
     main()

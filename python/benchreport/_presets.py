@@ -165,10 +165,11 @@ class ComparisonResult(_RendersReport):
     def cases(self) -> list[ComparisonCase]:
         """The matched cases in input order (:class:`ComparisonCase`), made on first access.
 
-        A report of 100 000 cases rendered without reading them (the CLI) never builds their Python objects."""
+        A report of 100 000 cases rendered without reading them (the CLI) never builds their Python objects.
+        They are copies: the report's JSON payload is rendered from the same view."""
         if self._cases is None:
             self._cases = [ComparisonCase(key=dict(zip(self.by, c.key)), name=c.name, section=c.section,
-                                      pairs=list(c.pairs), stats=c.comparison) for c in self._view.take_cases()]
+                                      pairs=list(c.pairs), stats=c.comparison) for c in self._view.cases]
             self._view = None
         return self._cases
 

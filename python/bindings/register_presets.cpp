@@ -73,7 +73,8 @@ void register_results(py::module_& m) {
       .def_readonly("pairs", &ComparisonCase::pairs)
       .def_readonly("comparison", &ComparisonCase::comparison);
 
-  py::class_<ComparisonView>(m, "ComparisonView", "A dataset comparison with its cases' display names and sections.")
+  py::class_<ComparisonView, std::shared_ptr<ComparisonView>>(
+      m, "ComparisonView", "A dataset comparison with its cases' display names and sections.")
       .def_property_readonly("by", [](const ComparisonView& v) { return v.comparison.by; })
       .def_property_readonly("baseline_column", [](const ComparisonView& v) { return v.comparison.baseline_column; })
       .def_property_readonly("base_value", [](const ComparisonView& v) { return v.comparison.base_value; })
@@ -83,26 +84,13 @@ void register_results(py::module_& m) {
       .def_property_readonly("same_revision", [](const ComparisonView& v) { return v.comparison.same_revision; })
       .def_property_readonly("new_cases", [](const ComparisonView& v) { return v.comparison.new_cases; })
       .def_property_readonly("removed_cases", [](const ComparisonView& v) { return v.comparison.removed_cases; })
-      .def_property_readonly("cases",
-                             [](const ComparisonView& v) {
-                               std::vector<ComparisonCase> out;
-                               out.reserve(v.comparison.cases.size());
-                               for (std::size_t i = 0; i < v.comparison.cases.size(); ++i) {
-                                 const CaseResult& r = v.comparison.cases[i];
-                                 out.push_back({r.key, v.names[i], v.sections[i], r.pairs, r.comparison});
-                               }
-                               return out;
-                             })
-      .def("take_cases", [](ComparisonView& v) {
-        // As `cases`, moving each CaseComparison out instead of copying it (100 000 cases
-        // would otherwise be held twice); `cases` is empty afterwards.
+      .def_property_readonly("cases", [](const ComparisonView& v) {
         std::vector<ComparisonCase> out;
         out.reserve(v.comparison.cases.size());
         for (std::size_t i = 0; i < v.comparison.cases.size(); ++i) {
-          CaseResult& r = v.comparison.cases[i];
-          out.push_back({std::move(r.key), v.names[i], v.sections[i], std::move(r.pairs), std::move(r.comparison)});
+          const CaseResult& r = v.comparison.cases[i];
+          out.push_back({r.key, v.names[i], v.sections[i], r.pairs, r.comparison});
         }
-        v.comparison.cases.clear();
         return out;
       });
 
@@ -188,16 +176,16 @@ void register_presets(py::module_& m) {
         set_given(o.drift_k, drift_k);
         set_given(o.gate, gate);
         set_given(c.launch_noise, launch_noise);
-        ComparisonView view;
+        std::shared_ptr<ComparisonView> view;  // shared with the report's payload (rendered from it)
         Report report;
         Columns columns;
         {
           py::gil_scoped_release release;
-          view = comparison_view(dataset, o);
+          view = std::make_shared<ComparisonView>(comparison_view(dataset, o));
           report = comparison_report(dataset, view, o);
-          columns = comparison_columns(dataset, view);
+          columns = comparison_columns(dataset, *view);
         }
-        return py::make_tuple(std::move(view), std::move(report), columns_dict(columns));
+        return py::make_tuple(view, std::move(report), columns_dict(columns));
       },
       py::arg("dataset"), py::kw_only(), py::arg("baseline_column") = py::none(),
       py::arg("baseline_value") = py::none(), py::arg("head_value") = py::none(), py::arg("by") = py::none(),

@@ -31,7 +31,9 @@ using Samples = py::array_t<double, py::array::c_style | py::array::forcecast>;
 // values: doubles stay floats ("1.0") and NaN/±inf stay NaN/Infinity (the
 // report's own JSON writes those as null).
 void append_python_json(std::string& out, const Json& value) {
-  if (value.is_double()) {
+  if (value.is_source()) {
+    append_python_json(out, value.as_source().tree());
+  } else if (value.is_double()) {
     const double d = value.as_double();
     if (std::isnan(d)) {
       out += "NaN";

@@ -92,7 +92,7 @@ Json::Json(const Json& other) {
     Object copy = *members;
     value_ = std::move(copy);
   } else {
-    value_ = other.value_;  // null, bool or a number: nothing to allocate
+    value_ = other.value_;  // null, bool, a number or a shared source: nothing to allocate
   }
 }
 
@@ -102,6 +102,12 @@ Json& Json::operator=(const Json& other) {
     value_ = std::move(copy.value_);
   }
   return *this;
+}
+
+bool operator==(const Json& a, const Json& b) {
+  if (a.is_source()) return a.as_source().tree() == b;
+  if (b.is_source()) return a == b.as_source().tree();
+  return a.value_ == b.value_;
 }
 
 Json& Json::set(std::string key, Json value) {
@@ -304,7 +310,13 @@ void JsonStream::container_items(std::size_t n, const WriteItem& write) {
 }
 
 void JsonStream::value(const Json& tree) {
-  if (tree.is_array()) {
+  if (tree.is_source()) {
+    // A source writes its members in their own order: sorted keys need the tree.
+    if (options_.sort_keys)
+      value(tree.as_source().tree());
+    else
+      tree.as_source().write(*this);
+  } else if (tree.is_array()) {
     const Json::Array& items = tree.as_array();
     begin_array();
     if (std::all_of(items.begin(), items.end(), [](const Json& item) { return item.is_array() || item.is_object(); })) {

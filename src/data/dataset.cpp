@@ -95,16 +95,18 @@ void Dataset::label_all(const Labels& labels) {
     column.dictionary.assign(1, value);
     auto& index = dictionary_index_[static_cast<std::size_t>(&column - columns_.data())];
     index.clear();
-    index.emplace(value, 0);
+    index.find_or_insert(value, 0, [&](std::uint32_t code) -> const std::string& { return column.dictionary[code]; });
     std::fill(column.codes.begin(), column.codes.end(), 0);
   }
 }
 
 std::int32_t Dataset::encode(LabelColumn& column, std::string_view value) {
   auto& index = dictionary_index_[static_cast<std::size_t>(&column - columns_.data())];
-  auto [it, inserted] = index.try_emplace(std::string(value), static_cast<std::int32_t>(column.dictionary.size()));
+  const auto [code, inserted] =
+      index.find_or_insert(value, static_cast<std::uint32_t>(column.dictionary.size()),
+                           [&](std::uint32_t c) -> const std::string& { return column.dictionary[c]; });
   if (inserted) column.dictionary.emplace_back(value);
-  return it->second;
+  return static_cast<std::int32_t>(code);
 }
 
 std::int32_t Dataset::unit_code(const Unit& unit) {

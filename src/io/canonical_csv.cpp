@@ -1,5 +1,6 @@
 // Canonical long CSV: one sample per row, label columns, then unit, value
 // (and weight). A set is a run of consecutive rows with equal labels and unit.
+#include <algorithm>
 #include <charconv>
 #include <fmt/format.h>
 #include <ostream>
@@ -227,6 +228,18 @@ class CanonicalCsvReader {
   void read_header() {
     if (!records_.next(header_))
       throw InputError(fmt::format("{}: empty CSV (expected a header row with unit and value)", source_.name));
+    // A dataset holds at most kMaxLabelColumns label columns: a wider header is refused first, so that
+    // the checks below (a hashed set of the names) never see more than that many columns.
+    const auto label_columns =
+        static_cast<std::size_t>(std::count_if(header_.begin(), header_.end(), [](const auto& n) {
+          return n != kUnitColumn && n != kValueColumn && n != kWeightColumn;
+        }));
+    if (label_columns > kMaxLabelColumns) {
+      fail_at_line(source_.name, 1,
+                   fmt::format("{} label columns: more than {} label columns in one dataset (the limit "
+                               "kMaxLabelColumns)",
+                               label_columns, kMaxLabelColumns));
+    }
     std::unordered_set<std::string_view> seen;  // hashed: the duplicate check stays linear in the width
     for (std::size_t i = 0; i < header_.size(); ++i) {
       const auto& name = header_[i];
@@ -243,13 +256,6 @@ class CanonicalCsvReader {
         weight_col_ = i;
       else
         label_cols_.push_back(i);
-    }
-    // A dataset holds at most kMaxLabelColumns label columns: a wider header is refused before any row is read.
-    if (label_cols_.size() > kMaxLabelColumns) {
-      fail_at_line(source_.name, 1,
-                   fmt::format("{} label columns: more than {} label columns in one dataset (the limit "
-                               "kMaxLabelColumns)",
-                               label_cols_.size(), kMaxLabelColumns));
     }
     if (unit_col_ == kNone || value_col_ == kNone) {
       fail_at_line(source_.name, 1,

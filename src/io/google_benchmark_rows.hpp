@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "benchreport/core/string_index.hpp"
 #include "reader.hpp"
 
 namespace benchreport::io {
@@ -24,14 +25,13 @@ class Keyed {
  public:
   // The entry named `name`, appended (default-constructed) when new.
   T& operator[](std::string_view name) {
-    if (const auto it = index_.find(name); it != index_.end()) return items_[it->second].second;
-    index_.emplace(std::string(name), items_.size());
-    items_.emplace_back(std::string(name), T{});
-    return items_.back().second;
+    const auto [position, inserted] = index_.find_or_insert(name, static_cast<std::uint32_t>(items_.size()), name_at());
+    if (inserted) items_.emplace_back(std::string(name), T{});
+    return items_[position].second;
   }
   const T* find(std::string_view name) const {
-    const auto it = index_.find(name);
-    return it == index_.end() ? nullptr : &items_[it->second].second;
+    const std::int64_t position = index_.find(name, name_at());
+    return position < 0 ? nullptr : &items_[static_cast<std::size_t>(position)].second;
   }
   bool empty() const { return items_.empty(); }
   auto begin() { return items_.begin(); }
@@ -40,12 +40,12 @@ class Keyed {
   auto end() const { return items_.end(); }
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
-  };
+  auto name_at() const {
+    return [this](std::uint32_t i) -> const std::string& { return items_[i].first; };
+  }
+
   std::vector<std::pair<std::string, T>> items_;
-  std::unordered_map<std::string, std::size_t, Hash, std::equal_to<>> index_;
+  StringIndex index_;
 };
 
 class GoogleBenchmarkRows {

@@ -5,7 +5,7 @@
 
 #include <array>
 #include <cstddef>
-#include <unordered_set>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +13,7 @@
 #include "benchreport/data/dataset.hpp"
 #include "benchreport/core/json_limits.hpp"
 #include "benchreport/core/json_writer.hpp"
+#include "benchreport/core/string_index.hpp"
 #include "json_scan.hpp"
 #include "source.hpp"
 
@@ -57,15 +58,27 @@ class MemberNames {
       inline_[count_++] = key;
       return true;
     }
-    if (hashed_.empty()) hashed_.insert(inline_.begin(), inline_.end());
-    return hashed_.insert(key).second;
+    if (hashed_.empty()) {
+      for (const std::string_view name : inline_) add_hashed(name);
+    }
+    return add_hashed(key);
   }
 
  private:
+  bool add_hashed(std::string_view key) {
+    const bool inserted = index_
+                              .find_or_insert(key, static_cast<std::uint32_t>(hashed_.size()),
+                                              [&](std::uint32_t i) { return hashed_[i]; })
+                              .second;
+    if (inserted) hashed_.push_back(key);
+    return inserted;
+  }
+
   static constexpr std::size_t kInline = 24;
   std::array<std::string_view, kInline> inline_{};
   std::size_t count_ = 0;
-  std::unordered_set<std::string_view> hashed_;
+  std::vector<std::string_view> hashed_;  // every name once past the inline ones, indexed by index_
+  StringIndex index_;
 };
 
 // A parsed (on-demand) JSON document with typed accessors whose errors name

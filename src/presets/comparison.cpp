@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -133,14 +134,15 @@ RowFacts one_sided_row(const OneSidedCase& o) { return {o.result, o.name, o.sect
 // is the parent section's field in JSON; `key` a nested object there and one column per case
 // column here. The case fields are report/case_fields.hpp's.
 template <class Visitor>
-void visit_comparison_row(const Dataset& dataset, const std::vector<std::string>& by, const RowFacts& row, Visitor& v) {
+void visit_comparison_row(std::string_view unit_base, const std::vector<std::string>& by, const RowFacts& row,
+                          Visitor& v) {
   const auto& r = row.result;
   v.field("name", row.name);
   v.section(row.section);
   v.begin_group("key");
   for (std::size_t k = 0; k < by.size(); ++k) v.field(by[k].c_str(), r.key[k]);
   v.end_group();
-  v.field("unit_base", std::string(base_symbol(dataset.unit(first_set(r)).dimension)));
+  v.field("unit_base", std::string(unit_base));
   v.field("primary", row.primary);
   visit_case_fields(r.comparison, v);
   const double none = std::numeric_limits<double>::quiet_NaN();
@@ -151,16 +153,68 @@ void visit_comparison_row(const Dataset& dataset, const std::vector<std::string>
   v.texts("warnings", r.comparison.warnings);
 }
 
+// The base unit a row's values are in ("s" for times).
+std::string_view unit_base_of(const Dataset& dataset, const CaseResult& r) {
+  return base_symbol(dataset.unit(first_set(r)).dimension);
+}
+
+// A section's `cases` in the JSON payload, written from the comparison view when the report
+// is rendered: the view is shared with the result, so the payload costs a row index and a
+// unit per case instead of a tree of about 45 members.
+class SectionCases final : public JsonSource {
+ public:
+  // rows: a matched case's index, or -(k + 1) for the view's one_sided[k].
+  SectionCases(std::shared_ptr<const ComparisonView> view, std::vector<std::ptrdiff_t> rows,
+               std::vector<std::string_view> unit_bases)
+      : view_(std::move(view)), rows_(std::move(rows)), unit_bases_(std::move(unit_bases)) {}
+
+  void write(JsonStream& out) const override {
+    out.begin_array();
+    out.container_items(rows_.size(), [&](JsonStream& part, std::size_t k) {
+      StreamFields fields(part);
+      part.begin_object();
+      visit(k, fields);
+      part.end_object();
+    });
+    out.end_array();
+  }
+
+  Json tree() const override {
+    Json cases = Json::array();
+    for (std::size_t k = 0; k < rows_.size(); ++k) {
+      JsonFields fields;
+      visit(k, fields);
+      cases.push_back(Json(fields.take()));
+    }
+    return cases;
+  }
+
+ private:
+  template <class Visitor>
+  void visit(std::size_t k, Visitor& v) const {
+    const std::ptrdiff_t row = rows_[k];
+    const RowFacts facts = row >= 0 ? matched_row(*view_, static_cast<std::size_t>(row))
+                                    : one_sided_row(view_->one_sided[static_cast<std::size_t>(-row - 1)]);
+    visit_comparison_row(unit_bases_[k], view_->comparison.by, facts, v);
+  }
+
+  std::shared_ptr<const ComparisonView> view_;
+  std::vector<std::ptrdiff_t> rows_;
+  std::vector<std::string_view> unit_bases_;  // base_symbol's static texts
+};
+
 class ComparisonBuilder {
  public:
-  ComparisonBuilder(const Dataset& dataset, const ComparisonView& view, const ComparisonReportOptions& options)
-      : ds_(dataset),
-        view_(view),
-        cmp_(view.comparison),
+  ComparisonBuilder(const Dataset& dataset, std::shared_ptr<const ComparisonView> view,
+                    const ComparisonReportOptions& options)
+      : shared_view_(std::move(view)),
+        ds_(dataset),
+        view_(*shared_view_),
+        cmp_(view_.comparison),
         opt_(options),
         threshold_(options.threshold),
-        drifts_(view.drifts),
-        has_metric_(std::any_of(view.metrics.begin(), view.metrics.end(), [](const auto& m) { return !m.empty(); })) {
+        drifts_(view_.drifts),
+        has_metric_(std::any_of(view_.metrics.begin(), view_.metrics.end(), [](const auto& m) { return !m.empty(); })) {
     order_sections();
   }
 
@@ -716,19 +770,24 @@ class ComparisonBuilder {
         {"misrate", o.misrate}});
   }
 
-  // One case of a section's payload: every statistic behind its rows (comparison_row_fields).
-  Json case_json(const RowFacts& row) const {
-    JsonFields fields;
-    visit_comparison_row(ds_, cmp_.by, row, fields);
-    return Json(fields.take());
+  // A section's cases in the payload (every statistic behind its rows), in table order.
+  Json cases_json(const std::string& section, const SectionFigures& f) const {
+    std::vector<std::ptrdiff_t> matched(f.cases.begin(), f.cases.end());
+    std::vector<std::ptrdiff_t> rows = with_one_sided(
+        section, std::nullopt, f.cases, std::move(matched),
+        [&](const OneSidedCase& o) { return -static_cast<std::ptrdiff_t>(&o - view_.one_sided.data()) - 1; });
+    std::vector<std::string_view> unit_bases;
+    unit_bases.reserve(rows.size());
+    for (const std::ptrdiff_t row : rows) {
+      const CaseResult& r = row >= 0 ? cmp_.cases[static_cast<std::size_t>(row)]
+                                     : view_.one_sided[static_cast<std::size_t>(-row - 1)].result;
+      unit_bases.push_back(unit_base_of(ds_, r));
+    }
+    return Json(std::make_shared<const SectionCases>(shared_view_, std::move(rows), std::move(unit_bases)));
   }
 
   Json section_json(const std::string& section, const SectionFigures& f) const {
-    Json cases = Json::array();
-    std::vector<Json> matched = per_case(f.cases, [&](std::size_t i) { return case_json(matched_row(view_, i)); });
-    std::vector<Json> all = with_one_sided(section, std::nullopt, f.cases, std::move(matched),
-                                           [&](const OneSidedCase& o) { return case_json(one_sided_row(o)); });
-    for (Json& one : all) cases.push_back(std::move(one));
+    Json cases = cases_json(section, f);
     Json verdicts = Json::object();
     for (const Verdict v :
          {Verdict::faster, Verdict::slower, Verdict::inconclusive, Verdict::equivalent, Verdict::unchanged}) {
@@ -752,6 +811,7 @@ class ComparisonBuilder {
     return Json(std::move(out));
   }
 
+  std::shared_ptr<const ComparisonView> shared_view_;  // kept by the payload's SectionCases
   const Dataset& ds_;
   const ComparisonView& view_;
   const DatasetComparison& cmp_;
@@ -1031,10 +1091,11 @@ ComparisonView comparison_view(const Dataset& dataset, const ComparisonReportOpt
   return view;
 }
 
-Report comparison_report(const Dataset& dataset, const ComparisonView& view, const ComparisonReportOptions& given) {
+Report comparison_report(const Dataset& dataset, std::shared_ptr<const ComparisonView> view,
+                         const ComparisonReportOptions& given) {
   const ComparisonReportOptions options = with_format_conventions(dataset, given);
   check_drift_options(options);
-  Report report = ComparisonBuilder(dataset, view, options).build();
+  Report report = ComparisonBuilder(dataset, std::move(view), options).build();
   add_scaling_section(report, dataset, options);
   return report;
 }
@@ -1044,7 +1105,7 @@ Columns comparison_columns(const Dataset& dataset, const ComparisonView& view) {
   ColumnFields fields(out);
   const auto row = [&](const RowFacts& facts) {
     out.begin_row();
-    visit_comparison_row(dataset, view.comparison.by, facts, fields);
+    visit_comparison_row(unit_base_of(dataset, facts.result), view.comparison.by, facts, fields);
   };
   // In the stable order: each one-sided case before the matched case it precedes.
   std::size_t k = 0;
@@ -1079,8 +1140,7 @@ Report case_comparisons_report(std::span<const CaseComparison* const> cases, con
 }
 
 Report comparison_report(const Dataset& dataset, const ComparisonReportOptions& options) {
-  const ComparisonView view = comparison_view(dataset, options);
-  return comparison_report(dataset, view, options);
+  return comparison_report(dataset, std::make_shared<const ComparisonView>(comparison_view(dataset, options)), options);
 }
 
 }  // namespace benchreport

@@ -276,7 +276,8 @@ TEST_CASE("comparison_report: cases on one side only are rows in the stable orde
   add(ds, {{"revision", "head"}, {"benchmark", "c"}}, {10, 12, 11}, "ns");
   ComparisonReportOptions o;
   o.resamples = 100;
-  const ComparisonView view = comparison_view(ds, o);
+  const auto shared = std::make_shared<const ComparisonView>(comparison_view(ds, o));
+  const ComparisonView& view = *shared;
   REQUIRE(view.comparison.cases.size() == 2);
   CHECK(view.comparison.cases[0].key == std::vector<std::string>{"c"});
   REQUIRE(view.one_sided.size() == 2);
@@ -292,7 +293,7 @@ TEST_CASE("comparison_report: cases on one side only are rows in the stable orde
   CHECK(view.one_sided[1].result.comparison.head_median == Approx(35e-9).epsilon(1e-12));  // (30 + 40) / 2
   CHECK(std::isnan(view.one_sided[1].result.comparison.base_median));
 
-  const Report report = comparison_report(ds, view, o);
+  const Report report = comparison_report(ds, shared, o);
   const Table* all = find_table(report.blocks, "all-");
   REQUIRE(all != nullptr);
   std::vector<std::string> names, verdicts;
@@ -336,7 +337,8 @@ TEST_CASE("comparison_report: cases on one side only are rows in the stable orde
   CHECK(std::isnan(column("base_median").reals[3]));
   CHECK(column("head_n").counts[3] == 4);
   const Json& section = report.data.find("sections")->as_array().at(0);
-  const Json::Array& cases = section.find("cases")->as_array();
+  const Json cases_tree = section.find("cases")->as_source().tree();  // written from the view when rendered
+  const Json::Array& cases = cases_tree.as_array();
   REQUIRE(cases.size() == 4);
   CHECK(cases.at(3).find("verdict")->as_string() == "added");
   CHECK(section.find("cases_compared")->as_integer() == 2);
@@ -344,6 +346,43 @@ TEST_CASE("comparison_report: cases on one side only are rows in the stable orde
   // A rollup is of matched cases only: one side alone has no change to roll up.
   CHECK_THROWS_WITH(rollup(std::vector<CaseComparison>{view.one_sided[0].result.comparison}),
                     Contains("one side only"));
+}
+
+TEST_CASE("comparison_report: the per-case payload written from the view is the text of its tree",
+          "[presets][report]") {
+  // More cases than two runs of JsonStream::kItemsPerTask, so the threaded writer splits them; one removed
+  // and one added case among them, and a unit of another dimension.
+  Dataset ds;
+  const std::size_t n = 2 * JsonStream::kItemsPerTask + 37;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string name = "b" + std::to_string(i);
+    const double x = 10.0 + static_cast<double>(i % 17);
+    const char* unit = i % 5 == 0 ? "B" : "ns";
+    if (i != 3) add(ds, {{"revision", "base"}, {"benchmark", name}}, {x, x + 1, x + 2, x + 1}, unit);
+    if (i != 7) add(ds, {{"revision", "head"}, {"benchmark", name}}, {x * 1.1, x + 2, x + 3, x + 1}, unit);
+  }
+  ComparisonReportOptions o;
+  o.resamples = 50;
+  const Report report = comparison_report(ds, o);
+  const Json& cases = *report.data.find("sections")->as_array().at(0).find("cases");
+  REQUIRE(cases.is_source());
+  const Json tree = cases.as_source().tree();
+  REQUIRE(tree.as_array().size() == n);
+  const auto named = [&](const std::string& name) {
+    const auto& all = tree.as_array();
+    return *std::find_if(all.begin(), all.end(), [&](const Json& c) { return c.find("name")->as_string() == name; });
+  };
+  CHECK(named("b3").find("verdict")->as_string() == "added");  // no base set
+  CHECK(named("b7").find("verdict")->as_string() == "removed");
+  CHECK(named("b5").find("unit_base")->as_string() == "B");
+  CHECK(named("b6").find("unit_base")->as_string() == "s");
+  for (const int indent : {0, 2}) {
+    for (const unsigned threads : {1U, 2U}) {
+      const JsonWriteOptions options{indent, false, threads};
+      CHECK(to_json(cases, options) == to_json(tree, options));
+    }
+  }
+  CHECK(to_json(cases, {2, true, 1}) == to_json(tree, {2, true, 1}));  // sorted keys go through the tree
 }
 
 TEST_CASE("comparison_report: nothing above the threshold gives the sentence instead of a table", "[presets][report]") {

@@ -5,6 +5,7 @@
 #include <concepts>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -12,6 +13,20 @@
 #include <vector>
 
 namespace benchreport {
+
+class Json;
+class JsonStream;
+
+// A value produced when it is written rather than held as a tree: a report's
+// per-case payload is rendered from the comparison it describes (a tree of
+// 10^5 cases held about 9 kB each). write() must give exactly what writing
+// tree() gives, in every layout.
+class JsonSource {
+ public:
+  virtual ~JsonSource() = default;
+  virtual void write(JsonStream& out) const = 0;
+  virtual Json tree() const = 0;
+};
 
 class Json {
  public:
@@ -29,6 +44,7 @@ class Json {
   Json(const char* s) : value_(std::string(s)) {}                                       // NOLINT
   Json(Array a) : value_(std::move(a)) {}                                               // NOLINT
   Json(Object o) : value_(std::move(o)) {}                                              // NOLINT
+  explicit Json(std::shared_ptr<const JsonSource> source) : value_(std::move(source)) {}
 
   // Copies build the new value aside and then move it in, so a copy that runs
   // out of memory throws std::bad_alloc and leaves nothing half-built (the
@@ -49,6 +65,7 @@ class Json {
   bool is_string() const { return std::holds_alternative<std::string>(value_); }
   bool is_array() const { return std::holds_alternative<Array>(value_); }
   bool is_object() const { return std::holds_alternative<Object>(value_); }
+  bool is_source() const { return std::holds_alternative<std::shared_ptr<const JsonSource>>(value_); }
 
   bool as_bool() const { return std::get<bool>(value_); }
   std::int64_t as_integer() const { return std::get<std::int64_t>(value_); }
@@ -56,6 +73,7 @@ class Json {
   const std::string& as_string() const { return std::get<std::string>(value_); }
   const Array& as_array() const { return std::get<Array>(value_); }
   const Object& as_object() const { return std::get<Object>(value_); }
+  const JsonSource& as_source() const { return *std::get<std::shared_ptr<const JsonSource>>(value_); }
 
   // Sets key (replacing an existing value in place); a null becomes an object.
   // Throws std::logic_error on a non-object.
@@ -65,10 +83,13 @@ class Json {
   // The value under key, or nullptr (also for non-objects).
   const Json* find(std::string_view key) const;
 
-  friend bool operator==(const Json&, const Json&) = default;
+  // A source equals the tree it writes.
+  friend bool operator==(const Json& a, const Json& b);
 
  private:
-  std::variant<std::nullptr_t, bool, std::int64_t, double, std::string, Array, Object> value_{nullptr};
+  std::variant<std::nullptr_t, bool, std::int64_t, double, std::string, Array, Object,
+               std::shared_ptr<const JsonSource>>
+      value_{nullptr};
 };
 
 struct JsonWriteOptions {

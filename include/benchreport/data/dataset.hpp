@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "benchreport/core/string_index.hpp"
 #include "benchreport/data/direction.hpp"
 #include "benchreport/data/units.hpp"
 
@@ -189,7 +190,7 @@ class Dataset {
   std::vector<double> weights_;
   std::vector<LabelColumn> columns_;
   NameIndex column_index_;  // column name -> position in columns_ (lookups stay O(1) for wide inputs)
-  std::vector<std::unordered_map<std::string, std::int32_t>> dictionary_index_;  // one per column
+  std::vector<StringIndex> dictionary_index_;  // one per column: value -> code (its place in the dictionary)
   std::vector<Unit> unit_dictionary_;
   // unit symbol -> codes of unit_dictionary_ spelled so (hashed: 10^5 distinct custom units stay linear to read)
   std::unordered_multimap<std::string, std::int32_t> unit_index_;

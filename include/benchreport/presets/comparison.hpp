@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <functional>
 #include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -78,7 +79,10 @@ Report comparison_report(const Dataset& dataset, const ComparisonReportOptions& 
 // `data` case (name, section, the case columns, unit_base, report/case_fields.hpp, drift), the
 // cases on one side only among them (verdict added/removed, the other side's figures NaN).
 Columns comparison_columns(const Dataset& dataset, const ComparisonView& view);
-Report comparison_report(const Dataset& dataset, const ComparisonView& view, const ComparisonReportOptions& options);
+// The report's JSON payload renders its per-case rows from `view` when written, so the report
+// keeps the view alive (shared) instead of a tree per case.
+Report comparison_report(const Dataset& dataset, std::shared_ptr<const ComparisonView> view,
+                         const ComparisonReportOptions& options);
 
 // Case comparisons made without a Dataset (compare_case / compare_cases; Python's notebook view of
 // CompareResults): the comparison preset's change table, values in the input's unit, and the warnings.

@@ -80,6 +80,82 @@ class JsonFields {
   std::vector<bool> present_;
 };
 
+// Writes one JSON object (nested groups included) from a field list straight into a stream:
+// the same text JsonFields' tree gives, without the tree.
+class StreamFields {
+ public:
+  explicit StreamFields(JsonStream& out) : out_(out) {}
+  template <class T>
+  void field(const char* name, const T& value) {
+    if (hidden_ > 0) return;
+    if constexpr (std::is_same_v<T, std::string>) {
+      out_.member(name, std::string_view(value));
+    } else {
+      out_.member(name, value);
+    }
+  }
+  void optional(const char* name, bool present, double value) {
+    if (hidden_ > 0) return;
+    out_.key(name);
+    if (present)
+      out_.value(value);
+    else
+      out_.value(nullptr);
+  }
+  void list(const char* name, const std::vector<double>& values) {
+    if (hidden_ > 0) return;
+    out_.key(name);
+    out_.begin_array();
+    for (const double x : values) out_.value(x);
+    out_.end_array();
+  }
+  void estimate(const char* name, double value, const Bounds& b) {
+    if (hidden_ > 0) return;
+    out_.key(name);
+    out_.begin_object();
+    out_.member("value", value);
+    out_.member("lower", b.lower);
+    out_.member("upper", b.upper);
+    out_.member("achieved_misrate", b.achieved_misrate);
+    out_.end_object();
+  }
+  // A group not present is left out with everything in it (JsonFields drops it the same way).
+  void begin_group(const char* name, bool /*prefixed*/ = false, bool present = true) {
+    groups_.push_back(hidden_ > 0 || !present);
+    if (groups_.back()) {
+      ++hidden_;
+      return;
+    }
+    out_.key(name);
+    out_.begin_object();
+  }
+  void end_group() {
+    if (groups_.back())
+      --hidden_;
+    else
+      out_.end_object();
+    groups_.pop_back();
+  }
+  template <class T>
+  void field_if(bool present, const char* name, const T& value) {
+    if (present) field(name, value);
+  }
+  void json(const char* name, const Json& value) { field(name, value); }
+  void texts(const char* name, const std::vector<std::string>& values) {
+    if (hidden_ > 0) return;
+    out_.key(name);
+    out_.begin_array();
+    for (const auto& text : values) out_.value(std::string_view(text));
+    out_.end_array();
+  }
+  void section(const std::string& /*value*/) {}
+
+ private:
+  JsonStream& out_;
+  std::vector<bool> groups_;  // per open group: hidden
+  int hidden_ = 0;            // open groups left out
+};
+
 // Appends one row to a Columns from a field list (lists skipped, groups flattened, prefixed
 // groups' fields named "<group>_<field>").
 class ColumnFields {

@@ -522,8 +522,6 @@ class ComparisonView:
     """
     A dataset comparison with its cases' display names and sections.
     """
-    def take_cases(self) -> list[ComparisonCase]:
-        ...
     @property
     def base_commit(self) -> str:
         ...
