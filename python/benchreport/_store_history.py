@@ -76,12 +76,12 @@ def _runs_dataset(store: Store, runs: Sequence[RunInfo]) -> Tuple[Any, List[List
     names_of: Dict[str, Tuple[str, ...]] = {}
     run_columns = []
     for texts in texts_per_run:
+        for text in texts:
+            if text not in names_of:
+                names_of[text] = tuple(k for k in json.loads(text) if k not in STORE_LABELS) + STORE_LABELS
         seen: Dict[str, None] = OrderedDict()
-        for text in texts:  # the columns in the order a dataset of this run adds them
-            names = names_of.get(text)
-            if names is None:
-                names = names_of[text] = tuple(k for k in json.loads(text) if k not in STORE_LABELS) + STORE_LABELS
-            seen.update(dict.fromkeys(names))
+        for names in dict.fromkeys(map(names_of.__getitem__, texts)):  # the columns in the order a dataset
+            seen.update(dict.fromkeys(names))  # of this run adds them; one update per distinct set of names
         run_columns.append([c for c in seen if c not in skip])
     return dataset._ds, run_columns
 

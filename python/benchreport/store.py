@@ -195,11 +195,6 @@ def _joined_floats(blobs: Sequence[bytes]) -> np.ndarray:
     return np.frombuffer(b"".join(blobs), dtype="<f8").astype(np.float64)
 
 
-def _unless_all(column: List[Any], default: Any) -> Optional[List[Any]]:
-    """None when every entry is ``default`` (add_sets then passes nothing per set)."""
-    return None if all(v == default for v in column) else column
-
-
 def _utc_time(text: Optional[str]) -> str:
     """ISO-8601 UTC (``YYYY-MM-DDTHH:MM:SSZ``, fractions kept); a time without zone is taken as UTC."""
     if text is None:
@@ -534,6 +529,7 @@ class Store:
         parsed: Dict[str, List[Tuple[str, str]]] = {}  # label text -> its pairs, less the store's labels
         columns: Dict[str, List[Any]] = {k: [] for k in ("labels", "units", "blobs", "iterations", "directions",
                                                          "exact", "runs", "metadata")}
+        given = {"runs": False, "metadata": False, "exact": False}  # any set with a file, metadata, exact unit
         texts_per_run: List[List[str]] = []
         warnings: List[str] = []
         for info in infos:
@@ -548,18 +544,25 @@ class Store:
             _check_blobs(self.path, set_ids, blobs, "samples")
             _check_blobs(self.path, set_ids, iterations, "iterations", blobs)
             texts_per_run.append(list(dict.fromkeys(texts)))
+            extra = [("commit", info.commit_sha), ("branch", info.branch), ("run", str(info.run_id))]
             for text in texts_per_run[-1]:
                 if text not in parsed:
                     parsed[text] = [(k, v) for k, v in json.loads(text).items() if k not in STORE_LABELS]
-            extra = [("commit", info.commit_sha), ("branch", info.branch), ("run", str(info.run_id))]
-            columns["labels"].extend([parsed[text] + extra for text in texts])
+            with_extra = {text: parsed[text] + extra for text in texts_per_run[-1]}
+            n = len(rows)
+            columns["labels"].extend(map(with_extra.__getitem__, texts))
             columns["units"].extend(units)
             columns["blobs"].extend(blobs)
             columns["iterations"].extend(iterations)
             columns["directions"].extend(directions)
-            columns["exact"].extend(map(bool, exact))
-            columns["runs"].extend([names.get(f, "") if f is not None else "" for f in files])
-            columns["metadata"].extend([[tuple(p) for p in json.loads(m)] if m else [] for m in metadata])
+            # Files, metadata and exact units are rare: a run without any costs no Python per set for them.
+            has = {"exact": any(exact), "runs": any(f is not None for f in files), "metadata": any(metadata)}
+            given = {k: given[k] or has[k] for k in given}
+            columns["exact"].extend(map(bool, exact) if has["exact"] else [False] * n)
+            columns["runs"].extend([names.get(f, "") if f is not None else "" for f in files]
+                                   if has["runs"] else [""] * n)
+            columns["metadata"].extend([[tuple(p) for p in json.loads(m)] if m else [] for m in metadata]
+                                       if has["metadata"] else [[]] * n)
             row = self._db.execute("SELECT warnings FROM runs WHERE run_id = ?", (info.run_id,)).fetchone()
             warnings.extend(json.loads(row[0]) if row and row[0] else [])
         blobs = columns["blobs"]
@@ -570,9 +573,9 @@ class Store:
             weights = _joined_floats([w if w is not None else _blob(np.ones(len(b) // 8))
                                       for w, b in zip(columns["iterations"], blobs)])
         core.add_sets(_joined_floats(blobs), offsets, columns["labels"], columns["units"], weights=weights,
-                      directions=columns["directions"], runs=_unless_all(columns["runs"], ""),
-                      metadata=_unless_all(columns["metadata"], []), exact=_unless_all(columns["exact"], False),
-                      custom_unit_ok=True)
+                      directions=columns["directions"], runs=columns["runs"] if given["runs"] else None,
+                      metadata=columns["metadata"] if given["metadata"] else None,
+                      exact=columns["exact"] if given["exact"] else None, custom_unit_ok=True)
         for warning in warnings:
             core.warn(warning)
         return Dataset(core), texts_per_run
