@@ -186,8 +186,8 @@ def _read_rows(store: Store, branch: str, run_order: Dict[int, int]) -> _Rows:
             break
         keys, run_ids, positions, values, processes, samples = zip(*chunk)
         n = len(chunk)
-        parts.append([np.fromiter(map(lambda k: codes.setdefault(k, len(codes)), keys), np.int64, n),
-                      np.fromiter(map(lambda r: run_order.get(r, -1), run_ids), np.int64, n),
+        parts.append([np.fromiter((codes.setdefault(k, len(codes)) for k in keys), np.int64, n),
+                      np.fromiter((run_order.get(r, -1) for r in run_ids), np.int64, n),
                       np.array(positions, np.int64), np.array(values, np.float64), np.array(processes, np.int64),
                       np.array(samples, np.int64)])
     columns = [np.concatenate(c) if parts else np.zeros(0, np.int64) for c in zip(*parts)] or \
@@ -216,17 +216,18 @@ def _assemble(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) 
     first = first[np.r_[True, rows.case[first][1:] != rows.case[first][:-1]]] if len(first) else first
     case_order = first[np.lexsort((rows.position[first], rows.run[first]))]
     commit = commit_at[rows.run]
-    order = np.lexsort((rows.run, commit, rows.case))
-    last = np.r_[(rows.case[order][1:] != rows.case[order][:-1]) | (commit[order][1:] != commit[order][:-1]), True]
-    order = order[last] if len(order) else order
-    begins = np.searchsorted(rows.case[order], np.arange(len(rows.keys) + 1))
+    by_commit = np.lexsort((rows.run, commit, rows.case))
+    last = np.r_[(rows.case[by_commit][1:] != rows.case[by_commit][:-1])
+                 | (commit[by_commit][1:] != commit[by_commit][:-1]), True]
+    by_commit = by_commit[last] if len(by_commit) else by_commit
+    begins = np.searchsorted(rows.case[by_commit], np.arange(len(rows.keys) + 1))
     cases: Dict[str, _Case] = OrderedDict()
     for at in case_order.tolist():
         code = int(rows.case[at])
         labels_json, unit, direction = db.execute(
             "SELECT labels, unit, direction FROM case_summaries WHERE branch = ? AND case_key = ? AND run_id = ?",
             (branch, rows.keys[code], runs[int(rows.run[at])].run_id)).fetchone()
-        span = order[begins[code]:begins[code + 1]]
+        span = by_commit[begins[code]:begins[code + 1]]
         cases[rows.keys[code]] = _Case(dict(json.loads(labels_json)), unit, direction, commit[span].tolist(),
                                        rows.value[span].tolist(), rows.processes[span].tolist(),
                                        rows.samples[span].tolist())

@@ -565,14 +565,14 @@ class Store:
                                        if has["metadata"] else [[]] * n)
             row = self._db.execute("SELECT warnings FROM runs WHERE run_id = ?", (info.run_id,)).fetchone()
             warnings.extend(json.loads(row[0]) if row and row[0] else [])
-        blobs = columns["blobs"]
-        offsets = np.zeros(len(blobs) + 1, dtype=np.int64)
-        np.cumsum(np.fromiter(map(len, blobs), dtype=np.int64, count=len(blobs)) // 8, out=offsets[1:])
+        all_blobs = columns["blobs"]
+        offsets = np.zeros(len(all_blobs) + 1, dtype=np.int64)
+        np.cumsum(np.fromiter(map(len, all_blobs), dtype=np.int64, count=len(all_blobs)) // 8, out=offsets[1:])
         weights = None
         if any(w is not None for w in columns["iterations"]):  # a set without iterations weighs each sample 1
             weights = _joined_floats([w if w is not None else _blob(np.ones(len(b) // 8))
-                                      for w, b in zip(columns["iterations"], blobs)])
-        core.add_sets(_joined_floats(blobs), offsets, columns["labels"], columns["units"], weights=weights,
+                                      for w, b in zip(columns["iterations"], all_blobs)])
+        core.add_sets(_joined_floats(all_blobs), offsets, columns["labels"], columns["units"], weights=weights,
                       directions=columns["directions"], runs=columns["runs"] if given["runs"] else None,
                       metadata=columns["metadata"] if given["metadata"] else None,
                       exact=columns["exact"] if given["exact"] else None, custom_unit_ok=True)
