@@ -2,6 +2,7 @@
 Parquet export (issue 34). Writes the figures as Markdown (bench/RESULTS-store-history.md).
 
     python3 bench/bench_store_history.py --cases 1000 --commits 1000 --samples 50 --out bench/RESULTS-store-history.md
+    python3 bench/bench_store_history.py --cases 10000 --commits 1000 --processes 1 --samples 10   # the issue's shape
 
 Each `history --store` step is the command line in a child process (`python3 -m benchreport history
 --store ... --format json`), timed with its peak resident memory (wait4's ru_maxrss); the report JSON of
