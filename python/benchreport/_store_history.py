@@ -25,7 +25,7 @@ import numpy as np
 from . import _core
 from ._history import HistoryResult
 from ._reports import Report
-from .store import RunInfo, Store, check_blob
+from .store import STORE_LABELS, RunInfo, Store
 
 __all__ = ["Alert", "StoreHistoryResult", "store_history", "acknowledge", "STATES"]
 
@@ -67,56 +67,29 @@ def _case_key(labels: Dict[str, str]) -> str:
     return json.dumps(labels, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-#: Labels the store adds to every set (Store.dataset): they are not read from the set's own labels.
-_STORE_LABELS = ("commit", "branch", "run")
-
-
-def _runs_dataset(store: Store, runs: Sequence[Tuple[int, str, str]]) -> Tuple[Any, List[List[str]]]:
-    """The sets of ``runs`` ((run id, commit, branch), in this order) as one native Dataset read from
-    one CSR buffer, with the labels :meth:`Store.dataset` gives them (set labels, then commit,
-    branch, run); units and directions as recorded. Iterations, files and metadata are left out:
-    the per-commit summary does not read them. Also returns, per run, the case columns a dataset of
-    that run alone has (in order of first appearance, less commit and the per-process labels)."""
+def _runs_dataset(store: Store, runs: Sequence[RunInfo]) -> Tuple[Any, List[List[str]]]:
+    """The native Dataset of ``runs`` (:meth:`Store.dataset`), and per run the case columns a
+    dataset of that run alone has (in order of first appearance, less commit and the per-process
+    labels)."""
     skip = set(_core.PROCESS_LABELS) | {"commit"}
-    parsed: Dict[str, Tuple[List[Tuple[str, str]], Tuple[str, ...]]] = {}  # labels JSON -> (labels, names)
-    blobs: List[bytes] = []
-    labels: List[List[Tuple[str, str]]] = []
-    units: List[str] = []
-    directions: List[Optional[str]] = []
-    run_columns: List[List[str]] = []
-    db = store.connection
-    for run_id, commit, branch in runs:
-        bad = db.execute("SELECT set_id, samples FROM sets WHERE run_id = ? AND (typeof(samples) != 'blob'"
-                         " OR length(samples) % 8 != 0) ORDER BY set_id LIMIT 1", (run_id,)).fetchone()
-        if bad is not None:
-            check_blob(store.path, bad[1], bad[0], "samples")
-        rows = db.execute("SELECT labels, unit, direction, samples FROM sets WHERE run_id = ? ORDER BY set_id",
-                          (run_id,)).fetchall()
-        texts, run_units, run_directions, run_blobs = zip(*rows) if rows else ((), (), (), ())
-        for text in dict.fromkeys(texts):
-            if text not in parsed:
-                pairs = [(k, v) for k, v in json.loads(text).items() if k not in _STORE_LABELS]
-                parsed[text] = (pairs, tuple(k for k, _ in pairs) + _STORE_LABELS)
+    dataset, texts_per_run = store._read_runs(runs)
+    names_of: Dict[str, Tuple[str, ...]] = {}
+    run_columns = []
+    for texts in texts_per_run:
+        for text in texts:
+            if text not in names_of:
+                names_of[text] = tuple(k for k in json.loads(text) if k not in STORE_LABELS) + STORE_LABELS
         seen: Dict[str, None] = OrderedDict()
-        for names in dict.fromkeys(parsed[text][1] for text in dict.fromkeys(texts)):
-            seen.update(dict.fromkeys(names))  # the columns in the order a dataset of this run adds them
-        extra = [("commit", commit), ("branch", branch), ("run", str(run_id))]
-        labels.extend([parsed[text][0] + extra for text in texts])
-        blobs.extend(run_blobs)
-        units.extend(run_units)
-        directions.extend(run_directions)
+        for names in dict.fromkeys(map(names_of.__getitem__, texts)):  # the columns in the order a dataset
+            seen.update(dict.fromkeys(names))  # of this run adds them; one update per distinct set of names
         run_columns.append([c for c in seen if c not in skip])
-    offsets = np.zeros(len(blobs) + 1, dtype=np.int64)
-    np.cumsum(np.fromiter(map(len, blobs), dtype=np.int64, count=len(blobs)) // 8, out=offsets[1:])
-    values = np.frombuffer(b"".join(blobs), dtype="<f8").astype(np.float64)
-    return (_core.dataset_from_csr(values, offsets, labels, units=units, directions=directions, custom_unit_ok=True),
-            run_columns)
+    return dataset._ds, run_columns
 
 
 def _summaries_of(store: Store, runs: Sequence[RunInfo], threads: int) -> List[Tuple[Dict[str, str], Any]]:
     """(case labels in column order, series) of every case of these runs, summarised as one commit:
     build_history's own per-commit summary, so a cached value is the full run's to the bit."""
-    dataset, _ = _runs_dataset(store, [(r.run_id, r.commit_sha, r.branch) for r in runs])
+    dataset = store.dataset([r.run_id for r in runs])._ds
     history = _core.analyze_history(dataset, order="commit", threads=threads).history
     return [(dict(zip(history.by, s.key)), s) for s in history.series]
 
@@ -125,7 +98,7 @@ def _summary_rows(store: Store, branch: str, runs: Sequence[RunInfo], threads: i
     """``case_summaries`` rows of each of ``runs`` summarised alone (as :func:`_summaries_of` of that
     run would), from one dataset of all of them: the run label joins the case key, so each series is
     one (case, run) and holds one commit, and one analysis summarises them all."""
-    dataset, run_columns = _runs_dataset(store, [(r.run_id, r.commit_sha, r.branch) for r in runs])
+    dataset, run_columns = _runs_dataset(store, runs)
     columns_of = {r.run_id: tuple(cols) for r, cols in zip(runs, run_columns)}
     by = [*OrderedDict.fromkeys(c for cols in run_columns for c in cols), "run"]
     history = _core.analyze_history(dataset, order="commit", by=by, threads=threads).history
@@ -167,12 +140,60 @@ def _summarise_new_runs(store: Store, branch: str, runs: Sequence[RunInfo], rebu
     return len(new)
 
 
+#: Cached summary rows read per fetch while assembling (bounds the Python tuples alive at once).
+FETCH_ROWS = 1 << 18
+
+
 @dataclass
 class _Case:
     labels: Dict[str, str]
     unit: str
     direction: str
-    points: Dict[int, Tuple[float, int, int]] = field(default_factory=dict)  # commit index -> summary
+    commits: List[int]  # commit indices, ascending, and the summary at each
+    values: List[float]
+    processes: List[int]
+    samples: List[int]
+    pooled: Dict[int, Tuple[float, int, int]] = field(default_factory=dict)  # commit index -> pooled summary
+
+    def points(self) -> Dict[int, Tuple[float, int, int]]:
+        return {**dict(zip(self.commits, zip(self.values, self.processes, self.samples))), **self.pooled}
+
+
+@dataclass
+class _Rows:
+    """The cached (case, run) rows of a branch as columns: case code (first-seen order of the key
+    text), place of the run in the branch's runs, position in the run, summary."""
+
+    keys: List[str]
+    case: np.ndarray
+    run: np.ndarray
+    position: np.ndarray
+    value: np.ndarray
+    processes: np.ndarray
+    samples: np.ndarray
+
+
+def _read_rows(store: Store, branch: str, run_order: Dict[int, int]) -> _Rows:
+    """Every cached row of ``branch`` whose run is in ``run_order``, read in chunks straight into
+    arrays (10^7 rows as Python tuples would take gigabytes)."""
+    codes: Dict[str, int] = {}
+    parts: List[List[np.ndarray]] = []
+    cursor = store.connection.execute(
+        "SELECT case_key, run_id, position, value, processes, samples FROM case_summaries WHERE branch = ?", (branch,))
+    while True:
+        chunk = cursor.fetchmany(FETCH_ROWS)
+        if not chunk:
+            break
+        keys, run_ids, positions, values, processes, samples = zip(*chunk)
+        n = len(chunk)
+        parts.append([np.fromiter((codes.setdefault(k, len(codes)) for k in keys), np.int64, n),
+                      np.fromiter((run_order.get(r, -1) for r in run_ids), np.int64, n),
+                      np.array(positions, np.int64), np.array(values, np.float64), np.array(processes, np.int64),
+                      np.array(samples, np.int64)])
+    columns = [np.concatenate(c) if parts else np.zeros(0, np.int64) for c in zip(*parts)] or \
+        [np.zeros(0, np.int64)] * 6
+    keep = columns[1] >= 0  # rows of runs no longer listed (none, unless the store changed meanwhile)
+    return _Rows(list(codes), *(c[keep] for c in columns))
 
 
 def _assemble(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) -> Any:
@@ -180,55 +201,61 @@ def _assemble(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) 
     ``store.dataset(runs)`` gives: commits and cases by first appearance, columns likewise."""
     commits = list(OrderedDict.fromkeys(r.commit_sha for r in runs))
     position = {c: i for i, c in enumerate(commits)}
-    commit_of = {r.run_id: position[r.commit_sha] for r in runs}
-    run_order = {r.run_id: i for i, r in enumerate(runs)}
-    runs_per_commit: Dict[int, List[RunInfo]] = {}
-    for r in runs:
-        runs_per_commit.setdefault(commit_of[r.run_id], []).append(r)
+    commit_at = np.array([position[r.commit_sha] for r in runs], dtype=np.int64)  # run's place -> commit index
+    rows = _read_rows(store, branch, {r.run_id: i for i, r in enumerate(runs)})
     db = store.connection
-    # Only numbers and the case key for each of the (cases × runs) rows; the labels, unit and
-    # direction of a case from its first row, and the columns from each run's first row.
-    first: Dict[str, Tuple[int, int, int]] = {}  # case key -> (run order, position, run id)
-    per_case: Dict[str, Dict[int, Tuple[float, int, int]]] = {}
-    for run_id, key, pos, value, processes, samples in db.execute(
-            "SELECT run_id, case_key, position, value, processes, samples FROM case_summaries WHERE branch = ?",
-            (branch,)):
-        seen_at = run_order.get(run_id)
-        if seen_at is None:
-            continue
-        at = (seen_at, pos, run_id)
-        if key not in first or at < first[key]:
-            first[key] = at
-        per_case.setdefault(key, {})[commit_of[run_id]] = (value, processes, samples)
     by: Dict[str, None] = OrderedDict()
-    for r in runs:
+    for r in runs:  # the columns from each run's first row
         row = db.execute("SELECT labels FROM case_summaries WHERE branch = ? AND run_id = ? AND position = 0",
                          (branch, r.run_id)).fetchone()
         if row is not None:
             by.update((k, None) for k, _ in json.loads(row[0]))
+    # Cases in order of first appearance (run, then position in it); each case's series by commit,
+    # the last run of a commit standing for it until the pooled summary below replaces it.
+    first = np.lexsort((rows.position, rows.run, rows.case))
+    first = first[np.r_[True, rows.case[first][1:] != rows.case[first][:-1]]] if len(first) else first
+    case_order = first[np.lexsort((rows.position[first], rows.run[first]))]
+    commit = commit_at[rows.run]
+    by_commit = np.lexsort((rows.run, commit, rows.case))
+    last = np.r_[(rows.case[by_commit][1:] != rows.case[by_commit][:-1])
+                 | (commit[by_commit][1:] != commit[by_commit][:-1]), True]
+    by_commit = by_commit[last] if len(by_commit) else by_commit
+    begins = np.searchsorted(rows.case[by_commit], np.arange(len(rows.keys) + 1))
     cases: Dict[str, _Case] = OrderedDict()
-    for key, (_, _, run_id) in sorted(first.items(), key=lambda item: item[1]):
+    for at in case_order.tolist():
+        code = int(rows.case[at])
         labels_json, unit, direction = db.execute(
             "SELECT labels, unit, direction FROM case_summaries WHERE branch = ? AND case_key = ? AND run_id = ?",
-            (branch, key, run_id)).fetchone()
-        cases[key] = _Case(dict(json.loads(labels_json)), unit, direction, per_case[key])
+            (branch, rows.keys[code], runs[int(rows.run[at])].run_id)).fetchone()
+        span = by_commit[begins[code]:begins[code + 1]]
+        cases[rows.keys[code]] = _Case(dict(json.loads(labels_json)), unit, direction, commit[span].tolist(),
+                                       rows.value[span].tolist(), rows.processes[span].tolist(),
+                                       rows.samples[span].tolist())
     columns = list(by)
     # A commit with several runs: its processes are pooled across the runs (as a full run pools
     # them), so its summaries come from those runs' samples together.
+    runs_per_commit: Dict[int, List[RunInfo]] = {}
+    for r in runs:
+        runs_per_commit.setdefault(position[r.commit_sha], []).append(r)
     for commit, commit_runs in runs_per_commit.items():
         if len(commit_runs) > 1:
             for labels, s in _summaries_of(store, commit_runs, threads):
                 pooled = cases.get(_case_key(labels))
                 if pooled is not None:
-                    pooled.points[commit] = (float(s.values[0]), int(s.processes[0]), int(s.samples[0]))
+                    pooled.pooled[commit] = (float(s.values[0]), int(s.processes[0]), int(s.samples[0]))
     merged: Dict[Tuple[str, ...], List[_Case]] = OrderedDict()
     for case in cases.values():  # a column a run lacks is "" there, as in the full dataset's key
         merged.setdefault(tuple(case.labels.get(c, "") for c in columns), []).append(case)
     series = []
     for key, parts in merged.items():
+        if len(parts) == 1 and not parts[0].pooled:  # the usual case: the lists as read
+            case = parts[0]
+            series.append(_core.Series(list(key), case.unit, case.direction, case.commits, case.values,
+                                       case.processes, case.samples))
+            continue
         points: Dict[int, Tuple[float, int, int]] = {}
         for part in parts:
-            points.update(part.points)
+            points.update(part.points())
         order = sorted(points)
         series.append(_core.Series(list(key), parts[0].unit, parts[0].direction, order,
                                    [points[c][0] for c in order], [points[c][1] for c in order],

@@ -71,19 +71,24 @@ def export_store(store: "Store", directory: Any) -> Dict[str, int]:
     schema = pa.schema([*(pa.field(c, pa.string()) for c in columns), pa.field("unit", pa.string()),
                         pa.field("value", pa.float64())])
     counts = {"runs": 0, "sets": 0, "samples": 0, "files": 0}
-    set_rows: Dict[str, List[Any]] = {k: [] for k in _SET_FIELDS}
     checksums: Dict[int, str] = {}
     runs = db.execute("SELECT run_id, commit_sha, branch FROM runs ORDER BY branch, seq, run_id").fetchall()
-    for run_id, commit, branch in runs:
-        table, checksums[run_id] = _run_samples(db, store.path, run_id, commit, branch, columns, schema, set_rows)
-        folder = root / partition_path(branch, commit)
-        folder.mkdir(parents=True, exist_ok=True)
-        pq.write_table(table, folder / f"run-{run_id}.parquet")
-        counts["runs"] += 1
-        counts["files"] += 1
-        counts["samples"] += table.num_rows
-    counts["sets"] = len(set_rows["run_id"])
-    feather.write_feather(pa.table(set_rows, schema=_sets_schema(pa)), root / "_sets.arrow", compression="zstd")
+    # _sets.arrow is written one batch per run (the Arrow IPC file format that feather reads): the
+    # set rows of 10^7 sets held at once would take gigabytes of Python objects.
+    sets_schema = _sets_schema(pa)
+    with pa.ipc.new_file(str(root / "_sets.arrow"), sets_schema,
+                         options=pa.ipc.IpcWriteOptions(compression="zstd")) as sets_file:
+        for run_id, commit, branch in runs:
+            set_rows: Dict[str, List[Any]] = {k: [] for k in _SET_FIELDS}
+            table, checksums[run_id] = _run_samples(db, store.path, run_id, commit, branch, columns, schema, set_rows)
+            folder = root / partition_path(branch, commit)
+            folder.mkdir(parents=True, exist_ok=True)
+            pq.write_table(table, folder / f"run-{run_id}.parquet")
+            sets_file.write_batch(pa.record_batch(set_rows, schema=sets_schema))
+            counts["runs"] += 1
+            counts["files"] += 1
+            counts["samples"] += table.num_rows
+            counts["sets"] += len(set_rows["run_id"])
     feather.write_feather(_runs_table(pa, db, checksums), root / "_runs.arrow", compression="zstd")
     (root / "_store.json").write_text(json.dumps({"format": FORMAT, "schema_version": store.schema_version}) + "\n",
                                       encoding="utf-8")

@@ -30,7 +30,7 @@ from ._core import InputError
 from ._dataset import Dataset, PathLike, expand_paths, load
 
 __all__ = ["Store", "RunInfo", "RecordResult", "SCHEMA_VERSION", "APPLICATION_ID", "CI_VARIABLES",
-           "environment_diff", "commit_from_metadata", "ci_environment"]
+           "environment_diff", "commit_from_metadata", "ci_environment", "STORE_LABELS"]
 
 #: Schema version written by this benchreport (``PRAGMA user_version``).
 SCHEMA_VERSION = 2
@@ -63,6 +63,9 @@ _VOLATILE_KEYS = frozenset({
 })
 
 Environment = Dict[str, Any]
+
+#: Labels the store adds to every set of a Dataset it reads (Store.dataset), not kept in the set's labels.
+STORE_LABELS: Tuple[str, ...] = ("commit", "branch", "run")
 
 
 @dataclass(frozen=True)
@@ -175,10 +178,21 @@ def check_blob(where: str, blob: Any, set_id: int, column: str, size: Optional[i
         raise InputError(f"{where}: set {set_id}: column {column} holds {length}, expected {want}")
 
 
-def _floats(where: str, blob: bytes, set_id: int, column: str, size: Optional[int] = None) -> np.ndarray:
-    """A float64 little-endian blob as native float64 (a copy: the Dataset keeps its own memory)."""
-    check_blob(where, blob, set_id, column, size)
-    return np.frombuffer(blob, dtype="<f8").astype(np.float64)
+def _check_blobs(where: str, set_ids: Sequence[int], blobs: Sequence[Any], column: str,
+                 samples: Optional[Sequence[bytes]] = None) -> None:
+    """:func:`check_blob` of a run's column at once (NULL iterations allowed); the first bad set is named."""
+    if all(type(b) is bytes and not len(b) % 8 for b in blobs) if samples is None else all(b is None for b in blobs):
+        return  # the usual case, checked without a Python call per set
+    for i, blob in enumerate(blobs):
+        if samples is None:
+            check_blob(where, blob, set_ids[i], column)
+        elif blob is not None:
+            check_blob(where, blob, set_ids[i], column, len(samples[i]))
+
+
+def _joined_floats(blobs: Sequence[bytes]) -> np.ndarray:
+    """float64 little-endian blobs as one native float64 array (a copy: the Dataset keeps its own memory)."""
+    return np.frombuffer(b"".join(blobs), dtype="<f8").astype(np.float64)
 
 
 def _utc_time(text: Optional[str]) -> str:
@@ -504,33 +518,80 @@ class Store:
         """The sets of these runs (in the order given, sets in recorded order) as one Dataset, with the
         labels ``commit``, ``branch`` and ``run`` (the run id) added; sample values, iterations, units,
         directions, per-set and per-file metadata exactly as recorded."""
+        return self._read_runs(self._runs_by_id(list(run_ids)))[0]
+
+    def _read_runs(self, infos: Sequence[RunInfo]) -> Tuple[Dataset, List[List[str]]]:
+        """:meth:`dataset` of ``infos``, and per run its distinct label texts (as stored, in order of
+        first appearance). One query per run, columns gathered whole (no Python per set but the
+        label lookup) and every set added from one CSR buffer with one ``add_sets``."""
         core = _core.Dataset()
         used_names: Dict[str, int] = {}
-        for info in self._runs_by_id(list(run_ids)):
-            files = self._db.execute("SELECT position, file, format, metadata FROM run_files WHERE run_id = ?"
-                                     " ORDER BY position", (info.run_id,)).fetchall()
-            names = {}
-            for position, file, fmt, metadata in files:
-                name = file if used_names.setdefault(file, info.run_id) == info.run_id else f"{info.run_id}:{file}"
-                core.add_run(name, metadata)
-                if fmt:
-                    core.set_run_format(name, fmt)
-                names[position] = name
+        parsed: Dict[str, List[Tuple[str, str]]] = {}  # label text -> its pairs, less the store's labels
+        columns: Dict[str, List[Any]] = {k: [] for k in ("labels", "units", "blobs", "iterations", "directions",
+                                                         "exact", "runs", "metadata")}
+        given = {"runs": False, "metadata": False, "exact": False}  # any set with a file, metadata, exact unit
+        texts_per_run: List[List[str]] = []
+        warnings: List[str] = []
+        for info in infos:
+            names = self._add_files(core, info.run_id, used_names)
+            rows = self._db.execute(
+                "SELECT set_id, labels, unit, samples, iterations, direction, exact, file, metadata FROM sets"
+                " WHERE run_id = ? ORDER BY set_id", (info.run_id,)).fetchall()
+            if not rows:
+                texts_per_run.append([])
+                continue
+            set_ids, texts, units, blobs, iterations, directions, exact, files, metadata = zip(*rows)
+            _check_blobs(self.path, set_ids, blobs, "samples")
+            _check_blobs(self.path, set_ids, iterations, "iterations", blobs)
+            texts_per_run.append(list(dict.fromkeys(texts)))
             extra = [("commit", info.commit_sha), ("branch", info.branch), ("run", str(info.run_id))]
-            for set_id, labels, unit, samples, iterations, direction, exact, file, metadata in self._db.execute(
-                    "SELECT set_id, labels, unit, samples, iterations, direction, exact, file, metadata FROM sets"
-                    " WHERE run_id = ? ORDER BY set_id", (info.run_id,)):
-                set_labels = [(k, v) for k, v in json.loads(labels).items() if k not in ("commit", "branch", "run")]
-                weights = None if iterations is None else _floats(self.path, iterations, set_id, "iterations",
-                                                                  len(samples))
-                core.add_set(set_labels + extra, _floats(self.path, samples, set_id, "samples"), unit,
-                             direction=direction, run=names.get(file, "") if file is not None else "",
-                             metadata=[tuple(p) for p in json.loads(metadata)] if metadata else [],
-                             weights=weights, custom_unit_ok=True, exact=bool(exact))
+            for text in texts_per_run[-1]:
+                if text not in parsed:
+                    parsed[text] = [(k, v) for k, v in json.loads(text).items() if k not in STORE_LABELS]
+            with_extra = {text: parsed[text] + extra for text in texts_per_run[-1]}
+            n = len(rows)
+            columns["labels"].extend(map(with_extra.__getitem__, texts))
+            columns["units"].extend(units)
+            columns["blobs"].extend(blobs)
+            columns["iterations"].extend(iterations)
+            columns["directions"].extend(directions)
+            # Files, metadata and exact units are rare: a run without any costs no Python per set for them.
+            has = {"exact": any(exact), "runs": any(f is not None for f in files), "metadata": any(metadata)}
+            given = {k: given[k] or has[k] for k in given}
+            columns["exact"].extend(map(bool, exact) if has["exact"] else [False] * n)
+            columns["runs"].extend([names.get(f, "") if f is not None else "" for f in files]
+                                   if has["runs"] else [""] * n)
+            columns["metadata"].extend([[tuple(p) for p in json.loads(m)] if m else [] for m in metadata]
+                                       if has["metadata"] else [[]] * n)
             row = self._db.execute("SELECT warnings FROM runs WHERE run_id = ?", (info.run_id,)).fetchone()
-            for warning in json.loads(row[0]) if row and row[0] else []:
-                core.warn(warning)
-        return Dataset(core)
+            warnings.extend(json.loads(row[0]) if row and row[0] else [])
+        all_blobs = columns["blobs"]
+        offsets = np.zeros(len(all_blobs) + 1, dtype=np.int64)
+        np.cumsum(np.fromiter(map(len, all_blobs), dtype=np.int64, count=len(all_blobs)) // 8, out=offsets[1:])
+        weights = None
+        if any(w is not None for w in columns["iterations"]):  # a set without iterations weighs each sample 1
+            weights = _joined_floats([w if w is not None else _blob(np.ones(len(b) // 8))
+                                      for w, b in zip(columns["iterations"], all_blobs)])
+        core.add_sets(_joined_floats(all_blobs), offsets, columns["labels"], columns["units"], weights=weights,
+                      directions=columns["directions"], runs=columns["runs"] if given["runs"] else None,
+                      metadata=columns["metadata"] if given["metadata"] else None,
+                      exact=columns["exact"] if given["exact"] else None, custom_unit_ok=True)
+        for warning in warnings:
+            core.warn(warning)
+        return Dataset(core), texts_per_run
+
+    def _add_files(self, core: Any, run_id: int, used_names: Dict[str, int]) -> Dict[int, str]:
+        """Adds a run's files to ``core`` as runs; returns position -> run name (a file name another
+        run already used is prefixed with this run's id)."""
+        names = {}
+        for position, file, fmt, metadata in self._db.execute(
+                "SELECT position, file, format, metadata FROM run_files WHERE run_id = ? ORDER BY position", (run_id,)):
+            name = file if used_names.setdefault(file, run_id) == run_id else f"{run_id}:{file}"
+            core.add_run(name, metadata)
+            if fmt:
+                core.set_run_format(name, fmt)
+            names[position] = name
+        return names
 
     # --- Parquet ------------------------------------------------------
     def export_parquet(self, directory: PathLike) -> Dict[str, int]:

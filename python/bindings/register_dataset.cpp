@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <sstream>
 
@@ -116,6 +117,73 @@ std::size_t add_set(Dataset& ds, const Labels& labels, const DoubleArray& sample
   return ds.add_set(labels, one_dimensional(samples, "samples"), parsed, options);
 }
 
+// Set i's unit among `units` (one for every set, or one each).
+const Unit& unit_of_set(const std::vector<Unit>& units, std::size_t i) { return units[units.size() == 1 ? 0 : i]; }
+
+// What add_sets_csr takes per set besides samples, labels and units; an absent vector means "none"
+// for every set (no run, no metadata, not exact, direction from the unit).
+struct CsrSetExtras {
+  std::optional<DoubleArray> weights;  // aligned with values
+  std::optional<std::vector<std::optional<std::string>>> directions;
+  std::optional<std::vector<std::string>> runs;  // run ids, each added to the dataset before
+  std::optional<std::vector<Metadata>> metadata;
+  std::optional<std::vector<bool>> exact;
+  bool custom_unit_ok = true;
+};
+
+template <typename T>
+void check_per_set(const std::optional<std::vector<T>>& column, std::size_t n, const char* what) {
+  if (column && column->size() != n) throw InputError(fmt::format("{} {} for {} sets", column->size(), what, n));
+}
+
+// Appends the sets of a CSR buffer to `ds` in one call: set i is values[offsets[i]:offsets[i+1]].
+// One validation of the layout and one unit parse per distinct symbol, not one Python call per set.
+void add_sets_csr(Dataset& ds, const DoubleArray& values, const IndexArray& offsets, const std::vector<Labels>& labels,
+                  const std::vector<std::string>& unit_symbols, const CsrSetExtras& extras) {
+  if (offsets.ndim() != 1) throw InputError("offsets must be 1-dimensional");
+  const auto v = one_dimensional(values, "values");
+  const std::span<const std::int64_t> o(offsets.data(), static_cast<std::size_t>(offsets.size()));
+  const std::size_t n = csr_cases(v, o);
+  if (labels.size() != n) throw InputError(fmt::format("{} label sets for {} sample sets", labels.size(), n));
+  if (unit_symbols.size() != 1 && unit_symbols.size() != n) {
+    throw InputError(fmt::format("{} units for {} sets", unit_symbols.size(), n));
+  }
+  check_per_set(extras.directions, n, "directions");
+  check_per_set(extras.runs, n, "runs");
+  check_per_set(extras.metadata, n, "metadata entries");
+  check_per_set(extras.exact, n, "exact flags");
+  std::span<const double> w;
+  if (extras.weights) {
+    w = one_dimensional(*extras.weights, "weights");
+    if (w.size() != v.size()) throw InputError(fmt::format("weights has {} values, values {}", w.size(), v.size()));
+  }
+  std::map<std::string, Unit> parsed;  // a store's run repeats a few symbols over 10^4 sets
+  std::vector<Unit> units;
+  for (const auto& symbol : unit_symbols) {
+    auto found = parsed.find(symbol);
+    if (found == parsed.end()) {
+      found = parsed.emplace(symbol, extras.custom_unit_ok ? parse_unit_or_custom(symbol) : parse_unit(symbol)).first;
+    }
+    units.push_back(found->second);
+  }
+  std::vector<std::optional<Direction>> parsed_directions(n);
+  for (std::size_t i = 0; extras.directions && i < n; ++i) {
+    if ((*extras.directions)[i]) parsed_directions[i] = parse_direction(*(*extras.directions)[i]);
+  }
+  py::gil_scoped_release release;
+  ds.reserve_values(ds.n_values() + v.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    SetOptions options;
+    options.direction = parsed_directions[i];
+    if (!w.empty()) options.weights = csr_case(w, o, i);
+    if (extras.runs) options.run = (*extras.runs)[i];
+    if (extras.metadata) options.metadata = (*extras.metadata)[i];
+    Unit unit = unit_of_set(units, i);
+    if (extras.exact) unit.exact = (*extras.exact)[i];
+    ds.add_set(labels[i], csr_case(v, o, i), unit, options);
+  }
+}
+
 void bind_dataset(py::module_& m) {
   py::class_<Dataset>(m, "Dataset", "Sample sets in CSR form with label columns (see benchreport.Dataset).")
       .def(py::init<>())
@@ -217,6 +285,21 @@ void bind_dataset(py::module_& m) {
            "metadata"_a = Metadata{}, "weights"_a = py::none(), "custom_unit_ok"_a = false, "exact"_a = false,
            "Adds a set (samples in `unit`, stored exactly as given). Do not call while numpy views of this object are "
            "alive.")
+      .def(
+          "add_sets",
+          [](Dataset& ds, const DoubleArray& values, const IndexArray& offsets, const std::vector<Labels>& labels,
+             const std::vector<std::string>& units, const std::optional<DoubleArray>& weights,
+             const std::optional<std::vector<std::optional<std::string>>>& directions,
+             const std::optional<std::vector<std::string>>& runs, const std::optional<std::vector<Metadata>>& metadata,
+             const std::optional<std::vector<bool>>& exact, bool custom_unit_ok) {
+            add_sets_csr(ds, values, offsets, labels, units,
+                         {weights, directions, runs, metadata, exact, custom_unit_ok});
+          },
+          "values"_a, "offsets"_a, "labels"_a, "units"_a, "weights"_a = py::none(), "directions"_a = py::none(),
+          "runs"_a = py::none(), "metadata"_a = py::none(), "exact"_a = py::none(), "custom_unit_ok"_a = false,
+          "Adds the sets of CSR arrays in one call, as add_set each: set i is values[offsets[i]:offsets[i+1]] "
+          "with labels[i] in units[i] (or units[0] for all); weights align with values; per set, "
+          "directions[i] (None = from the unit), runs[i] (added before), metadata[i], exact[i].")
       .def("select", &Dataset::select, "equal"_a)
       .def("subset",
            [](const Dataset& ds, const std::vector<std::size_t>& sets) {
@@ -346,48 +429,6 @@ void bind_io(py::module_& m) {
 
 }  // namespace
 
-// Set i's unit among `units` (one for every set, or one each).
-const Unit& unit_of_set(const std::vector<Unit>& units, std::size_t i) { return units[units.size() == 1 ? 0 : i]; }
-
-Dataset dataset_from_csr(const DoubleArray& values, const IndexArray& offsets, const std::vector<Labels>& labels,
-                         const std::vector<std::string>& unit_symbols, const std::optional<DoubleArray>& weights,
-                         const std::optional<std::vector<std::optional<std::string>>>& directions,
-                         bool custom_unit_ok) {
-  if (offsets.ndim() != 1) throw InputError("offsets must be 1-dimensional");
-  const auto v = one_dimensional(values, "values");
-  const std::span<const std::int64_t> o(offsets.data(), static_cast<std::size_t>(offsets.size()));
-  const std::size_t n = csr_cases(v, o);
-  if (labels.size() != n) throw InputError(fmt::format("{} label sets for {} sample sets", labels.size(), n));
-  if (unit_symbols.size() != 1 && unit_symbols.size() != n) {
-    throw InputError(fmt::format("{} units for {} sets", unit_symbols.size(), n));
-  }
-  if (directions && directions->size() != n) {
-    throw InputError(fmt::format("{} directions for {} sets", directions->size(), n));
-  }
-  std::span<const double> w;
-  if (weights) {
-    w = one_dimensional(*weights, "weights");
-    if (w.size() != v.size()) throw InputError(fmt::format("weights has {} values, values {}", w.size(), v.size()));
-  }
-  std::vector<Unit> units;
-  for (const auto& symbol : unit_symbols)
-    units.push_back(custom_unit_ok ? parse_unit_or_custom(symbol) : parse_unit(symbol));
-  std::vector<std::optional<Direction>> parsed_directions(n);
-  for (std::size_t i = 0; directions && i < n; ++i) {
-    if ((*directions)[i]) parsed_directions[i] = parse_direction(*(*directions)[i]);
-  }
-  py::gil_scoped_release release;
-  Dataset ds;
-  ds.reserve_values(v.size());
-  for (std::size_t i = 0; i < n; ++i) {
-    SetOptions options;
-    options.direction = parsed_directions[i];
-    if (!w.empty()) options.weights = csr_case(w, o, i);
-    ds.add_set(labels[i], csr_case(v, o, i), unit_of_set(units, i), options);
-  }
-  return ds;
-}
-
 void register_dataset(py::module_& m) {
   register_unit(m);
   bind_dataset(m);  // before the functions that return a Dataset, so that their signatures name it
@@ -397,8 +438,10 @@ void register_dataset(py::module_& m) {
          const std::string& unit, const std::optional<std::vector<std::string>>& units,
          const std::optional<DoubleArray>& weights,
          const std::optional<std::vector<std::optional<std::string>>>& directions, bool custom_unit_ok) {
-        return dataset_from_csr(values, offsets, labels, units ? *units : std::vector<std::string>{unit}, weights,
-                                directions, custom_unit_ok);
+        Dataset ds;
+        add_sets_csr(ds, values, offsets, labels, units ? *units : std::vector<std::string>{unit},
+                     {weights, directions, std::nullopt, std::nullopt, std::nullopt, custom_unit_ok});
+        return ds;
       },
       "values"_a, "offsets"_a, "labels"_a, "unit"_a = "s", "units"_a = py::none(), "weights"_a = py::none(),
       "directions"_a = py::none(), "custom_unit_ok"_a = true,

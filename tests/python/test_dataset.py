@@ -205,3 +205,63 @@ def test_summarize_without_by_is_one_row_per_set_with_labels():
     assert list(table["benchmark"]) == ["a", "a", "b"]
     assert list(table["unit"]) == ["ms", "ms", "MiB/s"]
     np.testing.assert_allclose(table["median"], [2.0, 4.5, 6.0], rtol=1e-15)
+
+
+def _sets_one_by_one(values, offsets, labels, units, weights, directions, runs, metadata, exact):
+    core = br._core.Dataset()
+    for run in dict.fromkeys(r for r in runs if r):
+        core.add_run(run, '{"tool": "x"}')
+    for i in range(len(labels)):
+        a, b = offsets[i], offsets[i + 1]
+        core.add_set(labels[i], values[a:b], units[i], direction=directions[i], run=runs[i], metadata=metadata[i],
+                     weights=None if weights is None else weights[a:b], custom_unit_ok=True, exact=exact[i])
+    return br.Dataset(core)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_add_sets_equals_add_set_per_set(weighted):
+    """Dataset.add_sets (one call for a CSR buffer, as Store.dataset reads a store) gives the dataset
+    that add_set gives set by set: values, labels, units (custom ones, exact ones), directions, runs,
+    metadata and weights."""
+    rng = np.random.default_rng(7)
+    sizes = [3, 1, 4, 2, 5]
+    offsets = np.r_[0, np.cumsum(sizes)].astype(np.int64)
+    values = rng.lognormal(size=offsets[-1])
+    weights = rng.integers(1, 9, size=offsets[-1]).astype(float) if weighted else None
+    labels = [[("benchmark", f"b{i % 3}"), ("process", str(i))] + ([("size", "64")] if i % 2 else [])
+              for i in range(5)]
+    units = ["ms", "ms", "frames", "B", "ns"]
+    directions = [None, "higher", None, None, "lower"]
+    runs = ["f1", "f1", "", "f2", "f2"]
+    metadata = [[("k", '"v"')], [], [], [("n", "3")], []]
+    exact = [False, False, True, False, False]
+    expected = _sets_one_by_one(values, offsets, labels, units, weights, directions, runs, metadata, exact)
+    core = br._core.Dataset()
+    for run in ("f1", "f2"):
+        core.add_run(run, '{"tool": "x"}')
+    core.add_sets(values, offsets, labels, units, weights=weights, directions=directions, runs=runs,
+                  metadata=metadata, exact=exact, custom_unit_ok=True)
+    got = br.Dataset(core)
+    assert got.to_json() == expected.to_json()
+    assert np.array_equal(got.values_as_read.view(np.int64), expected.values_as_read.view(np.int64))
+    assert got.units == expected.units and got.directions == expected.directions
+    assert [got.unit(i).exact for i in range(5)] == exact
+    assert got.run_ids == expected.run_ids and got.metadata == expected.metadata
+    assert (got.weights is None) == (not weighted)
+    if weighted:
+        assert np.array_equal(got.weights, expected.weights)
+
+
+def test_add_sets_refuses_columns_of_the_wrong_length():
+    core = br._core.Dataset()
+    values, offsets = np.ones(4), np.array([0, 2, 4], dtype=np.int64)
+    labels = [[("benchmark", "a")], [("benchmark", "b")]]
+    with pytest.raises(br.InputError, match="1 runs for 2 sets"):
+        core.add_sets(values, offsets, labels, ["s"], runs=[""])
+    with pytest.raises(br.InputError, match="3 exact flags for 2 sets"):
+        core.add_sets(values, offsets, labels, ["s"], exact=[True, False, True])
+    with pytest.raises(br.InputError, match="1 label sets for 2 sample sets"):
+        core.add_sets(values, offsets, labels[:1], ["s"])
+    with pytest.raises(br.InputError, match="weights has 3 values, values 4"):
+        core.add_sets(values, offsets, labels, ["s"], weights=np.ones(3))
+    assert len(core) == 0  # nothing added by a refused call

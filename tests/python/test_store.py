@@ -266,6 +266,14 @@ def test_a_blob_that_is_not_float64_is_a_clear_error(tmp_path):
             store.export_parquet(tmp_path / "out")
 
 
+def test_iterations_of_the_wrong_length_are_a_clear_error(tmp_path):
+    with Store.open(tmp_path / "s.db") as store:
+        store.record(_synthetic(weights=True), commit="c1", branch="main")
+        store.connection.execute("UPDATE sets SET iterations = zeroblob(16) WHERE set_id = 3")
+        with pytest.raises(br.InputError, match=r"set 3: column iterations holds 16 bytes, expected 56 bytes, as the"):
+            store.dataset([1])
+
+
 def test_a_run_written_with_raw_sql_reads_back(tmp_path):
     """docs/store.md tells a C++ harness how to write a run; this does the same in SQL."""
     path = tmp_path / "s.db"

@@ -237,6 +237,10 @@ class Dataset:
         """
         Adds a set (samples in `unit`, stored exactly as given). Do not call while numpy views of this object are alive.
         """
+    def add_sets(self, values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], labels: collections.abc.Sequence[collections.abc.Sequence[tuple[str, str]]], units: collections.abc.Sequence[str], weights: typing.Annotated[numpy.typing.ArrayLike, numpy.float64] | None = None, directions: collections.abc.Sequence[str | None] | None = None, runs: collections.abc.Sequence[str] | None = None, metadata: collections.abc.Sequence[collections.abc.Sequence[tuple[str, str]]] | None = None, exact: collections.abc.Sequence[bool] | None = None, custom_unit_ok: bool = False) -> None:
+        """
+        Adds the sets of CSR arrays in one call, as add_set each: set i is values[offsets[i]:offsets[i+1]] with labels[i] in units[i] (or units[0] for all); weights align with values; per set, directions[i] (None = from the unit), runs[i] (added before), metadata[i], exact[i].
+        """
     def columns(self) -> list[str]:
         ...
     def copy(self) -> Dataset:
