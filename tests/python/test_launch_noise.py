@@ -300,21 +300,31 @@ def test_unshared_launch_noise_from_a_store_matches_numpy_and_the_truth(tmp_path
     assert np.mean([n.variance for n in noise.values()]) > 2.5 * truth
 
 
-def test_paired_compare_with_a_two_process_store_uses_the_unshared_noise(tmp_path):
-    rng = np.random.default_rng(42)
-    path = tmp_path / "results.db"
+def _paired_store_compare(path, seed, record, runs, change):
+    """A store at `path` of `runs` runs of main made by `record`, and a paired PR (one process a side) compared
+    with it."""
+    rng = np.random.default_rng(seed)
     with Store.open(path) as store:
-        _record_main_on_hosts(store, rng, 25)
-    aa = ln.compare_with_store(_paired_pr(rng, 8, 0.04, [1.0] * 8), str(path), "main", {"revision": "base"})
-    for r in aa.cases:
+        record(store, rng, runs)
+    return ln.compare_with_store(_paired_pr(rng, len(change), 0.04, change), str(path), "main", {"revision": "base"})
+
+
+def _assert_no_claim_on_the_store(result, method, runs, noise_prefix):
+    for r in result.cases:
         c = r.comparison
-        assert c.change_ci_method == "store_paired_launch_t" and c.launch_noise_runs == 25
-        assert c.launch_noise.startswith("unshared launch noise from 25 runs of main with ≥ 2 processes")
+        assert c.change_ci_method == method and c.launch_noise_runs == runs
+        assert c.launch_noise.startswith(noise_prefix)
         assert c.verdict not in ("slower", "faster")
+
+
+def test_paired_compare_with_a_two_process_store_uses_the_unshared_noise(tmp_path):
+    aa = _paired_store_compare(tmp_path / "aa.db", 42, _record_main_on_hosts, 25, [1.0] * 8)
+    _assert_no_claim_on_the_store(aa, "store_paired_launch_t", 25,
+                                  "unshared launch noise from 25 runs of main with ≥ 2 processes")
     # The report's note names the sd it used: the unshared part, not the whole launch's.
     assert "the unshared part for the 8 cases whose base and head share a host" in aa.to_markdown()
     # +20 % on case00 only, the others unchanged: the unshared sd is about 2 %, so 20 % is some 6 se.
-    pr = ln.compare_with_store(_paired_pr(rng, 8, 0.04, [1.2] + [1.0] * 7), str(path), "main", {"revision": "base"})
+    pr = _paired_store_compare(tmp_path / "pr.db", 42, _record_main_on_hosts, 25, [1.2] + [1.0] * 7)
     verdicts = {r.name: r.comparison.verdict for r in pr.cases}
     assert verdicts["case00"] == "slower"
     assert all(v not in ("slower", "faster") for name, v in verdicts.items() if name != "case00")
@@ -336,16 +346,11 @@ def test_paired_interval_is_a_t_on_twice_the_unshared_variance():
 
 
 def test_paired_compare_with_a_one_process_store_falls_back_and_says_so(tmp_path):
-    rng = np.random.default_rng(44)
-    path = tmp_path / "results.db"
-    with Store.open(path) as store:
-        _record_main(store, rng, 15)
-    res = ln.compare_with_store(_paired_pr(rng, 4, 0.04, [1.0] * 4), str(path), "main", {"revision": "base"})
+    res = _paired_store_compare(tmp_path / "results.db", 44, _record_main, 15, [1.0] * 4)
+    _assert_no_claim_on_the_store(res, "store_launch_t", 15, "launch noise from 15 runs of main")
     for r in res.cases:
-        c = r.comparison
-        assert c.change_ci_method == "store_launch_t" and c.launch_noise_runs == 15
-        assert c.launch_noise.startswith("launch noise from 15 runs of main")
-        assert "base and head share a host, but 0 of these runs have ≥ 2 processes (fewer than 10)" in c.launch_noise
+        assert ("base and head share a host, but 0 of these runs have ≥ 2 processes (fewer than 10)"
+                in r.comparison.launch_noise)
 
 
 def test_small_paired_simulation_false_positives_coverage_and_power():
