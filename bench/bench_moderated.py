@@ -29,7 +29,8 @@ Rules (threshold 5 %, alpha 0.05, 95 % intervals, Benjamini-Hochberg across the 
     empnull   K = 1 only, the Efron alternative: z = (l_c - median l) / (1.4826 MAD of l),
     oracle    z test with each case's true variance of the estimate (same rule, same BH).
 Columns: fp = slower/faster claims per A/A case (after BH), gate = share of A/A comparisons with a
-claim, cov = coverage of the 95 % interval of the change in A/A cases (moderated; today's beside),
+claim in either direction, `--fail-on slower` = share with a slower claim (what the CLI's gate exits 1
+on), cov = coverage of the 95 % interval of the change in A/A cases (moderated; today's beside),
 power = share of the 8 changed cases called in the right direction (after BH; today raw = no BH).
 
 Run: python3 bench/bench_moderated.py [--quick] [--reps 100] [--seed 1]
@@ -214,6 +215,8 @@ def cell(rng, reps, k, sigma_p, n, paired, model="harsh"):
             if not changed:
                 res[f"{name}_fp"] = np.mean(call != 0)
                 res[f"{name}_gate"] = np.mean((call != 0).any(axis=1))
+                # what `--fail-on slower` does: exit 1 when any case is called slower
+                res[f"{name}_gate_slower"] = np.mean((call > 0).any(axis=1))
                 finite = np.isfinite(lo) & np.isfinite(hi)
                 res[f"{name}_cov"] = np.mean((lo[finite] <= 0) & (hi[finite] >= 0)) if finite.any() else np.nan
             else:
@@ -236,9 +239,9 @@ def run_model(model, seed0, reps, ks, sps, ns):
     print(f"model: {model}")
     print()
     print("| K | σ_p | n | pairing | A/A fp % (today → moderated) | gate % (today → mod; oracle) "
-          "| coverage % (today → mod) | power % at ±10 %: today raw / today BH / moderated BH / oracle BH "
+          "| `--fail-on slower` % (today → mod; oracle) | coverage % (today → mod) | power % at ±10 %: today raw / today BH / moderated BH / oracle BH "
           "| non-robust prior: fp / gate / power | K=1 empirical null fp / gate / power |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     rows = []
     for k in ks:
         for sp in sps:
@@ -252,6 +255,8 @@ def run_model(model, seed0, reps, ks, sps, ns):
                     print(f"| {k} | {100 * sp:.0f}% | {n} | {'paired' if paired else 'unpaired'} "
                           f"| {pct1(r['today_fp'])} → {pct1(r['moderated_fp'])} "
                           f"| {pct(r['today_gate'])} → {pct(r['moderated_gate'])}; {pct(r['oracle_gate'])} "
+                          f"| {pct(r['today_gate_slower'])} → {pct(r['moderated_gate_slower'])}; "
+                          f"{pct(r['oracle_gate_slower'])} "
                           f"| {pct(r['today_cov'])} → {pct(r['moderated_cov'])} "
                           f"| {pct(r['today_raw_power'])} / {pct(r['today_power'])} / {pct(r['moderated_power'])} / "
                           f"{pct(r['oracle_power'])} "
@@ -269,7 +274,10 @@ def summarise(model, rows):
     print()
     print(f"{model}: moderated worst A/A fp per case {pct1(worst_fp)} %, worst gate {pct(worst_gate)} %, "
           f"lowest coverage {pct(min(covs)) if covs else 'n/a'} %, gate > 5 % in "
-          f"{sum(r['moderated_gate'] > 0.05 for *_, r in rows)} of {len(rows)} cells")
+          f"{sum(r['moderated_gate'] > 0.05 for *_, r in rows)} of {len(rows)} cells; `--fail-on slower` worst "
+          f"{pct(max(r['moderated_gate_slower'] for *_, r in rows))} %, above 5 % in "
+          f"{sum(r['moderated_gate_slower'] > 0.05 for *_, r in rows)} cells (oracle: "
+          f"{sum(r['oracle_gate_slower'] > 0.05 for *_, r in rows)})")
     for k, paired, target in ((3, True, 80), (5, False, 60)):
         figs = [f"n {n}: {pct(r['moderated_power'])} (oracle {pct(r['oracle_power'])})"
                 for _, kk, sp, n, pp, r in rows if kk == k and pp == paired and abs(sp - 0.05) < 1e-9]
