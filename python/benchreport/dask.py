@@ -29,8 +29,8 @@ from . import _core
 from ._history import history as _history
 from ._history import read_arrow
 
-__all__ = ["read_parquet", "read_store", "store_history", "commit_of", "case_columns", "check_cases", "summaries", "change_points",
-           "compute", "analyze"]
+__all__ = ["read_parquet", "read_store", "store_history", "commit_of", "case_columns", "check_cases", "summaries",
+           "change_points", "compute", "analyze"]
 
 #: Labels that name a process or repetition, never a case (data/label_roles.hpp, as history uses them).
 PROCESS_COLUMNS: tuple[str, ...] = tuple(_core.PROCESS_LABELS)
@@ -320,8 +320,9 @@ def _commit_runs(root: str, runs: pd.DataFrame) -> List[List[Tuple[int, int, str
     order = sorted(zip(every["branch"].map(lambda b: b.encode()), every["seq"], every["run_id"]))  # SQLite's order
     batch_of = {int(run): i for i, (_, _, run) in enumerate(order)}
     grouped: dict = {}
+    branch = str(runs["branch"].iloc[0])
     for run, commit, seq in sorted(zip(runs["run_id"], runs["commit_sha"], runs["seq"]), key=lambda r: (r[2], r[0])):
-        grouped.setdefault(int(seq), []).append((int(run), batch_of[int(run)], str(commit), str(runs["branch"].iloc[0])))
+        grouped.setdefault(int(seq), []).append((int(run), batch_of[int(run)], str(commit), branch))
     return list(grouped.values())
 
 
@@ -345,7 +346,7 @@ def _commit_dataset(root: str, items: Sequence[Tuple[int, int, str, str]]) -> An
             raise _core.InputError(f"{root}/_sets.arrow: the sets of run {run} are not where the export puts them")
         extra = [("commit", commit), ("branch", branch), ("run", str(run))]
         parsed: dict = {}
-        for name, text, unit, _, samples, iterations, direction, is_exact, _, _ in _set_rows(
+        for _name, text, unit, _, samples, iterations, direction, is_exact, _, _ in _set_rows(
                 Path(root), {"run_id": run, "commit_sha": commit, "branch": branch}, sets):
             if text not in parsed:
                 parsed[text] = [(k, v) for k, v in json.loads(text).items() if k not in STORE_LABELS] + extra
