@@ -17,6 +17,7 @@ from its cached summaries), so the raw samples never move.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, List, Optional, Sequence, Tuple
 
@@ -257,11 +258,11 @@ def compute(*frames: dd.DataFrame, **options: Any) -> Tuple[pd.DataFrame, ...]:
 
 # --- History of a store's Parquet export ------------------------------------------------------------
 # The columns of the per-(case, commit) summaries that store_history shuffles by case.
-_SUMMARY_META = pd.DataFrame({"case_key": pd.Series([], dtype=object), "labels": pd.Series([], dtype=object),
-                              "unit": pd.Series([], dtype=object), "direction": pd.Series([], dtype=object),
-                              "commit": pd.Series([], dtype="int64"), "position": pd.Series([], dtype="int64"),
-                              "value": pd.Series([], dtype="float64"), "processes": pd.Series([], dtype="int64"),
-                              "samples": pd.Series([], dtype="int64")})
+_SUMMARY_META = pd.DataFrame({
+    **{c: pd.Series([], dtype=object) for c in ("case_key", "unit", "direction")},
+    **{c: pd.Series([], dtype="int64") for c in ("commit", "position", "processes", "samples")},
+    "value": pd.Series([], dtype="float64")})[["case_key", "unit", "direction", "commit", "position", "value",
+                                               "processes", "samples"]]
 
 
 def store_history(path: Any, branch: str = "main", *, npartitions: Optional[int] = None, threads: int = 1,
@@ -330,8 +331,6 @@ def _commit_dataset(root: str, items: Sequence[Tuple[int, int, str, str]]) -> An
     """The native Dataset of one commit's runs read from the export, labelled as Store.dataset labels
     them (the set's labels, then commit, branch and run), with the samples' iterations as weights
     and the sets' directions: what history --store summarises, read from files instead of SQLite."""
-    import json
-
     import numpy as np
 
     from ._store_parquet import _set_rows
@@ -372,16 +371,13 @@ def _commit_dataset(root: str, items: Sequence[Tuple[int, int, str, str]]) -> An
 def _summarise_commit(root: str, index: int, items: Sequence[Tuple[int, int, str, str]],
                       threads: int) -> Tuple[pd.DataFrame, List[str]]:
     """One commit's per-case summaries (the rows of _SUMMARY_META) and its case columns."""
-    import json
-
     from ._store_history import _case_key, commit_summaries
 
     columns, summaries = commit_summaries(_commit_dataset(root, items), threads)
     frame = pd.DataFrame({
         # A label a run lacks is "" in the branch's key (as history --store merges its cases): the
-        # case is its non-empty labels, wherever it lies.
+        # case is its non-empty labels, wherever it lies (and the key holds them: no labels column).
         "case_key": [_case_key({k: v for k, v in labels.items() if v != ""}) for labels, _ in summaries],
-        "labels": [json.dumps(list(labels.items())) for labels, _ in summaries],
         "unit": [s.unit for _, s in summaries], "direction": [s.direction for _, s in summaries],
         "commit": index, "position": range(len(summaries)),
         "value": [float(s.values[0]) for _, s in summaries], "processes": [int(s.processes[0]) for _, s in summaries],
@@ -398,8 +394,6 @@ def _cases_history(part: pd.DataFrame, columns: List[str], commits: List[str], t
                    options: dict) -> Optional[pd.DataFrame]:
     """The change points of the whole cases in ``part`` (summary rows), each row with where its
     case first appears (commit, position) so that the partitions' rows can be put in branch order."""
-    import json
-
     from ._store_history import analyze_series
 
     if len(part) == 0:
@@ -407,7 +401,7 @@ def _cases_history(part: pd.DataFrame, columns: List[str], commits: List[str], t
     part = part.sort_values(["commit", "position"], kind="stable")
     series, first = [], []
     for _, case in part.groupby("case_key", sort=False):
-        labels = dict(json.loads(case["labels"].iloc[0]))
+        labels = json.loads(case["case_key"].iloc[0])
         series.append(_core.Series([labels.get(c, "") for c in columns], case["unit"].iloc[0],
                                    case["direction"].iloc[0], case["commit"].tolist(), case["value"].tolist(),
                                    case["processes"].tolist(), case["samples"].tolist()))
