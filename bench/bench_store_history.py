@@ -61,7 +61,7 @@ def _tree_size(path: Path) -> int:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
 
 
-def _dask_child(export: Path, memory_gib: float, shuffle: str) -> Tuple[str, float, float, float]:
+def _dask_child(export: Path, memory_gib: float, shuffle: str, path: str) -> Tuple[str, float, float, float]:
     """(what the Dask history found, wall s, peak RSS MiB, CPU s) of this script's ``--dask-export``
     in a child process whose address space is capped at ``memory_gib``: a history too large for
     this machine ends in a MemoryError there instead of pushing a shared machine out of memory."""
@@ -70,7 +70,8 @@ def _dask_child(export: Path, memory_gib: float, shuffle: str) -> Tuple[str, flo
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
     start = time.perf_counter()
-    child = subprocess.Popen([sys.executable, __file__, "--dask-export", str(export), "--dask-shuffle", shuffle],
+    child = subprocess.Popen([sys.executable, __file__, "--dask-export", str(export), "--dask-shuffle", shuffle,
+                              "--dask-path", path],
                              stdout=subprocess.PIPE,
                              text=True, preexec_fn=cap)
     out = child.stdout.read() if child.stdout else ""
@@ -81,13 +82,18 @@ def _dask_child(export: Path, memory_gib: float, shuffle: str) -> Tuple[str, flo
     return found, seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
-def _dask_history(export: str, shuffle: str) -> None:
+def _dask_history(export: str, shuffle: str, path: str) -> None:
+    """``summaries``: ``store_history`` (each commit summarised where it lies, summaries shuffled);
+    ``samples``: ``read_store`` + ``change_points`` (the raw samples shuffled into whole cases)."""
     import dask
 
     from benchreport import dask as brd
     with dask.config.set({"scheduler": "threads", "num_workers": os.cpu_count() or 1,
                           "dataframe.shuffle.method": shuffle}):
-        cps = brd.change_points(brd.read_store(export, "main"), order="seq").compute()
+        if path == "summaries":
+            cps = brd.store_history(export, "main")
+        else:
+            cps = brd.change_points(brd.read_store(export, "main"), order="seq").compute()
     print(f"{len(cps)} change points")
 
 
@@ -105,11 +111,14 @@ def main() -> None:
     ap.add_argument("--dask-memory-gib", type=float, default=12.0, help="address-space cap of the Dask child")
     ap.add_argument("--dask-shuffle", choices=("tasks", "disk"), default="tasks",
                     help="Dask's shuffle of the export into whole cases: in memory (tasks) or through files (disk)")
+    ap.add_argument("--dask-path", choices=("summaries", "samples"), default="summaries",
+                    help="what Dask shuffles by case: per-(case, commit) summaries (store_history) or raw samples "
+                         "(read_store + change_points)")
     ap.add_argument("--dask-export", default=None, help=argparse.SUPPRESS)  # the Dask child's own entry
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
     if a.dask_export:
-        _dask_history(a.dask_export, a.dask_shuffle)
+        _dask_history(a.dask_export, a.dask_shuffle, a.dask_path)
         return
     work = Path(a.dir or tempfile.mkdtemp(prefix="bench-store-history-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -155,8 +164,10 @@ def main() -> None:
                  f"{(samples + samples // a.commits) / t_full2:,.0f} samples/s; report JSON equal to the "
                  f"incremental one: {inc == rebuilt}")
     if not a.no_dask:
-        found, t_dask, rss_dask, cpu_dask = _dask_child(export, a.dask_memory_gib, a.dask_shuffle)
-        step(f"Dask (threads, {a.dask_shuffle} shuffle): `read_store` + `change_points(order=\"seq\")`", t_dask,
+        found, t_dask, rss_dask, cpu_dask = _dask_child(export, a.dask_memory_gib, a.dask_shuffle, a.dask_path)
+        what = ("`store_history` (summaries shuffled)" if a.dask_path == "summaries" else
+                "`read_store` + `change_points(order=\"seq\")` (samples shuffled)")
+        step(f"Dask (threads, {a.dask_shuffle} shuffle): {what}", t_dask,
              cpu_dask, rss_dask, f"{found} (`history --store` on the same runs: {n_full})")
     size = os.path.getsize(path)
     lines = [f"Store: {a.cases} cases × {a.commits + 1} commits × {a.processes} processes × {a.samples} samples "

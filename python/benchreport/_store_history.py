@@ -27,7 +27,8 @@ from ._history import HistoryResult
 from ._reports import Report
 from .store import STORE_LABELS, RunInfo, Store
 
-__all__ = ["Alert", "StoreHistoryResult", "store_history", "acknowledge", "STATES"]
+__all__ = ["Alert", "StoreHistoryResult", "store_history", "acknowledge", "STATES", "commit_summaries",
+           "analyze_series"]
 
 #: The alert states, in the order a change point can pass through them.
 STATES = ("new", "confirmed", "acknowledged", "resolved")
@@ -86,12 +87,18 @@ def _runs_dataset(store: Store, runs: Sequence[RunInfo]) -> Tuple[Any, List[List
     return dataset._ds, run_columns
 
 
-def _summaries_of(store: Store, runs: Sequence[RunInfo], threads: int) -> List[Tuple[Dict[str, str], Any]]:
-    """(case labels in column order, series) of every case of these runs, summarised as one commit:
-    build_history's own per-commit summary, so a cached value is the full run's to the bit."""
-    dataset = store.dataset([r.run_id for r in runs])._ds
+def commit_summaries(dataset: Any, threads: int) -> Tuple[List[str], List[Tuple[Dict[str, str], Any]]]:
+    """The case columns, and (case labels in column order, series) of every case, of a native
+    Dataset holding the runs of one commit (as :meth:`Store.dataset` labels them), summarised as one
+    commit: build_history's own per-commit summary, so a value is the full run's to the bit.
+    benchreport.dask.store_history summarises each commit of a Parquet export with it."""
     history = _core.analyze_history(dataset, order="commit", threads=threads).history
-    return [(dict(zip(history.by, s.key)), s) for s in history.series]
+    return list(history.by), [(dict(zip(history.by, s.key)), s) for s in history.series]
+
+
+def _summaries_of(store: Store, runs: Sequence[RunInfo], threads: int) -> List[Tuple[Dict[str, str], Any]]:
+    """:func:`commit_summaries` of these runs read from the store."""
+    return commit_summaries(store.dataset([r.run_id for r in runs])._ds, threads)[1]
 
 
 def _summary_rows(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) -> List[Tuple[Any, ...]]:
@@ -341,6 +348,17 @@ def _update_states(store: Store, branch: str, analysis: Any, runs: Sequence[RunI
     return alerts
 
 
+def analyze_series(history: Any, *, min_magnitude: float = 0.01, confidence: float = 0.95, threshold: float = 0.05,
+                   method: str = "steps", max_p_value: float = 0.02, permutations: int = 199, seed: int = 0,
+                   screen_p_value: float = 5e-4, threads: int = 0) -> Any:
+    """The change-point analysis of an assembled ``_core.History`` with :func:`store_history`'s
+    options (benchreport.dask.store_history runs it on each case partition)."""
+    return _core.analyze_history(
+        history, max_p_value=float(max_p_value), permutations=int(permutations), seed=int(seed),
+        min_magnitude=float(min_magnitude), confidence=float(confidence), threshold=float(threshold),
+        threads=int(threads), screen_p_value=float(screen_p_value), method=str(method))
+
+
 def store_history(store: Store, branch: str = "main", *, confirm_after: int = 3, rebuild: bool = False,
                   threads: int = 0, title: str = "History", min_magnitude: float = 0.01, confidence: float = 0.95,
                   threshold: float = 0.05, method: str = "steps", max_p_value: float = 0.02, permutations: int = 199,
@@ -355,10 +373,10 @@ def store_history(store: Store, branch: str = "main", *, confirm_after: int = 3,
     if not runs:
         raise _core.InputError(f"{store.path}: no runs on branch {branch!r}")
     summarised = _summarise_new_runs(store, branch, runs, rebuild, threads)
-    analysis = _core.analyze_history(
-        _assemble(store, branch, runs, threads), max_p_value=float(max_p_value), permutations=int(permutations),
-        seed=int(seed), min_magnitude=float(min_magnitude), confidence=float(confidence), threshold=float(threshold),
-        threads=int(threads), screen_p_value=float(screen_p_value), method=str(method))
+    analysis = analyze_series(
+        _assemble(store, branch, runs, threads), max_p_value=max_p_value, permutations=permutations, seed=seed,
+        min_magnitude=min_magnitude, confidence=confidence, threshold=threshold, threads=threads,
+        screen_p_value=screen_p_value, method=method)
     alerts = _update_states(store, branch, analysis, runs, confirm_after)
     core_alerts = [[(a.state, a.note, a.cause) for a in row] for row in alerts]
     report = Report._from_core(_core.presets_history_report(analysis, title=str(title), alerts=core_alerts))

@@ -10,9 +10,15 @@ statistics are the C++ kernels. docs/dask.md shows a run on a cluster.
 >>> import benchreport.dask as brd                                        # doctest: +SKIP
 >>> frame = brd.read_parquet("history/")       # one partition per case file  # doctest: +SKIP
 >>> summaries, changes = brd.analyze(frame, by=["case", "commit"])        # doctest: +SKIP
+
+A store's Parquet export has its own path, :func:`store_history`: each commit is summarised where it
+lies and only the per-(case, commit) summaries are shuffled into cases (as ``history --store`` works
+from its cached summaries), so the raw samples never move.
 """
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any, List, Optional, Sequence, Tuple
 
 import dask
@@ -24,8 +30,8 @@ from . import _core
 from ._history import history as _history
 from ._history import read_arrow
 
-__all__ = ["read_parquet", "read_store", "commit_of", "case_columns", "check_cases", "summaries", "change_points",
-           "compute", "analyze"]
+__all__ = ["read_parquet", "read_store", "store_history", "commit_of", "case_columns", "check_cases", "summaries",
+           "change_points", "compute", "analyze"]
 
 #: Labels that name a process or repetition, never a case (data/label_roles.hpp, as history uses them).
 PROCESS_COLUMNS: tuple[str, ...] = tuple(_core.PROCESS_LABELS)
@@ -248,3 +254,160 @@ def compute(*frames: dd.DataFrame, **options: Any) -> Tuple[pd.DataFrame, ...]:
     Uses the current ``dask.distributed.Client`` when there is one; ``options`` go to ``dask.compute``."""
     results = dask.compute(*frames, **options)
     return tuple(r.reset_index(drop=True) for r in results)
+
+
+# --- History of a store's Parquet export ------------------------------------------------------------
+# The columns of the per-(case, commit) summaries that store_history shuffles by case.
+_SUMMARY_META = pd.DataFrame({
+    **{c: pd.Series([], dtype=object) for c in ("case_key", "unit", "direction")},
+    **{c: pd.Series([], dtype="int64") for c in ("commit", "position", "processes", "samples")},
+    "value": pd.Series([], dtype="float64")})[["case_key", "unit", "direction", "commit", "position", "value",
+                                               "processes", "samples"]]
+
+
+def store_history(path: Any, branch: str = "main", *, npartitions: Optional[int] = None, threads: int = 1,
+                  **options: Any) -> pd.DataFrame:
+    """The change points of ``branch`` in a store's Parquet export (``Store.export_parquet``), equal
+    to those of ``benchreport history --store`` on the same runs: the rows of
+    ``StoreHistoryResult.to_pandas()``, in its order (cases by first appearance). No alert states:
+    they live in the store, not in the export.
+
+    One Dask task per commit reads that commit's run files and summarises every case with
+    ``history --store``'s own per-commit summary (the median of the per-process medians, processes
+    pooled across the commit's runs); only these summaries, one row per (case, commit), are shuffled
+    by case into ``npartitions`` partitions (default: one per 16 commits), where each partition
+    builds its cases' series and runs the change-point analysis. ``options`` are
+    :func:`benchreport.store_history`'s (max_p_value, permutations, seed, min_magnitude, ...)."""
+    from ._store_history import analyze_series
+
+    analyze_series(_core.History("commit", [], [], []), **options)  # unknown options fail here, not in a task
+    root = str(path)
+    runs = _store_runs(root, branch)
+    commit_runs = _commit_runs(root, runs)
+    tasks = [dask.delayed(_summarise_commit, nout=2, pure=True)(root, index, items, threads)
+             for index, items in enumerate(commit_runs)]
+    columns = dask.delayed(_union_columns, pure=True)([t[1] for t in tasks])
+    summaries = dd.from_delayed([t[0] for t in tasks], meta=_SUMMARY_META, verify_meta=False)
+    cases = summaries.shuffle(on="case_key", npartitions=npartitions or max(1, len(tasks) // 16),
+                              shuffle_method=_shuffle_method())
+    commits = [items[0][2] for items in commit_runs]
+    changes, by = dask.compute([dask.delayed(_cases_history, pure=True)(p, columns, commits, threads, options)
+                                for p in cases.to_delayed()], columns)
+    found = [c for c in changes if c is not None]
+    if not found:
+        return _change_points_empty(by)
+    found = pd.concat(found, ignore_index=True).sort_values(["_commit", "_position", "index"], kind="stable")
+    return found.drop(columns=["_commit", "_position"]).reset_index(drop=True)
+
+
+def _shuffle_method() -> Optional[str]:
+    """The configured shuffle, else Dask's choice (p2p) on a distributed client's scheduler and
+    "tasks" on any other: Dask picks p2p whenever a client exists, even when the computation runs
+    on the threaded scheduler, where p2p cannot run."""
+    configured = dask.config.get("dataframe.shuffle.method", None)
+    if configured:
+        return str(configured)
+    scheduler = getattr(dask.base.get_scheduler(), "__self__", None)
+    return None if type(scheduler).__name__ == "Client" else "tasks"
+
+
+def _commit_runs(root: str, runs: pd.DataFrame) -> List[List[Tuple[int, int, str, str]]]:
+    """The branch's runs grouped by commit in branch order, each as (run id, its batch in
+    _sets.arrow, commit, branch). The export writes one _sets.arrow batch per run, in the order
+    (branch, seq, run id) of every run of the store."""
+    import pyarrow.feather as feather
+
+    every = feather.read_table(f"{root}/_runs.arrow", columns=["run_id", "branch", "seq"]).to_pandas()
+    order = sorted(zip(every["branch"].map(lambda b: b.encode()), every["seq"], every["run_id"]))  # SQLite's order
+    batch_of = {int(run): i for i, (_, _, run) in enumerate(order)}
+    grouped: dict = {}
+    branch = str(runs["branch"].iloc[0])
+    for run, commit, seq in sorted(zip(runs["run_id"], runs["commit_sha"], runs["seq"]), key=lambda r: (r[2], r[0])):
+        grouped.setdefault(int(seq), []).append((int(run), batch_of[int(run)], str(commit), branch))
+    return list(grouped.values())
+
+
+def _commit_dataset(root: str, items: Sequence[Tuple[int, int, str, str]]) -> Any:
+    """The native Dataset of one commit's runs read from the export, labelled as Store.dataset labels
+    them (the set's labels, then commit, branch and run), with the samples' iterations as weights
+    and the sets' directions: what history --store summarises, read from files instead of SQLite."""
+    import numpy as np
+
+    from ._store_parquet import _set_rows
+    from .store import STORE_LABELS
+
+    with pa.memory_map(f"{root}/_sets.arrow") as source:
+        reader = pa.ipc.open_file(source)
+        batches = [reader.get_batch(batch).to_pylist() for _, batch, _, _ in items]
+    labels, units, directions, exact, blobs, weights = [], [], [], [], [], []
+    for (run, _, commit, branch), sets in zip(items, batches):
+        if any(int(s["run_id"]) != run for s in sets):
+            raise _core.InputError(f"{root}/_sets.arrow: the sets of run {run} are not where the export puts them")
+        extra = [("commit", commit), ("branch", branch), ("run", str(run))]
+        parsed: dict = {}
+        for _name, text, unit, _, samples, iterations, direction, is_exact, _, _ in _set_rows(
+                Path(root), {"run_id": run, "commit_sha": commit, "branch": branch}, sets):
+            if text not in parsed:
+                parsed[text] = [(k, v) for k, v in json.loads(text).items() if k not in STORE_LABELS] + extra
+            labels.append(parsed[text])
+            units.append(unit)
+            directions.append(direction)
+            exact.append(bool(is_exact))
+            blobs.append(samples)
+            weights.append(iterations)
+    core = _core.Dataset()
+    offsets = np.zeros(len(blobs) + 1, dtype=np.int64)
+    np.cumsum([len(b) // 8 for b in blobs], out=offsets[1:])
+    values = np.frombuffer(b"".join(blobs), dtype="<f8")
+    weighted = None
+    if any(w is not None for w in weights):  # a set without iterations weighs each sample 1
+        weighted = np.concatenate([np.frombuffer(w, dtype="<f8") if w is not None else np.ones(len(b) // 8)
+                                   for w, b in zip(weights, blobs)])
+    core.add_sets(values, offsets, labels, units, weights=weighted, directions=directions,
+                  exact=exact if any(exact) else None, custom_unit_ok=True)
+    return core
+
+
+def _summarise_commit(root: str, index: int, items: Sequence[Tuple[int, int, str, str]],
+                      threads: int) -> Tuple[pd.DataFrame, List[str]]:
+    """One commit's per-case summaries (the rows of _SUMMARY_META) and its case columns."""
+    from ._store_history import _case_key, commit_summaries
+
+    columns, summaries = commit_summaries(_commit_dataset(root, items), threads)
+    frame = pd.DataFrame({
+        # A label a run lacks is "" in the branch's key (as history --store merges its cases): the
+        # case is its non-empty labels, wherever it lies (and the key holds them: no labels column).
+        "case_key": [_case_key({k: v for k, v in labels.items() if v != ""}) for labels, _ in summaries],
+        "unit": [s.unit for _, s in summaries], "direction": [s.direction for _, s in summaries],
+        "commit": index, "position": range(len(summaries)),
+        "value": [float(s.values[0]) for _, s in summaries], "processes": [int(s.processes[0]) for _, s in summaries],
+        "samples": [int(s.samples[0]) for _, s in summaries]})
+    return frame.astype(_SUMMARY_META.dtypes.to_dict()), columns
+
+
+def _union_columns(per_commit: Sequence[Sequence[str]]) -> List[str]:
+    """The case columns of the whole branch: each commit's, in order of first appearance."""
+    return list(dict.fromkeys(c for columns in per_commit for c in columns))
+
+
+def _cases_history(part: pd.DataFrame, columns: List[str], commits: List[str], threads: int,
+                   options: dict) -> Optional[pd.DataFrame]:
+    """The change points of the whole cases in ``part`` (summary rows), each row with where its
+    case first appears (commit, position) so that the partitions' rows can be put in branch order."""
+    from ._store_history import analyze_series
+
+    if len(part) == 0:
+        return None
+    part = part.sort_values(["commit", "position"], kind="stable")
+    series, first = [], []
+    for _, case in part.groupby("case_key", sort=False):
+        labels = json.loads(case["case_key"].iloc[0])
+        series.append(_core.Series([labels.get(c, "") for c in columns], case["unit"].iloc[0],
+                                   case["direction"].iloc[0], case["commit"].tolist(), case["value"].tolist(),
+                                   case["processes"].tolist(), case["samples"].tolist()))
+        first.append((int(case["commit"].iloc[0]), int(case["position"].iloc[0])))
+    analysis = analyze_series(_core.History("commit", columns, commits, series), threads=threads, **options)
+    found = pd.DataFrame(dict(analysis.columns()))
+    counts = [len(c.change_points) for c in analysis.changes]
+    where = [f for f, n in zip(first, counts) for _ in range(n)]
+    return found.assign(_commit=[w[0] for w in where], _position=[w[1] for w in where]) if len(found) else None

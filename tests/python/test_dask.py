@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 dask = pytest.importorskip("dask")
@@ -123,3 +124,69 @@ def test_case_split_across_partitions_is_refused(history_dir):
 def test_summaries_by_must_hold_the_case_columns(history_dir):
     with pytest.raises(br.InputError, match="case columns"):
         brd.summaries(brd.read_parquet(history_dir), by=["commit"])
+
+
+# --- store_history: a store's Parquet export, summarised per commit, shuffled as summaries (issue 34) ---
+from store_sim import record_commits, sha  # noqa: E402
+from test_store_history import _random_run  # noqa: E402
+
+from benchreport._store_history import store_history as cached_history  # noqa: E402
+from benchreport.store import Store  # noqa: E402
+
+STORE_STEPS = {0: [(20, 1.2)], 3: [(12, 0.85), (30, 1.25)], 6: [(25, 1.1)]}
+
+
+@pytest.fixture(scope="module")
+def exported_store(tmp_path_factory):
+    """A seeded store (8 cases × 40 commits, planted steps, commit 17 recorded twice so its processes
+    are pooled, a side branch) and its Parquet export."""
+    root = tmp_path_factory.mktemp("dask-store")
+    with Store.open(root / "s.db") as store:
+        record_commits(store, range(40), seed=5, cases=8, processes=2, samples=6, steps=STORE_STEPS)
+        record_commits(store, range(17, 18), seed=6, cases=8, processes=2, samples=6, steps=STORE_STEPS)
+        record_commits(store, range(3), seed=7, cases=8, branch="side")
+        store.export_parquet(root / "export")
+    return root
+
+
+def _cached(root, **options):
+    with Store.open(root / "s.db") as store:
+        return cached_history(store, "main", **options).to_pandas()
+
+
+def test_store_history_equals_history_store_on_the_same_runs(exported_store):
+    expected = _cached(exported_store, seed=4)
+    assert len(expected) >= 4 and set(expected["name"]) >= {"case00000", "case00003", "case00006"}
+    with dask.config.set(scheduler="threads"):
+        for npartitions in (1, 3):  # one case partition, and cases spread over three
+            got = brd.store_history(exported_store / "export", "main", npartitions=npartitions, seed=4)
+            pd.testing.assert_frame_equal(got, expected, check_exact=True)
+
+
+def test_store_history_on_a_local_cluster(exported_store, cluster_client):
+    got = brd.store_history(exported_store / "export", "main", npartitions=2, max_p_value=0.01)
+    pd.testing.assert_frame_equal(got, _cached(exported_store, max_p_value=0.01), check_exact=True)
+
+
+def test_store_history_of_mixed_runs_equals_history_store(tmp_path):
+    """Runs of varied shape (labels some runs lack, sets without a process, several units, weights),
+    a few commits recorded twice: the same change points as history --store."""
+    rng = np.random.default_rng(3401)
+    with Store.open(tmp_path / "s.db") as store:
+        for run in range(40):
+            commit = run - 1 if run % 13 == 5 else run
+            store.record(_random_run(rng, run), commit=sha(commit), branch="main",
+                         time=f"2026-01-01T00:{run:02d}:00Z")
+        expected = cached_history(store, "main", max_p_value=0.2, min_magnitude=0.0).to_pandas()
+        store.export_parquet(tmp_path / "export")
+    with dask.config.set(scheduler="threads"):
+        got = brd.store_history(tmp_path / "export", "main", npartitions=2, max_p_value=0.2, min_magnitude=0.0)
+    assert len(expected) > 0
+    pd.testing.assert_frame_equal(got, expected, check_exact=True)
+
+
+def test_store_history_bad_input_is_a_clear_error(exported_store):
+    with pytest.raises(br.InputError, match="no runs of branch 'nope'"):
+        brd.store_history(exported_store / "export", "nope")
+    with pytest.raises(TypeError, match="bogus"):
+        brd.store_history(exported_store / "export", "main", bogus=1)
