@@ -174,10 +174,20 @@ def outlier_shares(s2, d, min_d0=0.5, low=WINSOR_LOW, high=WINSOR_HIGH):
     return out
 
 
+ONE_DF_EXCESS_Z = 2.5  # the bound's z when a case has one df (paired, 2 processes)
+
+
+def prior_excess_z_for(d, excess_z):
+    """The excess_z of a prior over the dfs d: at least ONE_DF_EXCESS_Z when any case has 1 <= d < 2."""
+    d = np.asarray(d, float)
+    return max(excess_z, ONE_DF_EXCESS_Z) if np.any((d >= 1) & (d < 2)) else excess_z
+
+
 def paired_robust_prior(s2, d, side, side_d, excess_z=0.0):
     """robust_variance_prior of the paired variances s2 with each case's d0 also limited by the outlier
-    shares of its sides' pooled variance `side` (on side_d df): the library's paired prior."""
-    d0, s0sq, fallback, pooled, case_d0 = robust_variance_prior(s2, d, excess_z)
+    shares of its sides' pooled variance `side` (on side_d df), excess_z raised for one-df cases
+    (prior_excess_z_for): the library's paired prior."""
+    d0, s0sq, fallback, pooled, case_d0 = robust_variance_prior(s2, d, prior_excess_z_for(d, excess_z))
     if d0 > 0:
         share = outlier_shares(side, side_d)
         case_d0 = np.minimum(case_d0, np.where(share < 1, share * min(d0, pooled), d0))

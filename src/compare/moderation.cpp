@@ -17,7 +17,6 @@ namespace benchreport {
 namespace {
 
 constexpr double kPower = 0.8;
-constexpr double kMinModeratedDf = 2;
 
 struct Member {
   CaseComparison* c;
@@ -64,7 +63,8 @@ void apply_prior(std::vector<Member>& members, const CompareOptions& o, unsigned
     variances.push_back(m.v.variance);
     dfs.push_back(m.v.df);
   }
-  VariancePrior prior = o.moderate ? estimate_robust_variance_prior(variances, dfs, o.prior_excess_z) : VariancePrior{};
+  const double z = prior_excess_z_for(dfs, o.prior_excess_z);
+  VariancePrior prior = o.moderate ? estimate_robust_variance_prior(variances, dfs, z) : VariancePrior{};
   if (!(prior.d0 > 0)) {  // too few or too heterogeneous: every case keeps its own t
     run_indexed(members.size(), threads, [&](std::size_t i) { own_detectable(*members[i].c, o); });
     return;
@@ -131,24 +131,16 @@ void moderate_cases(std::span<CaseComparison* const> cases, const CompareOptions
   if (o.exact_unit) return;
   one_launch_detectable(cases, o);
   std::vector<Member> paired, unpaired;
-  std::vector<CaseComparison*> own;
   for (CaseComparison* c : cases) {
     // Cases whose interval uses the store's launch noise (apply_launch_noise) are done.
     if (c->interval_unit != "process" || is_exact(c->verdict_code) || c->launch_noise_runs > 0) continue;
     const ProcessVariance v = case_process_variance(*c);
-    // One df (2 paired processes) says too little about a case's own variance to place it
-    // in the prior: a very noisy case gets shrunk and claims (bench/RESULTS-inference.md).
-    if (v.df < kMinModeratedDf) {
-      own.push_back(c);
-      continue;
-    }
     if (v.paired) {
       paired.push_back({c, v, case_variance(*c, false)});
     } else {
       unpaired.push_back({c, v, {}});
     }
   }
-  run_indexed(own.size(), threads, [&](std::size_t i) { own_detectable(*own[i], o); });
   apply_prior(paired, o, threads);
   apply_prior(unpaired, o, threads);
 }

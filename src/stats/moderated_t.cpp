@@ -56,6 +56,11 @@ double trigamma_inverse(double x) {
   return y;
 }
 
+double prior_excess_z_for(std::span<const double> dfs, double excess_z) {
+  const bool one_df = std::any_of(dfs.begin(), dfs.end(), [](double d) { return d >= 1 && d < 2; });
+  return one_df ? std::max(excess_z, kOneDfExcessZ) : excess_z;
+}
+
 VariancePrior estimate_variance_prior(std::span<const double> variances, std::span<const double> dfs, double excess_z,
                                       std::size_t min_cases, double min_d0) {
   if (variances.size() != dfs.size()) throw InputError("variance prior: variances and dfs differ in length");

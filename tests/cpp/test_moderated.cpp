@@ -44,6 +44,15 @@ TEST_CASE("variance prior: fallbacks and the common-variance limit", "[moderated
   REQUIRE_THROWS_AS(estimate_variance_prior(V{1, 2, 3}, V{1, 2}), InputError);
 }
 
+TEST_CASE("prior excess z: one-df cases raise it, never lower it", "[moderated]") {
+  REQUIRE(prior_excess_z_for(V{2, 2, 4}, 1.645) == 1.645);
+  REQUIRE(prior_excess_z_for(V{1, 2, 2}, 1.645) == kOneDfExcessZ);  // one 2-process paired case is enough
+  REQUIRE(prior_excess_z_for(V{1, 1}, 3.0) == 3.0);                 // a stricter choice stays
+  REQUIRE(prior_excess_z_for(V{1, 1}, 0.0) == kOneDfExcessZ);       // Smyth's point estimate is not kept at d = 1
+  REQUIRE(prior_excess_z_for(V{0.5, 2}, 0.0) == 0.0);               // below 1 df a case is left out of the prior
+  REQUIRE(prior_excess_z_for(V{}, 1.645) == 1.645);
+}
+
 TEST_CASE("winsorised log-F moments tend to the plain ones as the tails shrink", "[moderated]") {
   // E log F(d1, d0) = psi(d1/2) - psi(d0/2) + log(d0/d1), Var = trigamma(d1/2) + trigamma(d0/2).
   for (const auto& [d1, d0] : {std::pair{2.0, 6.0}, std::pair{4.0, 20.0}, std::pair{8.0, 3.0}}) {

@@ -46,6 +46,14 @@ struct VariancePrior {
 VariancePrior estimate_variance_prior(std::span<const double> variances, std::span<const double> dfs,
                                       double excess_z = 0, std::size_t min_cases = 3, double min_d0 = 0.5);
 
+// The excess_z a prior over these dfs uses: max(excess_z, kOneDfExcessZ) when any case has
+// 1 <= d_g < 2 (paired with 2 processes), else excess_z. With one df the log variances' long left
+// tail makes the normal bound V + z se(V) cover the excess less often than at 2 df: from 40 cases,
+// z = 2.5 at d = 1 covers about as often as 1.645 does at d = 2 (docs/statistics-comparison.md,
+// "Two paired processes").
+inline constexpr double kOneDfExcessZ = 2.5;
+double prior_excess_z_for(std::span<const double> dfs, double excess_z);
+
 // The inverse of trigamma on (0, inf) by Newton's method on 1/trigamma
 // (Smyth 2004, appendix): trigamma(trigamma_inverse(x)) = x to ~1e-10 relative.
 double trigamma_inverse(double x);
