@@ -264,10 +264,14 @@ def test_one_launch_per_side_aa_gate_never_trips():
     assert mixed.verdict_code == "one_launch_per_side"
 
 
-@pytest.mark.parametrize("paired", [True, False])
-def test_moderated_interval_matches_the_reference(paired):
-    rng = np.random.default_rng(7 + paired)
-    cases = _cases(rng, 40, 3, 0.03, paired=paired)
+@pytest.mark.parametrize("paired, k", [(True, 3), (False, 3), (True, 2)])
+def test_moderated_interval_matches_the_reference(paired, k):
+    rng = np.random.default_rng(7 + paired + 10 * (k == 2))
+    if k == 2:  # a quarter of the cases 3x as noisy: a finite d0, where the one-df rule's z = 2.5 matters
+        mixed = [*_cases(rng, 30, 2, 0.02).values(), *_cases(rng, 10, 2, 0.06).values()]
+        cases = {f"c{c:02d}": v for c, v in enumerate(mixed)}
+    else:
+        cases = _cases(rng, 40, k, 0.03, paired=paired)
     pairing = "auto" if paired else "unpaired"
     res = br.compare_many(cases, resamples=100, threads=1, pairing=pairing, control_fdr=False)
     lb = np.array([np.log([np.median(p) for p in cases[n][0]]) for n in sorted(cases)])
@@ -275,12 +279,15 @@ def test_moderated_interval_matches_the_reference(paired):
     sides = (lb.var(1, ddof=1) + lh.var(1, ddof=1)) / 2
     if paired:
         d = lh - lb
-        s2, dg, est, factor = d.var(1, ddof=1), 2.0, d.mean(1), 1 / 3
-        d0, s0, fb, pooled, case_d0 = ref.paired_robust_prior(s2, np.full(40, dg), sides, np.full(40, 4.0), 1.645)
+        s2, dg, est, factor = d.var(1, ddof=1), k - 1.0, d.mean(1), 1 / k
+        d0, s0, fb, pooled, case_d0 = ref.paired_robust_prior(s2, np.full(40, dg), sides, np.full(40, 2 * k - 2.0),
+                                                              1.645)
     else:
-        s2, dg, est, factor = sides, 4.0, lh.mean(1) - lb.mean(1), 2 / 3
+        s2, dg, est, factor = sides, 2 * k - 2.0, lh.mean(1) - lb.mean(1), 2 / k
         d0, s0, fb, pooled, case_d0 = ref.robust_variance_prior(s2, np.full(40, dg), excess_z=1.645)
     assert fb == "none" and d0 > 0
+    if k == 2:
+        assert 0 < d0 < ref.robust_variance_prior(s2, np.full(40, dg), excess_z=1.645)[0]
     post, df = ref.moderate_each(s2, np.full(40, dg), case_d0, s0, pooled)
     se = np.sqrt(post * factor)
     q = stats.t.ppf(0.975, df)
@@ -339,6 +346,31 @@ def test_seeded_simulation_k3_paired():
             called_own += own[i].verdict == want
     assert trips <= 1
     assert called_mod > called_own
+
+
+def test_seeded_simulation_k2_paired():
+    """K = 2 paired (1 df per case), sigma_p 2 %: the case's own t with BH called almost none of the 8
+    changed cases (bench: 1-3 %); the moderated t, with the prior's bound at z = 2.5 for one-df cases,
+    calls most of them and no A/A comparison of 40 cases makes a claim."""
+    rng = np.random.default_rng(2)
+    claims, called_mod, called_own = 0, 0, 0
+    for rep in range(10):
+        aa = br.compare_many(_cases(rng, 40, 2, 0.02), resamples=50, threads=1)
+        claims += sum(r.verdict in ("slower", "faster") for r in aa)
+        change = np.ones(40)
+        change[::5] = [1.1, 0.9] * 4
+        cases = _cases(rng, 40, 2, 0.02, change=change)
+        mod = br.compare_many(cases, resamples=50, threads=1)
+        own = br.compare_many(cases, resamples=50, threads=1, moderate=False)
+        assert {r.change_ci_method for r in mod} == {"moderated_paired_t"}
+        assert {r.change_ci_method for r in own} == {"paired_t"}
+        assert all(r.interval_df > 1 for r in mod)
+        for i in range(0, 40, 5):
+            want = "slower" if change[i] > 1 else "faster"
+            called_mod += mod[i].verdict == want
+            called_own += own[i].verdict == want
+    assert claims == 0
+    assert called_own <= 4 and called_mod >= 48  # of 80
 
 
 def test_bh_family_is_the_measurements_not_the_metric_columns():
