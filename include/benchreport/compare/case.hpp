@@ -87,7 +87,8 @@ struct CompareOptions {
   double between_share_limit = 0.5;
   // Across the cases of one batched / dataset comparison: the empirical-Bayes moderated t
   // (moderate_cases; docs/statistics-comparison.md, "Moderated t"); prior_excess_z is the
-  // z of the upper bound of the excess log-variance the prior's d0 is read from (0 = Smyth's estimate).
+  // z of the upper bound of the excess log-variance the prior's d0 is read from (0 = Smyth's estimate;
+  // at least kOneDfExcessZ = 2.5 when a case has one df, stats/moderated_t.hpp prior_excess_z_for).
   bool moderate = true;
   double prior_excess_z = 1.645;
   // One process on a side: by default no slower/faster/equivalent claim (the interval covers

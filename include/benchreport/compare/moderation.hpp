@@ -16,8 +16,9 @@ ProcessVariance case_process_variance(const CaseComparison& c);
 
 // Before control_false_discoveries, over the cases of one comparison (exact-unit cases are
 // left alone). When options.moderate, the process-level cases of each design (paired /
-// unpaired) whose own variance has >= 2 df share a variance prior (estimate_robust_variance_prior
-// over their process variances, floored at the timer resolution; paired, each case's prior df is also
+// unpaired) share a variance prior (estimate_robust_variance_prior over their process variances, floored at
+// the timer resolution, excess_z = prior_excess_z_for(their dfs, options.prior_excess_z): at least 2.5 when a
+// case has one df, 2 paired processes; paired, each case's prior df is also
 // limited by the outlier shares of its sides' pooled variance, stats/robust_prior.hpp); when the prior is usable
 // (d0 > 0) each case's interval, p-value, df, detectable change and verdict are recomputed
 // from the moderated t (change_interval_method "moderated_paired_t" / "moderated_pooled_t",
