@@ -24,7 +24,7 @@ Rules (threshold 5 %, alpha 0.05, 95 % intervals, Benjamini-Hochberg across the 
               d0 for likely outliers, judged on the variance of the test and, paired, also on the
               pooled variance of the sides' log medians); K = 1: no claim (inconclusive, one launch
               per side); K = 2 paired (1 df per case): moderated with the bound's z raised to 2.5
-              (ref.prior_excess_z_for; at 1.645 the gate tripped in up to 7 %),
+              (ref.prior_excess_z_for; at 1.645 harsh A/A: `--fail-on slower` up to 7 %, any claim 14 %),
     smyth     the previous default: Smyth's moments on all cases (no winsorising, no outliers),
               excess_z = 1.645,
     empnull   K = 1 only, the Efron alternative: z = (l_c - median l) / (1.4826 MAD of l),
