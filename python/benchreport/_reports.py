@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from typing import Tuple
 
+from . import _core
 from ._core import (
     Cell,
     Details,
     Report,
-    Span,
     Table,
     code,
     format_bits,
@@ -38,7 +38,6 @@ from ._core import (
     link,
     strong,
 )
-from . import _core
 
 __all__ = [
     "Report",

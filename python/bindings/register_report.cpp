@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <variant>
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/data/metadata.hpp"
@@ -79,11 +80,11 @@ py::object python_from_json(const Json& value) {
   if (value.is_array()) {
     py::list out;
     for (const Json& item : value.as_array()) out.append(python_from_json(item));
-    return std::move(out);
+    return out;
   }
   py::dict out;
   for (const auto& [key, item] : value.as_object()) out[py::str(key)] = python_from_json(item);
-  return std::move(out);
+  return out;
 }
 
 // ---- what the builders accept ---------------------------------------------------------
@@ -109,7 +110,8 @@ Spans item_spans(py::handle item) {
 Column column_from(py::handle spec) {
   if (PyUnicode_Check(spec.ptr())) return Column(spec.cast<std::string>());
   const auto pair = py::reinterpret_borrow<py::sequence>(spec);
-  if (pair.size() != 2) throw InputError(fmt::format("column {}: expected a title or (title, align)", py::repr(spec)));
+  if (pair.size() != 2)
+    throw InputError(fmt::format("column {}: expected a title or (title, align)", std::string(py::repr(spec))));
   return Column(py::str(pair[0]), align_from_name(std::string(py::str(pair[1]))));
 }
 
@@ -123,9 +125,9 @@ Cell cell_from(py::handle value) {
   if (py::isinstance<Cell>(value)) return value.cast<Cell>();
   const std::string text = py::str(value);
   if (PyUnicode_Check(value.ptr()) || PyBool_Check(value.ptr())) return Cell(text);
-  if (PyLong_Check(value.ptr()) || PyFloat_Check(value.ptr())) return Cell(text, py::float_(value).cast<double>());
+  if (PyLong_Check(value.ptr()) || PyFloat_Check(value.ptr())) return Cell(text, py::cast<double>(value));
   if (is_numpy(value, "bool_") || !(is_numpy(value, "integer") || is_numpy(value, "floating"))) return Cell(text);
-  return Cell(text, py::float_(value).cast<double>());
+  return Cell(text, py::cast<double>(value));
 }
 
 std::vector<Cell> cells_from(py::handle row) {
@@ -141,7 +143,7 @@ Cell make_cell(std::string text, const std::string& role, std::optional<double> 
   if (samples) cell.samples.assign(samples->data(), samples->data() + samples->size());
   if (figures) {
     for (const auto& [name, number] : *figures) {
-      cell.figures.emplace_back(py::str(name), number.is_none() ? std::nan("") : py::float_(number).cast<double>());
+      cell.figures.emplace_back(py::str(name), number.is_none() ? std::nan("") : py::cast<double>(number));
     }
   }
   return cell;
@@ -272,46 +274,51 @@ Blocks& blocks_of(Details& d) { return d.blocks; }
 
 // The block builders Report and Details share: each returns self for chaining, except
 // add_table and add_details, which return the new container.
+// *args as the stubs name them: inline parts (str or Span) and cells (str, number or Cell).
+using InlineParts = py::Args<std::variant<std::string, Span>>;
+using CellArgs = py::Args<std::variant<std::string, double, Cell>>;
+
 template <typename Owner>
 void def_builders(py::class_<Owner>& cls) {
-  const auto self_blocks = [](py::handle self) -> Blocks& { return blocks_of(self.cast<Owner&>()); };
+  // A builder returns the same Python object (pybind11 finds the existing wrapper of `self`).
+  constexpr auto same = py::return_value_policy::reference;
   cls.def(
          "add_heading",
-         [self_blocks](py::object self, std::string text, int level) {
-           self_blocks(self).add_heading(level, std::move(text));
+         [](Owner& self, std::string text, int level) -> Owner& {
+           blocks_of(self).add_heading(level, std::move(text));
            return self;
          },
-         "A heading, level 1..6.", py::arg("text"), py::arg("level") = 2)
+         "A heading, level 1..6.", py::arg("text"), py::arg("level") = 2, same)
       .def(
           "add_paragraph",
-          [self_blocks](py::object self, const py::args& parts) {
-            self_blocks(self).add_paragraph(spans_from(parts));
+          [](Owner& self, const InlineParts& parts) -> Owner& {
+            blocks_of(self).add_paragraph(spans_from(parts));
             return self;
           },
-          "A paragraph of plain strings and strong/code/link spans.")
+          "A paragraph of plain strings and strong/code/link spans.", same)
       .def(
           "add_note",
-          [self_blocks](py::object self, const py::args& parts, const std::string& kind) {
-            self_blocks(self).add_note(spans_from(parts), note_kind_from_name(kind));
+          [](Owner& self, const InlineParts& parts, const std::string& kind) -> Owner& {
+            blocks_of(self).add_note(spans_from(parts), note_kind_from_name(kind));
             return self;
           },
-          "A callout; kind \"note\" or \"warning\".", py::kw_only(), py::arg("kind") = "note")
+          "A callout; kind \"note\" or \"warning\".", py::kw_only(), py::arg("kind") = "note", same)
       .def(
           "add_list",
-          [self_blocks](py::object self, const py::iterable& items) {
+          [](Owner& self, const py::iterable& items) -> Owner& {
             std::vector<Spans> list;
             for (const py::handle item : items) list.push_back(item_spans(item));
-            self_blocks(self).add_list(std::move(list));
+            blocks_of(self).add_list(std::move(list));
             return self;
           },
-          "A bullet list; each item is a string, a span or a sequence of them.", py::arg("items"))
+          "A bullet list; each item is a string, a span or a sequence of them.", py::arg("items"), same)
       .def(
           "add_table",
-          [self_blocks](py::handle self, const py::iterable& columns, const py::iterable& rows, std::string caption,
-                        std::string id, std::string footnote) -> Table& {
+          [](Owner& self, const py::iterable& columns, const py::iterable& rows, std::string caption, std::string id,
+             std::string footnote) -> Table& {
             std::vector<Column> specs;
             for (const py::handle spec : columns) specs.push_back(column_from(spec));
-            Table& table = self_blocks(self).add_table(std::move(specs), std::move(caption), std::move(id));
+            Table& table = blocks_of(self).add_table(std::move(specs), std::move(caption), std::move(id));
             for (const py::handle row : rows) table.add_row(cells_from(row));
             table.footnote = std::move(footnote);
             return table;
@@ -321,19 +328,19 @@ void def_builders(py::class_<Owner>& cls) {
           py::arg("footnote") = "", py::return_value_policy::reference_internal)
       .def(
           "add_details",
-          [self_blocks](py::handle self, std::string summary, bool open) -> Details& {
-            return self_blocks(self).add_details(std::move(summary), open);
+          [](Owner& self, std::string summary, bool open) -> Details& {
+            return blocks_of(self).add_details(std::move(summary), open);
           },
           "A collapsible section; add blocks to the returned Details.", py::arg("summary"), py::kw_only(),
           py::arg("open") = false, py::return_value_policy::reference_internal)
       .def(
           "add_footnote",
-          [self_blocks](py::object self, std::string text) {
-            self_blocks(self).add_footnote(std::move(text));
+          [](Owner& self, std::string text) -> Owner& {
+            blocks_of(self).add_footnote(std::move(text));
             return self;
           },
-          "Small print under the preceding content.", py::arg("text"))
-      .def("__len__", [self_blocks](py::handle self) { return self_blocks(self).size(); });
+          "Small print under the preceding content.", py::arg("text"), same)
+      .def("__len__", [](Owner& self) { return blocks_of(self).size(); });
 }
 
 // ---- pickling ---------------------------------------------------------------------------
@@ -376,14 +383,14 @@ void register_model(py::module_& m) {
       "A link; URLs with schemes other than http, https and mailto render as plain text.", py::arg("text"),
       py::arg("url"));
 
-  py::class_<Cell>(m, "Cell", R"(One table cell.
+  py::class_<Cell>(m, "Cell", R"doc(One table cell.
 
 text: exactly what is shown (already formatted, e.g. ``format_time(x)``).
 role: one of ``ROLES``: drives colouring (HTML classes, ANSI colours), bold for ``best`` and a code span for ``code``.
 value: the number behind the text, kept in JSON (and HTML ``data-value``).
 samples: optional samples in measurement order (flattened), drawn as a sparkline.
 figures: more numbers behind the text as ``{name: number}`` (an interval's ``lower`` and ``upper``); CSV gives
-    each a numeric column ``"<title> (<name>)"``.None reads as NaN.) ")
+    each a numeric column ``"<title> (<name>)"``. None reads as NaN.)doc")
       .def(py::init(&make_cell), py::arg("text"), py::arg("role") = "none", py::arg("value") = py::none(),
            py::arg("samples") = py::none(), py::arg("figures") = py::none())
       .def_readonly("text", &Cell::text)
@@ -395,19 +402,15 @@ figures: more numbers behind the text as ``{name: number}`` (an interval's ``low
 
   py::class_<Table>(m, "Table", "A table inside a report; returned by add_table.")
       .def(
-          "add_row",
-          [](py::object self, const py::args& cells) {
-            self.cast<Table&>().add_row(cells_from(cells));
-            return self;
-          },
-          "Append one row (one cell per column: str, number or Cell).")
+          "add_row", [](Table& self, const CellArgs& cells) -> Table& { return self.add_row(cells_from(cells)); },
+          "Append one row (one cell per column: str, number or Cell).", py::return_value_policy::reference)
       .def(
           "add_rows",
-          [](py::object self, const py::iterable& rows) {
-            for (const py::handle row : rows) self.cast<Table&>().add_row(cells_from(row));
+          [](Table& self, const py::iterable& rows) -> Table& {
+            for (const py::handle row : rows) self.add_row(cells_from(row));
             return self;
           },
-          "Append several rows.", py::arg("rows"))
+          "Append several rows.", py::arg("rows"), py::return_value_policy::reference)
       .def_readwrite("footnote", &Table::footnote)
       .def_readwrite("records_when_wide", &Table::records_when_wide,
                      "Text: a table wider than 160 columns is written as one record per row (False: one line per row).")
@@ -428,21 +431,19 @@ figures: more numbers behind the text as ``{name: number}`` (an interval's ``low
   details.def_readonly("summary", &Details::summary).def_readwrite("open", &Details::open);
   def_builders(details);
 
-  py::class_<Report> report(m, "Report", R"(A report: a title, ordered blocks and a machine-readable ``data`` payload.
+  py::class_<Report> report(m, "Report",
+                            R"doc(A report: a title, ordered blocks and a machine-readable ``data`` payload.
 
 >>> r = Report("Performance Report")
->>> r.add_heading("iOS").add_table(["Benchmark", ("p50", "right")], [["C++ add()", "851.2 ns"]]))");
+>>> r.add_heading("iOS").add_table(["Benchmark", ("p50", "right")], [["C++ add()", "851.2 ns"]]))doc");
   report.def(py::init<std::string>(), py::arg("title") = "")
       .def_readwrite("title", &Report::title)
       .def_property(
-          "data", [](const Report& r) {
-    return python_from_json(r.data); },
-          [](Report& r, py::handle value) {
-    r.data = json_from_python(value, "$"); },
+          "data", [](const Report& r) { return python_from_json(r.data); },
+          [](Report& r, py::handle value) { r.data = json_from_python(value, "$"); },
           "JSON-compatible payload (dict/list/str/int/float/bool/None; numpy converted; NaN kept).")
       .def_static(
-          "_from_core", [](Report& report) -> Report& {
-    return report; },
+          "_from_core", [](Report& report) -> Report& { return report; },
           "A report built in C++ (a preset's) is already a Report: the same object back.", py::arg("report"),
           py::return_value_policy::reference);
   def_builders(report);
@@ -551,38 +552,41 @@ figures: more numbers behind the text as ``{name: number}`` (an interval's ``low
 }
 
 void register_formatting(py::module_& m) {
-  m.def("format_time", &format_time, R"(Seconds with four significant digits; NaN/inf as "—".
+  m.def("format_time", &format_time, R"doc(Seconds with four significant digits; NaN/inf as "—".
 
-For example "851.2 ns", "2.250 µs", "1.600 ms", "1.500 s", "2.500 min".)",
+For example "851.2 ns", "2.250 µs", "1.600 ms", "1.500 s", "2.500 min".)doc",
         py::arg("seconds"));
   m.def(
       "format_change",
       [](double change, py::handle direction) { return format_change(change, higher_is_better(direction)); },
-      R"(Relative change (0.6003) as "+60.03% slower" (always two decimals).
+      R"doc(Relative change (0.6003) as "+60.03% slower" (always two decimals).
 
 A change that rounds to 0.00% reads "~0% observed change".
 direction: "lower_is_better" (times: faster/slower) or "higher_is_better" (rates: better/worse), "lower" or
-"higher", an enum with those names, or a bool (True: higher is better).)",
+"higher", an enum with those names, or a bool (True: higher is better).)doc",
       py::arg("change"), py::arg("direction") = "lower_is_better");
-  m.def("format_change_percent", &format_change_percent,
-        R"(Relative change as a signed percentage without a word: "+60.03%", "-9.50%", "0.00%" (never "-0.00%").)",
-        py::arg("change"));
-  m.def("format_percent", &format_percent, R"(Fraction as a percentage with fixed decimals: 0.024 -> "2.4%".)",
+  m.def(
+      "format_change_percent", &format_change_percent,
+      R"doc(Relative change as a signed percentage without a word: "+60.03%", "-9.50%", "0.00%" (never "-0.00%").)doc",
+      py::arg("change"));
+  m.def("format_percent", &format_percent, R"doc(Fraction as a percentage with fixed decimals: 0.024 -> "2.4%".)doc",
         py::arg("fraction"), py::arg("decimals") = 1);
-  m.def("format_fixed", &format_fixed, R"(Fixed decimals: 45851.1 -> "45851.10".)", py::arg("value"),
+  m.def("format_fixed", &format_fixed, R"doc(Fixed decimals: 45851.1 -> "45851.10".)doc", py::arg("value"),
         py::arg("decimals") = 2);
-  m.def("format_range", &format_range, R"(En-dash range: "42062.37–51322.25".)", py::arg("low"), py::arg("high"),
+  m.def("format_range", &format_range, R"doc(En-dash range: "42062.37–51322.25".)doc", py::arg("low"), py::arg("high"),
         py::arg("decimals") = 2);
-  m.def("format_integer", &format_integer, R"(Rounded integer (ties to even), optionally grouped: 81920 -> "81,920".)",
-        py::arg("value"), py::arg("thousands_separator") = false, py::arg("separator") = ',');
-  m.def("format_rate", &format_rate, R"(Rate with k/M/G scaling: 45851.1 -> "45.85k ops/s".)", py::arg("per_second"),
-        py::arg("unit") = "ops/s");
-  m.def("format_bytes", &format_bytes,
-        R"(Size with binary scaling, four significant digits above whole bytes: "512 B", "1.500 KiB", "512.0 MiB".)",
-        py::arg("size"));
-  m.def("format_byte_rate", &format_byte_rate, R"(Throughput with binary scaling: "94.70 MiB/s".)",
+  m.def("format_integer", &format_integer,
+        R"doc(Rounded integer (ties to even), optionally grouped: 81920 -> "81,920".)doc", py::arg("value"),
+        py::arg("thousands_separator") = false, py::arg("separator") = ',');
+  m.def("format_rate", &format_rate, R"doc(Rate with k/M/G scaling: 45851.1 -> "45.85k ops/s".)doc",
+        py::arg("per_second"), py::arg("unit") = "ops/s");
+  m.def(
+      "format_bytes", &format_bytes,
+      R"doc(Size with binary scaling, four significant digits above whole bytes: "512 B", "1.500 KiB", "512.0 MiB".)doc",
+      py::arg("size"));
+  m.def("format_byte_rate", &format_byte_rate, R"doc(Throughput with binary scaling: "94.70 MiB/s".)doc",
         py::arg("bytes_per_second"));
-  m.def("format_bits", &format_bits, R"(Bit rate with decimal scaling, four significant digits: "273.7 Mbps".)",
+  m.def("format_bits", &format_bits, R"doc(Bit rate with decimal scaling, four significant digits: "273.7 Mbps".)doc",
         py::arg("bits_per_second"));
   m.def(
       "format_sparkline",
@@ -590,7 +594,7 @@ direction: "lower_is_better" (times: faster/slower) or "higher_is_better" (rates
         return format_sparkline(std::span<const double>(samples.data(), static_cast<std::size_t>(samples.size())),
                                 width);
       },
-      R"(Unicode block sparkline of the samples in order ("▁▃█▅").)", py::arg("samples"), py::arg("width") = 16);
+      R"doc(Unicode block sparkline of the samples in order ("▁▃█▅").)doc", py::arg("samples"), py::arg("width") = 16);
   m.attr("UNAVAILABLE") = std::string(kUnavailable);
 }
 
