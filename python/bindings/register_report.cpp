@@ -509,7 +509,9 @@ figures: more numbers behind the text as ``{name: number}`` (an interval's ``low
           [](const Report& r) {
             RenderOptions options;
             options.json_indent = 0;
-            return py::module_::import("json").attr("loads")(render_released(r, Format::json, options));
+            return py::module_::import("json")
+                .attr("loads")(render_released(r, Format::json, options))
+                .cast<py::dict>();
           },
           "The JSON rendering parsed into Python objects.")
       .def("_repr_html_", [](const Report& r) { return render_fragment(r, true); })

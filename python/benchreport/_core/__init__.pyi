@@ -519,7 +519,7 @@ class Report:
         """
         All tables (each after a "# caption" line), or only the table with id table.
         """
-    def to_dict(self) -> typing.Any:
+    def to_dict(self) -> dict:
         """
         The JSON rendering parsed into Python objects.
         """
