@@ -59,8 +59,13 @@ def _strip_pybind_signature(name: str, doc: str) -> str:
     return "\n".join(lines).strip()
 
 
-def _section_of(obj: Any) -> str:
+def _section_of(name: str, obj: Any) -> str:
+    """The module that defines a name, or the package module that re-exports a compiled one."""
     module = getattr(obj, "__module__", None) or "benchreport._core"
+    if module == "benchreport._core":
+        for skin in MODULE_TITLES:
+            if name in getattr(importlib.import_module(skin), "__all__", ()):
+                return skin
     return module if module in MODULE_TITLES else "benchreport._core"
 
 
@@ -118,7 +123,7 @@ def collect() -> Dict[str, List[Tuple[str, Any]]]:
         if name == "__version__":
             continue
         obj = getattr(benchreport, name)
-        sections.setdefault(_section_of(obj) if (inspect.isclass(obj) or callable(obj)) else "constants", []
+        sections.setdefault(_section_of(name, obj) if (inspect.isclass(obj) or callable(obj)) else "constants", []
                             ).append((name, obj))
     for module_name in EXTRA_MODULES:
         module = importlib.import_module(module_name)

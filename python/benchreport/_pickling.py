@@ -4,8 +4,8 @@ A result holds C++ objects (the comparison view, CaseComparison, the report mode
 Python constructor for each field. Instead it remembers the call that made it: the function's
 module and name and its arguments (a Dataset pickles as its canonical JSON; a path is read again
 where it is loaded). Unpickling repeats the call; the analyses are deterministic (seeded
-bootstraps, thread-independent streams), so the values are equal. A Report pickles on its own
-(_reports.Report.__reduce__) except one with a plot, which uses the remembered call.
+bootstraps, thread-independent streams), so the values are equal. A Report pickles on its own, as its
+blocks and data (python/bindings/register_report.cpp).
 """
 from __future__ import annotations
 
@@ -30,16 +30,14 @@ def rerun(made_by: _MadeBy, attribute: Optional[str] = None, index: Optional[int
 
 
 def remembers_call(function: _Function) -> _Function:
-    """Decorate a function whose result pickles as the call that made it (and so do its report
-    and, for a list of results, each item)."""
+    """Decorate a function whose result pickles as the call that made it (and so does, for a list
+    of results, each item)."""
 
     @functools.wraps(function)
     def call(*args: Any, **kwargs: Any) -> Any:
         result = function(*args, **kwargs)
         made_by = (function.__module__, function.__name__, args, kwargs)
         result._call = (rerun, (made_by,))
-        if hasattr(result, "report"):
-            result.report._call = (rerun, (made_by, "report"))
         if isinstance(result, list):
             for i, item in enumerate(result):
                 item._call = (rerun, (made_by, None, i))

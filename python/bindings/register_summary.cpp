@@ -306,17 +306,28 @@ void register_summary(py::module_& m) {
         py::gil_scoped_release unlocked;
         return summarize(x, options);
       },
-      "values"_a, "quantiles"_a, "method"_a, "ddof"_a, "k"_a, "confidence"_a, "mad_scale"_a, "nan_policy"_a, "stats"_a,
-      "theil_sen_max_n"_a);
+      R"doc(Summarise one ordered sample set in a single C++ call.
+
+Returns a Summary with n, n_omitted, min, max, mean, std (ddof 0), std_sample (ddof 1), cv (std with ``ddof``
+over the mean), median, the requested ``quantiles`` (``method``: numpy's names or "harrell-davis"), iqr, mad (raw
+or ``mad_scale="normal"``), mad_over_median_pct, robust_cv, median_ci (distribution-free, achieved confidence
+reported), drift (median of the last ``k`` over the first ``k`` minus 1, Theil–Sen, Mann–Kendall) and outlier
+counts. Unavailable fields are NaN and carry a reason.
+
+Raises benchreport.InputError (a ValueError) for an empty set, NaN/±inf (unless ``nan_policy="omit"``) or bad
+options.)doc",
+      "values"_a, py::kw_only(), "quantiles"_a = defaults.quantiles, "method"_a = "linear", "ddof"_a = defaults.ddof,
+      "k"_a = defaults.drift_k, "confidence"_a = defaults.confidence, "mad_scale"_a = "raw", "nan_policy"_a = "raise",
+      "stats"_a = py::none(), "theil_sen_max_n"_a = defaults.theil_sen_max_n);
   m.def(
       "summarize_grouped",
       [](const DoubleArray& values, const IndexArray& offsets, const std::vector<double>& quantiles,
          const std::string& method, int ddof, long long k, double confidence, const std::string& mad_scale,
          const std::string& nan_policy, const std::optional<std::vector<std::string>>& stats, long long theil_sen_max_n,
-         long long threads) {
+         std::optional<long long> threads) {
         const SummaryOptions options =
             make_options(quantiles, method, ddof, k, confidence, mad_scale, nan_policy, stats, theil_sen_max_n);
-        const unsigned thread_count = static_cast<unsigned>(non_negative(threads, "threads"));
+        const unsigned thread_count = static_cast<unsigned>(non_negative(threads.value_or(0), "threads"));
         const auto x = one_dimensional(values, "values");
         const auto o = one_dimensional(offsets, "offsets");
         GroupedSummary g;
@@ -326,22 +337,37 @@ void register_summary(py::module_& m) {
         }
         return grouped_columns(std::move(g), options.stats);
       },
-      "values"_a, "offsets"_a, "quantiles"_a, "method"_a, "ddof"_a, "k"_a, "confidence"_a, "mad_scale"_a,
-      "nan_policy"_a, "stats"_a, "theil_sen_max_n"_a, "threads"_a);
+      R"doc(Summarise many sample sets in CSR layout: set i is ``values[offsets[i]:offsets[i+1]]``.
+
+Returns a dict of numpy arrays, one per statistic (struct of arrays): ``n``, ``median``, ``mad``, ... as the
+Summary properties, the median CI as ``median_ci_<field>``, drift as ``drift`` and the trend as
+``theil_sen_*``/``mann_kendall_*``/``kendall_tau``; ``quantiles`` is 2-D (n_sets × len(quantiles)).
+Optional statistics come with ``<name>_available`` (bool) and ``<name>_reason`` (object: "" when available)
+arrays. ``stats`` restricts the work to some groups (see ``STATISTICS``). ``threads=None`` uses every core;
+results are identical for any thread count. Errors name the lowest bad set.)doc",
+      "values"_a, "offsets"_a, py::kw_only(), "quantiles"_a = defaults.quantiles, "method"_a = "linear",
+      "ddof"_a = defaults.ddof, "k"_a = defaults.drift_k, "confidence"_a = defaults.confidence, "mad_scale"_a = "raw",
+      "nan_policy"_a = "raise", "stats"_a = py::none(), "theil_sen_max_n"_a = defaults.theil_sen_max_n,
+      "threads"_a = py::none());
   m.def(
       "quantile",
-      [](const DoubleArray& values, const DoubleArray& ps, const std::string& method) {
+      [](const DoubleArray& values, const DoubleArray& p, const std::string& method) -> py::object {
         const QuantileMethod m = parse_quantile_method(method);
         const auto x = one_dimensional(values, "values");
-        const std::span<const double> p(ps.data(), static_cast<std::size_t>(ps.size()));
+        const std::span<const double> probs(p.data(), static_cast<std::size_t>(p.size()));
         std::vector<double> out;
         {
           py::gil_scoped_release unlocked;
-          out = quantiles(x, p, m);
+          out = quantiles(x, probs, m);
         }
-        return to_numpy(std::move(out));
+        if (p.ndim() == 0) return py::float_(out.at(0));  // a scalar p gives a float
+        return to_numpy(std::move(out), std::vector<py::ssize_t>(p.shape(), p.shape() + p.ndim()));
       },
-      "values"_a, "p"_a, "method"_a);
+      R"doc(Quantile(s) of ``values`` at probability ``p`` (scalar or array in [0, 1]).
+
+``method`` takes numpy's names (Hyndman–Fan types 1–9, default "linear") or "harrell-davis". A scalar ``p``
+gives a float, an array gives an array of its shape.)doc",
+      "values"_a, "p"_a, "method"_a = "linear");
   m.def(
       "drift",
       [](const DoubleArray& values, long long k, long long theil_sen_max_n) {
@@ -350,7 +376,9 @@ void register_summary(py::module_& m) {
         py::gil_scoped_release unlocked;
         return drift(x, options);
       },
-      "values"_a, "k"_a, "theil_sen_max_n"_a);
+      R"doc(Drift of one ordered sample set: median(last k) / median(first k) − 1, Theil–Sen slope (absolute and
+relative to the median) and the Mann–Kendall trend test (tie-corrected, asymptotic p-value).)doc",
+      "values"_a, "k"_a = defaults.drift_k, py::kw_only(), "theil_sen_max_n"_a = defaults.theil_sen_max_n);
   m.def(
       "median_ci",
       [](const DoubleArray& values, double confidence) {
@@ -358,7 +386,9 @@ void register_summary(py::module_& m) {
         py::gil_scoped_release unlocked;
         return median_ci(x, confidence);
       },
-      "values"_a, "confidence"_a);
+      R"doc(Distribution-free order-statistic confidence interval for the median, with the confidence actually
+achieved and the 1-based ranks used.)doc",
+      "values"_a, "confidence"_a = defaults.confidence);
 }
 
 }  // namespace benchreport::python

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "benchreport/core/error.hpp"
 
 namespace benchreport {
@@ -259,6 +261,186 @@ void write_report_json(const Report& report, JsonStream& out) {
   write_blocks(out, report.blocks);
   out.member("data", report.data);
   out.end_object();
+}
+
+}  // namespace benchreport
+
+// Reading the tree back (read_report_json): each reader takes an object write_blocks wrote.
+namespace benchreport {
+namespace {
+
+[[noreturn]] void malformed(std::string_view where, std::string_view what) {
+  throw InputError(fmt::format("report JSON {}: {}", where, what));
+}
+
+const Json& member(const Json& object, std::string_view key, std::string_view where) {
+  const Json* found = object.find(key);
+  if (found == nullptr) malformed(where, fmt::format("no \"{}\"", key));
+  return *found;
+}
+
+const Json::Array& array_member(const Json& object, std::string_view key, std::string_view where) {
+  const Json& value = member(object, key, where);
+  if (!value.is_array()) malformed(where, fmt::format("\"{}\" is not an array", key));
+  return value.as_array();
+}
+
+// Optional members are absent when they hold the default (write_cell, write_table).
+std::string text_member(const Json& object, std::string_view key, std::string_view where,
+                        std::string_view fallback = {}) {
+  const Json* found = object.find(key);
+  if (found == nullptr) return std::string(fallback);
+  if (!found->is_string()) malformed(where, fmt::format("\"{}\" is not a string", key));
+  return found->as_string();
+}
+
+bool bool_member(const Json& object, std::string_view key, bool fallback, std::string_view where) {
+  const Json* found = object.find(key);
+  if (found == nullptr) return fallback;
+  if (!found->is_bool()) malformed(where, fmt::format("\"{}\" is not true or false", key));
+  return found->as_bool();
+}
+
+double number(const Json& value, std::string_view where) {
+  if (value.is_double()) return value.as_double();
+  if (value.is_integer()) return static_cast<double>(value.as_integer());
+  if (value.is_null()) return std::nan("");  // how a non-finite number is written
+  malformed(where, "a number was expected");
+}
+
+std::vector<double> numbers(const Json::Array& values, std::string_view where) {
+  std::vector<double> out;
+  out.reserve(values.size());
+  for (const Json& v : values) out.push_back(number(v, where));
+  return out;
+}
+
+Spans read_spans(const Json::Array& items, std::string_view where) {
+  Spans spans;
+  for (const Json& item : items) {
+    const std::string kind = text_member(item, "type", where);
+    std::string text = text_member(item, "text", where);
+    if (kind == "text") {
+      spans.push_back(Span::plain(std::move(text)));
+    } else if (kind == "strong") {
+      spans.push_back(Span::bold(std::move(text)));
+    } else if (kind == "code") {
+      spans.push_back(Span::code(std::move(text)));
+    } else if (kind == "link") {
+      spans.push_back(Span::link(std::move(text), text_member(item, "url", where)));
+    } else {
+      malformed(where, fmt::format("unknown span type '{}'", kind));
+    }
+  }
+  return spans;
+}
+
+Cell read_cell(const Json& object, std::string_view where) {
+  Cell cell(text_member(object, "text", where), role_from_name(text_member(object, "role", where, "none")));
+  if (const Json* value = object.find("value")) cell.value = number(*value, where);
+  if (object.find("samples") != nullptr) cell.samples = numbers(array_member(object, "samples", where), where);
+  if (const Json* figures = object.find("figures")) {
+    if (!figures->is_object()) malformed(where, "\"figures\" is not an object");
+    for (const auto& [name, value] : figures->as_object()) cell.figures.emplace_back(name, number(value, where));
+  }
+  return cell;
+}
+
+Table read_table(const Json& object, std::string_view where) {
+  std::vector<Column> columns;
+  for (const Json& column : array_member(object, "columns", where)) {
+    columns.emplace_back(text_member(column, "title", where),
+                         align_from_name(text_member(column, "align", where, "left")));
+  }
+  Table table(std::move(columns), text_member(object, "caption", where), text_member(object, "id", where));
+  for (const Json& row : array_member(object, "rows", where)) {
+    if (!row.is_array()) malformed(where, "a row is not an array");
+    std::vector<Cell> cells;
+    for (const Json& cell : row.as_array()) cells.push_back(read_cell(cell, where));
+    table.add_row(std::move(cells));
+  }
+  table.footnote = text_member(object, "footnote", where);
+  table.records_when_wide = bool_member(object, "records_when_wide", true, where);
+  return table;
+}
+
+PlotTone tone_from_name(std::string_view name, std::string_view where) {
+  for (const PlotTone tone : {PlotTone::neutral, PlotTone::worse, PlotTone::better}) {
+    if (tone_name(tone) == name) return tone;
+  }
+  malformed(where, fmt::format("unknown tone '{}'", name));
+}
+
+Plot read_plot(const Json& object, std::string_view where) {
+  Plot plot;
+  plot.title = text_member(object, "title", where);
+  plot.x_label = text_member(object, "x_label", where);
+  plot.y_label = text_member(object, "y_label", where);
+  plot.log_x = bool_member(object, "log_x", true, where);
+  plot.log_y = bool_member(object, "log_y", true, where);
+  plot.x_unit = text_member(object, "x_unit", where);
+  plot.y_unit = text_member(object, "y_unit", where);
+  if (const Json* names = object.find("x_names"); names != nullptr && names->is_array()) {
+    for (const Json& name : names->as_array()) plot.x_names.push_back(name.is_string() ? name.as_string() : "");
+  }
+  for (const Json& s : array_member(object, "series", where)) {
+    plot.series.push_back({text_member(s, "name", where), numbers(array_member(s, "x", where), where),
+                           numbers(array_member(s, "y", where), where), bool_member(s, "line", false, where),
+                           tone_from_name(text_member(s, "tone", where, "neutral"), where)});
+  }
+  for (const Json& m : array_member(object, "markers", where)) {
+    plot.markers.push_back({number(member(m, "x", where), where), text_member(m, "label", where),
+                            tone_from_name(text_member(m, "tone", where, "neutral"), where)});
+  }
+  return plot;
+}
+
+void read_blocks(const Json::Array& items, Blocks& into, const std::string& where) {
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const Json& b = items[i];
+    const std::string at = fmt::format("{}[{}]", where, i);
+    const std::string type = text_member(b, "type", at);
+    if (type == "heading") {
+      const Json& level = member(b, "level", at);
+      if (!level.is_integer()) malformed(at, "\"level\" is not an integer");
+      into.add_heading(static_cast<int>(level.as_integer()), text_member(b, "text", at));
+    } else if (type == "paragraph") {
+      into.add_paragraph(read_spans(array_member(b, "spans", at), at));
+    } else if (type == "note") {
+      const std::string kind = text_member(b, "kind", at, "note");
+      if (kind != "note" && kind != "warning") malformed(at, fmt::format("unknown note kind '{}'", kind));
+      into.add_note(read_spans(array_member(b, "spans", at), at),
+                    kind == "warning" ? NoteKind::warning : NoteKind::note);
+    } else if (type == "list") {
+      std::vector<Spans> list;
+      for (const Json& item : array_member(b, "items", at)) {
+        if (!item.is_array()) malformed(at, "a list item is not an array of spans");
+        list.push_back(read_spans(item.as_array(), at));
+      }
+      into.add_list(std::move(list));
+    } else if (type == "table") {
+      into.add_table(read_table(b, at));
+    } else if (type == "details") {
+      Details& details = into.add_details(text_member(b, "summary", at), bool_member(b, "open", false, at));
+      read_blocks(array_member(b, "blocks", at), details.blocks, at + ".blocks");
+    } else if (type == "footnote") {
+      into.add_footnote(text_member(b, "text", at));
+    } else if (type == "plot") {
+      into.add_plot(read_plot(b, at));
+    } else {
+      malformed(at, fmt::format("unknown block type '{}'", type));
+    }
+  }
+}
+
+}  // namespace
+
+Report read_report_json(const Json& tree) {
+  if (!tree.is_object()) malformed("$", "not an object");
+  Report report(text_member(tree, "title", "$"));
+  read_blocks(array_member(tree, "blocks", "$"), report.blocks, "$.blocks");
+  if (const Json* data = tree.find("data")) report.data = *data;
+  return report;
 }
 
 }  // namespace benchreport

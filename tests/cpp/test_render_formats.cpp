@@ -5,6 +5,7 @@
 #include <string>
 
 #include "benchreport/core/error.hpp"
+#include "benchreport/data/metadata.hpp"
 #include "benchreport/render/render.hpp"
 
 using namespace benchreport;
@@ -187,6 +188,57 @@ TEST_CASE("JSON carries the schema, every block and the data payload", "[render]
         "{\"schema\":\"benchreport-report/1\",\"title\":\"T\",\"blocks\":[{\"type\":\"table\",\"columns\":"
         "[{\"title\":\"a\",\"align\":\"left\"}],\"rows\":[[{\"text\":\"1.5\",\"value\":1.5}]]}],"
         "\"data\":{\"nan\":null,\"tenth\":0.1,\"n\":3}}\n");
+}
+
+// Every block type and every optional member, for the read-back test.
+Report every_block_report() {
+  Report report = hostile_report();
+  report.add_heading(3, "Section");
+  report.add_list(std::vector<Spans>{{Span::plain("one")}, {Span::bold("two"), Span::code("x")}});
+  report.add_footnote("small print");
+  Table& wide = report.add_table({"a", {"b", Align::center}});
+  wide.records_when_wide = false;
+  wide.add_row({Cell("1.5 s", 1.5, CellRole::slower)
+                    .with_samples({1.0, 2.0, 1.5})
+                    .with_figure("lower", 1.25)
+                    .with_figure("upper", std::numeric_limits<double>::quiet_NaN()),
+                Cell("nan", std::numeric_limits<double>::quiet_NaN())});
+  Plot plot;
+  plot.title = "p";
+  plot.log_x = false;
+  plot.x_unit = "s";
+  plot.x_names = {"c1", "c2"};
+  plot.series.push_back({"fit", {0, 1}, {1.0, std::numeric_limits<double>::quiet_NaN()}, true, PlotTone::worse});
+  plot.markers.push_back({0.5, "change", PlotTone::better});
+  report.add_details("nested", true).blocks.add_plot(plot);
+  report.data.set("x", 0.1).set("n", 3);
+  return report;
+}
+
+TEST_CASE("JSON report reads back as the same report, plots included", "[render][json]") {
+  const Report report = every_block_report();
+  RenderOptions compact;
+  compact.json_indent = 0;
+  const std::string json = render_json(report, compact);
+  const Report back = read_report_json(metadata::parse_json(json, "report"));
+  CHECK(back.title == report.title);
+  CHECK(back.blocks.size() == report.blocks.size());
+  CHECK(render_json(back, compact) == json);
+  CHECK(render_html(back) == render_html(report));  // the plot's SVG and the cells' data-value too
+  CHECK(render_text(back) == render_text(report));
+}
+
+TEST_CASE("JSON report: a tree that is not a report names the block and member", "[render][json]") {
+  const auto read = [](std::string_view text) { return read_report_json(metadata::parse_json(text, "t")); };
+  CHECK_THROWS_WITH(read(R"({"blocks":[{"type":"heading","text":"x"},{"type":"poem"}]})"),
+                    Contains("report JSON $.blocks[0]: no \"level\""));
+  CHECK_THROWS_WITH(read(R"({"blocks":[{"type":"poem"}]})"), Contains("$.blocks[0]: unknown block type 'poem'"));
+  CHECK_THROWS_WITH(read(R"({"blocks":[{"type":"details","summary":"s","blocks":[{"type":"list","items":[1]}]}]})"),
+                    Contains("$.blocks[0].blocks[0]: a list item is not an array of spans"));
+  CHECK_THROWS_WITH(
+      read(R"({"blocks":[{"type":"table","columns":[{"title":"a"}],"rows":[[{"text":"x"},{"text":"y"}]]}]})"),
+      Contains("row 1: 2 cells, expected 1"));
+  CHECK_THROWS_WITH(read("[]"), Contains("report JSON $: not an object"));
 }
 
 TEST_CASE("JSON writer: shortest round-trip numbers, escapes, key order", "[render][json]") {

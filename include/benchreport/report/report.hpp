@@ -127,4 +127,9 @@ struct Report {
 // written straight into `out` (no tree of the blocks is built).
 void write_report_json(const Report& report, JsonStream& out);
 
+// The inverse of write_report_json for a parsed tree: title, every block and data. A
+// non-finite number was written as null and comes back NaN (a cell value, a plot point).
+// Throws InputError naming the block and member when the tree is not such a report.
+Report read_report_json(const Json& tree);
+
 }  // namespace benchreport

@@ -13,7 +13,7 @@ import numpy.typing
 
 from . import compare
 
-__all__: list[str] = ['ALIGNMENTS', 'Blocks', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'JsonValue', 'LackOfFit', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'RenderOptions', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'analyze_history', 'best_q_split', 'bmf_string', 'canonical_json', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'fingerprint', 'fit_scaling', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'median_ci', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'analyze_history', 'best_q_split', 'bmf_string', 'canonical_json', 'code', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'fingerprint', 'fit_scaling', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'link', 'median_ci', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'strong', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -314,41 +314,6 @@ class Dataset:
         """
         Per-sample weights (read-only view) or None.
         """
-class JsonValue:
-    """
-    A JSON value (a report's data payload); build it with the static constructors.
-    """
-    @staticmethod
-    def array(items: collections.abc.Sequence[JsonValue]) -> JsonValue:
-        ...
-    @staticmethod
-    def boolean(value: bool) -> JsonValue:
-        ...
-    @staticmethod
-    def integer(value: typing.SupportsInt | typing.SupportsIndex) -> JsonValue:
-        ...
-    @staticmethod
-    def null() -> JsonValue:
-        ...
-    @staticmethod
-    def number(value: typing.SupportsFloat | typing.SupportsIndex) -> JsonValue:
-        ...
-    @staticmethod
-    def object(members: collections.abc.Sequence[tuple[str, JsonValue]]) -> JsonValue:
-        ...
-    @staticmethod
-    def string(value: str) -> JsonValue:
-        ...
-    def __init__(self) -> None:
-        ...
-    def to_json(self) -> str:
-        """
-        Standard JSON text (non-finite numbers as null).
-        """
-    def to_python_json(self) -> str:
-        """
-        JSON text for json.loads: floats stay floats, NaN and infinities stay NaN/Infinity.
-        """
 class Span:
     """
     A run of inline text: text, strong, code or link.
@@ -376,9 +341,16 @@ class Span:
         ...
 class Cell:
     """
-    One table cell: display text, role, optional value, samples and named figures.
+    One table cell.
+
+    text: exactly what is shown (already formatted, e.g. ``format_time(x)``).
+    role: one of ``ROLES``: drives colouring (HTML classes, ANSI colours), bold for ``best`` and a code span for ``code``.
+    value: the number behind the text, kept in JSON (and HTML ``data-value``).
+    samples: optional samples in measurement order (flattened), drawn as a sparkline.
+    figures: more numbers behind the text as ``{name: number}`` (an interval's ``lower`` and ``upper``); CSV gives
+        each a numeric column ``"<title> (<name>)"``. None reads as NaN.
     """
-    def __init__(self, text: str, role: str = 'none', value: typing.SupportsFloat | typing.SupportsIndex | None = None, samples: typing.Annotated[numpy.typing.ArrayLike, numpy.float64] | None = None, figures: collections.abc.Sequence[tuple[str, typing.SupportsFloat | typing.SupportsIndex]] = []) -> None:
+    def __init__(self, text: str, role: str = 'none', value: typing.SupportsFloat | typing.SupportsIndex | None = None, samples: typing.Annotated[numpy.typing.ArrayLike, numpy.float64] | None = None, figures: dict | None = None) -> None:
         ...
     @property
     def figures(self) -> list[tuple[str, float]]:
@@ -399,109 +371,185 @@ class Cell:
         ...
 class Table:
     """
-    A table inside a report (returned by add_table).
+    A table inside a report; returned by add_table.
     """
     footnote: str
-    records_when_wide: bool
     def __len__(self) -> int:
         ...
-    def add_row(self, cells: collections.abc.Sequence[Cell]) -> None:
-        ...
+    def add_row(self, *args: str | typing.SupportsFloat | typing.SupportsIndex | Cell) -> Table:
+        """
+        Append one row (one cell per column: str, number or Cell).
+        """
+    def add_rows(self, rows: collections.abc.Iterable) -> Table:
+        """
+        Append several rows.
+        """
     @property
     def caption(self) -> str:
         ...
     @property
     def columns(self) -> list[tuple[str, str]]:
-        ...
+        """
+        (title, align) pairs.
+        """
     @property
     def id(self) -> str:
+        ...
+    @property
+    def records_when_wide(self) -> bool:
+        """
+        Text: a table wider than 160 columns is written as one record per row (False: one line per row).
+        """
+    @records_when_wide.setter
+    def records_when_wide(self, arg0: bool) -> None:
         ...
     @property
     def rows(self) -> list[list[Cell]]:
         ...
 class Details:
     """
-    A collapsible section (returned by add_details).
+    A collapsible section (<details> in Markdown/HTML, expanded in text).
     """
     open: bool
-    @property
-    def blocks(self) -> Blocks:
+    def __len__(self) -> int:
         ...
+    def add_details(self, summary: str, *, open: bool = False) -> Details:
+        """
+        A collapsible section; add blocks to the returned Details.
+        """
+    def add_footnote(self, text: str) -> Details:
+        """
+        Small print under the preceding content.
+        """
+    def add_heading(self, text: str, level: typing.SupportsInt | typing.SupportsIndex = 2) -> Details:
+        """
+        A heading, level 1..6.
+        """
+    def add_list(self, items: collections.abc.Iterable) -> Details:
+        """
+        A bullet list; each item is a string, a span or a sequence of them.
+        """
+    def add_note(self, *args: str | Span, kind: str = 'note') -> Details:
+        """
+        A callout; kind "note" or "warning".
+        """
+    def add_paragraph(self, *args: str | Span) -> Details:
+        """
+        A paragraph of plain strings and strong/code/link spans.
+        """
+    def add_table(self, columns: collections.abc.Iterable, rows: collections.abc.Iterable = (), *, caption: str = '', id: str = '', footnote: str = '') -> Table:
+        """
+        A table. columns: titles or (title, align) with align left/right/center; rows: str, number or Cell.
+        """
     @property
     def summary(self) -> str:
         ...
-class Blocks:
-    """
-    An ordered list of blocks with builders.
-    """
-    def __len__(self) -> int:
-        ...
-    def add_details(self, summary: str, open: bool = False) -> Details:
-        ...
-    def add_footnote(self, text: str) -> None:
-        ...
-    def add_heading(self, level: typing.SupportsInt | typing.SupportsIndex, text: str) -> None:
-        ...
-    def add_list(self, items: collections.abc.Sequence[collections.abc.Sequence[Span]]) -> None:
-        ...
-    def add_note(self, spans: collections.abc.Sequence[Span], kind: str = 'note') -> None:
-        ...
-    def add_paragraph(self, spans: collections.abc.Sequence[Span]) -> None:
-        ...
-    def add_table(self, columns: collections.abc.Sequence[tuple[str, str]], caption: str = '', id: str = '') -> Table:
-        ...
-class RenderOptions:
-    color: bool
-    csv_table: str
-    full_report_location: str
-    sparklines: bool
-    def __init__(self) -> None:
-        ...
-    @property
-    def json_indent(self) -> int:
-        ...
-    @json_indent.setter
-    def json_indent(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
-        ...
-    @property
-    def markdown_budget(self) -> int:
-        ...
-    @markdown_budget.setter
-    def markdown_budget(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
-        ...
-    @property
-    def threads(self) -> int:
-        ...
-    @threads.setter
-    def threads(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
-        ...
 class Report:
     """
-    The report model: title, blocks and a JSON data payload.
+    A report: a title, ordered blocks and a machine-readable ``data`` payload.
+
+    >>> r = Report("Performance Report")
+    >>> r.add_heading("iOS").add_table(["Benchmark", ("p50", "right")], [["C++ add()", "851.2 ns"]])
     """
     title: str
+    @staticmethod
+    def _from_core(report: Report) -> Report:
+        """
+        A report built in C++ (a preset's) is already a Report: the same object back.
+        """
+    def __getstate__(self) -> tuple:
+        ...
     def __init__(self, title: str = '') -> None:
         ...
+    def __len__(self) -> int:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def __setstate__(self, arg0: tuple) -> None:
+        ...
+    def _repr_html_(self) -> str:
+        ...
+    def _repr_markdown_(self) -> str:
+        ...
+    def _repr_pretty_(self, printer: typing.Any, cycle: bool) -> None:
+        ...
+    def add_details(self, summary: str, *, open: bool = False) -> Details:
+        """
+        A collapsible section; add blocks to the returned Details.
+        """
+    def add_footnote(self, text: str) -> Report:
+        """
+        Small print under the preceding content.
+        """
+    def add_heading(self, text: str, level: typing.SupportsInt | typing.SupportsIndex = 2) -> Report:
+        """
+        A heading, level 1..6.
+        """
+    def add_list(self, items: collections.abc.Iterable) -> Report:
+        """
+        A bullet list; each item is a string, a span or a sequence of them.
+        """
+    def add_note(self, *args: str | Span, kind: str = 'note') -> Report:
+        """
+        A callout; kind "note" or "warning".
+        """
+    def add_paragraph(self, *args: str | Span) -> Report:
+        """
+        A paragraph of plain strings and strong/code/link spans.
+        """
+    def add_table(self, columns: collections.abc.Iterable, rows: collections.abc.Iterable = (), *, caption: str = '', id: str = '', footnote: str = '') -> Table:
+        """
+        A table. columns: titles or (title, align) with align left/right/center; rows: str, number or Cell.
+        """
     def copy(self) -> Report:
         ...
-    def render(self, format: str, options: RenderOptions = ...) -> str:
-        ...
-    def render_html_fragment(self, options: RenderOptions = ...) -> str:
-        ...
-    def render_to_fd(self, format: str, options: RenderOptions, fd: typing.SupportsInt | typing.SupportsIndex) -> None:
-        ...
-    def render_utf8(self, format: str, options: RenderOptions = ...) -> numpy.typing.NDArray[numpy.uint8]:
-        ...
-    @property
-    def blocks(self) -> Blocks:
-        ...
-    @property
-    def data(self) -> JsonValue:
+    def render(self, format: str, *, markdown_budget: typing.SupportsInt | typing.SupportsIndex | None = None, full_report_location: str | None = None, color: bool | None = None, sparklines: bool | None = None, json_indent: typing.SupportsInt | typing.SupportsIndex | None = None, csv_table: str | None = None, threads: typing.SupportsInt | typing.SupportsIndex | None = None) -> str:
         """
-        The machine-readable payload (a JsonValue).
+        Render in one of FORMATS ("markdown", "html", "text", "csv", "json"); each keyword sets the RenderOptions field of that name (None keeps its default).
+        """
+    def render_to_fd(self, fd: typing.SupportsInt | typing.SupportsIndex, format: str, *, markdown_budget: typing.SupportsInt | typing.SupportsIndex | None = None, full_report_location: str | None = None, color: bool | None = None, sparklines: bool | None = None, json_indent: typing.SupportsInt | typing.SupportsIndex | None = None, csv_table: str | None = None, threads: typing.SupportsInt | typing.SupportsIndex | None = None) -> None:
+        """
+        As render, written into the open file descriptor fd a piece at a time (JSON through a buffer of about 1 MiB: a report of any size is never held whole). Raises OSError when a write fails.
+        """
+    def render_utf8(self, format: str, *, markdown_budget: typing.SupportsInt | typing.SupportsIndex | None = None, full_report_location: str | None = None, color: bool | None = None, sparklines: bool | None = None, json_indent: typing.SupportsInt | typing.SupportsIndex | None = None, csv_table: str | None = None, threads: typing.SupportsInt | typing.SupportsIndex | None = None) -> memoryview:
+        """
+        As render, as a read-only view of the rendered UTF-8 (for files: neither a str nor a bytes copy of a large report is built).
+        """
+    def to_csv(self, table: str | None = None) -> str:
+        """
+        All tables (each after a "# caption" line), or only the table with id table.
+        """
+    def to_dict(self) -> dict:
+        """
+        The JSON rendering parsed into Python objects.
+        """
+    def to_html(self, *, sparklines: bool = True) -> str:
+        """
+        One standalone HTML document (inline CSS, no scripts, no external assets).
+        """
+    def to_html_fragment(self, *, sparklines: bool = True) -> str:
+        """
+        A <div class="benchreport"> with scoped CSS, for notebooks and embedding.
+        """
+    def to_json(self, indent: typing.SupportsInt | typing.SupportsIndex = 2) -> str:
+        """
+        JSON with schema REPORT_SCHEMA: title, blocks and data.
+        """
+    def to_markdown(self, budget: typing.SupportsInt | typing.SupportsIndex = 65536, *, full_report_location: str | None = None, sparklines: bool = True) -> str:
+        """
+        GitHub-flavoured Markdown held to budget UTF-8 bytes (0 = unlimited).
+        """
+    def to_text(self, color: bool = False, *, sparklines: bool = True) -> str:
+        """
+        Aligned plain text; ANSI colour only when color is true.
+        """
+    @property
+    def data(self) -> typing.Any:
+        """
+        JSON-compatible payload (dict/list/str/int/float/bool/None; numpy converted; NaN kept).
         """
     @data.setter
-    def data(self, arg0: JsonValue) -> None:
+    def data(self, arg1: typing.Any) -> None:
         ...
 class ComparisonCase:
     """
@@ -1091,6 +1139,10 @@ def canonical_json(json_text: str) -> str:
     """
     Canonical JSON text (sorted keys, no whitespace), as json.dumps(sort_keys=True, separators=(',', ':'), ensure_ascii=False).
     """
+def code(text: typing.Any) -> Span:
+    """
+    Inline code (shown verbatim).
+    """
 def compare_growth(base: ScalingFit, head: ScalingFit, *, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, exponent_threshold: typing.SupportsFloat | typing.SupportsIndex = 0.1, at: typing.SupportsFloat | typing.SupportsIndex | None = None, far_factor: typing.SupportsFloat | typing.SupportsIndex = 10.0) -> GrowthChange:
     """
     Base → head change of growth of two fits.
@@ -1113,8 +1165,11 @@ def display_unit(base_value: typing.SupportsFloat | typing.SupportsIndex, unit: 
     """
     (symbol, base units per display unit) a value in base units of `unit` (a Unit from parse_unit) is shown in: times as format_time picks (after rounding), others their own unit.
     """
-def drift(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], k: typing.SupportsInt | typing.SupportsIndex, theil_sen_max_n: typing.SupportsInt | typing.SupportsIndex) -> Drift:
-    ...
+def drift(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], k: typing.SupportsInt | typing.SupportsIndex = 5, *, theil_sen_max_n: typing.SupportsInt | typing.SupportsIndex = 3000) -> Drift:
+    """
+    Drift of one ordered sample set: median(last k) / median(first k) − 1, Theil–Sen slope (absolute and
+    relative to the median) and the Mann–Kendall trend test (tie-corrected, asymptotic p-value).
+    """
 def e_divisive(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.05, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, stream: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005) -> list[EDivisiveSplit]:
     """
     Significant E-divisive splits of one series, ascending.
@@ -1128,33 +1183,70 @@ def fit_scaling(levels: collections.abc.Sequence[tuple[typing.SupportsFloat | ty
     Growth fits of [(size, per-process values), ...]; see docs/statistics-scaling.md.
     """
 def format_bits(bits_per_second: typing.SupportsFloat | typing.SupportsIndex) -> str:
-    ...
+    """
+    Bit rate with decimal scaling, four significant digits: "273.7 Mbps".
+    """
 def format_byte_rate(bytes_per_second: typing.SupportsFloat | typing.SupportsIndex) -> str:
-    ...
-def format_bytes(bytes: typing.SupportsFloat | typing.SupportsIndex) -> str:
-    ...
-def format_change(change: typing.SupportsFloat | typing.SupportsIndex, higher_is_better: bool = False) -> str:
-    ...
+    """
+    Throughput with binary scaling: "94.70 MiB/s".
+    """
+def format_bytes(size: typing.SupportsFloat | typing.SupportsIndex) -> str:
+    """
+    Size with binary scaling, four significant digits above whole bytes: "512 B", "1.500 KiB", "512.0 MiB".
+    """
+def format_change(change: typing.SupportsFloat | typing.SupportsIndex, direction: typing.Any = 'lower_is_better') -> str:
+    """
+    Relative change (0.6003) as "+60.03% slower" (always two decimals).
+
+    A change that rounds to 0.00% reads "~0% observed change".
+    direction: "lower_is_better" (times: faster/slower) or "higher_is_better" (rates: better/worse), "lower" or
+    "higher", an enum with those names, or a bool (True: higher is better).
+    """
 def format_change_percent(change: typing.SupportsFloat | typing.SupportsIndex) -> str:
-    ...
+    """
+    Relative change as a signed percentage without a word: "+60.03%", "-9.50%", "0.00%" (never "-0.00%").
+    """
 def format_fixed(value: typing.SupportsFloat | typing.SupportsIndex, decimals: typing.SupportsInt | typing.SupportsIndex = 2) -> str:
-    ...
+    """
+    Fixed decimals: 45851.1 -> "45851.10".
+    """
 def format_integer(value: typing.SupportsFloat | typing.SupportsIndex, thousands_separator: bool = False, separator: str = ',') -> str:
-    ...
+    """
+    Rounded integer (ties to even), optionally grouped: 81920 -> "81,920".
+    """
 def format_percent(fraction: typing.SupportsFloat | typing.SupportsIndex, decimals: typing.SupportsInt | typing.SupportsIndex = 1) -> str:
-    ...
+    """
+    Fraction as a percentage with fixed decimals: 0.024 -> "2.4%".
+    """
 def format_range(low: typing.SupportsFloat | typing.SupportsIndex, high: typing.SupportsFloat | typing.SupportsIndex, decimals: typing.SupportsInt | typing.SupportsIndex = 2) -> str:
-    ...
+    """
+    En-dash range: "42062.37–51322.25".
+    """
 def format_rate(per_second: typing.SupportsFloat | typing.SupportsIndex, unit: str = 'ops/s') -> str:
-    ...
+    """
+    Rate with k/M/G scaling: 45851.1 -> "45.85k ops/s".
+    """
 def format_sparkline(samples: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], width: typing.SupportsInt | typing.SupportsIndex = 16) -> str:
-    ...
+    """
+    Unicode block sparkline of the samples in order ("▁▃█▅").
+    """
 def format_time(seconds: typing.SupportsFloat | typing.SupportsIndex) -> str:
-    ...
+    """
+    Seconds with four significant digits; NaN/inf as "—".
+
+    For example "851.2 ns", "2.250 µs", "1.600 ms", "1.500 s", "2.500 min".
+    """
 def known_unit_symbols() -> str:
     ...
-def median_ci(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], confidence: typing.SupportsFloat | typing.SupportsIndex) -> MedianCI:
-    ...
+def link(text: typing.Any, url: typing.Any) -> Span:
+    """
+    A link; URLs with schemes other than http, https and mailto render as plain text.
+    """
+def median_ci(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95) -> MedianCI:
+    """
+    Distribution-free order-statistic confidence interval for the median, with the confidence actually
+    achieved and the 1-based ranks used.
+    """
 def neutralize_text(text: typing.Any) -> str:
     """
     Input text made safe to print on a terminal: invalid UTF-8 -> U+FFFD; control characters (newline, tab, ESC, C1, DEL) -> one space each; bidi controls (U+202A-202E, U+2066-2069, U+200E, U+200F) -> U+FFFD. The rule of the text renderer (core/escape.hpp neutralize_text).
@@ -1201,8 +1293,13 @@ def presets_summary_report(dataset: Dataset, *, by: collections.abc.Sequence[str
     """
     The summary preset: one row per set, or per group of sets pooled by `by`; returns (Report, columns or None).
     """
-def quantile(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], p: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], method: str) -> numpy.typing.NDArray[numpy.float64]:
-    ...
+def quantile(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], p: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], method: str = 'linear') -> typing.Any:
+    """
+    Quantile(s) of ``values`` at probability ``p`` (scalar or array in [0, 1]).
+
+    ``method`` takes numpy's names (Hyndman–Fan types 1–9, default "linear") or "harrell-davis". A scalar ``p``
+    gives a float, an array gives an array of its shape.
+    """
 def read(path: os.PathLike | str | bytes, format: str = 'auto', max_file_size: typing.SupportsInt | typing.SupportsIndex = 1073741824, max_depth: typing.SupportsInt | typing.SupportsIndex = 256, max_samples: typing.SupportsInt | typing.SupportsIndex = 268435456, threads: typing.SupportsInt | typing.SupportsIndex = 0) -> Dataset:
     ...
 def read_buffer(data: bytes, name: str, format: str = 'auto', max_file_size: typing.SupportsInt | typing.SupportsIndex = 1073741824, max_depth: typing.SupportsInt | typing.SupportsIndex = 256, max_samples: typing.SupportsInt | typing.SupportsIndex = 268435456, threads: typing.SupportsInt | typing.SupportsIndex = 0) -> Dataset:
@@ -1229,10 +1326,34 @@ def start_worker_pool() -> None:
     """
     Starts the helper threads now (else the first parallel loop does): call it before setting an address-space limit (docs/hardening.md).
     """
-def summarize(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], quantiles: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex], method: str, ddof: typing.SupportsInt | typing.SupportsIndex, k: typing.SupportsInt | typing.SupportsIndex, confidence: typing.SupportsFloat | typing.SupportsIndex, mad_scale: str, nan_policy: str, stats: collections.abc.Sequence[str] | None, theil_sen_max_n: typing.SupportsInt | typing.SupportsIndex) -> Summary:
-    ...
-def summarize_grouped(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], quantiles: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex], method: str, ddof: typing.SupportsInt | typing.SupportsIndex, k: typing.SupportsInt | typing.SupportsIndex, confidence: typing.SupportsFloat | typing.SupportsIndex, mad_scale: str, nan_policy: str, stats: collections.abc.Sequence[str] | None, theil_sen_max_n: typing.SupportsInt | typing.SupportsIndex, threads: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
-    ...
+def strong(text: typing.Any) -> Span:
+    """
+    Bold inline text.
+    """
+def summarize(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, quantiles: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex] = [0.05, 0.25, 0.75, 0.95], method: str = 'linear', ddof: typing.SupportsInt | typing.SupportsIndex = 0, k: typing.SupportsInt | typing.SupportsIndex = 5, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, mad_scale: str = 'raw', nan_policy: str = 'raise', stats: collections.abc.Sequence[str] | None = None, theil_sen_max_n: typing.SupportsInt | typing.SupportsIndex = 3000) -> Summary:
+    """
+    Summarise one ordered sample set in a single C++ call.
+
+    Returns a Summary with n, n_omitted, min, max, mean, std (ddof 0), std_sample (ddof 1), cv (std with ``ddof``
+    over the mean), median, the requested ``quantiles`` (``method``: numpy's names or "harrell-davis"), iqr, mad (raw
+    or ``mad_scale="normal"``), mad_over_median_pct, robust_cv, median_ci (distribution-free, achieved confidence
+    reported), drift (median of the last ``k`` over the first ``k`` minus 1, Theil–Sen, Mann–Kendall) and outlier
+    counts. Unavailable fields are NaN and carry a reason.
+
+    Raises benchreport.InputError (a ValueError) for an empty set, NaN/±inf (unless ``nan_policy="omit"``) or bad
+    options.
+    """
+def summarize_grouped(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], *, quantiles: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex] = [0.05, 0.25, 0.75, 0.95], method: str = 'linear', ddof: typing.SupportsInt | typing.SupportsIndex = 0, k: typing.SupportsInt | typing.SupportsIndex = 5, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, mad_scale: str = 'raw', nan_policy: str = 'raise', stats: collections.abc.Sequence[str] | None = None, theil_sen_max_n: typing.SupportsInt | typing.SupportsIndex = 3000, threads: typing.SupportsInt | typing.SupportsIndex | None = None) -> typing.Any:
+    """
+    Summarise many sample sets in CSR layout: set i is ``values[offsets[i]:offsets[i+1]]``.
+
+    Returns a dict of numpy arrays, one per statistic (struct of arrays): ``n``, ``median``, ``mad``, ... as the
+    Summary properties, the median CI as ``median_ci_<field>``, drift as ``drift`` and the trend as
+    ``theil_sen_*``/``mann_kendall_*``/``kendall_tau``; ``quantiles`` is 2-D (n_sets × len(quantiles)).
+    Optional statistics come with ``<name>_available`` (bool) and ``<name>_reason`` (object: "" when available)
+    arrays. ``stats`` restricts the work to some groups (see ``STATISTICS``). ``threads=None`` uses every core;
+    results are identical for any thread count. Errors name the lowest bad set.
+    """
 ALIGNMENTS: list = ['left', 'right', 'center']
 CANONICAL_SCHEMA: str = 'benchreport/1'
 CELL_ROLES: list = ['none', 'faster', 'slower', 'inconclusive', 'equivalent', 'unchanged', 'best', 'worse', 'muted', 'code']
