@@ -4,6 +4,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <pybind11/typing.h>
 
 #include <fmt/format.h>
 #include <set>
@@ -19,6 +20,8 @@ using namespace pybind11::literals;
 
 namespace benchreport::python {
 namespace {
+
+using Strings = std::vector<std::string>;
 
 // A handle on a core Dataset: `_ds` is the _core.Dataset that the package's kernels take.
 struct DatasetHandle {
@@ -61,8 +64,8 @@ py::array set_samples(const py::object& self, long long i, bool base) {
   return out;
 }
 
-py::dict label_columns(const Dataset& ds) {
-  py::dict out;
+py::typing::Dict<py::str, py::typing::List<py::typing::Optional<py::str>>> label_columns(const Dataset& ds) {
+  py::typing::Dict<py::str, py::typing::List<py::typing::Optional<py::str>>> out;
   for (const std::string& name : ds.columns()) {
     const LabelColumn* column = ds.column(name);
     py::list values;
@@ -88,13 +91,13 @@ std::string describe(const Dataset& ds) {
 }
 
 // `text` written to `path` (UTF-8) and None, or `text` itself when path is None.
-py::object write_or_return(const py::object& path, const std::string& text) {
-  if (path.is_none()) return py::str(text);
+std::optional<std::string> write_or_return(const py::object& path, const std::string& text) {
+  if (path.is_none()) return text;
   py::module_::import("pathlib").attr("Path")(path).attr("write_text")(text, "encoding"_a = "utf-8");
-  return py::none();
+  return std::nullopt;
 }
 
-py::object to_csv(const py::object& self, const py::object& path) {
+std::optional<std::string> to_csv(const py::object& self, const py::object& path) {
   const py::tuple text_notes = call_core(self, "to_csv_string");
   for (const auto& note : text_notes[1]) {  // what CSV cannot carry, warned at the caller's line
     if (PyErr_WarnEx(PyExc_UserWarning, note.cast<std::string>().c_str(), 1) != 0) throw py::error_already_set();
@@ -102,14 +105,15 @@ py::object to_csv(const py::object& self, const py::object& path) {
   return write_or_return(path, text_notes[0].cast<std::string>());
 }
 
-py::object to_bmf(const py::object& self, const py::object& path, const py::object& by, double confidence) {
+std::optional<std::string> to_bmf(const py::object& self, const py::object& path, const py::object& by,
+                                  double confidence) {
   const py::object bmf_string = py::module_::import("benchreport._core").attr("bmf_string");
   const py::list columns(py::bool_(by) ? by : py::list());
   return write_or_return(path,
                          bmf_string(core_of(self), "by"_a = columns, "confidence"_a = confidence).cast<std::string>());
 }
 
-py::object take(const py::object& self, const py::iterable& indices) {
+py::object take(const py::object& self, const py::typing::Iterable<py::int_>& indices) {
   py::list sets;
   for (const auto& i : indices) sets.append(py::int_(py::reinterpret_borrow<py::object>(i)));
   return same_class(self, core_of(self).attr("subset")(sets));
@@ -124,7 +128,7 @@ py::object with_labels(const py::object& self, const py::object& labels) {
   return same_class(self, core_of(self).attr("with_labels")(pairs));
 }
 
-py::object concat(const py::object& self, const py::args& others) {
+py::object concat(const py::object& self, const py::Args<py::object>& others) {
   py::list parts;
   parts.append(core_of(self));
   for (const auto& other : others) parts.append(other.attr("_ds"));
@@ -144,13 +148,14 @@ void bind_dataset_base(py::module_& m) {
                              "All samples in base units (seconds, bytes, ops, ...), set after set; read-only. "
                              "A view when every set is in its base unit, else a scaled copy (x * to_base).")
       .def_property_readonly(
-          "values_as_read", [](const py::object& self) { return core_of(self).attr("values"); },
+          "values_as_read", [](const py::object& self) { return py::array(core_of(self).attr("values")); },
           "All samples exactly as the input gave them, each set in its own unit; read-only view.")
       .def_property_readonly(
-          "offsets", [](const py::object& self) { return core_of(self).attr("offsets"); },
+          "offsets", [](const py::object& self) { return py::array(core_of(self).attr("offsets")); },
           "int64 offsets (n_sets + 1) into values; read-only view.")
       .def_property_readonly(
-          "weights", [](const py::object& self) { return core_of(self).attr("weights"); },
+          "weights",
+          [](const py::object& self) { return core_of(self).attr("weights").cast<std::optional<py::array>>(); },
           "Per-sample weights (1 for unweighted sets) or None when no set has weights.")
       .def("samples", &set_samples, "i"_a, "base"_a = true,
            "Samples of set i in base units, or a copy exactly as read, in the set's own unit (base=False). In base "
@@ -163,45 +168,50 @@ void bind_dataset_base(py::module_& m) {
           "Label columns: name -> one value per set (None where a set lacks the label).")
       .def(
           "label_codes",
-          [](const py::object& self, const std::string& column) {
+          [](const py::object& self,
+             const std::string& column) -> py::typing::Tuple<py::array, py::typing::List<py::str>> {
             py::object codes = core_of(self).attr("label_codes")(column);
             if (codes.is_none()) throw py::key_error(column);
             return codes;
           },
           "column"_a, "Dictionary encoding of a column: (int32 codes per set, -1 = absent; dictionary).")
       .def(
-          "set_labels", [](const py::object& self, long long i) { return py::dict(core_of(self).attr("labels")(i)); },
+          "set_labels",
+          [](const py::object& self, long long i) {
+            return py::typing::Dict<py::str, py::str>(core_of(self).attr("labels")(i));
+          },
           "i"_a, "Labels of set i.")
       .def_property_readonly(
-          "units", [](const py::object& self) { return call_core(self, "unit_symbols"); },
+          "units", [](const py::object& self) { return call_core(self, "unit_symbols").cast<Strings>(); },
           "Unit symbol of each set, as the input spelled it.")
       .def(
-          "unit", [](const py::object& self, long long i) { return core_of(self).attr("unit")(i); }, "i"_a,
+          "unit", [](const py::object& self, long long i) { return core_of(self).attr("unit")(i).cast<Unit>(); }, "i"_a,
           "Full unit description of set i (a Unit, see parse_unit).")
       .def_property_readonly(
-          "directions", [](const py::object& self) { return call_core(self, "directions"); },
+          "directions", [](const py::object& self) { return call_core(self, "directions").cast<Strings>(); },
           "\"lower\" or \"higher\" (is better) per set.")
       .def_property_readonly(
           "run_ids",
           [](const py::object& self) {
             const Dataset& ds = ds_of(self);
-            py::list out;
+            std::vector<std::optional<std::string>> out;
             for (std::size_t i = 0; i < ds.n_sets(); ++i) {
-              out.append(ds.run_id(i).empty() ? py::object(py::none()) : py::object(py::str(ds.run_id(i))));
+              const std::string_view run = ds.run_id(i);
+              out.push_back(run.empty() ? std::nullopt : std::optional<std::string>(run));
             }
             return out;
           },
           "Run id of each set (None when it has none).")
       .def_property_readonly(
-          "warnings", [](const py::object& self) { return call_core(self, "warnings"); },
+          "warnings", [](const py::object& self) { return ds_of(self).warnings(); },
           "What the readers skipped or could not carry (nothing is dropped silently).")
       .def_property_readonly(
-          "notes", [](const py::object& self) { return call_core(self, "notes"); },
+          "notes", [](const py::object& self) { return ds_of(self).notes(); },
           "The readers' normal remarks (aggregate rows kept apart, calibration runs skipped): not warnings.")
       .def("take", &take, "indices"_a, "A new Dataset with the given sets, in that order.")
       .def(
           "group_by",
-          [](const py::object& self, const py::args& columns) {
+          [](const py::object& self, const py::Args<py::str>& columns) {
             return core_of(self).attr("group_by")(py::list(columns));
           },
           "Groups in first-appearance order: (key values, set indices); \"\" where a label is absent.")
@@ -232,9 +242,9 @@ std::string fs_bytes(const py::handle& path) {
   return py::module_::import("os").attr("fsencode")(path).cast<std::string>();
 }
 
-py::list fs_texts(const std::vector<std::string>& paths) {
+py::typing::List<py::str> fs_texts(const std::vector<std::string>& paths) {
   const py::object decode = py::module_::import("os").attr("fsdecode");
-  py::list out;
+  py::typing::List<py::str> out;
   for (const std::string& path : paths) out.append(decode(py::bytes(path)));
   return out;
 }
@@ -254,7 +264,7 @@ void bind_paths(py::module_& m) {
       "for a part starting with '.'), in natural order, each file once (the first of those resolving to it).");
   m.def(
       "expand_paths",
-      [](const py::iterable& items) {
+      [](const py::typing::Iterable<py::object>& items) {
         std::vector<std::string> paths;
         for (const auto& item : items) paths.push_back(fs_bytes(item));
         return fs_texts(expand_paths(paths));
