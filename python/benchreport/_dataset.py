@@ -161,24 +161,10 @@ class Dataset(_core.DatasetBase):
         from . import _stats
 
         if by:
-            groups = self.group_by(*by)
-            factors = self._ds.to_base_factors()
-
-            def in_unit_of(set_index: int, first_set: int) -> np.ndarray:
-                # As read when the units agree; else through base units into the first set's unit.
-                x = self._ds.samples(set_index)
-                f, f0 = factors[set_index], factors[first_set]
-                return x if f == f0 else x * f / f0
-
-            pieces = [np.concatenate([in_unit_of(int(s), int(sets[0])) for s in sets]) for _, sets in groups]
-            first = [int(sets[0]) for _, sets in groups]
-            keys: Dict[str, List[Optional[str]]] = {c: [k[j] for k, _ in groups] for j, c in enumerate(by)}
+            values, offsets, first, group_keys = self.pooled_by(list(by))
+            keys: Dict[str, List[Optional[str]]] = {c: [k[j] for k in group_keys] for j, c in enumerate(by)}
         else:
-            pieces = [self._ds.samples(i) for i in range(len(self))]
-            first = list(range(len(self)))
-            keys = self.labels
-        values = np.concatenate(pieces) if pieces else np.zeros(0)
-        offsets = np.concatenate([[0], np.cumsum([len(p) for p in pieces])]).astype(np.int64)
+            values, offsets, first, keys = self.values_as_read, self.offsets, list(range(len(self))), self.labels
         result = _stats.summarize_grouped(values, offsets, **options)
         import pandas as pd
 

@@ -11,6 +11,7 @@
 
 #include "benchreport/data/dataset.hpp"
 #include "benchreport/data/label_sides.hpp"
+#include "benchreport/data/pooled.hpp"
 #include "benchreport/io/paths.hpp"
 #include "arrays.hpp"
 #include "register.hpp"
@@ -111,6 +112,18 @@ std::optional<std::string> to_bmf(const py::object& self, const py::object& path
   const py::list columns(py::bool_(by) ? by : py::list());
   return write_or_return(path,
                          bmf_string(core_of(self), "by"_a = columns, "confidence"_a = confidence).cast<std::string>());
+}
+
+// The sets of each group of `columns` concatenated, in the group's first unit: (values, offsets,
+// first set of each group, group keys).
+py::tuple pooled_by(const py::object& self, const std::vector<std::string>& columns) {
+  PooledSets pooled = pool_by(ds_of(self), columns);
+  py::list keys;
+  for (const auto& key : pooled.keys) keys.append(py::tuple(py::cast(key)));
+  return py::make_tuple(
+      py::array_t<double>(static_cast<py::ssize_t>(pooled.values.size()), pooled.values.data()),
+      py::array_t<std::int64_t>(static_cast<py::ssize_t>(pooled.offsets.size()), pooled.offsets.data()),
+      pooled.first_set, keys);
 }
 
 py::object take(const py::object& self, const py::typing::Iterable<py::int_>& indices) {
@@ -215,6 +228,9 @@ void bind_dataset_base(py::module_& m) {
             return core_of(self).attr("group_by")(py::list(columns));
           },
           "Groups in first-appearance order: (key values, set indices); \"\" where a label is absent.")
+      .def("pooled_by", &pooled_by, "columns"_a,
+           "Sets pooled by label columns (summarize(by=...)): (values, offsets, first set of each group, keys); each "
+           "group's sets concatenated in set order, in the unit of its first set.")
       .def("with_labels", &with_labels, "labels"_a,
            "A copy with each column: value set on every set (replacing what the sets had there).")
       .def("concat", &concat, "A new Dataset with this one's sets followed by the others' (dictionaries merged).")

@@ -336,6 +336,10 @@ class DatasetBase:
         """
         Dictionary encoding of a column: (int32 codes per set, -1 = absent; dictionary).
         """
+    def pooled_by(self, columns: collections.abc.Sequence[str]) -> tuple:
+        """
+        Sets pooled by label columns (summarize(by=...)): (values, offsets, first set of each group, keys); each group's sets concatenated in set order, in the unit of its first set.
+        """
     def samples(self, i: typing.SupportsInt | typing.SupportsIndex, base: bool = True) -> numpy.ndarray:
         """
         Samples of set i in base units, or a copy exactly as read, in the set's own unit (base=False). In base units a read-only view when the set's unit is its base unit, else a scaled copy.
