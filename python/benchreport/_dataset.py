@@ -10,13 +10,9 @@ model: docs/dataset.md.
 """
 from __future__ import annotations
 
-import fnmatch
-import glob as _glob
+import functools
 import json
 import os
-import re
-import warnings as _warnings
-from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -52,19 +48,17 @@ def detect_format(name: str, first_bytes: bytes) -> str:
     return _core.detect_format(name, first_bytes)
 
 
-class Dataset:
+class Dataset(_core.DatasetBase):
     """Sample sets with labels, units and metadata (see the module docstring).
 
     The numpy arrays it hands out (``values``, ``offsets``, ``weights``,
     ``samples(i)``) are read-only views of its own memory, kept alive by the
     arrays themselves. A Dataset is not changed in place after construction:
-    ``select``/``concat`` return new ones.
+    ``select``/``concat`` return new ones. The raw arrays, labels, units and
+    writers are bound (``_core.DatasetBase``); pandas and parsed metadata are here.
     """
 
-    __slots__ = ("_ds",)
-
-    def __init__(self, core: Optional["_core.Dataset"] = None) -> None:
-        self._ds = core if core is not None else _core.Dataset()
+    __slots__ = ()
 
     # --- construction -------------------------------------------------
     @classmethod
@@ -135,110 +129,16 @@ class Dataset:
                          weights=None if weights is None else weights[rows])
         return cls(core)
 
-    # --- raw arrays ---------------------------------------------------
-    @property
-    def values(self) -> np.ndarray:
-        """All samples in base units (seconds, bytes, ops, ...), set after set; read-only.
-
-        A view when every set is in its base unit, else a scaled copy (``x * to_base``)."""
-        factors = self._ds.to_base_factors()
-        if np.all(factors == 1.0):
-            return self._ds.values
-        scaled = self._ds.values * np.repeat(factors, np.diff(self._ds.offsets))
-        scaled.flags.writeable = False
-        return scaled
-
-    @property
-    def values_as_read(self) -> np.ndarray:
-        """All samples exactly as the input gave them, each set in its own unit; read-only view."""
-        return self._ds.values
-
-    @property
-    def offsets(self) -> np.ndarray:
-        """int64 offsets (``n_sets + 1``) into :attr:`values`; read-only view."""
-        return self._ds.offsets
-
-    @property
-    def weights(self) -> Optional[np.ndarray]:
-        """Per-sample weights (1 for unweighted sets) or None when no set has weights."""
-        return self._ds.weights
-
-    def samples(self, i: int, base: bool = True) -> np.ndarray:
-        """Samples of set ``i`` in base units, or a copy exactly as read, in the set's own unit (``base=False``).
-
-        In base units this is a read-only view when the set's unit is its base unit, else a scaled copy."""
-        s = self._ds.samples(i)
-        if not base:
-            return np.array(s)
-        factor = self._ds.unit(i).to_base
-        return s if factor == 1.0 else s * factor
-
-    # --- labels, units, metadata --------------------------------------
-    @property
-    def columns(self) -> List[str]:
-        """Label column names, in first-seen order."""
-        return self._ds.columns()
-
-    @property
-    def labels(self) -> Dict[str, List[Optional[str]]]:
-        """Label columns: name → one value per set (None where a set lacks the label)."""
-        out = {}
-        for name in self._ds.columns():
-            codes, dictionary = self._ds.label_codes(name)
-            out[name] = [dictionary[c] if c >= 0 else None for c in codes]
-        return out
-
-    def label_codes(self, column: str) -> Tuple[np.ndarray, List[str]]:
-        """Dictionary encoding of a column: (int32 codes per set, -1 = absent; dictionary)."""
-        result = self._ds.label_codes(column)
-        if result is None:
-            raise KeyError(column)
-        return result
-
-    def set_labels(self, i: int) -> Dict[str, str]:
-        """Labels of set ``i``."""
-        return dict(self._ds.labels(i))
-
-    @property
-    def units(self) -> List[str]:
-        """Unit symbol of each set, as the input spelled it."""
-        return self._ds.unit_symbols()
-
-    def unit(self, i: int) -> "_core.Unit":
-        """Full unit description of set ``i`` (a :class:`Unit`, see :func:`parse_unit`)."""
-        return self._ds.unit(i)
-
-    @property
-    def directions(self) -> List[str]:
-        """``"lower"`` or ``"higher"`` (is better) per set."""
-        return self._ds.directions()
-
     @property
     def metadata(self) -> List[Dict[str, Any]]:
         """Per-set metadata, parsed from the verbatim JSON the readers kept."""
         return [{k: _json_loads(v) for k, v in self._ds.set_metadata(i)} for i in range(len(self))]
 
     @property
-    def run_ids(self) -> List[Optional[str]]:
-        """Run id of each set (None when it has none)."""
-        return [r or None for r in self._ds.run_ids()]
-
-    @property
     def runs(self) -> Dict[str, Any]:
         """Run id → run metadata (parsed JSON): device, context, configuration, ..."""
         return {rid: _json_loads(meta) for rid, meta in self._ds.runs()}
 
-    @property
-    def warnings(self) -> List[str]:
-        """What the readers skipped or could not carry (nothing is dropped silently)."""
-        return self._ds.warnings()
-
-    @property
-    def notes(self) -> List[str]:
-        """The readers' normal remarks (aggregate rows kept apart, calibration runs skipped): not warnings."""
-        return self._ds.notes()
-
-    # --- selection and grouping ---------------------------------------
     def select(self, **labels: str) -> "Dataset":
         """The sets whose labels equal every given ``column=value``."""
         return Dataset(self._ds.subset(self._ds.select([(k, str(v)) for k, v in labels.items()])))
@@ -246,22 +146,6 @@ class Dataset:
     def indices(self, **labels: str) -> np.ndarray:
         """Indices of the sets whose labels equal every given ``column=value``."""
         return np.asarray(self._ds.select([(k, str(v)) for k, v in labels.items()]), dtype=np.int64)
-
-    def take(self, indices: Iterable[int]) -> "Dataset":
-        """A new Dataset with the given sets, in that order."""
-        return Dataset(self._ds.subset([int(i) for i in indices]))
-
-    def group_by(self, *columns: str) -> List[Tuple[Tuple[str, ...], np.ndarray]]:
-        """Groups in first-appearance order: ``(key values, set indices)``; "" where a label is absent."""
-        return [(tuple(key), sets) for key, sets in self._ds.group_by(list(columns))]
-
-    def with_labels(self, labels: Mapping[str, str]) -> "Dataset":
-        """A copy with each ``column: value`` set on every set (replacing what the sets had there)."""
-        return Dataset(self._ds.with_labels([(str(k), str(v)) for k, v in labels.items()]))
-
-    def concat(self, *others: "Dataset") -> "Dataset":
-        """A new Dataset with this one's sets followed by the others' (dictionaries merged)."""
-        return Dataset(_core.concat([self._ds, *(o._ds for o in others)]))
 
     def summarize(self, by: Sequence[str] = (), **options: Any) -> Any:
         """Per-set summaries (benchreport.summarize_grouped) as a DataFrame with the label columns.
@@ -277,24 +161,10 @@ class Dataset:
         from . import _stats
 
         if by:
-            groups = self.group_by(*by)
-            factors = self._ds.to_base_factors()
-
-            def in_unit_of(set_index: int, first_set: int) -> np.ndarray:
-                # As read when the units agree; else through base units into the first set's unit.
-                x = self._ds.samples(set_index)
-                f, f0 = factors[set_index], factors[first_set]
-                return x if f == f0 else x * f / f0
-
-            pieces = [np.concatenate([in_unit_of(int(s), int(sets[0])) for s in sets]) for _, sets in groups]
-            first = [int(sets[0]) for _, sets in groups]
-            keys: Dict[str, List[Optional[str]]] = {c: [k[j] for k, _ in groups] for j, c in enumerate(by)}
+            values, offsets, first, group_keys = self.pooled_by(list(by))
+            keys: Dict[str, List[Optional[str]]] = {c: [k[j] for k in group_keys] for j, c in enumerate(by)}
         else:
-            pieces = [self._ds.samples(i) for i in range(len(self))]
-            first = list(range(len(self)))
-            keys = self.labels
-        values = np.concatenate(pieces) if pieces else np.zeros(0)
-        offsets = np.concatenate([[0], np.cumsum([len(p) for p in pieces])]).astype(np.int64)
+            values, offsets, first, keys = self.values_as_read, self.offsets, list(range(len(self))), self.labels
         result = _stats.summarize_grouped(values, offsets, **options)
         import pandas as pd
 
@@ -303,7 +173,6 @@ class Dataset:
         table = pd.DataFrame(_flat_columns(dict(result)))
         return pd.concat([frame.reset_index(drop=True), table.reset_index(drop=True)], axis=1)
 
-    # --- output -------------------------------------------------------
     def to_pandas(self, base_units: bool = False) -> Any:
         """Long form: one row per sample with label columns, ``run``, ``set``, ``sample``,
         ``unit``, ``value`` (in the set's unit unless ``base_units``) and ``weight`` if any."""
@@ -329,46 +198,6 @@ class Dataset:
         # run back as read (docs/dataset.md), and the reader of each run, which canonical JSON does
         # not carry and the presets use (Nitro's case names and platform titles).
         return (_from_canonical_json, (self._ds.to_json_string(), self._ds.run_formats()))
-
-    def to_json(self, path: Optional[PathLike] = None) -> Optional[str]:
-        """Canonical JSON (schema ``benchreport/1``): written to ``path``, or returned when path is None."""
-        text = self._ds.to_json_string()
-        if path is None:
-            return text
-        Path(path).write_text(text, encoding="utf-8")
-        return None
-
-    def to_csv(self, path: Optional[PathLike] = None) -> Optional[str]:
-        """Canonical long CSV; warns (UserWarning) about what CSV cannot carry."""
-        text, notes = self._ds.to_csv_string()
-        for note in notes:
-            _warnings.warn(note, UserWarning, stacklevel=2)
-        if path is None:
-            return text
-        Path(path).write_text(text, encoding="utf-8")
-        return None
-
-    def to_bmf(self, path: Optional[PathLike] = None, *, by: Optional[Sequence[str]] = None,
-               confidence: float = 0.95) -> Optional[str]:
-        """Bencher Metric Format JSON: per benchmark (the values of ``by``, default every label
-        except the side, per-process labels and ``metric``), ``latency`` in ns or ``throughput``
-        in ops/s (other units: a measure named by the ``metric`` label), value = median of the
-        pooled samples, lower_value / upper_value = its distribution-free CI at ``confidence``.
-        Written to ``path``, or returned when path is None. Reads back with ``br.load`` (format "bmf")."""
-        text = _core.bmf_string(self._ds, by=list(by or []), confidence=float(confidence))
-        if path is None:
-            return text
-        Path(path).write_text(text, encoding="utf-8")
-        return None
-
-    def __len__(self) -> int:
-        return self._ds.n_sets
-
-    def __repr__(self) -> str:
-        cols = ", ".join(f"{c}({len(self.label_codes(c)[1])})" for c in self.columns)
-        units = sorted(set(self.units))
-        return (f"<benchreport.Dataset: {len(self)} sets, {self._ds.n_values} samples; labels: {cols or '-'}; "
-                f"units: {', '.join(units) or '-'}; {len(self._ds.runs())} runs; {len(self.warnings)} warnings>")
 
 
 def _flat_columns(result: Dict[str, Any]) -> Dict[str, Any]:
@@ -459,98 +288,13 @@ def _integer_offsets(offsets: Any) -> np.ndarray:
     return o.astype(np.int64)
 
 
-def natural_key(name: str) -> List[Any]:
-    """Sort key that orders numbers by value: base-2.json before base-10.json.
-
-    Only ASCII digits form numbers (``base-1²2.json`` sorts, ``²`` is text)."""
-    return [int(part) if i % 2 else part for i, part in enumerate(re.split(r"([0-9]+)", name))]
-
-
-def _is_hidden(name: str) -> bool:
-    return name.startswith(".")
-
-
-def _real_dirs(top: str) -> Iterable[str]:
-    """``top`` and every folder below it, symbolic links to folders not entered (hidden ones skipped)."""
-    yield top
-    for dirpath, dirnames, _files in os.walk(top or os.curdir, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if not _is_hidden(d) and not os.path.islink(os.path.join(dirpath, d)))
-        for d in dirnames:
-            yield os.path.join(top, os.path.relpath(os.path.join(dirpath, d), top or os.curdir))
-
-
-def _glob_parts(base: str, parts: List[str]) -> Iterable[str]:
-    if not parts:
-        yield base
-        return
-    head, rest = parts[0], parts[1:]
-    if head == "**":
-        for folder in _real_dirs(base):
-            if rest:
-                yield from _glob_parts(folder, rest)
-            else:  # a last "**" matches every entry below, as glob's
-                yield folder if folder else os.curdir
-                yield from (os.path.join(folder, e.name) for e in _scandir(folder)
-                            if not e.is_dir(follow_symlinks=False) or os.path.islink(os.path.join(folder, e.name)))
-        return
-    if not _glob.has_magic(head):
-        path = os.path.join(base, head) if base else head
-        if rest:
-            if os.path.isdir(path):
-                yield from _glob_parts(path, rest)
-        elif os.path.lexists(path):
-            yield path
-        return
-    for entry in _scandir(base):
-        if _is_hidden(entry.name) and not head.startswith("."):
-            continue
-        if fnmatch.fnmatchcase(entry.name, head):
-            path = os.path.join(base, entry.name) if base else entry.name
-            if not rest:
-                yield path
-            elif entry.is_dir():
-                yield from _glob_parts(path, rest)
-
-
-def _scandir(folder: str) -> List[os.DirEntry]:
-    try:
-        with os.scandir(folder or os.curdir) as entries:
-            return sorted(entries, key=lambda e: e.name)
-    except OSError:
-        return []
-
-
-def glob_paths(pattern: str) -> List[str]:
-    """Matches of a glob pattern (``**`` = any folders below), in natural order, each file once.
-
-    Unlike ``glob.glob(recursive=True)``, ``**`` never enters a symbolic link to a folder (as the
-    folder walk), so a planted ``ln -s . again`` cannot multiply or loop; matches that resolve to the
-    same file are kept once (the first in natural order)."""
-    anchor = os.sep if pattern.startswith(os.sep) else ""
-    parts = [p for p in pattern.split(os.sep) if p]
-    seen = set()
-    out = []
-    for path in sorted(set(_glob_parts(anchor, parts)), key=natural_key):
-        resolved = os.path.realpath(path)
-        if resolved not in seen:
-            seen.add(resolved)
-            out.append(path)
-    return out
-
-
-def expand_paths(items: Iterable[PathLike]) -> List[str]:
-    """Paths as given, glob patterns expanded in natural order (the one expander of br.load and the CLI)."""
-    out: List[str] = []
-    for item in items:
-        text = os.fspath(item)
-        if os.path.exists(text) or not any(ch in text for ch in "*?["):
-            out.append(text)
-            continue
-        matches = glob_paths(text)
-        if not matches:
-            raise _core.InputError(f"{text}: no file matches this pattern")
-        out.extend(matches)
-    return out
+#: Sort key that orders numbers by value: base-2.json before base-10.json (only ASCII digits form
+#: numbers; io/paths.hpp natural_compare).
+natural_key = functools.cmp_to_key(_core.natural_compare)
+#: Glob matches in natural order, ``**`` never entering a link to a folder, each file once (io/paths.hpp).
+glob_paths = _core.glob_paths
+#: Paths as given, glob patterns expanded (the one expander of br.load and the CLI; io/paths.hpp).
+expand_paths = _core.expand_paths
 
 
 def _load_one(path: str, format: str, limits: Dict[str, int]) -> Dataset:
@@ -605,26 +349,11 @@ def _load_all(path_or_paths: Any, format: str, base: Any, head: Any, limits: Dic
 PROCESS_LABEL: str = _core.PROCESS_LABEL
 
 
-def _label_file(part: Dataset, column: str, value: str, position: int) -> Dataset:
-    """One input file of a side: ``column`` = side; ``pair`` = its position, per process when the file has several."""
-    processes = sorted({p for p in part.labels.get(PROCESS_LABEL, []) if p})
-    if len(processes) <= 1:
-        return part.with_labels({column: value, _core.PAIR_LABEL: str(position)})
-    # Several processes in one file stay several processes: file i's worker k pairs with the other side's.
-    pieces = [part.take(sets).with_labels({column: value, _core.PAIR_LABEL: f"{position}.{key[0]}"})
-              for key, sets in part.group_by(PROCESS_LABEL)]
-    return pieces[0].concat(*pieces[1:])
-
-
 def label_sides(base: Sequence[Dataset], head: Sequence[Dataset], column: str = _core.SIDE_LABEL,
                 base_value: str = "base", head_value: str = "head") -> Dataset:
     """One Dataset from the files of each side: ``column`` names the side; ``pair`` pairs the i-th base
     file with the i-th head file (and, inside a file with several processes, process with process)."""
-    if not base or not head:
-        raise _core.InputError("base and head need at least one input each")
-    parts = [_label_file(part, column, value, i + 1)
-             for side, value in ((base, base_value), (head, head_value)) for i, part in enumerate(side)]
-    return parts[0].concat(*parts[1:])
+    return Dataset(_core.label_sides([b._ds for b in base], [h._ds for h in head], column, base_value, head_value))
 
 
 def _side_parts(paths: Union[PathLike, Iterable[PathLike], Dataset], format: str,

@@ -27,6 +27,15 @@ std::span<const T> one_dimensional(const py::array_t<T, py::array::c_style | py:
   return {a.data(), static_cast<std::size_t>(a.size())};
 }
 
+// A read-only numpy view of memory owned by `owner` (kept alive by the array).
+template <class T>
+py::array readonly_view(std::span<const T> data, py::handle owner) {
+  py::array_t<T> view({static_cast<py::ssize_t>(data.size())}, {static_cast<py::ssize_t>(sizeof(T))}, data.data(),
+                      owner);
+  py::detail::array_proxy(view.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return view;
+}
+
 // A count from Python's int: negative values are an InputError naming `what`.
 inline std::size_t non_negative(long long v, const char* what) {
   if (v < 0) throw InputError(fmt::format("{} is {}: expected a non-negative integer", what, v));

@@ -6,6 +6,7 @@ void register_summary(pybind11::module_& m);  // stats/summary.hpp, grouped.hpp,
 void register_compare(
     pybind11::module_& m);  // _core.compare: compare/case.hpp, batch.hpp, rollup.hpp, the stats they use
 void register_dataset(pybind11::module_& m);       // data/dataset.hpp, data/units.hpp, io/read.hpp
+void register_dataset_api(pybind11::module_& m);   // benchreport.Dataset's base, io/paths.hpp, label_sides.hpp
 void register_report(pybind11::module_& m);        // report/*.hpp, render/render.hpp
 void register_presets(pybind11::module_& m);       // compare/dataset.hpp, compare/matrix.hpp, presets/*.hpp
 void register_scaling(pybind11::module_& m);       // families.hpp, scaling.hpp (stats, compare, presets)

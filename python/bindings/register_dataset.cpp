@@ -30,15 +30,6 @@ using namespace pybind11::literals;
 namespace benchreport::python {
 namespace {
 
-// A read-only numpy view of memory owned by `owner` (kept alive by the array).
-template <class T>
-py::array readonly_view(std::span<const T> data, py::handle owner) {
-  py::array_t<T> view({static_cast<py::ssize_t>(data.size())}, {static_cast<py::ssize_t>(sizeof(T))}, data.data(),
-                      owner);
-  py::detail::array_proxy(view.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
-  return view;
-}
-
 Direction parse_direction(const std::string& name) {
   if (name == "lower") return Direction::lower_is_better;
   if (name == "higher") return Direction::higher_is_better;
@@ -449,6 +440,7 @@ void register_dataset(py::module_& m) {
       "Dataset.from_arrays): set i is values[offsets[i]:offsets[i+1]] with labels[i], in `unit` "
       "(or units[i]); weights align with values; directions[i] None = from the unit.");
   bind_io(m);
+  register_dataset_api(m);  // dataset_api.cpp: benchreport.Dataset's base, input paths
 }
 
 }  // namespace benchreport::python

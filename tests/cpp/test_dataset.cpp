@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "benchreport/data/dataset.hpp"
+#include "benchreport/data/pooled.hpp"
 #include "benchreport/core/error.hpp"
 
 using namespace benchreport;
@@ -199,4 +200,21 @@ TEST_CASE("Values are kept bit for bit as read - base units only on demand", "[d
   // Finite as read but infinite in base units is refused (every computation scales).
   const std::vector<double> huge{1e307};
   CHECK_THROWS_AS(ds.add_set({{"benchmark", "c"}}, huge, parse_unit("min")), InputError);
+}
+
+TEST_CASE("pool_by: groups concatenated in set order, in the first set's unit", "[dataset]") {
+  Dataset ds;
+  const std::vector<double> a{1, 2}, b{3000}, c{5};
+  ds.add_set({{"benchmark", "x"}, {"process", "1"}}, a, parse_unit("ms"));
+  ds.add_set({{"benchmark", "y"}}, c, parse_unit("s"));
+  ds.add_set({{"benchmark", "x"}, {"process", "2"}}, b, parse_unit("us"));
+  const std::vector<std::string> by{"benchmark"};
+  const PooledSets pooled = pool_by(ds, by);
+  CHECK(pooled.offsets == std::vector<std::int64_t>{0, 3, 4});
+  CHECK(pooled.first_set == std::vector<std::size_t>{0, 1});
+  CHECK(pooled.keys == std::vector<std::vector<std::string>>{{"x"}, {"y"}});
+  REQUIRE(pooled.values.size() == 4);
+  CHECK(pooled.values[0] == 1.0);
+  CHECK(pooled.values[2] == Approx(3.0).epsilon(1e-15));  // 3000 us in ms
+  CHECK(pooled.values[3] == 5.0);
 }

@@ -13,7 +13,7 @@ import numpy.typing
 
 from . import compare
 
-__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'analyze_history', 'best_q_split', 'bmf_string', 'canonical_json', 'code', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'fingerprint', 'fit_scaling', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'known_unit_symbols', 'link', 'median_ci', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'strong', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'analyze_history', 'best_q_split', 'bmf_string', 'canonical_json', 'code', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'expand_paths', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'known_unit_symbols', 'label_sides', 'link', 'median_ci', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'strong', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -313,6 +313,122 @@ class Dataset:
     def weights(self) -> typing.Any:
         """
         Per-sample weights (read-only view) or None.
+        """
+class DatasetBase:
+    """
+    What benchreport.Dataset is built on: a handle on a _core.Dataset.
+    """
+    def __init__(self, core: typing.Any = None) -> None:
+        ...
+    def __len__(self) -> int:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def concat(self, *args: typing.Any) -> typing.Any:
+        """
+        A new Dataset with this one's sets followed by the others' (dictionaries merged).
+        """
+    def group_by(self, *args: str) -> typing.Any:
+        """
+        Groups in first-appearance order: (key values, set indices); "" where a label is absent.
+        """
+    def label_codes(self, column: str) -> tuple[numpy.ndarray, list[str]]:
+        """
+        Dictionary encoding of a column: (int32 codes per set, -1 = absent; dictionary).
+        """
+    def pooled_by(self, columns: collections.abc.Sequence[str]) -> tuple:
+        """
+        Sets pooled by label columns (summarize(by=...)): (values, offsets, first set of each group, keys); each group's sets concatenated in set order, in the unit of its first set.
+        """
+    def samples(self, i: typing.SupportsInt | typing.SupportsIndex, base: bool = True) -> numpy.ndarray:
+        """
+        Samples of set i in base units, or a copy exactly as read, in the set's own unit (base=False). In base units a read-only view when the set's unit is its base unit, else a scaled copy.
+        """
+    def set_labels(self, i: typing.SupportsInt | typing.SupportsIndex) -> dict[str, str]:
+        """
+        Labels of set i.
+        """
+    def take(self, indices: collections.abc.Iterable[int]) -> typing.Any:
+        """
+        A new Dataset with the given sets, in that order.
+        """
+    def to_bmf(self, path: typing.Any = None, *, by: typing.Any = None, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95) -> str | None:
+        """
+        Bencher Metric Format JSON: per benchmark (the values of by, default every label except the side, per-process labels and metric), latency in ns or throughput in ops/s (other units: a measure named by the metric label), value = median of the pooled samples, lower_value / upper_value = its distribution-free CI at confidence. Written to path, or returned when path is None. Reads back with br.load (format "bmf").
+        """
+    def to_csv(self, path: typing.Any = None) -> str | None:
+        """
+        Canonical long CSV; warns (UserWarning) about what CSV cannot carry.
+        """
+    def to_json(self, path: typing.Any = None) -> str | None:
+        """
+        Canonical JSON (schema benchreport/1): written to path, or returned when path is None.
+        """
+    def unit(self, i: typing.SupportsInt | typing.SupportsIndex) -> Unit:
+        """
+        Full unit description of set i (a Unit, see parse_unit).
+        """
+    def with_labels(self, labels: typing.Any) -> typing.Any:
+        """
+        A copy with each column: value set on every set (replacing what the sets had there).
+        """
+    @property
+    def _ds(self) -> typing.Any:
+        ...
+    @property
+    def columns(self) -> list[str]:
+        """
+        Label column names, in first-seen order.
+        """
+    @property
+    def directions(self) -> list[str]:
+        """
+        "lower" or "higher" (is better) per set.
+        """
+    @property
+    def labels(self) -> dict[str, list[str | None]]:
+        """
+        Label columns: name -> one value per set (None where a set lacks the label).
+        """
+    @property
+    def notes(self) -> list[str]:
+        """
+        The readers' normal remarks (aggregate rows kept apart, calibration runs skipped): not warnings.
+        """
+    @property
+    def offsets(self) -> numpy.ndarray:
+        """
+        int64 offsets (n_sets + 1) into values; read-only view.
+        """
+    @property
+    def run_ids(self) -> list[str | None]:
+        """
+        Run id of each set (None when it has none).
+        """
+    @property
+    def units(self) -> list[str]:
+        """
+        Unit symbol of each set, as the input spelled it.
+        """
+    @property
+    def values(self) -> numpy.ndarray:
+        """
+        All samples in base units (seconds, bytes, ops, ...), set after set; read-only. A view when every set is in its base unit, else a scaled copy (x * to_base).
+        """
+    @property
+    def values_as_read(self) -> numpy.ndarray:
+        """
+        All samples exactly as the input gave them, each set in its own unit; read-only view.
+        """
+    @property
+    def warnings(self) -> list[str]:
+        """
+        What the readers skipped or could not carry (nothing is dropped silently).
+        """
+    @property
+    def weights(self) -> numpy.ndarray | None:
+        """
+        Per-sample weights (1 for unweighted sets) or None when no set has weights.
         """
 class Span:
     """
@@ -1174,6 +1290,10 @@ def e_divisive(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, ma
     """
     Significant E-divisive splits of one series, ascending.
     """
+def expand_paths(items: collections.abc.Iterable[typing.Any]) -> list[str]:
+    """
+    Paths as given, glob patterns expanded in natural order (the one expander of br.load and the CLI); InputError for a pattern nothing matches.
+    """
 def fingerprint(json_text: str, hex_digits: typing.SupportsInt | typing.SupportsIndex = 12) -> str:
     """
     First hex digits of the SHA-256 of the canonical JSON.
@@ -1181,6 +1301,10 @@ def fingerprint(json_text: str, hex_digits: typing.SupportsInt | typing.Supports
 def fit_scaling(levels: collections.abc.Sequence[tuple[typing.SupportsFloat | typing.SupportsIndex, collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex]]], *, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, reference_size: typing.SupportsFloat | typing.SupportsIndex = 0.0, lack_of_fit_alpha: typing.SupportsFloat | typing.SupportsIndex = 0.01) -> ScalingFit:
     """
     Growth fits of [(size, per-process values), ...]; see docs/statistics-scaling.md.
+    """
+def fnmatch(name: typing.Any, pattern: typing.Any) -> bool:
+    """
+    fnmatch.fnmatchcase of one name: *, ?, [...], [!...], on code points.
     """
 def format_bits(bits_per_second: typing.SupportsFloat | typing.SupportsIndex) -> str:
     """
@@ -1236,8 +1360,16 @@ def format_time(seconds: typing.SupportsFloat | typing.SupportsIndex) -> str:
 
     For example "851.2 ns", "2.250 µs", "1.600 ms", "1.500 s", "2.500 min".
     """
+def glob_paths(pattern: typing.Any) -> list[str]:
+    """
+    Matches of a glob pattern (** = any folders below, never through a link to a folder; hidden entries only for a part starting with '.'), in natural order, each file once (the first of those resolving to it).
+    """
 def known_unit_symbols() -> str:
     ...
+def label_sides(base: collections.abc.Sequence[Dataset], head: collections.abc.Sequence[Dataset], column: str = 'revision', base_value: str = 'base', head_value: str = 'head') -> Dataset:
+    """
+    One Dataset from the files of each side: column names the side; pair pairs the i-th base file with the i-th head file (and, inside a file with several processes, process with process).
+    """
 def link(text: typing.Any, url: typing.Any) -> Span:
     """
     A link; URLs with schemes other than http, https and mailto render as plain text.
@@ -1246,6 +1378,10 @@ def median_ci(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], c
     """
     Distribution-free order-statistic confidence interval for the median, with the confidence actually
     achieved and the 1-based ranks used.
+    """
+def natural_compare(a: typing.Any, b: typing.Any) -> int:
+    """
+    -1, 0 or 1: runs of ASCII digits compare as numbers (base-2 before base-10), text as code points.
     """
 def neutralize_text(text: typing.Any) -> str:
     """
