@@ -71,10 +71,15 @@ def _section_of(name: str, obj: Any) -> str:
 
 def _member_lines(cls: type) -> List[str]:
     lines: List[str] = []
-    for name in sorted(vars(cls)):
+    # A Python class over a bound base (Dataset over _core.DatasetBase) documents the base's members too.
+    members: Dict[str, Any] = {}
+    for klass in reversed(cls.__mro__):
+        if klass is cls or getattr(klass, "__module__", "").startswith("benchreport._core"):
+            members.update(vars(klass))
+    for name in sorted(members):
         if name.startswith("_") and name not in ("__init__",):
             continue
-        member = vars(cls)[name]
+        member = members[name]
         if isinstance(member, property):
             doc = _doc(member)
             lines.append(f"- `{name}` (property){': ' + doc.splitlines()[0] if doc else ''}")
