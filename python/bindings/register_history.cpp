@@ -158,13 +158,11 @@ void bind_cached_history(py::module_& m) {
               fmt::format("alert_states: {} acknowledgement lists for {} series", acknowledged.size(), series.size()));
         }
         const std::size_t confirm = non_negative(confirm_after, "confirm_after");
-        py::list out;
+        std::vector<std::vector<std::string>> out(series.size());
         for (std::size_t i = 0; i < series.size(); ++i) {
-          py::list names;
           for (AlertState state :
                alert_states(series[i].values, analysis.changes[i].change_points, confirm, acknowledged[i]))
-            names.append(py::str(std::string(alert_state_name(state))));
-          out.append(names);
+            out[i].emplace_back(alert_state_name(state));
         }
         return out;
       },
