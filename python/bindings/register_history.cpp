@@ -195,7 +195,11 @@ void bind_results(py::module_& m) {
       .def_readonly("order", &History::order)
       .def_readonly("by", &History::by)
       .def_readonly("commits", &History::commits)
-      .def_readonly("series", &History::series);
+      .def_readonly("series", &History::series)
+      .def(
+          "points", [](const History& h) { return columns_dict(series_points(h)); },
+          "Columnar view of every series' points: series (index), position (commit index), value, processes, "
+          "samples.");
   py::class_<ChangePoint>(m, "ChangePoint", "A change point of one series.")
       .def_readonly("index", &ChangePoint::index)
       .def_readonly("commit", &ChangePoint::commit)

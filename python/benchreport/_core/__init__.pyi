@@ -964,6 +964,10 @@ class History:
         """
         A history from series already made; each series' commits index `commits`.
         """
+    def points(self) -> dict:
+        """
+        Columnar view of every series' points: series (index), position (commit index), value, processes, samples.
+        """
     @property
     def by(self) -> list[str]:
         ...
