@@ -165,10 +165,11 @@ class _Rows:
 
 
 def _read_rows(store: Store, branch: str, run_order: Dict[int, int]) -> _Rows:
-    """Every cached row of ``branch`` whose run is in ``run_order``, read in chunks straight into
-    arrays (10^7 rows as Python tuples would take gigabytes)."""
+    """Every cached row of ``branch``, read in chunks straight into arrays (10^7 rows as Python
+    tuples would take gigabytes); run -1: a run not in ``run_order`` (none, unless the store
+    changed meanwhile), which the assembly skips."""
     codes: Dict[str, int] = {}
-    parts: List[List[np.ndarray]] = []
+    parts: List[List[Any]] = []
     cursor = store.connection.execute(
         "SELECT case_key, run_id, position, value, processes, samples FROM case_summaries WHERE branch = ?", (branch,))
     while True:
@@ -181,10 +182,12 @@ def _read_rows(store: Store, branch: str, run_order: Dict[int, int]) -> _Rows:
                       np.fromiter((run_order.get(r, -1) for r in run_ids), np.int64, n),
                       np.array(positions, np.int64), np.array(values, np.float64), np.array(processes, np.int64),
                       np.array(samples, np.int64)])
-    columns = [np.concatenate(c) if parts else np.zeros(0, np.int64) for c in zip(*parts)] or \
-        [np.zeros(0, np.int64)] * 6
-    keep = columns[1] >= 0  # rows of runs no longer listed (none, unless the store changed meanwhile)
-    return _Rows(list(codes), *(c[keep] for c in columns))
+    columns = []
+    for i in range(6):  # one column at a time, its chunks freed as it is joined
+        columns.append(np.concatenate([p[i] for p in parts]) if parts else np.zeros(0, np.int64))
+        for p in parts:
+            p[i] = None
+    return _Rows(list(codes), *columns)
 
 
 def _assemble(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) -> Any:

@@ -40,11 +40,16 @@ struct RowsByCase {
 };
 
 RowsByCase group_by_case(const CachedRows& r, std::size_t cases) {
-  RowsByCase g{std::vector<std::size_t>(cases + 1, 0), std::vector<std::size_t>(r.case_code.size())};
-  for (std::int64_t c : r.case_code) ++g.offsets[static_cast<std::size_t>(c) + 1];
+  RowsByCase g{std::vector<std::size_t>(cases + 1, 0), {}};
+  for (std::size_t i = 0; i < r.case_code.size(); ++i) {
+    if (r.run[i] >= 0) ++g.offsets[static_cast<std::size_t>(r.case_code[i]) + 1];
+  }
   std::partial_sum(g.offsets.begin(), g.offsets.end(), g.offsets.begin());
+  g.rows.resize(g.offsets.back());
   std::vector<std::size_t> next(g.offsets.begin(), g.offsets.end() - 1);
-  for (std::size_t i = 0; i < r.case_code.size(); ++i) g.rows[next[static_cast<std::size_t>(r.case_code[i])]++] = i;
+  for (std::size_t i = 0; i < r.case_code.size(); ++i) {
+    if (r.run[i] >= 0) g.rows[next[static_cast<std::size_t>(r.case_code[i])]++] = i;
+  }
   return g;
 }
 
@@ -120,7 +125,7 @@ std::vector<std::size_t> first_appearances(std::span<const std::int64_t> case_co
     return std::pair(run[a], position[a]) < std::pair(run[b], position[b]);
   };
   for (std::size_t i = 0; i < case_code.size(); ++i) {
-    as_index(run[i], "run", i);
+    if (run[i] < 0) continue;  // a run no longer listed
     const std::size_t code = as_index(case_code[i], "case code", i);
     if (code >= first.size()) first.resize(code + 1, none);
     if (first[code] == none || earlier(i, first[code])) first[code] = i;
@@ -137,12 +142,12 @@ History assemble_cached_history(CachedHistoryInput in) {
     throw InputError(fmt::format("cached summaries: {} cases for {} first rows", in.cases.size(), in.first.size()));
   }
   for (std::size_t f : in.first) {
-    if (f >= r.case_code.size())
+    if (f >= r.case_code.size() || r.run[f] < 0)
       throw InputError(fmt::format("cached summaries: first row {} of {}", f, r.case_code.size()));
   }
   const std::vector<std::size_t> commit_of_run = run_commits(in.commit_of_run, in.commits.size());
   for (std::size_t i = 0; i < r.run.size(); ++i) {
-    if (as_index(r.run[i], "run", i) >= commit_of_run.size())
+    if (r.run[i] >= static_cast<std::int64_t>(commit_of_run.size()))
       throw InputError(fmt::format("cached summaries: row {} has run {} of {}", i, r.run[i], commit_of_run.size()));
   }
   const std::size_t codes = case_count(r);

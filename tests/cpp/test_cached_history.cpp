@@ -77,6 +77,18 @@ TEST_CASE("cached history: first appearance, last run of a commit, pooled and me
   CHECK(h.by == std::vector<std::string>{"name", "size"});
 }
 
+TEST_CASE("cached history: rows of runs no longer listed (run < 0) are skipped", "[cached_history]") {
+  Rows rows;
+  rows.add(1, -1, 0, 99.0);  // case 1 only in a dropped run: no series
+  rows.add(0, 0, 0, 1.0);
+  rows.add(0, -1, 1, 98.0);
+  rows.add(0, 1, 0, 2.0);
+  CHECK(first_appearances(rows.case_code, rows.run, rows.position) == std::vector<std::size_t>{1});
+  const History h = assemble(rows, {0, 1}, {named({{"name", "a"}})}, {}, {"name"}, 2);
+  REQUIRE(h.series.size() == 1);
+  CHECK(h.series[0].values == std::vector<double>{1.0, 2.0});
+}
+
 TEST_CASE("cached history: random rows equal a direct reference", "[cached_history]") {
   Xoshiro256 rng(30);
   for (int trial = 0; trial < 50; ++trial) {
@@ -149,7 +161,7 @@ TEST_CASE("cached history: inconsistent input is an InputError", "[cached_histor
   rows.add(0, 1, 0, 2.0);
   CHECK_THROWS_AS(first_appearances(rows.case_code, I{0}, rows.position), InputError);
   Rows negative = rows;
-  negative.run[1] = -1;
+  negative.case_code[1] = -1;
   CHECK_THROWS_AS(first_appearances(negative.case_code, negative.run, negative.position), InputError);
   CHECK_THROWS_AS(assemble(rows, {0}, {named({})}, {}, {}, 1), InputError);     // run 1 has no commit
   CHECK_THROWS_AS(assemble(rows, {0, 2}, {named({})}, {}, {}, 2), InputError);  // commit 2 of 2

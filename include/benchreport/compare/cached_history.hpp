@@ -19,7 +19,7 @@ namespace benchreport {
 // The cached rows as columns (equal lengths; no copies are made of them).
 struct CachedRows {
   std::span<const std::int64_t> case_code;  // dense codes 0, 1, ...; the order of the codes does not matter
-  std::span<const std::int64_t> run;        // place of the row's run in the branch's runs
+  std::span<const std::int64_t> run;        // place of the row's run in the branch's runs; < 0: skip the row
   std::span<const std::int64_t> position;   // place of the case in its run
   std::span<const double> value;            // the (case, run) summary, base unit
   std::span<const std::int64_t> processes;
@@ -27,8 +27,8 @@ struct CachedRows {
 };
 
 // The row of each case's first appearance (earliest run, then lowest position),
-// cases in that order (CachedRows' columns). Throws InputError when the
-// lengths differ or a code or run is negative.
+// cases in that order (CachedRows' columns; a case whose rows are all skipped
+// has none). Throws InputError when the lengths differ or a code is negative.
 std::vector<std::size_t> first_appearances(std::span<const std::int64_t> case_code, std::span<const std::int64_t> run,
                                            std::span<const std::int64_t> position);
 
