@@ -341,7 +341,7 @@ TEST_CASE("history_report: alert states and causes from a store, one per change 
   CHECK_THROWS_WITH(history_report(a, o), Contains("do not match the analysis' change points"));
 }
 
-TEST_CASE("series_points: one row per (case, commit) in series order; no series keeps the names", "[history]") {
+TEST_CASE("series_points: one row per (case, commit) in series order, and no series keeps the names", "[history]") {
   History h{"commit", {"name"}, {"c0", "c1", "c2"}, {}};
   h.series.push_back({{"a"}, parse_unit("ms"), Direction::lower_is_better, {0, 2}, {1.5, 2.5}, {3, 4}, {30, 40}});
   h.series.push_back({{"b"}, parse_unit("ms"), Direction::lower_is_better, {1}, {7.0}, {1}, {5}});
