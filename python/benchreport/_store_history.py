@@ -150,24 +150,11 @@ def _summarise_new_runs(store: Store, branch: str, runs: Sequence[RunInfo], rebu
 FETCH_ROWS = 1 << 18
 
 
-@dataclass
-class _Rows:
-    """The cached (case, run) rows of a branch as columns: case code (first-seen order of the key
-    text), place of the run in the branch's runs, position in the run, summary."""
-
-    keys: List[str]
-    case: np.ndarray
-    run: np.ndarray
-    position: np.ndarray
-    value: np.ndarray
-    processes: np.ndarray
-    samples: np.ndarray
-
-
-def _read_rows(store: Store, branch: str, run_order: Dict[int, int]) -> _Rows:
+def _read_rows(store: Store, branch: str, run_order: Dict[int, int]) -> Tuple[List[str], List[np.ndarray]]:
     """Every cached row of ``branch``, read in chunks straight into arrays (10^7 rows as Python
-    tuples would take gigabytes); run -1: a run not in ``run_order`` (none, unless the store
-    changed meanwhile), which the assembly skips."""
+    tuples would take gigabytes): the case keys, and the columns case code (first-seen order of the
+    key), run (place in ``run_order``; -1, which the assembly skips: a run no longer listed, none
+    unless the store changed meanwhile), position in the run, value, processes, samples."""
     codes: Dict[str, int] = {}
     parts: List[List[Any]] = []
     cursor = store.connection.execute(
@@ -187,7 +174,7 @@ def _read_rows(store: Store, branch: str, run_order: Dict[int, int]) -> _Rows:
         columns.append(np.concatenate([p[i] for p in parts]) if parts else np.zeros(0, np.int64))
         for p in parts:
             p[i] = None
-    return _Rows(list(codes), *columns)
+    return list(codes), columns
 
 
 def _assemble(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) -> Any:
@@ -196,8 +183,7 @@ def _assemble(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) 
     appearance, columns likewise, a multi-run commit's pooled summaries replacing its last run's."""
     commits = list(OrderedDict.fromkeys(r.commit_sha for r in runs))
     position = {c: i for i, c in enumerate(commits)}
-    rows = _read_rows(store, branch, {r.run_id: i for i, r in enumerate(runs)})
-    columns = (rows.case, rows.run, rows.position, rows.value, rows.processes, rows.samples)
+    keys, columns = _read_rows(store, branch, {r.run_id: i for i, r in enumerate(runs)})
     db = store.connection
     by: Dict[str, None] = OrderedDict()
     for r in runs:  # the columns from each run's first row
@@ -210,14 +196,14 @@ def _assemble(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) 
     for at in first.tolist():
         labels, unit, direction = db.execute(
             "SELECT labels, unit, direction FROM case_summaries WHERE branch = ? AND case_key = ? AND run_id = ?",
-            (branch, rows.keys[rows.case[at]], runs[rows.run[at]].run_id)).fetchone()
+            (branch, keys[columns[0][at]], runs[columns[1][at]].run_id)).fetchone()
         cases.append((json.loads(labels), unit, direction))
     # A commit with several runs: its processes are pooled across the runs (as a full run pools
     # them), so its summaries come from those runs' samples together.
     runs_per_commit: Dict[int, List[RunInfo]] = {}
     for r in runs:
         runs_per_commit.setdefault(position[r.commit_sha], []).append(r)
-    code = {key: i for i, key in enumerate(rows.keys)}
+    code = {key: i for i, key in enumerate(keys)}
     pooled = [(code[key], commit, float(s.values[0]), int(s.processes[0]), int(s.samples[0]))
               for commit, commit_runs in runs_per_commit.items() if len(commit_runs) > 1
               for key, s in ((_case_key(labels), s) for labels, s in _summaries_of(store, commit_runs, threads))
