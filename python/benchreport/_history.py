@@ -199,16 +199,16 @@ class HistoryResult(_RendersReport):
     def series_frame(self) -> Any:
         """One row per (case, commit): case labels, commit, position, value (base unit), processes, samples."""
         import pandas as pd
-        commits = self.commits
-        frames = []
-        for series in self.core.history.series:
-            frame = pd.DataFrame({"commit": [commits[c] for c in series.commits], "position": list(series.commits),
-                                  "value": list(series.values), "processes": list(series.processes),
-                                  "samples": list(series.samples)})
-            for k, v in self._keys(series).items():
-                frame.insert(0, k, v)
-            frames.append(frame)
-        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+        history = self.core.history
+        if not history.series:
+            return pd.DataFrame()
+        points = history.points()  # {series, position, value, processes, samples}
+        at = points.pop("series")
+        keys = np.empty((len(history.series), len(history.by)), dtype=object)
+        keys[:] = [list(s.key) for s in history.series]
+        labels = {k: keys[at, i] for i, k in reversed(list(enumerate(history.by)))}  # last label first, as always
+        return pd.DataFrame({**labels, "commit": np.array(history.commits, dtype=object)[points["position"]],
+                             **points})
 
     def plot(self, *, ax: Any = None, max_cases: int = 12) -> Any:
         """Each case's summaries relative to its first commit, change points marked (matplotlib)."""

@@ -15,7 +15,6 @@ the series is back nearer the old level than the new one.
 from __future__ import annotations
 
 import json
-import math
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -151,40 +150,13 @@ def _summarise_new_runs(store: Store, branch: str, runs: Sequence[RunInfo], rebu
 FETCH_ROWS = 1 << 18
 
 
-@dataclass
-class _Case:
-    labels: Dict[str, str]
-    unit: str
-    direction: str
-    commits: List[int]  # commit indices, ascending, and the summary at each
-    values: List[float]
-    processes: List[int]
-    samples: List[int]
-    pooled: Dict[int, Tuple[float, int, int]] = field(default_factory=dict)  # commit index -> pooled summary
-
-    def points(self) -> Dict[int, Tuple[float, int, int]]:
-        return {**dict(zip(self.commits, zip(self.values, self.processes, self.samples))), **self.pooled}
-
-
-@dataclass
-class _Rows:
-    """The cached (case, run) rows of a branch as columns: case code (first-seen order of the key
-    text), place of the run in the branch's runs, position in the run, summary."""
-
-    keys: List[str]
-    case: np.ndarray
-    run: np.ndarray
-    position: np.ndarray
-    value: np.ndarray
-    processes: np.ndarray
-    samples: np.ndarray
-
-
-def _read_rows(store: Store, branch: str, run_order: Dict[int, int]) -> _Rows:
-    """Every cached row of ``branch`` whose run is in ``run_order``, read in chunks straight into
-    arrays (10^7 rows as Python tuples would take gigabytes)."""
+def _read_rows(store: Store, branch: str, run_order: Dict[int, int]) -> Tuple[List[str], List[np.ndarray]]:
+    """Every cached row of ``branch``, read in chunks straight into arrays (10^7 rows as Python
+    tuples would take gigabytes): the case keys, and the columns case code (first-seen order of the
+    key), run (place in ``run_order``; -1, which the assembly skips: a run no longer listed, none
+    unless the store changed meanwhile), position in the run, value, processes, samples."""
     codes: Dict[str, int] = {}
-    parts: List[List[np.ndarray]] = []
+    parts: List[List[Any]] = []
     cursor = store.connection.execute(
         "SELECT case_key, run_id, position, value, processes, samples FROM case_summaries WHERE branch = ?", (branch,))
     while True:
@@ -197,19 +169,21 @@ def _read_rows(store: Store, branch: str, run_order: Dict[int, int]) -> _Rows:
                       np.fromiter((run_order.get(r, -1) for r in run_ids), np.int64, n),
                       np.array(positions, np.int64), np.array(values, np.float64), np.array(processes, np.int64),
                       np.array(samples, np.int64)])
-    columns = [np.concatenate(c) if parts else np.zeros(0, np.int64) for c in zip(*parts)] or \
-        [np.zeros(0, np.int64)] * 6
-    keep = columns[1] >= 0  # rows of runs no longer listed (none, unless the store changed meanwhile)
-    return _Rows(list(codes), *(c[keep] for c in columns))
+    columns = []
+    for i in range(6):  # one column at a time, its chunks freed as it is joined
+        columns.append(np.concatenate([p[i] for p in parts]) if parts else np.zeros(0, np.int64))
+        for p in parts:
+            p[i] = None
+    return list(codes), columns
 
 
 def _assemble(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) -> Any:
     """The branch's History from the cached summaries, in the order a full build_history of
-    ``store.dataset(runs)`` gives: commits and cases by first appearance, columns likewise."""
+    ``store.dataset(runs)`` gives (compare/cached_history.hpp): commits and cases by first
+    appearance, columns likewise, a multi-run commit's pooled summaries replacing its last run's."""
     commits = list(OrderedDict.fromkeys(r.commit_sha for r in runs))
     position = {c: i for i, c in enumerate(commits)}
-    commit_at = np.array([position[r.commit_sha] for r in runs], dtype=np.int64)  # run's place -> commit index
-    rows = _read_rows(store, branch, {r.run_id: i for i, r in enumerate(runs)})
+    keys, columns = _read_rows(store, branch, {r.run_id: i for i, r in enumerate(runs)})
     db = store.connection
     by: Dict[str, None] = OrderedDict()
     for r in runs:  # the columns from each run's first row
@@ -217,79 +191,35 @@ def _assemble(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) 
                          (branch, r.run_id)).fetchone()
         if row is not None:
             by.update((k, None) for k, _ in json.loads(row[0]))
-    # Cases in order of first appearance (run, then position in it); each case's series by commit,
-    # the last run of a commit standing for it until the pooled summary below replaces it.
-    first = np.lexsort((rows.position, rows.run, rows.case))
-    first = first[np.r_[True, rows.case[first][1:] != rows.case[first][:-1]]] if len(first) else first
-    case_order = first[np.lexsort((rows.position[first], rows.run[first]))]
-    commit = commit_at[rows.run]
-    by_commit = np.lexsort((rows.run, commit, rows.case))
-    last = np.r_[(rows.case[by_commit][1:] != rows.case[by_commit][:-1])
-                 | (commit[by_commit][1:] != commit[by_commit][:-1]), True]
-    by_commit = by_commit[last] if len(by_commit) else by_commit
-    begins = np.searchsorted(rows.case[by_commit], np.arange(len(rows.keys) + 1))
-    cases: Dict[str, _Case] = OrderedDict()
-    for at in case_order.tolist():
-        code = int(rows.case[at])
-        labels_json, unit, direction = db.execute(
+    first = _core.cached_first_rows(*columns[:3])
+    cases = []  # what each case's first row says of it
+    for at in first.tolist():
+        labels, unit, direction = db.execute(
             "SELECT labels, unit, direction FROM case_summaries WHERE branch = ? AND case_key = ? AND run_id = ?",
-            (branch, rows.keys[code], runs[int(rows.run[at])].run_id)).fetchone()
-        span = by_commit[begins[code]:begins[code + 1]]
-        cases[rows.keys[code]] = _Case(dict(json.loads(labels_json)), unit, direction, commit[span].tolist(),
-                                       rows.value[span].tolist(), rows.processes[span].tolist(),
-                                       rows.samples[span].tolist())
-    columns = list(by)
+            (branch, keys[columns[0][at]], runs[columns[1][at]].run_id)).fetchone()
+        cases.append((json.loads(labels), unit, direction))
     # A commit with several runs: its processes are pooled across the runs (as a full run pools
     # them), so its summaries come from those runs' samples together.
     runs_per_commit: Dict[int, List[RunInfo]] = {}
     for r in runs:
         runs_per_commit.setdefault(position[r.commit_sha], []).append(r)
-    for commit, commit_runs in runs_per_commit.items():
-        if len(commit_runs) > 1:
-            for labels, s in _summaries_of(store, commit_runs, threads):
-                pooled = cases.get(_case_key(labels))
-                if pooled is not None:
-                    pooled.pooled[commit] = (float(s.values[0]), int(s.processes[0]), int(s.samples[0]))
-    merged: Dict[Tuple[str, ...], List[_Case]] = OrderedDict()
-    for case in cases.values():  # a column a run lacks is "" there, as in the full dataset's key
-        merged.setdefault(tuple(case.labels.get(c, "") for c in columns), []).append(case)
-    series = []
-    for key, parts in merged.items():
-        if len(parts) == 1 and not parts[0].pooled:  # the usual case: the lists as read
-            case = parts[0]
-            series.append(_core.Series(list(key), case.unit, case.direction, case.commits, case.values,
-                                       case.processes, case.samples))
-            continue
-        points: Dict[int, Tuple[float, int, int]] = {}
-        for part in parts:
-            points.update(part.points())
-        order = sorted(points)
-        series.append(_core.Series(list(key), parts[0].unit, parts[0].direction, order,
-                                   [points[c][0] for c in order], [points[c][1] for c in order],
-                                   [points[c][2] for c in order]))
-    return _core.History("commit", columns, commits, series)
+    code = {key: i for i, key in enumerate(keys)}
+    pooled = [(code[key], commit, float(s.values[0]), int(s.processes[0]), int(s.samples[0]))
+              for commit, commit_runs in runs_per_commit.items() if len(commit_runs) > 1
+              for key, s in ((_case_key(labels), s) for labels, s in _summaries_of(store, commit_runs, threads))
+              if key in code]
+    return _core.assemble_cached_history(
+        *columns, commit_of_run=np.array([position[r.commit_sha] for r in runs], dtype=np.int64), first=first,
+        cases=cases, pooled=pooled, by=list(by), commits=commits)
 
 
-def _segments(values: Sequence[float], change_points: Sequence[Any]) -> List[Tuple[int, int]]:
-    bounds = [0] + [cp.index for cp in change_points] + [len(values)]
-    return list(zip(bounds[:-1], bounds[1:]))
-
-
-def _nearer_old(level: float, cp: Any) -> bool:
-    """A later segment's median is nearer the change point's old level than its new one
-    (on the log scale for a relative series)."""
-    if cp.relative:
-        return abs(math.log(level / cp.before)) < abs(math.log(level / cp.after))
-    return abs(level - cp.before) < abs(level - cp.after)
-
-
-def _computed_state(values: Sequence[float], changes: Sequence[Any], k: int, confirm_after: int) -> str:
-    segments = _segments(values, changes)
-    cp = changes[k]
-    if any(_nearer_old(float(np.median(values[a:b])), cp) for a, b in segments[k + 2:]):
-        return "resolved"
-    begin, end = segments[k + 1]
-    return "confirmed" if end - begin - 1 >= confirm_after else "new"
+def _alert_states(analysis: Any, keys: List[str], stored: Dict[Tuple[str, str], Tuple[str, str]],
+                  confirm_after: int) -> List[List[str]]:
+    """Each change point's state (compare/alert_state.hpp), an acknowledgement held until resolved."""
+    commits = analysis.history.commits
+    acknowledged = [[stored.get((key, commits[cp.commit]), ("",))[0] == "acknowledged" for cp in changes.change_points]
+                    for key, changes in zip(keys, analysis.changes)]
+    return _core.alert_states(analysis, confirm_after, acknowledged)
 
 
 def _cause(store: Store, runs_at: Dict[int, List[int]], before: int, at: int) -> str:
@@ -317,19 +247,16 @@ def _update_states(store: Store, branch: str, analysis: Any, runs: Sequence[RunI
     for r in runs:
         runs_at.setdefault(commit_index[r.commit_sha], []).append(r.run_id)
     updated = runs[-1].time  # deterministic: the newest run's time, not the clock's
+    keys = [_case_key(dict(zip(history.by, series.key))) for series in history.series]
+    states = _alert_states(analysis, keys, stored, confirm_after)
     alerts: List[List[Alert]] = []
     found = set()
     writes = []
-    for series, changes in zip(history.series, analysis.changes):
-        key = _case_key(dict(zip(history.by, series.key)))
-        values = list(series.values)
+    for key, series, changes, series_states in zip(keys, history.series, analysis.changes, states):
         row = []
-        for k, cp in enumerate(changes.change_points):
+        for cp, state in zip(changes.change_points, series_states):
             sha = history.commits[cp.commit]
-            state = _computed_state(values, changes.change_points, k, confirm_after)
             old_state, note = stored.get((key, sha), ("", ""))
-            if old_state == "acknowledged" and state != "resolved":
-                state = "acknowledged"
             cause = _cause(store, runs_at, series.commits[cp.index - 1], cp.commit) if cp.index > 0 else ""
             row.append(Alert(state, note, cause))
             found.add((key, sha))

@@ -398,15 +398,17 @@ def _cases_history(part: pd.DataFrame, columns: List[str], commits: List[str], t
 
     if len(part) == 0:
         return None
-    part = part.sort_values(["commit", "position"], kind="stable")
-    series, first = [], []
-    for _, case in part.groupby("case_key", sort=False):
-        labels = json.loads(case["case_key"].iloc[0])
-        series.append(_core.Series([labels.get(c, "") for c in columns], case["unit"].iloc[0],
-                                   case["direction"].iloc[0], case["commit"].tolist(), case["value"].tolist(),
-                                   case["processes"].tolist(), case["samples"].tolist()))
-        first.append((int(case["commit"].iloc[0]), int(case["position"].iloc[0])))
-    analysis = analyze_series(_core.History("commit", columns, commits, series), threads=threads, **options)
+    import numpy as np
+
+    codes, keys = pd.factorize(part["case_key"])  # each commit is its own "run" of history --store's assembly
+    rows = [codes.astype(np.int64), *(part[c].to_numpy(np.int64) for c in ("commit", "position")),
+            part["value"].to_numpy(np.float64), *(part[c].to_numpy(np.int64) for c in ("processes", "samples"))]
+    at = _core.cached_first_rows(*rows[:3])
+    cases = [(list(json.loads(keys[codes[f]]).items()), part["unit"].iat[f], part["direction"].iat[f]) for f in at]
+    history = _core.assemble_cached_history(*rows, commit_of_run=np.arange(len(commits)), first=at, cases=cases,
+                                            pooled=[], by=columns, commits=commits)
+    first = list(zip(rows[1][at].tolist(), rows[2][at].tolist()))
+    analysis = analyze_series(history, threads=threads, **options)
     found = pd.DataFrame(dict(analysis.columns()))
     counts = [len(c.change_points) for c in analysis.changes]
     where = [f for f, n in zip(first, counts) for _ in range(n)]

@@ -1,11 +1,14 @@
-// Bindings for stats/edivisive.hpp, compare/series.hpp, compare/history.hpp
-// and presets/history.hpp. The Python skin is python/benchreport/_history.py.
+// Bindings for stats/edivisive.hpp, compare/series.hpp, compare/history.hpp,
+// compare/cached_history.hpp, compare/alert_state.hpp and presets/history.hpp.
+// The Python skins are python/benchreport/_history.py and _store_history.py.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <fmt/format.h>
 
+#include "benchreport/compare/alert_state.hpp"
+#include "benchreport/compare/cached_history.hpp"
 #include "benchreport/compare/history.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/data/csr.hpp"
@@ -56,12 +59,17 @@ StepOptions step_options(long long min_segment, double threshold, double min_eff
 
 std::string direction_name(Direction d) { return d == Direction::higher_is_better ? "higher" : "lower"; }
 
-Series make_series(std::vector<std::string> key, const std::string& unit, const std::string& direction,
-                   std::vector<std::size_t> commits, std::vector<double> values, std::vector<std::size_t> processes,
-                   std::vector<std::size_t> samples) {
+Direction parse_series_direction(const std::string& direction) {
   if (direction != "lower" && direction != "higher") {
     throw InputError(fmt::format("series direction is '{}': expected 'lower' or 'higher'", direction));
   }
+  return direction == "higher" ? Direction::higher_is_better : Direction::lower_is_better;
+}
+
+Series make_series(std::vector<std::string> key, const std::string& unit, const std::string& direction,
+                   std::vector<std::size_t> commits, std::vector<double> values, std::vector<std::size_t> processes,
+                   std::vector<std::size_t> samples) {
+  const Direction parsed = parse_series_direction(direction);
   const std::size_t n = commits.size();
   if (values.size() != n || processes.size() != n || samples.size() != n || n == 0) {
     throw InputError(
@@ -73,13 +81,8 @@ Series make_series(std::vector<std::string> key, const std::string& unit, const 
     if (commits[i] <= commits[i - 1])
       throw InputError(fmt::format("series {}: commits must be strictly increasing", join_key(key)));
   }
-  return {std::move(key),
-          parse_unit_or_custom(unit),
-          direction == "higher" ? Direction::higher_is_better : Direction::lower_is_better,
-          std::move(commits),
-          std::move(values),
-          std::move(processes),
-          std::move(samples)};
+  return {std::move(key),       parse_unit_or_custom(unit), parsed, std::move(commits), std::move(values),
+          std::move(processes), std::move(samples)};
 }
 
 History make_history(std::string order, std::vector<std::string> by, std::vector<std::string> commits,
@@ -93,6 +96,79 @@ History make_history(std::string order, std::vector<std::string> by, std::vector
                                    s.commits.back(), commits.size()));
   }
   return {std::move(order), std::move(by), std::move(commits), std::move(series)};
+}
+
+CachedRows cached_rows(const IndexArray& case_code, const IndexArray& run, const IndexArray& position,
+                       const DoubleArray& value, const IndexArray& processes, const IndexArray& samples) {
+  return {one_dimensional(case_code, "case"),      one_dimensional(run, "run"),
+          one_dimensional(position, "position"),   one_dimensional(value, "value"),
+          one_dimensional(processes, "processes"), one_dimensional(samples, "samples")};
+}
+
+// (labels as (name, value) pairs, unit symbol, "lower" | "higher") of each case, as the store has them.
+using CaseTuple = std::tuple<std::vector<std::pair<std::string, std::string>>, std::string, std::string>;
+// (case code, commit index, value, processes, samples) of a commit's runs pooled.
+using PooledTuple = std::tuple<long long, long long, double, long long, long long>;
+
+void bind_cached_history(py::module_& m) {
+  m.def(
+      "cached_first_rows",
+      [](const IndexArray& case_code, const IndexArray& run, const IndexArray& position) {
+        const std::vector<std::size_t> first = first_appearances(
+            one_dimensional(case_code, "case"), one_dimensional(run, "run"), one_dimensional(position, "position"));
+        return IndexArray(static_cast<py::ssize_t>(first.size()), reinterpret_cast<const std::int64_t*>(first.data()));
+      },
+      "case"_a, "run"_a, "position"_a,
+      "The row of each case's first appearance (earliest run, then position), cases in that order.");
+  m.def(
+      "assemble_cached_history",
+      [](const IndexArray& case_code, const IndexArray& run, const IndexArray& position, const DoubleArray& value,
+         const IndexArray& processes, const IndexArray& samples, const IndexArray& commit_of_run,
+         const IndexArray& first, const std::vector<CaseTuple>& cases, const std::vector<PooledTuple>& pooled,
+         std::vector<std::string> by, std::vector<std::string> commits) {
+        CachedHistoryInput in{cached_rows(case_code, run, position, value, processes, samples),
+                              one_dimensional(commit_of_run, "commit_of_run"),
+                              {},
+                              {},
+                              {},
+                              std::move(by),
+                              std::move(commits)};
+        std::vector<std::size_t> first_rows;
+        for (std::int64_t f : one_dimensional(first, "first")) first_rows.push_back(non_negative(f, "first"));
+        in.first = first_rows;
+        for (const auto& [labels, unit, direction] : cases)
+          in.cases.push_back({labels, parse_unit_or_custom(unit), parse_series_direction(direction)});
+        for (const auto& [code, commit, v, p, n] : pooled) {
+          in.pooled.push_back({non_negative(code, "pooled case"), non_negative(commit, "pooled commit"), v,
+                               non_negative(p, "pooled processes"), non_negative(n, "pooled samples")});
+        }
+        py::gil_scoped_release release;
+        return assemble_cached_history(std::move(in));
+      },
+      "case"_a, "run"_a, "position"_a, "value"_a, "processes"_a, "samples"_a, py::kw_only(), "commit_of_run"_a,
+      "first"_a, "cases"_a, "pooled"_a, "by"_a, "commits"_a,
+      "The History of cached per-(case, run) summaries (compare/cached_history.hpp): cases = (labels, unit, "
+      "direction) of each first row, pooled = (case, commit, value, processes, samples) of multi-run commits.");
+  m.def(
+      "alert_states",
+      [](const HistoryAnalysis& analysis, long long confirm_after, const std::vector<std::vector<bool>>& acknowledged) {
+        const auto& series = analysis.history.series;
+        if (acknowledged.size() != series.size()) {
+          throw InputError(
+              fmt::format("alert_states: {} acknowledgement lists for {} series", acknowledged.size(), series.size()));
+        }
+        const std::size_t confirm = non_negative(confirm_after, "confirm_after");
+        std::vector<std::vector<std::string>> out(series.size());
+        for (std::size_t i = 0; i < series.size(); ++i) {
+          for (AlertState state :
+               alert_states(series[i].values, analysis.changes[i].change_points, confirm, acknowledged[i]))
+            out[i].emplace_back(alert_state_name(state));
+        }
+        return out;
+      },
+      "analysis"_a, "confirm_after"_a, "acknowledged"_a,
+      "Per series, per change point: 'new', 'confirmed', 'acknowledged' or 'resolved' (compare/alert_state.hpp); "
+      "acknowledged[i][k] = the store holds change point k of series i acknowledged.");
 }
 
 void bind_results(py::module_& m) {
@@ -119,7 +195,11 @@ void bind_results(py::module_& m) {
       .def_readonly("order", &History::order)
       .def_readonly("by", &History::by)
       .def_readonly("commits", &History::commits)
-      .def_readonly("series", &History::series);
+      .def_readonly("series", &History::series)
+      .def(
+          "points", [](const History& h) { return columns_dict(series_points(h)); },
+          "Columnar view of every series' points: series (index), position (commit index), value, processes, "
+          "samples.");
   py::class_<ChangePoint>(m, "ChangePoint", "A change point of one series.")
       .def_readonly("index", &ChangePoint::index)
       .def_readonly("commit", &ChangePoint::commit)
@@ -168,6 +248,7 @@ void bind_results(py::module_& m) {
 
 void register_history(py::module_& m) {
   bind_results(m);
+  bind_cached_history(m);
   const EDivisiveOptions d;
   m.def(
       "e_divisive",

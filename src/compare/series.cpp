@@ -150,4 +150,26 @@ History build_history(const Dataset& dataset, const SeriesOptions& options, unsi
   return out;
 }
 
+Columns series_points(const History& history) {
+  Columns out;
+  const auto row = [&](std::size_t series, std::size_t position, double value, std::size_t processes,
+                       std::size_t samples) {
+    out.begin_row();
+    out.add("series", series);
+    out.add("position", position);
+    out.add("value", value);
+    out.add("processes", processes);
+    out.add("samples", samples);
+  };
+  for (std::size_t i = 0; i < history.series.size(); ++i) {
+    const Series& s = history.series[i];
+    for (std::size_t k = 0; k < s.commits.size(); ++k) row(i, s.commits[k], s.values[k], s.processes[k], s.samples[k]);
+  }
+  if (out.rows() == 0) {
+    row(0, 0, 0.0, 0, 0);  // names and kinds without rows
+    out.drop_rows();
+  }
+  return out;
+}
+
 }  // namespace benchreport

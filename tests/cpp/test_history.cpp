@@ -340,3 +340,25 @@ TEST_CASE("history_report: alert states and causes from a store, one per change 
   o.alerts.pop_back();
   CHECK_THROWS_WITH(history_report(a, o), Contains("do not match the analysis' change points"));
 }
+
+TEST_CASE("series_points: one row per (case, commit) in series order, and no series keeps the names", "[history]") {
+  History h{"commit", {"name"}, {"c0", "c1", "c2"}, {}};
+  h.series.push_back({{"a"}, parse_unit("ms"), Direction::lower_is_better, {0, 2}, {1.5, 2.5}, {3, 4}, {30, 40}});
+  h.series.push_back({{"b"}, parse_unit("ms"), Direction::lower_is_better, {1}, {7.0}, {1}, {5}});
+  const Columns points = series_points(h);
+  REQUIRE(points.rows() == 3);
+  const auto& c = points.columns();
+  REQUIRE(c.size() == 5);
+  CHECK(c[0].name == "series");
+  CHECK(c[0].counts == std::vector<std::int64_t>{0, 0, 1});
+  CHECK(c[1].counts == std::vector<std::int64_t>{0, 2, 1});
+  CHECK(c[2].reals == std::vector<double>{1.5, 2.5, 7.0});
+  CHECK(c[3].counts == std::vector<std::int64_t>{3, 4, 1});
+  CHECK(c[4].name == "samples");
+  CHECK(c[4].counts == std::vector<std::int64_t>{30, 40, 5});
+  h.series.clear();
+  const Columns none = series_points(h);
+  CHECK(none.rows() == 0);
+  CHECK(none.columns().size() == 5);
+  CHECK(none.columns()[2].reals.empty());
+}

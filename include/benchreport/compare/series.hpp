@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "benchreport/core/columns.hpp"
 #include "benchreport/data/dataset.hpp"
 #include "benchreport/data/label_roles.hpp"
 
@@ -49,5 +50,9 @@ struct History {
 // Throws InputError when a set lacks the order label (naming the set), a `by`
 // column does not exist, or a case mixes dimensions or directions.
 History build_history(const Dataset& dataset, const SeriesOptions& options = {}, unsigned threads = 0);
+
+// The points of every series as columns, one row per (case, commit) in series order: `series`
+// (index into History::series), `position` (index into History::commits), `value`, `processes`, `samples`.
+Columns series_points(const History& history);
 
 }  // namespace benchreport

@@ -13,7 +13,7 @@ import numpy.typing
 
 from . import compare
 
-__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'analyze_history', 'best_q_split', 'bmf_string', 'canonical_json', 'code', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'expand_paths', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'known_unit_symbols', 'label_sides', 'link', 'median_ci', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'strong', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'alert_states', 'analyze_history', 'assemble_cached_history', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'code', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'expand_paths', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'known_unit_symbols', 'label_sides', 'link', 'median_ci', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'strong', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -1128,6 +1128,10 @@ class History:
         """
         A history from series already made; each series' commits index `commits`.
         """
+    def points(self) -> dict:
+        """
+        Columnar view of every series' points: series (index), position (commit index), value, processes, samples.
+        """
     @property
     def by(self) -> list[str]:
         ...
@@ -1239,9 +1243,17 @@ class HistoryAnalysis:
     @property
     def history(self) -> History:
         ...
+def alert_states(analysis: HistoryAnalysis, confirm_after: typing.SupportsInt | typing.SupportsIndex, acknowledged: collections.abc.Sequence[collections.abc.Sequence[bool]]) -> list[list[str]]:
+    """
+    Per series, per change point: 'new', 'confirmed', 'acknowledged' or 'resolved' (compare/alert_state.hpp); acknowledged[i][k] = the store holds change point k of series i acknowledged.
+    """
 def analyze_history(data: typing.Any, *, order: str = 'commit', sort: bool = False, by: collections.abc.Sequence[str] = [], max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, threads: typing.SupportsInt | typing.SupportsIndex = 0, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005, method: str = 'steps', step_min_segment: typing.SupportsInt | typing.SupportsIndex = 3, step_threshold: typing.SupportsFloat | typing.SupportsIndex = 3.0, min_effect: typing.SupportsFloat | typing.SupportsIndex = 1.0, window: typing.SupportsInt | typing.SupportsIndex = 40) -> HistoryAnalysis:
     """
     Series per case ordered by `order` (a Dataset), or the series of a History, and the change points of each.
+    """
+def assemble_cached_history(case: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], run: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], position: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], value: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], processes: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], samples: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], *, commit_of_run: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], first: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], cases: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, str]], str, str]], pooled: collections.abc.Sequence[tuple[typing.SupportsInt | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex, typing.SupportsFloat | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex]], by: collections.abc.Sequence[str], commits: collections.abc.Sequence[str]) -> History:
+    """
+    The History of cached per-(case, run) summaries (compare/cached_history.hpp): cases = (labels, unit, direction) of each first row, pooled = (case, commit, value, processes, samples) of multi-run commits.
     """
 def best_q_split(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], min_segment: typing.SupportsInt | typing.SupportsIndex = 2, within: str = 'pairs', search_end: bool = True) -> EDivisiveSplit:
     """
@@ -1250,6 +1262,10 @@ def best_q_split(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], min
 def bmf_string(dataset: Dataset, *, by: collections.abc.Sequence[str] = [], exclude: collections.abc.Sequence[str] = ['revision', 'process', 'pair', 'order', 'run', 'repetition'], confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95) -> str:
     """
     Bencher Metric Format JSON: per benchmark, latency (ns) / throughput (ops/s) / other measures, value = median, lower_value / upper_value = its distribution-free CI.
+    """
+def cached_first_rows(case: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], run: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], position: typing.Annotated[numpy.typing.ArrayLike, numpy.int64]) -> numpy.typing.NDArray[numpy.int64]:
+    """
+    The row of each case's first appearance (earliest run, then position), cases in that order.
     """
 def canonical_json(json_text: str) -> str:
     """
