@@ -300,9 +300,12 @@ def main():
     ap.add_argument("--prior-bound", choices=("moments", "profile", "profile_censored", "profile_bulk"), default="moments",
                     help="the moderated prior's d0 bound: moments (V + z se(V), the library's) or profile "
                          "(one-sided 95 %% profile-likelihood lower bound, tried in bench/RESULTS-inference.md)")
+    ap.add_argument("--profile-level", type=float, default=ref.PROFILE_LEVEL,
+                    help="one-sided level of the profile-likelihood bound (with --prior-bound profile*)")
     args = ap.parse_args()
     global PRIOR_METHOD
     PRIOR_METHOD = args.prior_bound
+    ref.PROFILE_LEVEL = args.profile_level
     ks, sps, ns = ([1, 3, 5], [0.0, 0.05], [5, 20]) if args.quick else ([1, 2, 3, 5, 10, 20], [0.0, 0.02, 0.05, 0.10],
                                                                      [5, 20, 100])
     reps = 10 if args.quick else args.reps

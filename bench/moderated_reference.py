@@ -89,10 +89,11 @@ PROFILE_LEVEL = 0.95  # one-sided level of the profile-likelihood lower bound of
 
 
 def profile_d0_bound(s2, d, level=PROFILE_LEVEL, max_u=2.0, censored=False):
-    """One-sided lower confidence bound of d0 by the profile likelihood in u = 1/d0 on [0, max_u]:
-    the largest u with 2 (l(u_hat) - l(u)) <= chi2_1 quantile at 1 - 2 (1 - level). Returns
-    (d0_low, u_hat): d0_low = inf when even u_hat = 0 ... no: when the bound itself is u = 0 (never,
-    the bound always lies at or right of u_hat), 0 when u = max_u is still allowed."""
+    """One-sided lower confidence bound of d0 from the profile likelihood in u = 1/d0 on [0, max_u]
+    (u = 0: one common variance): the largest u with 2 (l(u_hat) - l(u)) <= the chi2_1 quantile at
+    1 - 2 (1 - level), returned as (1 / that u, u_hat); (0, u_hat) when even u = max_u is allowed.
+    l is maximised on a grid of u (0 and 24 log-spaced points) refined by bounded Brent; the bound is
+    Brent's root between the maximum and the first grid point right of it below the cut."""
     x = np.log(s2)
     crit = stats.chi2.ppf(1 - 2 * (1 - level), 1) / 2
     lik = censored_profile_loglik if censored else profile_loglik
@@ -117,11 +118,13 @@ def profile_d0_bound(s2, d, level=PROFILE_LEVEL, max_u=2.0, censored=False):
     return 1 / u_up, u_hat
 
 
-def variance_prior(s2, d, excess_z=0.0, min_cases=3, min_d0=0.5, method="moments", level=PROFILE_LEVEL):
+def variance_prior(s2, d, excess_z=0.0, min_cases=3, min_d0=0.5, method="moments", level=None):
     """(d0, s0², fallback, pooled_df) by the method of moments on log s² (Smyth 2004, 6.2);
     excess_z > 0 takes the upper confidence bound V + z se(V) of the sample variance of e.
-    method="profile": d0 is instead the profile-likelihood lower bound (profile_d0_bound) at `level`,
-    s0² from the moments at that d0."""
+    Tried, not the library's (bench/RESULTS-inference.md, "Tried: a profile-likelihood bound"):
+    method="profile": d0 is the profile-likelihood lower bound (profile_d0_bound) at `level`, s0² from
+    the moments at that d0; "profile_censored": the same with the likelihood censored where Phipson's
+    step winsorises; "profile_bulk": the bound from the cases whose outlier share is at least 1/2."""
     s2 = np.asarray(s2, float)
     d = np.asarray(d, float)
     keep = (s2 > 0) & np.isfinite(s2) & (d >= 1) & np.isfinite(d)
@@ -139,6 +142,7 @@ def variance_prior(s2, d, excess_z=0.0, min_cases=3, min_d0=0.5, method="moments
     if method in ("profile", "profile_censored", "profile_bulk"):
         # profile_bulk: the bound from the cases whose outlier share is at least 1/2 (the bulk)
         bulk = outlier_shares(s2, d, min_d0) >= 0.5 if method == "profile_bulk" else np.ones(len(s2), bool)
+        level = PROFILE_LEVEL if level is None else level
         d0 = profile_d0_bound(s2[bulk], d[bulk], level, max_u=1 / min_d0, censored=method == "profile_censored")[0]
         if d0 < min_d0:
             return 0.0, np.nan, "too_heterogeneous", pooled
