@@ -35,6 +35,9 @@ on), cov = coverage of the 95 % interval of the change in A/A cases (moderated; 
 power = share of the 8 changed cases called in the right direction (after BH; today raw = no BH).
 
 Run: python3 bench/bench_moderated.py [--quick] [--reps 100] [--seed 1]
+     [--prior-bound moments|profile|profile_censored|profile_bulk] [--profile-level 0.95]
+(--prior-bound: the d0 bound of the moderated prior; the profile-likelihood variants were tried and not
+adopted, bench/RESULTS-inference.md "Tried: a profile-likelihood bound of d0")
 """
 from __future__ import annotations
 
@@ -297,9 +300,11 @@ def main():
     ap.add_argument("--model", choices=(*MODELS, "both"), default="both",
                     help="audit: the issue's homogeneous sigma_p with drift and spikes; harsh: heterogeneous, noisy "
                          "and quantised cases (default: both)")
-    ap.add_argument("--prior-bound", choices=("moments", "profile", "profile_censored", "profile_bulk"), default="moments",
-                    help="the moderated prior's d0 bound: moments (V + z se(V), the library's) or profile "
-                         "(one-sided 95 %% profile-likelihood lower bound, tried in bench/RESULTS-inference.md)")
+    ap.add_argument("--prior-bound", choices=("moments", "profile", "profile_censored", "profile_bulk"),
+                    default="moments",
+                    help="the moderated prior's d0 bound: moments (V + z se(V), the library's) or the one-sided "
+                         "profile-likelihood lower bound: of all cases, censored where the robust step winsorises, "
+                         "or of the bulk (outlier share >= 1/2); tried in bench/RESULTS-inference.md")
     ap.add_argument("--profile-level", type=float, default=ref.PROFILE_LEVEL,
                     help="one-sided level of the profile-likelihood bound (with --prior-bound profile*)")
     args = ap.parse_args()
