@@ -35,6 +35,9 @@ on), cov = coverage of the 95 % interval of the change in A/A cases (moderated; 
 power = share of the 8 changed cases called in the right direction (after BH; today raw = no BH).
 
 Run: python3 bench/bench_moderated.py [--quick] [--reps 100] [--seed 1]
+     [--prior-bound moments|profile|profile_censored|profile_bulk] [--profile-level 0.95]
+(--prior-bound: the d0 bound of the moderated prior; the profile-likelihood variants were tried and not
+adopted, bench/RESULTS-inference.md "Tried: a profile-likelihood bound of d0")
 """
 from __future__ import annotations
 
@@ -53,6 +56,7 @@ CASES, CHANGED, THRESHOLD, ALPHA, CONF, SHARE = 40, 8, 0.05, 0.05, 0.95, 0.75
 TAU_UP, TAU_DOWN = np.log1p(THRESHOLD), np.log1p(-THRESHOLD)
 GRID, QUANTISED, NOISY = 0.02, 10, 2
 EXCESS_Z = 1.645  # the library's default: the upper 95 % bound of the excess log-variance
+PRIOR_METHOD = "moments"  # --prior-bound: how d0 is bounded (moments: V + z se(V); profile: likelihood)
 
 
 MODELS = ("audit", "harsh")
@@ -139,7 +143,7 @@ def per_case_t(logs, paired):
     return h.mean(-1) - b.mean(-1), np.sqrt(se2), df
 
 
-def moderated_t(logs, paired, quant, excess_z, robust=True):
+def moderated_t(logs, paired, quant, excess_z, robust=True, method="moments"):
     """Moderated t per comparison (prior from the cases of each replicate), resolution floor."""
     k = logs.shape[-1]
     b, h = logs[..., 0, :], logs[..., 1, :]
@@ -160,9 +164,9 @@ def moderated_t(logs, paired, quant, excess_z, robust=True):
         if robust:
             if paired:  # outliers also judged on the sides' spreads: 2K - 2 more df on the case's launch scale
                 prior = ref.paired_robust_prior(s2[r], np.full(CASES, dg), side[r], np.full(CASES, 2 * k - 2.0),
-                                                excess_z)
+                                                excess_z, method)
             else:
-                prior = ref.robust_variance_prior(s2[r], np.full(CASES, dg), excess_z)
+                prior = ref.robust_variance_prior(s2[r], np.full(CASES, dg), excess_z, method=method)
             _, s0, _, pooled, case_d0 = prior
             post[r], df[r] = ref.moderate_each(s2[r], np.full(CASES, dg), case_d0, s0, pooled)
         else:
@@ -205,7 +209,7 @@ def cell(rng, reps, k, sigma_p, n, paired, model="harsh"):
             est, se, df = per_case_t(logs, paired)
             out["today"] = verdicts(est, se, df)
             out["today_raw"] = verdicts(est, se, df, use_bh=False)
-            out["moderated"] = verdicts(*moderated_t(logs, paired, quant, EXCESS_Z))
+            out["moderated"] = verdicts(*moderated_t(logs, paired, quant, EXCESS_Z, method=PRIOR_METHOD))
             out["smyth"] = verdicts(*moderated_t(logs, paired, quant, 1.645, robust=False))
         ose, odf = oracle(sp, sw, n, k, paired, delta.shape, model)
         est_o = logs[..., 1, :].mean(-1) - logs[..., 0, :].mean(-1)
@@ -296,7 +300,17 @@ def main():
     ap.add_argument("--model", choices=(*MODELS, "both"), default="both",
                     help="audit: the issue's homogeneous sigma_p with drift and spikes; harsh: heterogeneous, noisy "
                          "and quantised cases (default: both)")
+    ap.add_argument("--prior-bound", choices=("moments", "profile", "profile_censored", "profile_bulk"),
+                    default="moments",
+                    help="the moderated prior's d0 bound: moments (V + z se(V), the library's) or the one-sided "
+                         "profile-likelihood lower bound: of all cases, censored where the robust step winsorises, "
+                         "or of the bulk (outlier share >= 1/2); tried in bench/RESULTS-inference.md")
+    ap.add_argument("--profile-level", type=float, default=ref.PROFILE_LEVEL,
+                    help="one-sided level of the profile-likelihood bound (with --prior-bound profile*)")
     args = ap.parse_args()
+    global PRIOR_METHOD
+    PRIOR_METHOD = args.prior_bound
+    ref.PROFILE_LEVEL = args.profile_level
     ks, sps, ns = ([1, 3, 5], [0.0, 0.05], [5, 20]) if args.quick else ([1, 2, 3, 5, 10, 20], [0.0, 0.02, 0.05, 0.10],
                                                                      [5, 20, 100])
     reps = 10 if args.quick else args.reps

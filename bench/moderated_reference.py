@@ -29,9 +29,102 @@ def trigamma_inverse(x):
     return y
 
 
-def variance_prior(s2, d, excess_z=0.0, min_cases=3, min_d0=0.5):
+def log_f_density_u(z, d1, u):
+    """log density of log F(d1, 1/u) at z, continuous at u = 0 (log of chi2_d1 / d1)."""
+    h = d1 / 2
+    if u == 0:
+        return h * np.log(h) + h * z - h * np.exp(z) - special.gammaln(h)
+    d0 = 1 / u
+    return (h * np.log(d1 * u) + h * z - (d1 + d0) / 2 * np.log1p(d1 * u * np.exp(z))
+            - special.betaln(h, d0 / 2))
+
+
+def profile_loglik(x, d, u):
+    """max over c of sum_g log f(x_g - c; d_g, 1/u), x = log s²: the log-likelihood of
+    s²_g ~ exp(c) F(d_g, 1/u) with the scale profiled out (Newton on c; the log-F density is
+    log-concave in its location, so the root of the score is the maximum)."""
+    h = d / 2
+    c = np.log(np.sum(d * np.exp(x)) / d.sum())  # the u = 0 maximum
+    for _ in range(100):
+        ez = np.exp(x - c)
+        if u == 0:
+            score, curv = np.sum(h - h * ez), -np.sum(h * ez)
+        else:
+            p = d * u * ez / (1 + d * u * ez)
+            w = (d + 1 / u) / 2
+            score, curv = np.sum(h - w * p), -np.sum(w * p * (1 - p))
+        step = np.clip(score / curv, -2, 2)  # d/dc = -score, d2/dc2 = curv: Newton on c
+        c += step
+        if abs(step) < 1e-13:
+            break
+    return float(np.sum(log_f_density_u(x - c, d, u))), c
+
+
+def censored_profile_loglik(x, d, u, low=0.05, high=0.1):  # WINSOR_LOW, WINSOR_HIGH (defined below)
+    """profile_loglik with the values outside the sample quantiles `low` and 1 - `high` of x censored
+    there (they contribute log P(below) or log P(above)): the likelihood twin of Phipson's winsorising.
+    Concave in the location c (log-concave density, cdf and sf), so Brent's method finds its maximum."""
+    xl, xh = np.quantile(x, low), np.quantile(x, 1 - high)
+    mid, below, above = (x > xl) & (x < xh), x <= xl, x >= xh
+    h = d / 2
+
+    def total(c):
+        dm, db, da = d[mid], d[below], d[above]
+        val = np.sum(log_f_density_u(x[mid] - c, dm, u))
+        if u == 0:
+            val += np.sum(np.log(special.chdtr(db, db * np.exp(xl - c))))
+            val += np.sum(np.log(special.chdtrc(da, da * np.exp(xh - c))))
+        else:
+            val += np.sum(np.log(special.fdtr(db, 1 / u, np.exp(xl - c))))
+            val += np.sum(np.log(special.fdtrc(da, 1 / u, np.exp(xh - c))))
+        return val
+
+    c0 = np.log(np.sum(d * np.exp(x)) / d.sum()) if h.size else 0.0
+    res = optimize.minimize_scalar(lambda c: -total(c), bracket=(c0 - 1, c0 + 1), method="brent",
+                                   options={"xtol": 1e-10})
+    return float(-res.fun), float(res.x)
+
+
+PROFILE_LEVEL = 0.95  # one-sided level of the profile-likelihood lower bound of d0
+
+
+def profile_d0_bound(s2, d, level=PROFILE_LEVEL, max_u=2.0, censored=False):
+    """One-sided lower confidence bound of d0 from the profile likelihood in u = 1/d0 on [0, max_u]
+    (u = 0: one common variance): the largest u with 2 (l(u_hat) - l(u)) <= the chi2_1 quantile at
+    1 - 2 (1 - level), returned as (1 / that u, u_hat); (0, u_hat) when even u = max_u is allowed.
+    l is maximised on a grid of u (0 and 24 log-spaced points) refined by bounded Brent; the bound is
+    Brent's root between the maximum and the first grid point right of it below the cut."""
+    x = np.log(s2)
+    crit = stats.chi2.ppf(1 - 2 * (1 - level), 1) / 2
+    lik = censored_profile_loglik if censored else profile_loglik
+    ll = lambda u: lik(x, d, u)[0]  # noqa: E731
+    grid = np.concatenate([[0.0], np.geomspace(1e-3, max_u, 24)])
+    vals = np.array([ll(u) for u in grid])
+    i = int(np.argmax(vals))
+    if 0 < i < len(grid) - 1:
+        res = optimize.minimize_scalar(lambda u: -ll(u), bounds=(grid[i - 1], grid[i + 1]), method="bounded",
+                                       options={"xatol": 1e-10})
+        u_hat, l_hat = (res.x, -res.fun) if -res.fun > vals[i] else (grid[i], vals[i])
+    else:
+        u_hat, l_hat = grid[i], vals[i]
+    target = l_hat - crit
+    if ll(max_u) >= target:
+        return 0.0, u_hat
+    j = max(int(np.searchsorted(grid, u_hat, side="right")), 1)
+    while vals[j] >= target:  # first grid point right of u_hat below the target
+        j += 1
+    lo = max(grid[j - 1], u_hat)
+    u_up = optimize.brentq(lambda u: ll(u) - target, lo, grid[j], xtol=1e-14, rtol=1e-12)
+    return 1 / u_up, u_hat
+
+
+def variance_prior(s2, d, excess_z=0.0, min_cases=3, min_d0=0.5, method="moments", level=None):
     """(d0, s0², fallback, pooled_df) by the method of moments on log s² (Smyth 2004, 6.2);
-    excess_z > 0 takes the upper confidence bound V + z se(V) of the sample variance of e."""
+    excess_z > 0 takes the upper confidence bound V + z se(V) of the sample variance of e.
+    Tried, not the library's (bench/RESULTS-inference.md, "Tried: a profile-likelihood bound"):
+    method="profile": d0 is the profile-likelihood lower bound (profile_d0_bound) at `level`, s0² from
+    the moments at that d0; "profile_censored": the same with the likelihood censored where Phipson's
+    step winsorises; "profile_bulk": the bound from the cases whose outlier share is at least 1/2."""
     s2 = np.asarray(s2, float)
     d = np.asarray(d, float)
     keep = (s2 > 0) & np.isfinite(s2) & (d >= 1) & np.isfinite(d)
@@ -46,6 +139,14 @@ def variance_prior(s2, d, excess_z=0.0, min_cases=3, min_d0=0.5):
     m4 = np.mean((e - emean) ** 4)
     se_v = np.sqrt(max(0.0, m4 - (g - 3) / (g - 1) * v * v) / g)
     excess = v + excess_z * se_v - trigamma(d / 2).mean()
+    if method in ("profile", "profile_censored", "profile_bulk"):
+        # profile_bulk: the bound from the cases whose outlier share is at least 1/2 (the bulk)
+        bulk = outlier_shares(s2, d, min_d0) >= 0.5 if method == "profile_bulk" else np.ones(len(s2), bool)
+        level = PROFILE_LEVEL if level is None else level
+        d0 = profile_d0_bound(s2[bulk], d[bulk], level, max_u=1 / min_d0, censored=method == "profile_censored")[0]
+        if d0 < min_d0:
+            return 0.0, np.nan, "too_heterogeneous", pooled
+        return d0, float(np.exp(emean + special.digamma(d0 / 2) - np.log(d0 / 2))), "none", pooled
     if excess > 0:
         d0 = 2 * float(trigamma_inverse(np.array([excess]))[0])
         if d0 < min_d0:
@@ -126,7 +227,8 @@ def winsorised_fit(zw, dm, min_d0=0.5, low=WINSOR_LOW, high=WINSOR_HIGH):
     return d0, float(np.exp(mean_w - winsorised_log_f_moments(dm, d0, low, high)[0]))
 
 
-def robust_variance_prior(s2, d, excess_z=0.0, min_cases=3, min_d0=0.5, low=WINSOR_LOW, high=WINSOR_HIGH):
+def robust_variance_prior(s2, d, excess_z=0.0, min_cases=3, min_d0=0.5, low=WINSOR_LOW, high=WINSOR_HIGH,
+                          method="moments"):
     """(d0, s0², fallback, pooled_df, per-case d0): Smyth's prior (variance_prior) with a smaller d0 for
     likely outliers. Outliers are judged against the winsorised fit: the log variances, on the scale of
     the median df, clamped to their low and 1 - high sample quantiles, their mean and variance matched
@@ -134,7 +236,7 @@ def robust_variance_prior(s2, d, excess_z=0.0, min_cases=3, min_d0=0.5, low=WINS
     its share of d0."""
     s2 = np.asarray(s2, float)
     d = np.asarray(d, float)
-    d0, s0sq, fallback, pooled = variance_prior(s2, d, excess_z, min_cases, min_d0)
+    d0, s0sq, fallback, pooled = variance_prior(s2, d, excess_z, min_cases, min_d0, method)
     if not d0 > 0:
         return d0, s0sq, fallback, pooled, np.zeros(len(s2))
     share = outlier_shares(s2, d, min_d0, low, high)
@@ -183,11 +285,12 @@ def prior_excess_z_for(d, excess_z):
     return max(excess_z, ONE_DF_EXCESS_Z) if np.any((d >= 1) & (d < 2)) else excess_z
 
 
-def paired_robust_prior(s2, d, side, side_d, excess_z=0.0):
+def paired_robust_prior(s2, d, side, side_d, excess_z=0.0, method="moments"):
     """robust_variance_prior of the paired variances s2 with each case's d0 also limited by the outlier
     shares of its sides' pooled variance `side` (on side_d df), excess_z raised for one-df cases
     (prior_excess_z_for): the library's paired prior."""
-    d0, s0sq, fallback, pooled, case_d0 = robust_variance_prior(s2, d, prior_excess_z_for(d, excess_z))
+    d0, s0sq, fallback, pooled, case_d0 = robust_variance_prior(s2, d, prior_excess_z_for(d, excess_z),
+                                                                method=method)
     if d0 > 0:
         share = outlier_shares(side, side_d)
         case_d0 = np.minimum(case_d0, np.where(share < 1, share * min(d0, pooled), d0))

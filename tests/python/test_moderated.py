@@ -450,3 +450,48 @@ def test_seeded_simulation_hypervariable_cases():
         trips += any(r.verdict in ("slower", "faster") for r in res.values())
     assert np.median(noisy_df) < 0.5 * np.median(plain_df)
     assert noisy_claims <= 1 and trips <= 1
+
+
+# The profile-likelihood bound of d0 was tried in the reference and not taken into the library
+# (bench/RESULTS-inference.md, "Tried: a profile-likelihood bound"); these check that the figures
+# reported there come from the likelihood they name.
+@pytest.mark.parametrize("d,u", [(1.0, 0.0), (2.0, 0.0), (2.0, 0.1), (1.0, 0.5), (4.0, 2.0), (3.0, 1e-4)])
+def test_reference_profile_likelihood_matches_scipy(d, u):
+    rng = np.random.default_rng(7)
+    s2 = scaled_inv_chi2(rng, 6.0, 2e-3, d, 40)
+    dfs = np.full(40, d)
+    got, c = ref.profile_loglik(np.log(s2), dfs, u)
+
+    def scipy_ll(c):  # log density of log s2 = log of the F (chi2/d) density of s2 / e^c plus the Jacobian
+        f = s2 / np.exp(c)
+        dens = stats.chi2.logpdf(f * d, d) + np.log(d) if u == 0 else stats.f.logpdf(f, d, 1 / u)
+        return np.sum(dens + np.log(f))
+
+    grid = c + np.linspace(-0.5, 0.5, 20001)  # brute force: the maximum over the scale lies on the grid
+    best = max(scipy_ll(x) for x in grid[9000:11001])
+    assert np.isfinite(got)
+    assert got == pytest.approx(scipy_ll(c), abs=1e-9)
+    assert best <= got + 1e-9 and got - best < 1e-6
+
+
+@pytest.mark.parametrize("seed,d,d0", [(1, 2.0, np.inf), (2, 1.0, 10.0), (3, 4.0, 5.0)])
+def test_reference_profile_bound_is_the_likelihood_ratio_cut(seed, d, d0):
+    s2 = scaled_inv_chi2(np.random.default_rng(seed), d0, 1e-3, d, 40)
+    dfs = np.full(40, d)
+    low, u_hat = ref.profile_d0_bound(s2, dfs)
+    ll = lambda u: ref.profile_loglik(np.log(s2), dfs, u)[0]  # noqa: E731
+    us = np.linspace(0, 2, 4001)
+    vals = np.array([ll(u) for u in us])
+    cut = vals.max() - stats.chi2.ppf(0.9, 1) / 2
+    # the bound is the largest u on the grid still inside the one-sided 95 % region (step 5e-4)
+    assert 0 < low < np.inf
+    assert 1 / low == pytest.approx(us[np.flatnonzero(vals >= cut).max()], abs=6e-4)
+    assert ll(1 / low) == pytest.approx(ll(u_hat) - stats.chi2.ppf(0.9, 1) / 2, abs=1e-8)
+    assert ll(u_hat) >= vals.max() - 1e-9
+
+
+def test_reference_profile_bound_covers_d0():
+    """One-sided 95 %: the bound lies at or below the true d0 in about 95 % of draws (200 draws: >= 90 %)."""
+    rng = np.random.default_rng(11)
+    lows = [ref.profile_d0_bound(scaled_inv_chi2(rng, 8.0, 1e-3, 2.0, 40), np.full(40, 2.0))[0] for _ in range(200)]
+    assert 0.9 <= np.mean(np.array(lows) <= 8.0) < 1
