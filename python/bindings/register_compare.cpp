@@ -9,6 +9,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <pybind11/typing.h>
 
 #include <fmt/format.h>
 
@@ -438,7 +439,8 @@ benchreport.InputError (a ValueError) on empty sides, NaN/inf or non-positive va
           results = compare_cases(inputs, o, threads);
         }
         // A list with a columnar view and notebook display, defined by the Python skin.
-        return py::module_::import("benchreport._compare").attr("CaseComparisons")(py::cast(std::move(results)));
+        const auto list = py::module_::import("benchreport._compare").attr("CaseComparisons");
+        return py::typing::List<CaseComparison>(list(py::cast(std::move(results))));
       },
       R"doc(Compare many cases ``{name: (base, head)}`` on worker threads; a CaseComparisons in input order.
 
