@@ -10,7 +10,7 @@ import typing
 import numpy
 import numpy.typing
 
-__all__: list[str] = ['BootstrapInterval', 'Bounds', 'BrunnerMunzelResult', 'CaseComparison', 'LaunchNoise', 'LogTInterval', 'MannWhitneyResult', 'NoiseCalibration', 'Rollup', 'VariancePrior', 'WilcoxonResult', 'adjust_pvalues', 'bootstrap_median_ratio_ci', 'bootstrap_median_ratio_ci_batch', 'brunner_munzel', 'calibrate_noise', 'case_columns', 'center', 'center_bounds', 'center_margin', 'compare_case', 'compare_many', 'compare_samples', 'detectable_log_change', 'disparity', 'disparity_bounds', 'estimate_launch_noise', 'estimate_robust_variance_prior', 'estimate_variance_prior', 'hodges_lehmann_shift', 'kth_pairwise_difference', 'mann_whitney_u', 'mann_whitney_u_batch', 'moderate_variance', 'paired_t_interval', 'ratio', 'ratio_bounds', 'rollup', 'rule_power', 'shift_bounds', 'shift_margin', 'sign_margin', 'spread', 'spread_bounds', 'timer_resolution', 'trigamma_inverse', 'welch_t_interval', 'wilcoxon_signed_rank', 'winsorised_log_f_moments']
+__all__: list[str] = ['BootstrapInterval', 'Bounds', 'BrunnerMunzelResult', 'CaseComparison', 'LAUNCH_NOISE_MAX_RUNS', 'LAUNCH_NOISE_MIN_RUNS', 'LaunchNoise', 'LogTInterval', 'MannWhitneyResult', 'NoiseCalibration', 'Rollup', 'VariancePrior', 'WilcoxonResult', 'adjust_pvalues', 'bootstrap_median_ratio_ci', 'bootstrap_median_ratio_ci_batch', 'brunner_munzel', 'calibrate_noise', 'case_columns', 'center', 'center_bounds', 'center_margin', 'compare_case', 'compare_many', 'compare_samples', 'detectable_log_change', 'disparity', 'disparity_bounds', 'estimate_launch_noise', 'estimate_robust_variance_prior', 'estimate_variance_prior', 'hodges_lehmann_shift', 'kth_pairwise_difference', 'mann_whitney_u', 'mann_whitney_u_batch', 'moderate_variance', 'paired_t_interval', 'ratio', 'ratio_bounds', 'rollup', 'rule_power', 'shift_bounds', 'shift_margin', 'sign_margin', 'spread', 'spread_bounds', 'timer_resolution', 'trigamma_inverse', 'welch_t_interval', 'wilcoxon_signed_rank', 'winsorised_log_f_moments']
 class Bounds:
     """
     Distribution-free bounds of an estimator at a misrate.
@@ -651,9 +651,9 @@ def disparity_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64],
     Bounds of disparity: shift bounds at ``misrate/2`` over the average of the two spread bounds at
     ``misrate/4`` each (Bonferroni; ±inf on a side the spread bounds cannot keep away from 0).
     """
-def estimate_launch_noise(runs: collections.abc.Sequence[tuple[str, collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex]]], min_runs: typing.SupportsInt | typing.SupportsIndex = 10, max_runs: typing.SupportsInt | typing.SupportsIndex = 30, branch: str = '') -> LaunchNoise:
+def estimate_launch_noise(runs: collections.abc.Sequence[tuple[str, collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex]]], *, min_runs: typing.SupportsInt | typing.SupportsIndex = 10, max_runs: typing.SupportsInt | typing.SupportsIndex = 30, branch: str = '') -> LaunchNoise:
     """
-    Launch noise of one case from its stored runs, oldest first: (commit, log location of each process).
+    Launch noise of one case from its runs, oldest first: ``(commit, process medians)`` per run.
     """
 def estimate_robust_variance_prior(variances: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], dfs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], excess_z: typing.SupportsFloat | typing.SupportsIndex = 0.0, min_cases: typing.SupportsInt | typing.SupportsIndex = 3, min_d0: typing.SupportsFloat | typing.SupportsIndex = 0.5) -> VariancePrior:
     """
@@ -734,3 +734,5 @@ def winsorised_log_f_moments(d1: typing.SupportsFloat | typing.SupportsIndex, d0
     """
     (mean, variance) of log F(d1, d0) winsorised at its low and 1 - high quantiles.
     """
+LAUNCH_NOISE_MAX_RUNS: int = 30
+LAUNCH_NOISE_MIN_RUNS: int = 10
