@@ -62,7 +62,7 @@ def _strip_pybind_signature(name: str, doc: str) -> str:
 def _section_of(name: str, obj: Any) -> str:
     """The module that defines a name, or the package module that re-exports a compiled one."""
     module = getattr(obj, "__module__", None) or "benchreport._core"
-    if module == "benchreport._core":
+    if module.startswith("benchreport._core"):
         for skin in MODULE_TITLES:
             if name in getattr(importlib.import_module(skin), "__all__", ()):
                 return skin

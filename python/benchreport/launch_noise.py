@@ -19,28 +19,17 @@ from . import _core
 from ._dataset import Dataset
 
 LaunchNoise = _core.compare.LaunchNoise
+#: Launch noise of one case from its runs (python/bindings/register_launch_noise.cpp).
+estimate = _core.compare.estimate_launch_noise
 
 #: Fewest stored runs of a case whose launch noise is used; with fewer the case is
 #: compared as without a store, and its reason says so.
-MIN_RUNS = 10
+MIN_RUNS: int = _core.compare.LAUNCH_NOISE_MIN_RUNS
 #: The most recent stored runs used (cut at their change points).
-MAX_RUNS = 30
+MAX_RUNS: int = _core.compare.LAUNCH_NOISE_MAX_RUNS
 
 #: Per case name: the stored runs in branch order, each (commit, medians of its processes).
 StoredRuns = Dict[str, List[Tuple[str, List[float]]]]
-
-
-def estimate(runs: Sequence[Tuple[str, Sequence[float]]], *, min_runs: int = MIN_RUNS, max_runs: int = MAX_RUNS,
-             branch: str = "") -> LaunchNoise:
-    """Launch noise of one case from its runs, oldest first: ``(commit, process medians)`` per run."""
-    logs = []
-    for commit, medians in runs:
-        m = np.asarray(medians, dtype=float)
-        if m.size == 0 or not np.all(np.isfinite(m)) or np.any(m <= 0):
-            raise _core.InputError(f"launch noise: run of commit {commit}: process medians must be positive and "
-                                   f"finite, got {list(m)}")
-        logs.append((str(commit), np.log(m).tolist()))
-    return _core.compare.estimate_launch_noise(logs, min_runs=min_runs, max_runs=max_runs, branch=branch)
 
 
 def estimate_all(runs: Mapping[str, Sequence[Tuple[str, Sequence[float]]]], **options: Any) -> Dict[str, LaunchNoise]:

@@ -9,6 +9,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <pybind11/typing.h>
 
 #include <fmt/format.h>
 
@@ -334,52 +335,124 @@ CompareOptions options_from(double threshold, double alpha, double confidence, i
   return o;
 }
 
+// One side's samples split by process id: ids sorted stably, so measurement order is kept
+// within a process; the i-th process of base is paired with the i-th of head.
+std::vector<Array> grouped_by_id(const Array& values, const py::object& process, const std::string& which) {
+  const auto ids = py::cast<Offsets>(process);
+  const auto x = view(values);
+  if (ids.ndim() != 1 || static_cast<std::size_t>(ids.size()) != x.size()) {
+    throw InputError(fmt::format("{0}_process must have one id per {0} sample ({1} ids for {2} samples)", which,
+                                 ids.ndim() ? ids.shape(0) : 0, x.size()));
+  }
+  const std::int64_t* id = ids.data();
+  std::vector<std::size_t> order(x.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [id](std::size_t a, std::size_t b) { return id[a] < id[b]; });
+  std::vector<Array> parts;
+  for (std::size_t first = 0; first < order.size();) {
+    std::size_t last = first;
+    while (last < order.size() && id[order[last]] == id[order[first]]) ++last;
+    Array part(static_cast<py::ssize_t>(last - first));
+    for (std::size_t i = first; i < last; ++i) part.mutable_data()[i - first] = x[order[i]];
+    parts.push_back(std::move(part));
+    first = last;
+  }
+  return parts;
+}
+
+// A side as Python passes it: a 1-D array (one process), a list of 1-D arrays (one per
+// process), or a 1-D array with `process`, an id per sample.
+std::vector<Array> processes_of(const py::object& side, const py::object& process, const std::string& which) {
+  if (!process.is_none()) return grouped_by_id(py::cast<Array>(side), process, which);
+  if (py::isinstance<py::array>(side) && side.attr("ndim").cast<int>() == 1) return {py::cast<Array>(side)};
+  const py::list items(side);
+  const auto ndim = py::module_::import("numpy").attr("ndim");
+  const bool per_process = !items.empty() && std::all_of(items.begin(), items.end(), [&ndim](const py::handle& item) {
+    return ndim(item).cast<int>() == 1;
+  });
+  if (!per_process) return {py::cast<Array>(items)};
+  std::vector<Array> out;
+  for (const auto& item : items) out.push_back(py::cast<Array>(item));
+  return out;
+}
+
 void bind_comparison(py::module_& m) {
-  m.def(
-      "compare_case",
-      [](const std::vector<Array>& base, const std::vector<Array>& head, const std::string& name, double threshold,
-         double alpha, double confidence, int resamples, std::uint64_t seed, double misrate,
-         const std::string& direction, bool exact_unit, double noise_limit, const std::string& pairing,
-         bool assume_launches_identical) {
-        const CompareOptions o = options_from(threshold, alpha, confidence, resamples, seed, misrate, direction,
-                                              exact_unit, noise_limit, assume_launches_identical);
-        const ProcessPairing pp = parse_pairing(pairing);
-        const SideSamples b = side_of(base), h = side_of(head);
-        py::gil_scoped_release release;
-        return compare_case(b, h, o, name, pp);
-      },
-      py::arg("base"), py::arg("head"), py::arg("name") = "", py::arg("threshold") = 0.05, py::arg("alpha") = 0.05,
-      py::arg("confidence") = 0.95, py::arg("resamples") = 10000, py::arg("seed") = 0, py::arg("misrate") = 1e-3,
-      py::arg("direction") = "lower", py::arg("exact_unit") = false, py::arg("noise_limit") = 0.25,
-      py::arg("pairing") = "auto", py::arg("assume_launches_identical") = false,
-      "Compare one case: base and head are lists of per-process sample arrays.");
+  using namespace pybind11::literals;
+  const CompareOptions d;
+  const auto compare_one = [](const py::object& base, const py::object& head, const std::string& name,
+                              const py::object& base_process, const py::object& head_process, double threshold,
+                              double alpha, double confidence, int resamples, std::uint64_t seed, double misrate,
+                              const std::string& direction, bool exact_unit, double noise_limit,
+                              const std::string& pairing, bool assume_launches_identical) {
+    const CompareOptions o = options_from(threshold, alpha, confidence, resamples, seed, misrate, direction, exact_unit,
+                                          noise_limit, assume_launches_identical);
+    const ProcessPairing pp = parse_pairing(pairing);
+    const auto base_arrays = processes_of(base, base_process, "base");
+    const auto head_arrays = processes_of(head, head_process, "head");
+    const SideSamples b = side_of(base_arrays), h = side_of(head_arrays);
+    py::gil_scoped_release release;
+    return compare_case(b, h, o, name, pp);
+  };
+  // compare_case is the C++ name, kept for callers of the core.
+  for (const char* name : {"compare_samples", "compare_case"}) {
+    m.def(name, compare_one,
+          R"doc(Compare head against base for one case.
+
+``base``/``head``: a 1-D array of samples, or a list of 1-D arrays (one per process). ``base_process``/
+``head_process``: alternatively an int process id per sample; processes are sorted by id and paired by position.
+``direction`` is ``"lower"`` (times) or ``"higher"`` (rates). With >= 2 processes per side the change interval is
+a t interval on log process medians: paired (``pairing="auto"`` with equal process counts, or ``"paired"``) or
+Welch (``"unpaired"``); with one process it covers within-process noise only, and the verdict is ``inconclusive``
+(``one_launch_per_side``) unless ``assume_launches_identical`` (every launch runs at the same speed). Raises
+benchreport.InputError (a ValueError) on empty sides, NaN/inf or non-positive values, naming the case.)doc",
+          "base"_a, "head"_a, "name"_a = "", py::kw_only(), "base_process"_a = py::none(),
+          "head_process"_a = py::none(), "threshold"_a = d.threshold, "alpha"_a = d.alpha,
+          "confidence"_a = d.confidence, "resamples"_a = d.resamples, "seed"_a = d.seed, "misrate"_a = d.misrate,
+          "direction"_a = "lower", "exact_unit"_a = d.exact_unit, "noise_limit"_a = d.noise_limit, "pairing"_a = "auto",
+          "assume_launches_identical"_a = d.assume_launches_identical);
+  }
 
   m.def(
-      "compare_cases",
-      [](const std::vector<std::string>& names, const std::vector<std::vector<Array>>& bases,
-         const std::vector<std::vector<Array>>& heads, double threshold, double alpha, double confidence, int resamples,
+      "compare_many",
+      [](const py::object& cases, unsigned threads, double threshold, double alpha, double confidence, int resamples,
          std::uint64_t seed, double misrate, const std::string& direction, bool exact_unit, double noise_limit,
-         unsigned threads, const std::string& pairing, bool control_fdr, bool moderate,
-         bool assume_launches_identical) {
-        if (names.size() != bases.size() || names.size() != heads.size()) {
-          throw InputError("compare_cases: names, bases and heads must have the same length");
-        }
+         const std::string& pairing, bool control_fdr, bool moderate, bool assume_launches_identical) {
         CompareOptions o = options_from(threshold, alpha, confidence, resamples, seed, misrate, direction, exact_unit,
                                         noise_limit, assume_launches_identical);
         o.control_fdr = control_fdr;
         o.moderate = moderate;
         const ProcessPairing pp = parse_pairing(pairing);
-        std::vector<CaseInput> cases;
+        std::vector<std::vector<Array>> arrays;  // owns the buffers the CaseInputs view
+        std::vector<std::string> names;
+        for (const auto& key : py::iter(cases)) {
+          const py::sequence sides = cases[key];
+          names.push_back(key.cast<std::string>());
+          arrays.push_back(processes_of(sides[0], py::none(), "base"));
+          arrays.push_back(processes_of(sides[1], py::none(), "head"));
+        }
+        std::vector<CaseInput> inputs;
         for (std::size_t i = 0; i < names.size(); ++i)
-          cases.push_back({names[i], side_of(bases[i]), side_of(heads[i]), pp, std::nullopt});
-        py::gil_scoped_release release;
-        return compare_cases(cases, o, threads);
+          inputs.push_back({names[i], side_of(arrays[2 * i]), side_of(arrays[2 * i + 1]), pp, std::nullopt});
+        std::vector<CaseComparison> results;
+        {
+          py::gil_scoped_release release;
+          results = compare_cases(inputs, o, threads);
+        }
+        // A list with a columnar view and notebook display, defined by the Python skin.
+        const auto list = py::module_::import("benchreport._compare").attr("CaseComparisons");
+        return py::typing::List<CaseComparison>(list(py::cast(std::move(results))));
       },
-      py::arg("names"), py::arg("bases"), py::arg("heads"), py::arg("threshold") = 0.05, py::arg("alpha") = 0.05,
-      py::arg("confidence") = 0.95, py::arg("resamples") = 10000, py::arg("seed") = 0, py::arg("misrate") = 1e-3,
-      py::arg("direction") = "lower", py::arg("exact_unit") = false, py::arg("noise_limit") = 0.25,
-      py::arg("threads") = 0, py::arg("pairing") = "auto", py::arg("control_fdr") = true, py::arg("moderate") = true,
-      py::arg("assume_launches_identical") = false);
+      R"doc(Compare many cases ``{name: (base, head)}`` on worker threads; a CaseComparisons in input order.
+
+Each case's bootstrap stream comes from its name, so results do not depend on ``threads``. ``control_fdr``:
+Benjamini–Hochberg adjust the cases' ``p_value`` (``p_adjusted``) and demote slower/faster with an adjusted p >=
+alpha to inconclusive. ``moderate``: the empirical-Bayes moderated t across the cases' process-level variances
+(docs/statistics-comparison.md).)doc",
+      "cases"_a, py::kw_only(), "threads"_a = 0, "threshold"_a = d.threshold, "alpha"_a = d.alpha,
+      "confidence"_a = d.confidence, "resamples"_a = d.resamples, "seed"_a = d.seed, "misrate"_a = d.misrate,
+      "direction"_a = "lower", "exact_unit"_a = d.exact_unit, "noise_limit"_a = d.noise_limit, "pairing"_a = "auto",
+      "control_fdr"_a = d.control_fdr, "moderate"_a = d.moderate,
+      "assume_launches_identical"_a = d.assume_launches_identical);
 }
 
 void bind_tests(py::module_& m) {
@@ -390,12 +463,14 @@ void bind_tests(py::module_& m) {
         py::gil_scoped_release release;
         return mann_whitney_u(xs, ys);
       },
-      py::arg("x"), py::arg("y"));
-  m.def(
-      "brunner_munzel", [](const Array& x, const Array& y) { return brunner_munzel(view(x), view(y)); }, py::arg("x"),
+      "Two-sided Mann–Whitney U test, as ``scipy.stats.mannwhitneyu(x, y)`` (method=\"auto\").", py::arg("x"),
       py::arg("y"));
   m.def(
-      "wilcoxon_signed_rank", [](const Array& d) { return wilcoxon_signed_rank(view(d)); }, py::arg("d"));
+      "brunner_munzel", [](const Array& x, const Array& y) { return brunner_munzel(view(x), view(y)); },
+      "Two-sided Brunner–Munzel test (t distribution), as ``scipy.stats.brunnermunzel``.", py::arg("x"), py::arg("y"));
+  m.def(
+      "wilcoxon_signed_rank", [](const Array& d) { return wilcoxon_signed_rank(view(d)); },
+      "Two-sided Wilcoxon signed-rank test of differences ``d``, as ``scipy.stats.wilcoxon(d)``.", py::arg("d"));
   m.def(
       "mann_whitney_u_batch",
       [](const Array& xv, const Offsets& xo, const Array& yv, const Offsets& yo, unsigned threads) {
@@ -417,9 +492,13 @@ void bind_tests(py::module_& m) {
       },
       py::arg("x_values"), py::arg("x_offsets"), py::arg("y_values"), py::arg("y_offsets"), py::arg("threads") = 0);
   m.def(
-      "adjust_bh", [](const Array& p) { return py::array(py::cast(adjust_bh(view(p)))); }, py::arg("p"));
-  m.def(
-      "adjust_holm", [](const Array& p) { return py::array(py::cast(adjust_holm(view(p)))); }, py::arg("p"));
+      "adjust_pvalues",
+      [](const Array& p, const std::string& method) {
+        if (method == "bh") return py::array(py::cast(adjust_bh(view(p))));
+        if (method == "holm") return py::array(py::cast(adjust_holm(view(p))));
+        throw InputError("method must be \"bh\" or \"holm\", got " + py::repr(py::str(method)).cast<std::string>());
+      },
+      "Adjusted p-values: ``\"bh\"`` (Benjamini–Hochberg) or ``\"holm\"``.", py::arg("p"), py::arg("method") = "bh");
 }
 
 void bind_t_intervals(py::module_& m) {
@@ -435,54 +514,69 @@ void bind_t_intervals(py::module_& m) {
         return fmt::format("LogTInterval(method='{}', estimate={}, df={}, interval={}, pvalue={})", t.method,
                            num(t.estimate), num(t.df), interval(t.lower, t.upper), num(t.p_value));
       });
+  const double confidence = CompareOptions{}.confidence;
   m.def(
       "paired_t_interval",
       [](const Array& base_logs, const Array& head_logs, double confidence) {
         return paired_t_interval(view(base_logs), view(head_logs), confidence);
       },
-      py::arg("base_logs"), py::arg("head_logs"), py::arg("confidence") = 0.95);
+      "Paired t interval of mean(head_logs − base_logs), as ``scipy.stats.ttest_rel``.", py::arg("base_logs"),
+      py::arg("head_logs"), py::arg("confidence") = confidence);
   m.def(
       "welch_t_interval",
       [](const Array& base_logs, const Array& head_logs, double confidence) {
         return welch_t_interval(view(base_logs), view(head_logs), confidence);
       },
-      py::arg("base_logs"), py::arg("head_logs"), py::arg("confidence") = 0.95);
+      "Welch t interval of mean(head_logs) − mean(base_logs), as ``scipy.stats.ttest_ind(equal_var=False)``.",
+      py::arg("base_logs"), py::arg("head_logs"), py::arg("confidence") = confidence);
 }
 
 void bind_estimators(py::module_& m) {
+  const double misrate = CompareOptions{}.misrate;
   m.def(
       "hodges_lehmann_shift", [](const Array& x, const Array& y) { return hodges_lehmann_shift(view(x), view(y)); },
-      py::arg("x"), py::arg("y"));
+      "Median of all pairwise differences ``y_j − x_i``.", py::arg("x"), py::arg("y"));
   m.def(
       "shift_bounds",
       [](const Array& x, const Array& y, double misrate) { return shift_bounds(view(x), view(y), misrate); },
-      py::arg("x"), py::arg("y"), py::arg("misrate"));
+      "Distribution-free bounds of the shift (exact Mann–Whitney margins when feasible).", py::arg("x"), py::arg("y"),
+      py::arg("misrate") = misrate);
   m.def(
-      "ratio", [](const Array& x, const Array& y) { return ratio(view(x), view(y)); }, py::arg("x"), py::arg("y"));
+      "ratio", [](const Array& x, const Array& y) { return ratio(view(x), view(y)); },
+      "``exp(shift(log x, log y))`` for positive data.", py::arg("x"), py::arg("y"));
   m.def(
       "ratio_bounds",
       [](const Array& x, const Array& y, double misrate) { return ratio_bounds(view(x), view(y), misrate); },
-      py::arg("x"), py::arg("y"), py::arg("misrate"));
+      "Bounds of ratio (exp of the shift bounds of the logs).", py::arg("x"), py::arg("y"),
+      py::arg("misrate") = misrate);
   m.def(
-      "disparity", [](const Array& x, const Array& y) { return disparity(view(x), view(y)); }, py::arg("x"),
-      py::arg("y"));
+      "disparity", [](const Array& x, const Array& y) { return disparity(view(x), view(y)); },
+      "Shift over the average Shamos spread: a robust effect size.", py::arg("x"), py::arg("y"));
   m.def(
-      "center", [](const Array& x) { return center(view(x)); }, py::arg("x"));
+      "center", [](const Array& x) { return center(view(x)); },
+      "Hodges–Lehmann pseudomedian: median of the Walsh averages.", py::arg("x"));
   m.def(
-      "center_bounds", [](const Array& x, double misrate) { return center_bounds(view(x), misrate); }, py::arg("x"),
-      py::arg("misrate"));
+      "center_bounds", [](const Array& x, double misrate) { return center_bounds(view(x), misrate); },
+      "Distribution-free bounds of center (signed-rank margins).", py::arg("x"), py::arg("misrate") = misrate);
   m.def(
-      "spread", [](const Array& x) { return spread(view(x)); }, py::arg("x"));
+      "spread", [](const Array& x) { return spread(view(x)); },
+      "Shamos estimator: median of ``|x_i − x_j|`` over pairs (raw scale).", py::arg("x"));
   m.def(
       "spread_bounds",
       [](const Array& x, double misrate, std::uint64_t seed) { return spread_bounds(view(x), misrate, seed); },
-      py::arg("x"), py::arg("misrate"), py::arg("seed") = 0);
+      R"doc(Distribution-free bounds of the population Shamos spread.
+
+A sign test on ``|x_a − x_b|`` over a random disjoint pairing of the samples (Fisher–Yates from a Xoshiro256 seeded
+with ``seed``): exact for i.i.d. continuous data; the same seed gives the same bounds everywhere.)doc",
+      py::arg("x"), py::arg("misrate") = misrate, py::kw_only(), py::arg("seed") = 0);
   m.def(
       "disparity_bounds",
       [](const Array& x, const Array& y, double misrate, std::uint64_t seed) {
         return disparity_bounds(view(x), view(y), misrate, seed);
       },
-      py::arg("x"), py::arg("y"), py::arg("misrate"), py::arg("seed") = 0);
+      R"doc(Bounds of disparity: shift bounds at ``misrate/2`` over the average of the two spread bounds at
+``misrate/4`` each (Bonferroni; ±inf on a side the spread bounds cannot keep away from 0).)doc",
+      py::arg("x"), py::arg("y"), py::arg("misrate") = misrate, py::kw_only(), py::arg("seed") = 0);
   // Margins stay (k, achieved_misrate, exact) tuples: callers unpack them.
   const auto margin = [](const Margin& g) { return std::tuple(g.k, g.achieved_misrate, g.exact); };
   m.def(
@@ -510,18 +604,28 @@ BootstrapOptions bootstrap_options(int resamples, double confidence, const std::
 }
 
 void bind_bootstrap(py::module_& m) {
+  const BootstrapOptions d;
   m.def(
       "bootstrap_median_ratio_ci",
-      [](const std::vector<Array>& base, const std::vector<Array>& head, int resamples, double confidence,
-         std::uint64_t seed, std::uint64_t stream, const std::string& method) {
-        const SideSamples b = side_of(base), h = side_of(head);
+      [](const py::object& base, const py::object& head, int resamples, double confidence, std::uint64_t seed,
+         std::uint64_t stream, const std::string& method) {
+        const auto base_arrays = processes_of(base, py::none(), "base");
+        const auto head_arrays = processes_of(head, py::none(), "head");
+        const SideSamples b = side_of(base_arrays), h = side_of(head_arrays);
         const BootstrapOptions options = bootstrap_options(resamples, confidence, method);
         py::gil_scoped_release release;
         Xoshiro256 rng = Xoshiro256::for_stream(seed, stream);
         return bootstrap_median_ratio_ci(b, h, options, rng);
       },
-      py::arg("base"), py::arg("head"), py::arg("resamples") = 10000, py::arg("confidence") = 0.95, py::arg("seed") = 0,
-      py::arg("stream") = 0, py::arg("method") = "resampling");
+      R"doc(Bootstrap interval of ``median(head) / median(base)`` (percentile and BCa).
+
+``base``/``head``: a 1-D array, or a list of 1-D arrays (one per process). ``method="resampling"``: sides given as
+lists of arrays are resampled hierarchically (processes, then samples); same seed and ``stream`` → identical
+result on every platform. ``method="exact"``: the resampling-free bootstrap distribution of each median (flat
+samples only; ``resamples``, ``seed`` and ``stream`` are ignored).)doc",
+      py::arg("base"), py::arg("head"), py::kw_only(), py::arg("resamples") = d.resamples,
+      py::arg("confidence") = d.confidence, py::arg("seed") = 0, py::arg("stream") = 0,
+      py::arg("method") = "resampling");
   m.def(
       "bootstrap_median_ratio_ci_batch",
       [](const Array& bv, const Offsets& bo, const Array& hv, const Offsets& ho, int resamples, double confidence,
@@ -554,20 +658,43 @@ void bind_bootstrap(py::module_& m) {
 }
 
 void bind_rollup(py::module_& m) {
+  const RollupOptions d;
   m.def(
       "rollup",
-      [](const std::vector<CaseComparison>& cases, double threshold, double confidence, int resamples,
-         std::uint64_t seed) {
+      [](const py::iterable& results, double threshold, double confidence, int resamples, std::uint64_t seed) {
+        std::vector<CaseComparison> cases;
+        for (const auto& r : results) cases.push_back(r.cast<CaseComparison>());
         return rollup(cases, RollupOptions{threshold, confidence, resamples, seed});
       },
-      py::arg("cases"), py::arg("threshold") = 0.05, py::arg("confidence") = 0.95, py::arg("resamples") = 10000,
-      py::arg("seed") = 0);
+      R"doc(Run-level figures over matched cases: median |Δ|, cases ≥ threshold, largest |Δ|, geometric mean of
+ratios with a t-interval over the cases' log ratios, verdict counts, BH/Holm adjustment of the cases' verdict
+p-values.)doc",
+      py::arg("results"), py::kw_only(), py::arg("threshold") = d.threshold, py::arg("confidence") = d.confidence,
+      py::arg("resamples") = d.resamples, py::arg("seed") = d.seed);
   m.def(
       "calibrate_noise",
-      [](const std::vector<std::string>& names, const Array& changes, double minimum_threshold, double factor) {
-        return calibrate_noise(names, view(changes), minimum_threshold, factor);
+      [](const py::object& aa, double minimum_threshold, double factor) {
+        std::vector<std::string> names;
+        std::vector<double> changes;
+        if (py::isinstance(aa, py::module_::import("collections.abc").attr("Mapping"))) {
+          for (const auto& [name, values] : py::cast<py::dict>(py::dict(aa))) {
+            const auto flat = py::cast<Array>(values);  // a number or an array of them
+            names.insert(names.end(), static_cast<std::size_t>(flat.size()), py::str(name).cast<std::string>());
+            changes.insert(changes.end(), flat.data(), flat.data() + flat.size());
+          }
+        } else {
+          for (const auto& r : py::iter(aa)) {  // CaseComparisons, or objects with .case and .change
+            names.push_back(r.attr("case").cast<std::string>());
+            changes.push_back(r.attr("change").cast<double>());
+          }
+        }
+        return calibrate_noise(names, changes, minimum_threshold, factor);
       },
-      py::arg("case_names"), py::arg("changes"), py::arg("minimum_threshold") = 0.05, py::arg("factor") = 1.5);
+      R"doc(Noise floor per case and a suggested threshold from same-code (A/A) comparisons.
+
+``aa``: A/A CaseComparison objects (one per case and run), or a mapping ``{case: [change, ...]}``. Suggested
+threshold = max(minimum_threshold, factor × p95 of |change|).)doc",
+      py::arg("aa"), py::kw_only(), py::arg("minimum_threshold") = 0.05, py::arg("factor") = 1.5);
 }
 
 }  // namespace

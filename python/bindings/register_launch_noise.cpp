@@ -3,16 +3,36 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "benchreport/core/error.hpp"
 #include "benchreport/stats/launch_noise.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
 
 namespace benchreport::python {
+
+namespace {
+
+// A run's log locations; its medians must be positive and finite (the error names the commit).
+std::vector<double> log_medians(const std::string& commit, const std::vector<double>& medians) {
+  const bool valid = !medians.empty() &&
+                     std::all_of(medians.begin(), medians.end(), [](double m) { return std::isfinite(m) && m > 0; });
+  if (!valid) {
+    throw InputError("launch noise: run of commit " + commit + ": process medians must be positive and finite, got " +
+                     py::repr(py::cast(medians)).cast<std::string>());
+  }
+  std::vector<double> logs(medians.size());
+  std::transform(medians.begin(), medians.end(), logs.begin(), [](double m) { return std::log(m); });
+  return logs;
+}
+
+}  // namespace
 
 void register_launch_noise(py::module_& m) {
   py::module_ c = m.attr("compare");
@@ -39,17 +59,21 @@ void register_launch_noise(py::module_& m) {
           py::arg("paired") = false, "The report's sentence; paired: for base and head processes on one host.")
       .def_property_readonly("description", [](const LaunchNoise& n) { return describe_launch_noise(n); })
       .def("__repr__", [](const LaunchNoise& n) { return "<LaunchNoise " + describe_launch_noise(n) + ">"; });
+  const LaunchNoiseOptions defaults;
+  c.attr("LAUNCH_NOISE_MIN_RUNS") = defaults.min_runs;
+  c.attr("LAUNCH_NOISE_MAX_RUNS") = defaults.max_runs;
   c.def(
       "estimate_launch_noise",
       [](const std::vector<std::pair<std::string, std::vector<double>>>& runs, std::size_t min_runs,
          std::size_t max_runs, const std::string& branch) {
         std::vector<StoredRun> stored;
-        for (const auto& [commit, logs] : runs) stored.push_back({commit, logs});
+        for (const auto& [commit, medians] : runs) stored.push_back({commit, log_medians(commit, medians)});
         py::gil_scoped_release release;
         return estimate_launch_noise(stored, {.min_runs = min_runs, .max_runs = max_runs, .branch = branch});
       },
-      py::arg("runs"), py::arg("min_runs") = 10, py::arg("max_runs") = 30, py::arg("branch") = "",
-      "Launch noise of one case from its stored runs, oldest first: (commit, log location of each process).");
+      "Launch noise of one case from its runs, oldest first: ``(commit, process medians)`` per run.", py::arg("runs"),
+      py::kw_only(), py::arg("min_runs") = defaults.min_runs, py::arg("max_runs") = defaults.max_runs,
+      py::arg("branch") = defaults.branch);
 }
 
 }  // namespace benchreport::python

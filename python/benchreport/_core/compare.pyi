@@ -10,7 +10,7 @@ import typing
 import numpy
 import numpy.typing
 
-__all__: list[str] = ['BootstrapInterval', 'Bounds', 'BrunnerMunzelResult', 'CaseComparison', 'LaunchNoise', 'LogTInterval', 'MannWhitneyResult', 'NoiseCalibration', 'Rollup', 'VariancePrior', 'WilcoxonResult', 'adjust_bh', 'adjust_holm', 'bootstrap_median_ratio_ci', 'bootstrap_median_ratio_ci_batch', 'brunner_munzel', 'calibrate_noise', 'case_columns', 'center', 'center_bounds', 'center_margin', 'compare_case', 'compare_cases', 'detectable_log_change', 'disparity', 'disparity_bounds', 'estimate_launch_noise', 'estimate_robust_variance_prior', 'estimate_variance_prior', 'hodges_lehmann_shift', 'kth_pairwise_difference', 'mann_whitney_u', 'mann_whitney_u_batch', 'moderate_variance', 'paired_t_interval', 'ratio', 'ratio_bounds', 'rollup', 'rule_power', 'shift_bounds', 'shift_margin', 'sign_margin', 'spread', 'spread_bounds', 'timer_resolution', 'trigamma_inverse', 'welch_t_interval', 'wilcoxon_signed_rank', 'winsorised_log_f_moments']
+__all__: list[str] = ['BootstrapInterval', 'Bounds', 'BrunnerMunzelResult', 'CaseComparison', 'LAUNCH_NOISE_MAX_RUNS', 'LAUNCH_NOISE_MIN_RUNS', 'LaunchNoise', 'LogTInterval', 'MannWhitneyResult', 'NoiseCalibration', 'Rollup', 'VariancePrior', 'WilcoxonResult', 'adjust_pvalues', 'bootstrap_median_ratio_ci', 'bootstrap_median_ratio_ci_batch', 'brunner_munzel', 'calibrate_noise', 'case_columns', 'center', 'center_bounds', 'center_margin', 'compare_case', 'compare_many', 'compare_samples', 'detectable_log_change', 'disparity', 'disparity_bounds', 'estimate_launch_noise', 'estimate_robust_variance_prior', 'estimate_variance_prior', 'hodges_lehmann_shift', 'kth_pairwise_difference', 'mann_whitney_u', 'mann_whitney_u_batch', 'moderate_variance', 'paired_t_interval', 'ratio', 'ratio_bounds', 'rollup', 'rule_power', 'shift_bounds', 'shift_margin', 'sign_margin', 'spread', 'spread_bounds', 'timer_resolution', 'trigamma_inverse', 'welch_t_interval', 'wilcoxon_signed_rank', 'winsorised_log_f_moments']
 class Bounds:
     """
     Distribution-free bounds of an estimator at a misrate.
@@ -565,45 +565,95 @@ class LaunchNoise:
     @property
     def variance(self) -> float:
         ...
-def adjust_bh(p: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> numpy.ndarray:
-    ...
-def adjust_holm(p: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> numpy.ndarray:
-    ...
-def bootstrap_median_ratio_ci(base: collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]], head: collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]], resamples: typing.SupportsInt | typing.SupportsIndex = 10000, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, seed: typing.SupportsInt | typing.SupportsIndex = 0, stream: typing.SupportsInt | typing.SupportsIndex = 0, method: str = 'resampling') -> BootstrapInterval:
-    ...
+def adjust_pvalues(p: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], method: str = 'bh') -> numpy.ndarray:
+    """
+    Adjusted p-values: ``"bh"`` (Benjamini–Hochberg) or ``"holm"``.
+    """
+def bootstrap_median_ratio_ci(base: typing.Any, head: typing.Any, *, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, seed: typing.SupportsInt | typing.SupportsIndex = 0, stream: typing.SupportsInt | typing.SupportsIndex = 0, method: str = 'resampling') -> BootstrapInterval:
+    """
+    Bootstrap interval of ``median(head) / median(base)`` (percentile and BCa).
+
+    ``base``/``head``: a 1-D array, or a list of 1-D arrays (one per process). ``method="resampling"``: sides given as
+    lists of arrays are resampled hierarchically (processes, then samples); same seed and ``stream`` → identical
+    result on every platform. ``method="exact"``: the resampling-free bootstrap distribution of each median (flat
+    samples only; ``resamples``, ``seed`` and ``stream`` are ignored).
+    """
 def bootstrap_median_ratio_ci_batch(base_values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], base_offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], head_values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], head_offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], resamples: typing.SupportsInt | typing.SupportsIndex = 10000, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, seed: typing.SupportsInt | typing.SupportsIndex = 0, threads: typing.SupportsInt | typing.SupportsIndex = 0, method: str = 'resampling') -> numpy.typing.NDArray[numpy.float64]:
     """
     Per case: [estimate, percentile lower, upper, BCa lower, upper] of median(head)/median(base).
     """
 def brunner_munzel(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> BrunnerMunzelResult:
-    ...
-def calibrate_noise(case_names: collections.abc.Sequence[str], changes: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], minimum_threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, factor: typing.SupportsFloat | typing.SupportsIndex = 1.5) -> NoiseCalibration:
-    ...
+    """
+    Two-sided Brunner–Munzel test (t distribution), as ``scipy.stats.brunnermunzel``.
+    """
+def calibrate_noise(aa: typing.Any, *, minimum_threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, factor: typing.SupportsFloat | typing.SupportsIndex = 1.5) -> NoiseCalibration:
+    """
+    Noise floor per case and a suggested threshold from same-code (A/A) comparisons.
+
+    ``aa``: A/A CaseComparison objects (one per case and run), or a mapping ``{case: [change, ...]}``. Suggested
+    threshold = max(minimum_threshold, factor × p95 of |change|).
+    """
 def case_columns(results: collections.abc.Sequence[CaseComparison]) -> dict:
     """
     Columnar view of CompareResults: {field: numpy array}, one entry per result; the fields of a JSON case (report/case_fields.hpp) after `name`.
     """
 def center(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> float:
-    ...
-def center_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], misrate: typing.SupportsFloat | typing.SupportsIndex) -> Bounds:
-    ...
+    """
+    Hodges–Lehmann pseudomedian: median of the Walsh averages.
+    """
+def center_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001) -> Bounds:
+    """
+    Distribution-free bounds of center (signed-rank margins).
+    """
 def center_margin(n: typing.SupportsInt | typing.SupportsIndex, misrate: typing.SupportsFloat | typing.SupportsIndex) -> tuple[int, float, bool]:
     ...
-def compare_case(base: collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]], head: collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]], name: str = '', threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0, misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, direction: str = 'lower', exact_unit: bool = False, noise_limit: typing.SupportsFloat | typing.SupportsIndex = 0.25, pairing: str = 'auto', assume_launches_identical: bool = False) -> CaseComparison:
+def compare_case(base: typing.Any, head: typing.Any, name: str = '', *, base_process: typing.Any = None, head_process: typing.Any = None, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0, misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, direction: str = 'lower', exact_unit: bool = False, noise_limit: typing.SupportsFloat | typing.SupportsIndex = 0.25, pairing: str = 'auto', assume_launches_identical: bool = False) -> CaseComparison:
     """
-    Compare one case: base and head are lists of per-process sample arrays.
+    Compare head against base for one case.
+
+    ``base``/``head``: a 1-D array of samples, or a list of 1-D arrays (one per process). ``base_process``/
+    ``head_process``: alternatively an int process id per sample; processes are sorted by id and paired by position.
+    ``direction`` is ``"lower"`` (times) or ``"higher"`` (rates). With >= 2 processes per side the change interval is
+    a t interval on log process medians: paired (``pairing="auto"`` with equal process counts, or ``"paired"``) or
+    Welch (``"unpaired"``); with one process it covers within-process noise only, and the verdict is ``inconclusive``
+    (``one_launch_per_side``) unless ``assume_launches_identical`` (every launch runs at the same speed). Raises
+    benchreport.InputError (a ValueError) on empty sides, NaN/inf or non-positive values, naming the case.
     """
-def compare_cases(names: collections.abc.Sequence[str], bases: collections.abc.Sequence[collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]]], heads: collections.abc.Sequence[collections.abc.Sequence[typing.Annotated[numpy.typing.ArrayLike, numpy.float64]]], threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0, misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, direction: str = 'lower', exact_unit: bool = False, noise_limit: typing.SupportsFloat | typing.SupportsIndex = 0.25, threads: typing.SupportsInt | typing.SupportsIndex = 0, pairing: str = 'auto', control_fdr: bool = True, moderate: bool = True, assume_launches_identical: bool = False) -> list[CaseComparison]:
-    ...
+def compare_many(cases: typing.Any, *, threads: typing.SupportsInt | typing.SupportsIndex = 0, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0, misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, direction: str = 'lower', exact_unit: bool = False, noise_limit: typing.SupportsFloat | typing.SupportsIndex = 0.25, pairing: str = 'auto', control_fdr: bool = True, moderate: bool = True, assume_launches_identical: bool = False) -> list[CaseComparison]:
+    """
+    Compare many cases ``{name: (base, head)}`` on worker threads; a CaseComparisons in input order.
+
+    Each case's bootstrap stream comes from its name, so results do not depend on ``threads``. ``control_fdr``:
+    Benjamini–Hochberg adjust the cases' ``p_value`` (``p_adjusted``) and demote slower/faster with an adjusted p >=
+    alpha to inconclusive. ``moderate``: the empirical-Bayes moderated t across the cases' process-level variances
+    (docs/statistics-comparison.md).
+    """
+def compare_samples(base: typing.Any, head: typing.Any, name: str = '', *, base_process: typing.Any = None, head_process: typing.Any = None, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0, misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, direction: str = 'lower', exact_unit: bool = False, noise_limit: typing.SupportsFloat | typing.SupportsIndex = 0.25, pairing: str = 'auto', assume_launches_identical: bool = False) -> CaseComparison:
+    """
+    Compare head against base for one case.
+
+    ``base``/``head``: a 1-D array of samples, or a list of 1-D arrays (one per process). ``base_process``/
+    ``head_process``: alternatively an int process id per sample; processes are sorted by id and paired by position.
+    ``direction`` is ``"lower"`` (times) or ``"higher"`` (rates). With >= 2 processes per side the change interval is
+    a t interval on log process medians: paired (``pairing="auto"`` with equal process counts, or ``"paired"``) or
+    Welch (``"unpaired"``); with one process it covers within-process noise only, and the verdict is ``inconclusive``
+    (``one_launch_per_side``) unless ``assume_launches_identical`` (every launch runs at the same speed). Raises
+    benchreport.InputError (a ValueError) on empty sides, NaN/inf or non-positive values, naming the case.
+    """
 def detectable_log_change(se: typing.SupportsFloat | typing.SupportsIndex, df: typing.SupportsFloat | typing.SupportsIndex, confidence: typing.SupportsFloat | typing.SupportsIndex, tau: typing.SupportsFloat | typing.SupportsIndex, power: typing.SupportsFloat | typing.SupportsIndex = 0.8) -> float:
     ...
 def disparity(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> float:
-    ...
-def disparity_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], misrate: typing.SupportsFloat | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> Bounds:
-    ...
-def estimate_launch_noise(runs: collections.abc.Sequence[tuple[str, collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex]]], min_runs: typing.SupportsInt | typing.SupportsIndex = 10, max_runs: typing.SupportsInt | typing.SupportsIndex = 30, branch: str = '') -> LaunchNoise:
     """
-    Launch noise of one case from its stored runs, oldest first: (commit, log location of each process).
+    Shift over the average Shamos spread: a robust effect size.
+    """
+def disparity_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, *, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> Bounds:
+    """
+    Bounds of disparity: shift bounds at ``misrate/2`` over the average of the two spread bounds at
+    ``misrate/4`` each (Bonferroni; ±inf on a side the spread bounds cannot keep away from 0).
+    """
+def estimate_launch_noise(runs: collections.abc.Sequence[tuple[str, collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex]]], *, min_runs: typing.SupportsInt | typing.SupportsIndex = 10, max_runs: typing.SupportsInt | typing.SupportsIndex = 30, branch: str = '') -> LaunchNoise:
+    """
+    Launch noise of one case from its runs, oldest first: ``(commit, process medians)`` per run.
     """
 def estimate_robust_variance_prior(variances: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], dfs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], excess_z: typing.SupportsFloat | typing.SupportsIndex = 0.0, min_cases: typing.SupportsInt | typing.SupportsIndex = 3, min_d0: typing.SupportsFloat | typing.SupportsIndex = 0.5) -> VariancePrior:
     """
@@ -614,11 +664,15 @@ def estimate_variance_prior(variances: typing.Annotated[numpy.typing.ArrayLike, 
     Empirical-Bayes prior (d0, s0^2) of per-case variances (Smyth 2004).
     """
 def hodges_lehmann_shift(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> float:
-    ...
+    """
+    Median of all pairwise differences ``y_j − x_i``.
+    """
 def kth_pairwise_difference(xs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], ys: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], k: typing.SupportsInt | typing.SupportsIndex) -> float:
     ...
 def mann_whitney_u(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> MannWhitneyResult:
-    ...
+    """
+    Two-sided Mann–Whitney U test, as ``scipy.stats.mannwhitneyu(x, y)`` (method="auto").
+    """
 def mann_whitney_u_batch(x_values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], x_offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], y_values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y_offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], threads: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[numpy.typing.NDArray[numpy.float64], numpy.typing.NDArray[numpy.float64]]:
     ...
 def moderate_variance(variance: typing.SupportsFloat | typing.SupportsIndex, df: typing.SupportsFloat | typing.SupportsIndex, prior: VariancePrior, case_index: typing.SupportsInt | typing.SupportsIndex | None = None) -> tuple[float, float]:
@@ -626,34 +680,59 @@ def moderate_variance(variance: typing.SupportsFloat | typing.SupportsIndex, df:
     (moderated variance, degrees of freedom); case_index: with that case's own prior df (case_d0).
     """
 def paired_t_interval(base_logs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], head_logs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95) -> LogTInterval:
-    ...
+    """
+    Paired t interval of mean(head_logs − base_logs), as ``scipy.stats.ttest_rel``.
+    """
 def ratio(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> float:
-    ...
-def ratio_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], misrate: typing.SupportsFloat | typing.SupportsIndex) -> Bounds:
-    ...
-def rollup(cases: collections.abc.Sequence[CaseComparison], threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> Rollup:
-    ...
+    """
+    ``exp(shift(log x, log y))`` for positive data.
+    """
+def ratio_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001) -> Bounds:
+    """
+    Bounds of ratio (exp of the shift bounds of the logs).
+    """
+def rollup(results: collections.abc.Iterable, *, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> Rollup:
+    """
+    Run-level figures over matched cases: median |Δ|, cases ≥ threshold, largest |Δ|, geometric mean of
+    ratios with a t-interval over the cases' log ratios, verdict counts, BH/Holm adjustment of the cases' verdict
+    p-values.
+    """
 def rule_power(delta: typing.SupportsFloat | typing.SupportsIndex, se: typing.SupportsFloat | typing.SupportsIndex, df: typing.SupportsFloat | typing.SupportsIndex, q: typing.SupportsFloat | typing.SupportsIndex, tau: typing.SupportsFloat | typing.SupportsIndex) -> float:
     ...
-def shift_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], misrate: typing.SupportsFloat | typing.SupportsIndex) -> Bounds:
-    ...
+def shift_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001) -> Bounds:
+    """
+    Distribution-free bounds of the shift (exact Mann–Whitney margins when feasible).
+    """
 def shift_margin(n: typing.SupportsInt | typing.SupportsIndex, m: typing.SupportsInt | typing.SupportsIndex, misrate: typing.SupportsFloat | typing.SupportsIndex) -> tuple[int, float, bool]:
     ...
 def sign_margin(m: typing.SupportsInt | typing.SupportsIndex, misrate: typing.SupportsFloat | typing.SupportsIndex) -> tuple[int, float, bool]:
     ...
 def spread(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> float:
-    ...
-def spread_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], misrate: typing.SupportsFloat | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> Bounds:
-    ...
+    """
+    Shamos estimator: median of ``|x_i − x_j|`` over pairs (raw scale).
+    """
+def spread_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, *, seed: typing.SupportsInt | typing.SupportsIndex = 0) -> Bounds:
+    """
+    Distribution-free bounds of the population Shamos spread.
+
+    A sign test on ``|x_a − x_b|`` over a random disjoint pairing of the samples (Fisher–Yates from a Xoshiro256 seeded
+    with ``seed``): exact for i.i.d. continuous data; the same seed gives the same bounds everywhere.
+    """
 def timer_resolution(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> float:
     ...
 def trigamma_inverse(x: typing.SupportsFloat | typing.SupportsIndex) -> float:
     ...
 def welch_t_interval(base_logs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], head_logs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95) -> LogTInterval:
-    ...
+    """
+    Welch t interval of mean(head_logs) − mean(base_logs), as ``scipy.stats.ttest_ind(equal_var=False)``.
+    """
 def wilcoxon_signed_rank(d: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> WilcoxonResult:
-    ...
+    """
+    Two-sided Wilcoxon signed-rank test of differences ``d``, as ``scipy.stats.wilcoxon(d)``.
+    """
 def winsorised_log_f_moments(d1: typing.SupportsFloat | typing.SupportsIndex, d0: typing.SupportsFloat | typing.SupportsIndex, low: typing.SupportsFloat | typing.SupportsIndex = 0.05, high: typing.SupportsFloat | typing.SupportsIndex = 0.1) -> tuple[float, float]:
     """
     (mean, variance) of log F(d1, d0) winsorised at its low and 1 - high quantiles.
     """
+LAUNCH_NOISE_MAX_RUNS: int = 30
+LAUNCH_NOISE_MIN_RUNS: int = 10
