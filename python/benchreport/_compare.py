@@ -119,16 +119,17 @@ class CaseComparisons(List[CaseComparison]):
 _Function = TypeVar("_Function", bound=Callable[..., Any])
 
 
-def _remembered(function: _Function) -> _Function:
-    """The core's function, whose results pickle as the call: unpickling calls it again by its name here."""
+def _remembered(function: _Function, result: Callable[[Any], Any] = lambda r: r) -> _Function:
+    """The core's function, whose results pickle as the call: unpickling calls it again by its name here.
+    ``result`` turns the core's return value into the skin's (a list into :class:`CaseComparisons`)."""
 
     @functools.wraps(function)
     def call(*args: Any, **kwargs: Any) -> Any:
-        return function(*args, **kwargs)
+        return result(function(*args, **kwargs))
 
     call.__module__ = __name__
     return remembers_call(cast(_Function, call))
 
 
 compare_samples = _remembered(_c.compare_samples)
-compare_many = _remembered(_c.compare_many)
+compare_many = _remembered(_c.compare_many, CaseComparisons)

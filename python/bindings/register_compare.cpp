@@ -438,11 +438,10 @@ benchreport.InputError (a ValueError) on empty sides, NaN/inf or non-positive va
           py::gil_scoped_release release;
           results = compare_cases(inputs, o, threads);
         }
-        // A list with a columnar view and notebook display, defined by the Python skin.
-        const auto list = py::module_::import("benchreport._compare").attr("CaseComparisons");
-        return py::typing::List<CaseComparison>(list(py::cast(std::move(results))));
+        // benchreport.compare_many wraps the list as a CaseComparisons (columnar view, notebook display).
+        return py::typing::List<CaseComparison>(py::cast(std::move(results)));
       },
-      R"doc(Compare many cases ``{name: (base, head)}`` on worker threads; a CaseComparisons in input order.
+      R"doc(Compare many cases ``{name: (base, head)}`` on worker threads; a list in input order (``benchreport.compare_many``: a CaseComparisons).
 
 Each case's bootstrap stream comes from its name, so results do not depend on ``threads``. ``control_fdr``:
 Benjamini–Hochberg adjust the cases' ``p_value`` (``p_adjusted``) and demote slower/faster with an adjusted p >=

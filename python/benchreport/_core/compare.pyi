@@ -621,7 +621,7 @@ def compare_case(base: typing.Any, head: typing.Any, name: str = '', *, base_pro
     """
 def compare_many(cases: typing.Any, *, threads: typing.SupportsInt | typing.SupportsIndex = 0, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0, misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, direction: str = 'lower', exact_unit: bool = False, noise_limit: typing.SupportsFloat | typing.SupportsIndex = 0.25, pairing: str = 'auto', control_fdr: bool = True, moderate: bool = True, assume_launches_identical: bool = False) -> list[CaseComparison]:
     """
-    Compare many cases ``{name: (base, head)}`` on worker threads; a CaseComparisons in input order.
+    Compare many cases ``{name: (base, head)}`` on worker threads; a list in input order (``benchreport.compare_many``: a CaseComparisons).
 
     Each case's bootstrap stream comes from its name, so results do not depend on ``threads``. ``control_fdr``:
     Benjamini–Hochberg adjust the cases' ``p_value`` (``p_adjusted``) and demote slower/faster with an adjusted p >=
