@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "benchreport/data/direction.hpp"
 #include "benchreport/compare/case.hpp"
 #include "benchreport/compare/process_interval.hpp"
 #include "benchreport/core/error.hpp"
@@ -49,12 +50,6 @@ std::span<const double> view(const Array& a) {
 std::span<const std::int64_t> view(const Offsets& a) {
   if (a.ndim() != 1) throw InputError("expected a one-dimensional array of offsets");
   return {a.data(), static_cast<std::size_t>(a.size())};
-}
-
-Direction parse_direction(const std::string& s) {
-  if (s == "lower" || s == "lower_is_better") return Direction::lower_is_better;
-  if (s == "higher" || s == "higher_is_better") return Direction::higher_is_better;
-  throw InputError("direction must be \"lower\" or \"higher\", got \"" + s + "\"");
 }
 
 SideSamples side_of(const std::vector<Array>& processes) {

@@ -13,6 +13,7 @@
 #include <optional>
 #include <sstream>
 
+#include "benchreport/data/direction.hpp"
 #include "benchreport/data/csr.hpp"
 #include "benchreport/data/dataset.hpp"
 #include "benchreport/core/error.hpp"
@@ -29,14 +30,6 @@ using namespace pybind11::literals;
 
 namespace benchreport::python {
 namespace {
-
-Direction parse_direction(const std::string& name) {
-  if (name == "lower") return Direction::lower_is_better;
-  if (name == "higher") return Direction::higher_is_better;
-  throw InputError(fmt::format("direction is '{}': expected 'lower' or 'higher'", name));
-}
-
-std::string direction_name(Direction d) { return d == Direction::higher_is_better ? "higher" : "lower"; }
 
 // The Unit's fields by name: attributes of the bound class, and its mapping view (unit["symbol"],
 // dict(unit)) for code written when units were dicts.
@@ -236,7 +229,7 @@ void bind_dataset(py::module_& m) {
       .def("directions",
            [](const Dataset& ds) {
              std::vector<std::string> out;
-             for (std::size_t i = 0; i < ds.n_sets(); ++i) out.push_back(direction_name(ds.direction(i)));
+             for (std::size_t i = 0; i < ds.n_sets(); ++i) out.emplace_back(direction_name(ds.direction(i)));
              return out;
            })
       .def("set_direction",

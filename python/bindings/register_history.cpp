@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "benchreport/data/direction.hpp"
 #include "benchreport/compare/alert_state.hpp"
 #include "benchreport/compare/cached_history.hpp"
 #include "benchreport/compare/history.hpp"
@@ -57,19 +58,10 @@ StepOptions step_options(long long min_segment, double threshold, double min_eff
   return o;
 }
 
-std::string direction_name(Direction d) { return d == Direction::higher_is_better ? "higher" : "lower"; }
-
-Direction parse_series_direction(const std::string& direction) {
-  if (direction != "lower" && direction != "higher") {
-    throw InputError(fmt::format("series direction is '{}': expected 'lower' or 'higher'", direction));
-  }
-  return direction == "higher" ? Direction::higher_is_better : Direction::lower_is_better;
-}
-
 Series make_series(std::vector<std::string> key, const std::string& unit, const std::string& direction,
                    std::vector<std::size_t> commits, std::vector<double> values, std::vector<std::size_t> processes,
                    std::vector<std::size_t> samples) {
-  const Direction parsed = parse_series_direction(direction);
+  const Direction parsed = parse_direction(direction, "series direction");
   const std::size_t n = commits.size();
   if (values.size() != n || processes.size() != n || samples.size() != n || n == 0) {
     throw InputError(
@@ -137,7 +129,7 @@ void bind_cached_history(py::module_& m) {
         for (std::int64_t f : one_dimensional(first, "first")) first_rows.push_back(non_negative(f, "first"));
         in.first = first_rows;
         for (const auto& [labels, unit, direction] : cases)
-          in.cases.push_back({labels, parse_unit_or_custom(unit), parse_series_direction(direction)});
+          in.cases.push_back({labels, parse_unit_or_custom(unit), parse_direction(direction, "series direction")});
         for (const auto& [code, commit, v, p, n] : pooled) {
           in.pooled.push_back({non_negative(code, "pooled case"), non_negative(commit, "pooled commit"), v,
                                non_negative(p, "pooled processes"), non_negative(n, "pooled samples")});

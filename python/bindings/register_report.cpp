@@ -17,6 +17,7 @@
 #include <memory>
 #include <variant>
 
+#include "benchreport/data/direction.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/data/metadata.hpp"
 #include "benchreport/report/format.hpp"
@@ -154,10 +155,7 @@ bool higher_is_better(py::handle direction) {
   const bool is_enum = py::isinstance(direction, py::module_::import("enum").attr("Enum"));
   std::string name = py::str(is_enum ? direction.attr("name") : direction);
   for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (name == "lower_is_better" || name == "lower") return false;
-  if (name == "higher_is_better" || name == "higher") return true;
-  throw InputError(
-      fmt::format("direction {}: expected 'lower_is_better' or 'higher_is_better'", std::string(py::repr(direction))));
+  return parse_direction(name) == Direction::higher_is_better;
 }
 
 NoteKind note_kind_from_name(const std::string& name) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <ostream>
 
+#include "benchreport/data/direction.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/io/read.hpp"
 #include "reader.hpp"
@@ -33,8 +34,6 @@ Unit parse_canonical_unit(std::string_view symbol) {
 }  // namespace io
 
 namespace {
-
-std::string_view direction_name(Direction d) { return d == Direction::higher_is_better ? "higher" : "lower"; }
 
 void write_set(const Dataset& dataset, std::size_t set, std::string& out) {
   const Unit& unit = dataset.unit(set);

@@ -7,6 +7,7 @@
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/data/best.hpp"
+#include "benchreport/data/direction.hpp"
 #include "benchreport/data/display_unit.hpp"
 #include "benchreport/data/units.hpp"
 
@@ -123,4 +124,17 @@ TEST_CASE("best_index is direction-aware and keeps the first of equals", "[units
   CHECK_FALSE(best_index(std::vector<std::optional<double>>{std::nullopt}, Direction::lower_is_better));
   CHECK(is_better(1.0, 2.0, Direction::lower_is_better));
   CHECK_FALSE(is_better(2.0, 2.0, Direction::higher_is_better));
+}
+
+TEST_CASE("directions are parsed in one place, in both spellings, and name the field on error", "[units]") {
+  using benchreport::Direction;
+  CHECK(benchreport::parse_direction("lower") == Direction::lower_is_better);
+  CHECK(benchreport::parse_direction("lower_is_better") == Direction::lower_is_better);
+  CHECK(benchreport::parse_direction("higher") == Direction::higher_is_better);
+  CHECK(benchreport::parse_direction("higher_is_better") == Direction::higher_is_better);
+  for (Direction d : {Direction::lower_is_better, Direction::higher_is_better})
+    CHECK(benchreport::parse_direction(benchreport::direction_name(d)) == d);
+  CHECK_THROWS_WITH(benchreport::parse_direction("Lower", "series direction"),
+                    "series direction is 'Lower': expected 'lower' or 'higher'");
+  CHECK_THROWS_AS(benchreport::parse_direction(""), benchreport::InputError);
 }
