@@ -8,7 +8,7 @@ import re
 import sys
 from pathlib import Path
 
-STAGES = ["core", "data", "io", "stats", "compare", "report", "render", "presets"]
+STAGES = ["core", "data", "io", "stats", "compare", "report", "render", "presets", "store", "cli"]
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](?:benchreport/)?([a-z_]+)/[^">]+[">]', re.M)
 
 
