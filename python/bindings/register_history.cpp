@@ -1,9 +1,11 @@
 // Bindings for stats/edivisive.hpp, compare/series.hpp, compare/history.hpp,
-// compare/cached_history.hpp, compare/alert_state.hpp and presets/history.hpp.
+// compare/cached_history.hpp, compare/alert_state.hpp, presets/history.hpp and the inputs of a
+// history: io/commit_entries.hpp, data/label_commits.hpp, data/long_table.hpp (br.read_arrow).
 // The Python skins are python/benchreport/_history.py and _store_history.py.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
 
 #include <fmt/format.h>
 
@@ -13,11 +15,15 @@
 #include "benchreport/compare/history.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/data/csr.hpp"
+#include "benchreport/data/label_commits.hpp"
+#include "benchreport/data/long_table.hpp"
+#include "benchreport/io/commit_entries.hpp"
 #include "benchreport/presets/history.hpp"
 #include "benchreport/stats/edivisive.hpp"
 #include "benchreport/stats/pelt.hpp"
 #include "benchreport/stats/steps.hpp"
 #include "arrays.hpp"
+#include "preset_result.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
@@ -191,7 +197,11 @@ void bind_results(py::module_& m) {
       .def(
           "points", [](const History& h) { return columns_dict(series_points(h)); },
           "Columnar view of every series' points: series (index), position (commit index), value, processes, "
-          "samples.");
+          "samples.")
+      .def(
+          "series_frame", [](const History& h) { return data_frame(columns_dict(series_frame(h))); },
+          "One row per (case, commit): case labels (the last first), commit, position, value (base unit), "
+          "processes, samples (pandas).");
   py::class_<ChangePoint>(m, "ChangePoint", "A change point of one series.")
       .def_readonly("index", &ChangePoint::index)
       .def_readonly("commit", &ChangePoint::commit)
@@ -233,7 +243,117 @@ void bind_results(py::module_& m) {
           "(commit index, regressions, improvements) for each commit with change points, most cases moved first.")
       .def(
           "columns", [](const HistoryAnalysis& a) { return columns_dict(history_columns(a)); },
-          "Columnar view: one entry per change point (case labels, unit, the JSON change point's fields).");
+          "Columnar view: one entry per change point (case labels, unit, the JSON change point's fields).")
+      .def(
+          "to_pandas", [](const HistoryAnalysis& a) { return data_frame(columns_dict(history_columns(a))); },
+          "One row per change point: ``DataFrame(self.columns())``; ``relative`` False means change, lower and "
+          "upper are after - before in the base unit (the series has a value <= 0).");
+}
+
+// (name, codes, dictionary) of a dictionary-encoded column: int32 codes, -1 = no value.
+using CodedTuple = std::tuple<std::string, py::array_t<std::int32_t, py::array::c_style>, std::vector<std::string>>;
+
+CodedColumn coded_column(const CodedTuple& column) {
+  const auto& [name, codes, dictionary] = column;
+  if (codes.ndim() != 1) throw InputError(fmt::format("column {}: codes must be one-dimensional", name));
+  return {name, {codes.data(), static_cast<std::size_t>(codes.shape(0))}, dictionary};
+}
+
+void bind_inputs(py::module_& m) {
+  m.def(
+      "commit_entries",
+      [](const std::vector<std::filesystem::path>& items) {
+        std::vector<std::string> paths;
+        for (const auto& item : items) paths.push_back(item.string());
+        const py::object decode = py::module_::import("os").attr("fsdecode");
+        py::list out;
+        for (const std::string& path : commit_entries(paths)) out.append(decode(py::bytes(path)));
+        return out;
+      },
+      "items"_a,
+      "Inputs with each folder replaced by its entries (files and subfolders, hidden ones skipped) in natural "
+      "file-name order (``run-2`` before ``run-10``): one commit per entry. A folder read whole would be one "
+      "commit.");
+  m.def(
+      "label_commits",
+      [](const std::vector<const Dataset*>& parts, const std::vector<std::string>& names, const std::string& column) {
+        py::gil_scoped_release release;
+        return label_commits(parts, names, column);
+      },
+      "parts"_a, "names"_a, "column"_a = "commit",
+      "One Dataset from per-commit parts in series order: each part without a ``column`` label on every set gets "
+      "``column`` = its name (e.g. the input file's name).");
+  m.def(
+      "long_table_sets",
+      [](std::size_t rows, const std::vector<CodedTuple>& labels, const std::optional<CodedTuple>& unit,
+         const std::string& default_unit) {
+        std::vector<CodedColumn> columns;
+        for (const CodedTuple& c : labels) columns.push_back(coded_column(c));
+        const std::optional<CodedColumn> units = unit ? std::optional(coded_column(*unit)) : std::nullopt;
+        LongTableSets sets = long_table_sets(rows, columns, units ? &*units : nullptr, default_unit);
+        IndexArray offsets(static_cast<py::ssize_t>(sets.offsets.size()), sets.offsets.data());
+        return py::make_tuple(offsets, sets.labels, sets.units);
+      },
+      "rows"_a, "labels"_a, "unit"_a, "default_unit"_a,
+      "(offsets, labels per set, unit per set) of a long table: consecutive rows with equal codes in every "
+      "column are one set (data/long_table.hpp).");
+}
+
+void bind_history(py::module_& m) {
+  const HistoryReportOptions d;
+  const ChangePointOptions& c = d.changes;
+  m.def(
+      "history",
+      [](const py::object& data, const std::optional<std::string>& order,
+         const std::optional<std::vector<std::string>>& by, double max_p_value, long long permutations,
+         long long min_segment, std::uint64_t seed, double min_magnitude, double confidence, double threshold,
+         long long threads, std::string title, const std::string& /*format: read by the skin*/, double screen_p_value,
+         const std::string& method) {
+        HistoryReportOptions o;
+        o.title = std::move(title);
+        o.series.order = order && !order->empty() ? *order : o.series.order;
+        o.series.sort = order.has_value();
+        o.series.by = by.value_or(std::vector<std::string>{});
+        ChangePointOptions& c = o.changes;
+        c.detect =
+            detect_options(max_p_value, permutations, min_segment, seed, "pairs", c.detect.search_end, screen_p_value);
+        c.min_magnitude = min_magnitude;
+        c.confidence = confidence;
+        c.threshold = threshold;
+        c.threads = static_cast<unsigned>(non_negative(threads, "threads"));
+        c.method = parse_method(method);
+        const Dataset& dataset = native_dataset(data);
+        HistoryResult result;
+        {
+          py::gil_scoped_release release;
+          result = history(dataset, o);
+        }
+        return py::make_tuple(std::move(result.analysis), std::move(result.report));
+      },
+      "data"_a, py::kw_only(), "order"_a = py::none(), "by"_a = py::none(), "max_p_value"_a = c.detect.max_p_value,
+      "permutations"_a = static_cast<long long>(c.detect.permutations),
+      "min_segment"_a = static_cast<long long>(c.detect.min_segment), "seed"_a = c.detect.seed,
+      "min_magnitude"_a = c.min_magnitude, "confidence"_a = c.confidence, "threshold"_a = c.threshold,
+      "threads"_a = static_cast<long long>(c.threads), "title"_a = d.title, "format"_a = "auto",
+      "screen_p_value"_a = c.detect.screen_p_value, "method"_a = "steps",
+      R"doc(Change points of every case across commits.
+
+``data`` is a Dataset, or files/folders/globs (Parquet/Feather too; ``format`` is how
+the others are read, as br.load's): with ``order=None`` each input is one commit, in
+the order given (a folder: one per entry, in natural order), labelled ``commit`` = its
+file name (unless its sets already carry ``commit``); with ``order="LABEL"`` the
+commits are that label's values, sorted (numerically when every value is a number). A
+commit's summary is the median of its processes' medians. ``method="steps"`` (default)
+finds the steps a person would mark and not the slopes or seasons between them (a step
+against a local level and slope, docs/statistics-history.md); ``method="e_divisive"``
+is E-divisive means (permutation p <= ``max_p_value``; a split whose
+Bonferroni-adjusted Welch t-test is at most ``screen_p_value`` is kept without
+permutations, 0 always permutes; ``permutations``, ``seed`` and ``min_segment`` apply
+to it alone). Changes below ``min_magnitude`` are dropped. A series with a value <= 0
+gets absolute changes (after - before) instead of relative ones
+(``ChangePoint.relative``). The latest segment worse than the first by more than
+``threshold`` is "still regressed". Returns (HistoryAnalysis, Report), which
+benchreport.history wraps as a HistoryResult.)doc");
 }
 
 }  // namespace
@@ -241,6 +361,8 @@ void bind_results(py::module_& m) {
 void register_history(py::module_& m) {
   bind_results(m);
   bind_cached_history(m);
+  bind_inputs(m);
+  bind_history(m);
   const EDivisiveOptions d;
   m.def(
       "e_divisive",
@@ -254,7 +376,16 @@ void register_history(py::module_& m) {
       "x"_a, py::kw_only(), "max_p_value"_a = d.max_p_value, "permutations"_a = static_cast<long long>(d.permutations),
       "min_segment"_a = static_cast<long long>(d.min_segment), "seed"_a = d.seed, "stream"_a = 0, "within"_a = "pairs",
       "search_end"_a = d.search_end, "screen_p_value"_a = d.screen_p_value,
-      "Significant E-divisive splits of one series, ascending.");
+      R"doc(Significant E-divisive means splits of one series (``EDivisiveSplit``: index, q, p_value, permuted), ascending.
+
+A split whose Welch t-test between the two sides of its segment, times the number of splits the
+segment allows, is at most ``min(screen_p_value, max_p_value)`` is kept without permutations
+(``permuted`` False, ``p_value`` that bound); ``screen_p_value=0`` always permutes.
+
+``within="pairs"`` averages within-segment distances over distinct pairs (Matteson & James 2014);
+``"squares"`` over all n² ordered pairs, as signal-processing-algorithms 2.x does.
+``search_end=True`` also searches where the second segment ends (Matteson & James, Otava);
+False lets it run to the end of the segment (signal-processing-algorithms).)doc");
   m.def(
       "best_q_split",
       [](const DoubleArray& x, long long min_segment, const std::string& within, bool search_end) {

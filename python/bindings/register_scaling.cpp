@@ -10,10 +10,11 @@
 #include "benchreport/presets/scaling.hpp"
 #include "benchreport/stats/scaling.hpp"
 #include "arrays.hpp"
-#include "keyword_options.hpp"
+#include "preset_result.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
+using namespace pybind11::literals;
 
 namespace benchreport::python {
 namespace {
@@ -119,7 +120,7 @@ void register_family_classes(py::module_& m) {
       .def_readonly("base", &FamilyComparison::base)
       .def_readonly("head", &FamilyComparison::head)
       .def_readonly("change", &FamilyComparison::change);
-  py::class_<ScalingResult>(m, "ScalingResult", "Every family of a Dataset fitted, or compared base → head.")
+  py::class_<ScalingResult>(m, "ScalingAnalysis", "Every family of a Dataset fitted, or compared base → head.")
       .def(
           "columns", [](const ScalingResult& r) { return columns_dict(scaling_columns(r)); },
           "Columnar view: the scalar fields of the JSON comparisons (base_*, head_*, the change's) or fits.")
@@ -132,6 +133,101 @@ void register_family_classes(py::module_& m) {
       .def_readonly("fits", &ScalingResult::fits)
       .def_readonly("comparisons", &ScalingResult::comparisons)
       .def_readonly("skipped", &ScalingResult::skipped);
+}
+
+// baseline = {column: value} (None or empty: the default sides) into the options.
+void set_baseline(ScalingOptions& o, const py::object& baseline) {
+  if (baseline.is_none()) return;
+  const py::dict sides(baseline);
+  if (sides.empty()) return;
+  if (sides.size() != 1) {
+    throw py::value_error("baseline must have exactly one label, e.g. {'revision': 'base'}; got " +
+                          py::repr(sides).cast<std::string>());
+  }
+  for (const auto& [column, value] : sides) {
+    o.baseline_column = py::str(column);
+    o.baseline_value = py::str(value);
+  }
+}
+
+void bind_scaling_preset(py::module_& m) {
+  // dynamic_attr: benchreport._pickling keeps the call that made it, which pickle recomputes.
+  py::class_<ScalingPreset> result(m, "ScalingResult", py::dynamic_attr(),
+                                   "Result of scaling(): one fit per family, or base/head fits and the change of "
+                                   "growth, and the report.");
+  result
+      .def_property_readonly(
+          "core", [](const ScalingPreset& r) -> const ScalingResult& { return r.result; },
+          py::return_value_policy::reference_internal, "The ScalingAnalysis: fits, comparisons, sides, size source.")
+      .def_readonly("report", &ScalingPreset::report)
+      .def_property_readonly("compared", [](const ScalingPreset& r) { return r.result.compared; })
+      .def_property_readonly("fits", [](const ScalingPreset& r) { return r.result.fits; })
+      .def_property_readonly("comparisons", [](const ScalingPreset& r) { return r.result.comparisons; })
+      .def(
+          "columns", [](const ScalingPreset& r) { return columns_dict(scaling_columns(r.result)); },
+          "``{field: numpy array}``: one entry per family comparison (``family``, the ``base_`` and ``head_`` fit "
+          "fields, the change's fields: ``exponent_change``, ``level_ratio``, ``verdict``, ``at_ratio``, ...) or, "
+          "without two sides, per fit (``family``, ``unit``, ``best``, ``exponent`` with its interval, ``df``, "
+          "``sigma``, ``google_benchmark_big_o``, ...): the scalar fields of the JSON ``data``.")
+      .def(
+          "to_pandas", [](const ScalingPreset& r) { return data_frame(columns_dict(scaling_columns(r.result))); },
+          "``DataFrame(self.columns())``.")
+      .def(
+          "plot",
+          [](const py::object& self, const py::object& family, const py::object& ax) {
+            return py::module_::import("benchreport.plot").attr("plot_scaling")(self, "family"_a = family, "ax"_a = ax);
+          },
+          "family"_a = py::none(), "ax"_a = py::none(),
+          "Log–log plot of one family (the first when None): process medians and the fitted model(s) (matplotlib, "
+          "benchreport.plot.plot_scaling).")
+      .def("__repr__", [](const ScalingPreset& r) {
+        const std::size_t n = r.result.compared ? r.result.comparisons.size() : r.result.fits.size();
+        return "<ScalingResult: " + std::to_string(n) + (n == 1 ? " family" : " families") +
+               (r.result.compared ? " compared" : "") + ">";
+      });
+  def_report_renderers(result);
+  const ScalingReportOptions d;
+  const ScalingOptions& s = d.scaling;
+  m.def(
+      "scaling",
+      [](const py::object& dataset, const py::object& baseline, const std::optional<std::string>& head,
+         std::string name_column, std::string size_column, std::size_t size_argument, std::size_t min_sizes,
+         std::string pair_column, double confidence, double exponent_threshold, std::optional<double> at,
+         double far_factor, std::string title) {
+        ScalingReportOptions o;
+        ScalingOptions& s = o.scaling;
+        o.title = std::move(title);
+        s.families.name_column = std::move(name_column);
+        s.families.size_column = std::move(size_column);
+        s.families.size_argument = size_argument;
+        s.families.min_sizes = min_sizes;
+        set_baseline(s, baseline);
+        s.head_value = head.value_or("");
+        s.pair_column = std::move(pair_column);
+        s.fit.confidence = s.change.confidence = confidence;
+        s.change.exponent_threshold = exponent_threshold;
+        s.change.at = at;
+        s.change.far_factor = far_factor;
+        const Dataset& data = native_dataset(dataset);
+        py::gil_scoped_release release;
+        return scaling_preset(data, o);
+      },
+      py::arg("dataset"), py::kw_only(), py::arg("baseline") = py::none(), py::arg("head") = py::none(),
+      py::arg("name_column") = s.families.name_column, py::arg("size_column") = s.families.size_column,
+      py::arg("size_argument") = s.families.size_argument, py::arg("min_sizes") = s.families.min_sizes,
+      py::arg("pair_column") = s.pair_column, py::arg("confidence") = s.fit.confidence,
+      py::arg("exponent_threshold") = s.change.exponent_threshold, py::arg("at") = py::none(),
+      py::arg("far_factor") = s.change.far_factor, py::arg("title") = d.title,
+      R"doc(Fit every size family of ``dataset`` (a Dataset, or files/globs read by br.load; ``BM_x/1024``,
+``test_x[1024]``, a hyperfine parameter or the label ``size_column``) against 1, log n, n, n log n, n², n³, a
+power law a·nᵇ and the models with a fixed cost c + b·n, c + b·n log n and c + b·nᵏ. Each fit's
+``lack_of_fit`` says when no model follows the sizes within the spread between processes (then
+``fit.best`` is None and ``fit.closest`` names the nearest model).
+
+With two sides (``baseline``, default ``{"revision": "base"}``, present with another value), base and
+head fits are compared: the change of exponent Δb and of cost, a verdict when the growth changed
+(interval of Δb excludes 0 and |Δb| ≥ ``exponent_threshold``), and the change extrapolated to
+``at`` (a warning beyond ``far_factor`` × the largest size).)doc");
 }
 
 }  // namespace
@@ -171,44 +267,7 @@ void register_scaling(py::module_& m) {
         return std::make_pair(s->family, s->size);
       },
       py::arg("name"), py::arg("argument") = 0, "(family, size) of a case name, or None.");
-  m.def(
-      "scaling",
-      [](const Dataset& dataset, Maybe<std::string> title, Maybe<std::string> name_column,
-         Maybe<std::string> size_column, Maybe<std::size_t> size_argument, Maybe<std::size_t> min_sizes,
-         Maybe<std::string> baseline_column, Maybe<std::string> baseline_value, Maybe<std::string> head_value,
-         Maybe<std::string> pair_column, Maybe<double> confidence, Maybe<double> exponent_threshold, Maybe<double> at,
-         Maybe<double> far_factor) {
-        ScalingReportOptions o;
-        ScalingOptions& s = o.scaling;
-        set_given(o.title, title);
-        set_given(s.families.name_column, name_column);
-        set_given(s.families.size_column, size_column);
-        set_given(s.families.size_argument, size_argument);
-        set_given(s.families.min_sizes, min_sizes);
-        set_given(s.baseline_column, baseline_column);
-        set_given(s.baseline_value, baseline_value);
-        set_given(s.head_value, head_value);
-        set_given(s.pair_column, pair_column);
-        set_given(s.fit.confidence, confidence);
-        set_given(s.change.exponent_threshold, exponent_threshold);
-        set_given(s.change.far_factor, far_factor);
-        s.change.confidence = s.fit.confidence;
-        s.change.at = at;
-        std::pair<ScalingResult, Report> out;
-        {
-          py::gil_scoped_release release;
-          out.first = scaling(dataset, o.scaling);
-          out.second = scaling_report(out.first, o);
-        }
-        return out;
-      },
-      py::arg("dataset"), py::kw_only(), py::arg("title") = py::none(), py::arg("name_column") = py::none(),
-      py::arg("size_column") = py::none(), py::arg("size_argument") = py::none(), py::arg("min_sizes") = py::none(),
-      py::arg("baseline_column") = py::none(), py::arg("baseline_value") = py::none(),
-      py::arg("head_value") = py::none(), py::arg("pair_column") = py::none(), py::arg("confidence") = py::none(),
-      py::arg("exponent_threshold") = py::none(), py::arg("at") = py::none(), py::arg("far_factor") = py::none(),
-      "Scaling of every size family: (ScalingResult, Report). Keywords are the fields of ScalingReportOptions "
-      "(None keeps the C++ default).");
+  bind_scaling_preset(m);
 }
 
 }  // namespace benchreport::python

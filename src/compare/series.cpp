@@ -150,24 +150,46 @@ History build_history(const Dataset& dataset, const SeriesOptions& options, unsi
   return out;
 }
 
+namespace {
+
+// Point k of series i (position, value, processes, samples) on the current row.
+void add_point(Columns& out, const Series& s, std::size_t k) {
+  out.add("position", s.commits[k]);
+  out.add("value", s.values[k]);
+  out.add("processes", s.processes[k]);
+  out.add("samples", s.samples[k]);
+}
+
+}  // namespace
+
 Columns series_points(const History& history) {
   Columns out;
-  const auto row = [&](std::size_t series, std::size_t position, double value, std::size_t processes,
-                       std::size_t samples) {
-    out.begin_row();
-    out.add("series", series);
-    out.add("position", position);
-    out.add("value", value);
-    out.add("processes", processes);
-    out.add("samples", samples);
-  };
   for (std::size_t i = 0; i < history.series.size(); ++i) {
     const Series& s = history.series[i];
-    for (std::size_t k = 0; k < s.commits.size(); ++k) row(i, s.commits[k], s.values[k], s.processes[k], s.samples[k]);
+    for (std::size_t k = 0; k < s.commits.size(); ++k) {
+      out.begin_row();
+      out.add("series", i);
+      add_point(out, s, k);
+    }
   }
-  if (out.rows() == 0) {
-    row(0, 0, 0.0, 0, 0);  // names and kinds without rows
+  if (out.rows() == 0) {  // names and kinds without rows
+    out.begin_row();
+    out.add("series", std::size_t{0});
+    add_point(out, Series{{}, {}, {}, {0}, {0.0}, {0}, {0}}, 0);
     out.drop_rows();
+  }
+  return out;
+}
+
+Columns series_frame(const History& history) {
+  Columns out;
+  for (const Series& s : history.series) {
+    for (std::size_t k = 0; k < s.commits.size(); ++k) {
+      out.begin_row();
+      for (std::size_t c = history.by.size(); c-- > 0;) out.add(history.by[c], s.key[c]);
+      out.add("commit", history.commits[s.commits[k]]);
+      add_point(out, s, k);
+    }
   }
   return out;
 }

@@ -404,9 +404,14 @@ Report history_report(const HistoryAnalysis& a, const HistoryReportOptions& opti
 
 Report history_report(const Dataset& dataset, const HistoryReportOptions& options) {
   if (dataset.empty()) throw InputError("history: no sample sets");
-  const HistoryAnalysis analysis =
+  return history(dataset, options).report;
+}
+
+HistoryResult history(const Dataset& dataset, const HistoryReportOptions& options) {
+  HistoryAnalysis analysis =
       analyze_history(build_history(dataset, options.series, options.changes.threads), options.changes);
-  return history_report(analysis, options);
+  Report report = history_report(analysis, options);
+  return {std::move(analysis), std::move(report)};
 }
 
 }  // namespace benchreport

@@ -420,8 +420,14 @@ Report scaling_report(const ScalingResult& result, const ScalingReportOptions& o
   return report;
 }
 
+ScalingPreset scaling_preset(const Dataset& dataset, const ScalingReportOptions& options) {
+  ScalingResult result = scaling(dataset, options.scaling);
+  Report report = scaling_report(result, options);
+  return {std::move(result), std::move(report)};
+}
+
 Report scaling_report(const Dataset& dataset, const ScalingReportOptions& options) {
-  return scaling_report(scaling(dataset, options.scaling), options);
+  return scaling_preset(dataset, options).report;
 }
 
 }  // namespace benchreport

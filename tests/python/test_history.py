@@ -280,6 +280,24 @@ def test_read_arrow_parquet_round_trip(tmp_path):
     assert br.history(path, order="commit").to_json() == br.history(ds, order="commit").to_json()
 
 
+def test_read_arrow_cuts_sets_where_a_label_or_the_unit_changes():
+    """Consecutive rows with equal labels (an absent label equal to an absent one) and one unit are one
+    set; numbers are labels as their text; a unit column of several symbols gives each set its own."""
+    pa = pytest.importorskip("pyarrow")
+    table = pa.table({"benchmark": ["a", "a", "a", "b", "b", "a"], "os": ["linux", "linux", None, None, None, None],
+                      "size": [1, 1, 1, 1, 1, 2], "value": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+                      "unit": ["ms", "ms", "ms", "ms", "s", "s"]})
+    ds = br.read_arrow(table)
+    assert list(np.diff(ds.offsets)) == [2, 1, 1, 1, 1]
+    assert ds.labels == {"benchmark": ["a", "a", "b", "b", "a"], "os": ["linux", None, None, None, None],
+                         "size": ["1", "1", "1", "1", "2"]}
+    assert [ds.unit(i)["symbol"] for i in range(len(ds))] == ["ms", "ms", "ms", "s", "s"]
+    one_unit = br.read_arrow(table.drop(["unit"]), labels=["benchmark"], default_unit="ns")
+    assert list(np.diff(one_unit.offsets)) == [3, 2, 1] and one_unit.labels == {"benchmark": ["a", "b", "a"]}
+    with pytest.raises(br.InputError, match="<table>: no column 'time'"):
+        br.read_arrow(table, value="time")
+
+
 def test_plot_draws_each_case():
     pytest.importorskip("matplotlib")
     import matplotlib

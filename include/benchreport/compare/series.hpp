@@ -55,4 +55,9 @@ History build_history(const Dataset& dataset, const SeriesOptions& options = {},
 // (index into History::series), `position` (index into History::commits), `value`, `processes`, `samples`.
 Columns series_points(const History& history);
 
+// One row per (case, commit) in series order, as br.HistoryResult.series_frame shows it: the case
+// labels (the last `by` column first), `commit` (its label value), then the columns of
+// series_points without `series`. No columns at all when there is no series.
+Columns series_frame(const History& history);
+
 }  // namespace benchreport

@@ -38,6 +38,16 @@ struct HistoryReportOptions {
   std::size_t max_plots = 20;
 };
 
+// br.history's result: the change points of every series and their report.
+struct HistoryResult {
+  HistoryAnalysis analysis;
+  Report report;
+};
+
+// build_history + analyze_history + the report of that analysis (no check for an empty dataset:
+// its history has no series).
+HistoryResult history(const Dataset& dataset, const HistoryReportOptions& options = {});
+
 // The report of an analysis already made (analyze_history).
 Report history_report(const HistoryAnalysis& analysis, const HistoryReportOptions& options = {});
 

@@ -21,6 +21,13 @@ struct ScalingReportOptions {
   int heading_level = 2;  // of the section headings
 };
 
+// br.scaling's result: the fits (or comparisons) of every family and their report.
+struct ScalingPreset {
+  ScalingResult result;
+  Report report;
+};
+
+ScalingPreset scaling_preset(const Dataset& dataset, const ScalingReportOptions& options = {});
 Report scaling_report(const Dataset& dataset, const ScalingReportOptions& options = {});
 Report scaling_report(const ScalingResult& result, const ScalingReportOptions& options = {});
 

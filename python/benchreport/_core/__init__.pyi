@@ -13,7 +13,7 @@ import numpy.typing
 
 from . import compare
 
-__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'alert_states', 'analyze_history', 'assemble_cached_history', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'code', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'expand_paths', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'known_unit_symbols', 'label_sides', 'link', 'median_ci', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'strong', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingAnalysis', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'alert_states', 'analyze_history', 'assemble_cached_history', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'code', 'commit_entries', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'expand_paths', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'history', 'known_unit_symbols', 'label_commits', 'label_sides', 'link', 'long_table_sets', 'median_ci', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'strong', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -1030,7 +1030,7 @@ class FamilyComparison:
     @property
     def name(self) -> str:
         ...
-class ScalingResult:
+class ScalingAnalysis:
     """
     Every family of a Dataset fitted, or compared base → head.
     """
@@ -1064,6 +1064,61 @@ class ScalingResult:
         ...
     @property
     def skipped(self) -> list[str]:
+        ...
+class ScalingResult:
+    """
+    Result of scaling(): one fit per family, or base/head fits and the change of growth, and the report.
+    """
+    def __repr__(self) -> str:
+        ...
+    def _repr_html_(self) -> typing.Any:
+        ...
+    def _repr_markdown_(self) -> typing.Any:
+        ...
+    def columns(self) -> dict:
+        """
+        ``{field: numpy array}``: one entry per family comparison (``family``, the ``base_`` and ``head_`` fit fields, the change's fields: ``exponent_change``, ``level_ratio``, ``verdict``, ``at_ratio``, ...) or, without two sides, per fit (``family``, ``unit``, ``best``, ``exponent`` with its interval, ``df``, ``sigma``, ``google_benchmark_big_o``, ...): the scalar fields of the JSON ``data``.
+        """
+    def plot(self, family: typing.Any = None, ax: typing.Any = None) -> typing.Any:
+        """
+        Log–log plot of one family (the first when None): process medians and the fitted model(s) (matplotlib, benchreport.plot.plot_scaling).
+        """
+    def to_html(self, **kwargs) -> typing.Any:
+        """
+        The report as a standalone HTML page (Report.to_html's keywords).
+        """
+    def to_json(self, **kwargs) -> typing.Any:
+        """
+        The report as JSON (Report.to_json's keywords).
+        """
+    def to_markdown(self, **kwargs) -> typing.Any:
+        """
+        The report as Markdown (Report.to_markdown's keywords).
+        """
+    def to_pandas(self) -> typing.Any:
+        """
+        ``DataFrame(self.columns())``.
+        """
+    def to_text(self, **kwargs) -> typing.Any:
+        """
+        The report as aligned text (Report.to_text's keywords).
+        """
+    @property
+    def compared(self) -> bool:
+        ...
+    @property
+    def comparisons(self) -> list[FamilyComparison]:
+        ...
+    @property
+    def core(self) -> ScalingAnalysis:
+        """
+        The ScalingAnalysis: fits, comparisons, sides, size source.
+        """
+    @property
+    def fits(self) -> list[FamilyFit]:
+        ...
+    @property
+    def report(self) -> Report:
         ...
 class EDivisiveSplit:
     """
@@ -1131,6 +1186,10 @@ class History:
     def points(self) -> dict:
         """
         Columnar view of every series' points: series (index), position (commit index), value, processes, samples.
+        """
+    def series_frame(self) -> typing.Any:
+        """
+        One row per (case, commit): case labels (the last first), commit, position, value (base unit), processes, samples (pandas).
         """
     @property
     def by(self) -> list[str]:
@@ -1237,6 +1296,10 @@ class HistoryAnalysis:
         """
         (commit index, regressions, improvements) for each commit with change points, most cases moved first.
         """
+    def to_pandas(self) -> typing.Any:
+        """
+        One row per change point: ``DataFrame(self.columns())``; ``relative`` False means change, lower and upper are after - before in the base unit (the series has a value <= 0).
+        """
     @property
     def changes(self) -> list[SeriesChanges]:
         ...
@@ -1275,6 +1338,10 @@ def code(text: typing.Any) -> Span:
     """
     Inline code (shown verbatim).
     """
+def commit_entries(items: collections.abc.Sequence[os.PathLike | str | bytes]) -> list:
+    """
+    Inputs with each folder replaced by its entries (files and subfolders, hidden ones skipped) in natural file-name order (``run-2`` before ``run-10``): one commit per entry. A folder read whole would be one commit.
+    """
 def compare_growth(base: ScalingFit, head: ScalingFit, *, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, exponent_threshold: typing.SupportsFloat | typing.SupportsIndex = 0.1, at: typing.SupportsFloat | typing.SupportsIndex | None = None, far_factor: typing.SupportsFloat | typing.SupportsIndex = 10.0) -> GrowthChange:
     """
     Base → head change of growth of two fits.
@@ -1304,7 +1371,16 @@ def drift(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], k: ty
     """
 def e_divisive(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.05, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, stream: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005) -> list[EDivisiveSplit]:
     """
-    Significant E-divisive splits of one series, ascending.
+    Significant E-divisive means splits of one series (``EDivisiveSplit``: index, q, p_value, permuted), ascending.
+
+    A split whose Welch t-test between the two sides of its segment, times the number of splits the
+    segment allows, is at most ``min(screen_p_value, max_p_value)`` is kept without permutations
+    (``permuted`` False, ``p_value`` that bound); ``screen_p_value=0`` always permutes.
+
+    ``within="pairs"`` averages within-segment distances over distinct pairs (Matteson & James 2014);
+    ``"squares"`` over all n² ordered pairs, as signal-processing-algorithms 2.x does.
+    ``search_end=True`` also searches where the second segment ends (Matteson & James, Otava);
+    False lets it run to the end of the segment (signal-processing-algorithms).
     """
 def expand_paths(items: collections.abc.Iterable[typing.Any]) -> list[str]:
     """
@@ -1380,8 +1456,33 @@ def glob_paths(pattern: typing.Any) -> list[str]:
     """
     Matches of a glob pattern (** = any folders below, never through a link to a folder; hidden entries only for a part starting with '.'), in natural order, each file once (the first of those resolving to it).
     """
+def history(data: typing.Any, *, order: str | None = None, by: collections.abc.Sequence[str] | None = None, max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, threads: typing.SupportsInt | typing.SupportsIndex = 0, title: str = 'History', format: str = 'auto', screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005, method: str = 'steps') -> tuple[HistoryAnalysis, Report]:
+    """
+    Change points of every case across commits.
+
+    ``data`` is a Dataset, or files/folders/globs (Parquet/Feather too; ``format`` is how
+    the others are read, as br.load's): with ``order=None`` each input is one commit, in
+    the order given (a folder: one per entry, in natural order), labelled ``commit`` = its
+    file name (unless its sets already carry ``commit``); with ``order="LABEL"`` the
+    commits are that label's values, sorted (numerically when every value is a number). A
+    commit's summary is the median of its processes' medians. ``method="steps"`` (default)
+    finds the steps a person would mark and not the slopes or seasons between them (a step
+    against a local level and slope, docs/statistics-history.md); ``method="e_divisive"``
+    is E-divisive means (permutation p <= ``max_p_value``; a split whose
+    Bonferroni-adjusted Welch t-test is at most ``screen_p_value`` is kept without
+    permutations, 0 always permutes; ``permutations``, ``seed`` and ``min_segment`` apply
+    to it alone). Changes below ``min_magnitude`` are dropped. A series with a value <= 0
+    gets absolute changes (after - before) instead of relative ones
+    (``ChangePoint.relative``). The latest segment worse than the first by more than
+    ``threshold`` is "still regressed". Returns (HistoryAnalysis, Report), which
+    benchreport.history wraps as a HistoryResult.
+    """
 def known_unit_symbols() -> str:
     ...
+def label_commits(parts: collections.abc.Sequence[Dataset], names: collections.abc.Sequence[str], column: str = 'commit') -> Dataset:
+    """
+    One Dataset from per-commit parts in series order: each part without a ``column`` label on every set gets ``column`` = its name (e.g. the input file's name).
+    """
 def label_sides(base: collections.abc.Sequence[Dataset], head: collections.abc.Sequence[Dataset], column: str = 'revision', base_value: str = 'base', head_value: str = 'head') -> Dataset:
     """
     One Dataset from the files of each side: column names the side; pair pairs the i-th base file with the i-th head file (and, inside a file with several processes, process with process).
@@ -1389,6 +1490,10 @@ def label_sides(base: collections.abc.Sequence[Dataset], head: collections.abc.S
 def link(text: typing.Any, url: typing.Any) -> Span:
     """
     A link; URLs with schemes other than http, https and mailto render as plain text.
+    """
+def long_table_sets(rows: typing.SupportsInt | typing.SupportsIndex, labels: collections.abc.Sequence[tuple[str, typing.Annotated[numpy.typing.ArrayLike, numpy.int32], collections.abc.Sequence[str]]], unit: tuple[str, typing.Annotated[numpy.typing.ArrayLike, numpy.int32], collections.abc.Sequence[str]] | None, default_unit: str) -> tuple[numpy.typing.NDArray[numpy.int64], list[list[tuple[str, str]]], list[str]]:
+    """
+    (offsets, labels per set, unit per set) of a long table: consecutive rows with equal codes in every column are one set (data/long_table.hpp).
     """
 def median_ci(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95) -> MedianCI:
     """
@@ -1458,9 +1563,18 @@ def read_buffer(data: bytes, name: str, format: str = 'auto', max_file_size: typ
     ...
 def reader_names() -> list[str]:
     ...
-def scaling(dataset: Dataset, *, title: str | None = None, name_column: str | None = None, size_column: str | None = None, size_argument: typing.SupportsInt | typing.SupportsIndex | None = None, min_sizes: typing.SupportsInt | typing.SupportsIndex | None = None, baseline_column: str | None = None, baseline_value: str | None = None, head_value: str | None = None, pair_column: str | None = None, confidence: typing.SupportsFloat | typing.SupportsIndex | None = None, exponent_threshold: typing.SupportsFloat | typing.SupportsIndex | None = None, at: typing.SupportsFloat | typing.SupportsIndex | None = None, far_factor: typing.SupportsFloat | typing.SupportsIndex | None = None) -> tuple[ScalingResult, Report]:
+def scaling(dataset: typing.Any, *, baseline: typing.Any = None, head: str | None = None, name_column: str = 'benchmark', size_column: str = '', size_argument: typing.SupportsInt | typing.SupportsIndex = 0, min_sizes: typing.SupportsInt | typing.SupportsIndex = 3, pair_column: str = 'pair', confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, exponent_threshold: typing.SupportsFloat | typing.SupportsIndex = 0.1, at: typing.SupportsFloat | typing.SupportsIndex | None = None, far_factor: typing.SupportsFloat | typing.SupportsIndex = 10.0, title: str = 'Scaling Report') -> ScalingResult:
     """
-    Scaling of every size family: (ScalingResult, Report). Keywords are the fields of ScalingReportOptions (None keeps the C++ default).
+    Fit every size family of ``dataset`` (a Dataset, or files/globs read by br.load; ``BM_x/1024``,
+    ``test_x[1024]``, a hyperfine parameter or the label ``size_column``) against 1, log n, n, n log n, n², n³, a
+    power law a·nᵇ and the models with a fixed cost c + b·n, c + b·n log n and c + b·nᵏ. Each fit's
+    ``lack_of_fit`` says when no model follows the sizes within the spread between processes (then
+    ``fit.best`` is None and ``fit.closest`` names the nearest model).
+
+    With two sides (``baseline``, default ``{"revision": "base"}``, present with another value), base and
+    head fits are compared: the change of exponent Δb and of cost, a verdict when the growth changed
+    (interval of Δb excludes 0 and |Δb| ≥ ``exponent_threshold``), and the change extrapolated to
+    ``at`` (a warning beyond ``far_factor`` × the largest size).
     """
 def series_changes(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, higher_is_better: bool = False, max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, stream: typing.SupportsInt | typing.SupportsIndex = 0, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005, method: str = 'steps', step_min_segment: typing.SupportsInt | typing.SupportsIndex = 3, step_threshold: typing.SupportsFloat | typing.SupportsIndex = 3.0, min_effect: typing.SupportsFloat | typing.SupportsIndex = 1.0, window: typing.SupportsInt | typing.SupportsIndex = 40) -> SeriesChanges:
     """
