@@ -17,16 +17,18 @@ template <class Result>
 void def_report_renderers(pybind11::class_<Result>& cls) {
   namespace py = pybind11;
   const auto forward = [](const char* method) {
-    return [method](const py::object& self, const py::kwargs& options) {
-      return self.attr("report").attr(method)(**options);
+    return [method](const py::object& self, const py::KWArgs<py::object>& options) {
+      return py::str(self.attr("report").attr(method)(**options));
     };
   };
   cls.def("to_markdown", forward("to_markdown"), "The report as Markdown (Report.to_markdown's keywords).")
       .def("to_html", forward("to_html"), "The report as a standalone HTML page (Report.to_html's keywords).")
       .def("to_text", forward("to_text"), "The report as aligned text (Report.to_text's keywords).")
       .def("to_json", forward("to_json"), "The report as JSON (Report.to_json's keywords).")
-      .def("_repr_html_", [](const py::object& self) { return self.attr("report").attr("to_html_fragment")(); })
-      .def("_repr_markdown_", [](const py::object& self) { return self.attr("report").attr("to_markdown")(); });
+      .def("_repr_html_",
+           [](const py::object& self) { return py::str(self.attr("report").attr("to_html_fragment")()); })
+      .def("_repr_markdown_",
+           [](const py::object& self) { return py::str(self.attr("report").attr("to_markdown")()); });
 }
 
 // pandas.DataFrame of a result's columnar view (pandas is imported when asked for, never before).

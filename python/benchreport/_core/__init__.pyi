@@ -1071,9 +1071,9 @@ class ScalingResult:
     """
     def __repr__(self) -> str:
         ...
-    def _repr_html_(self) -> typing.Any:
+    def _repr_html_(self) -> str:
         ...
-    def _repr_markdown_(self) -> typing.Any:
+    def _repr_markdown_(self) -> str:
         ...
     def columns(self) -> dict:
         """
@@ -1083,15 +1083,15 @@ class ScalingResult:
         """
         Log–log plot of one family (the first when None): process medians and the fitted model(s) (matplotlib, benchreport.plot.plot_scaling).
         """
-    def to_html(self, **kwargs) -> typing.Any:
+    def to_html(self, **kwargs: typing.Any) -> str:
         """
         The report as a standalone HTML page (Report.to_html's keywords).
         """
-    def to_json(self, **kwargs) -> typing.Any:
+    def to_json(self, **kwargs: typing.Any) -> str:
         """
         The report as JSON (Report.to_json's keywords).
         """
-    def to_markdown(self, **kwargs) -> typing.Any:
+    def to_markdown(self, **kwargs: typing.Any) -> str:
         """
         The report as Markdown (Report.to_markdown's keywords).
         """
@@ -1099,7 +1099,7 @@ class ScalingResult:
         """
         ``DataFrame(self.columns())``.
         """
-    def to_text(self, **kwargs) -> typing.Any:
+    def to_text(self, **kwargs: typing.Any) -> str:
         """
         The report as aligned text (Report.to_text's keywords).
         """
