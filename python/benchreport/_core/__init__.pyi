@@ -13,7 +13,7 @@ import numpy.typing
 
 from . import compare
 
-__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'alert_states', 'analyze_history', 'assemble_cached_history', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'code', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'expand_paths', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'known_unit_symbols', 'label_sides', 'link', 'median_ci', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'strong', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MedianCI', 'ModelFit', 'Output', 'OutputError', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'address_space_limit', 'alert_states', 'analyze_history', 'append_text', 'assemble_cached_history', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'cap_address_space', 'check_output_path', 'code', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'describe_memory_limit', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'estimated_need', 'expand_paths', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'known_unit_symbols', 'label_sides', 'link', 'median_ci', 'memory_limit', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'resident_bytes', 'restore_address_space_limit', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'strong', 'summarize', 'summarize_grouped', 'write_atomic', 'write_outputs']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -1243,6 +1243,34 @@ class HistoryAnalysis:
     @property
     def history(self) -> History:
         ...
+class OutputError(OSError):
+    """
+    An output path that cannot be written; the message names the path.
+    """
+class Output:
+    """
+    Text for one path: replaced atomically, or appended to (append=True). text may be UTF-8 already, as bytes or a buffer. Instead of text, write_to may render the output into an open binary file descriptor (a large report, never held whole).
+    """
+    def __init__(self, path: str, text: typing.Any = b'', append: bool = False, write_to: typing.Any = None) -> None:
+        ...
+    def __repr__(self) -> str:
+        ...
+    @property
+    def append(self) -> bool:
+        ...
+    @property
+    def path(self) -> str:
+        ...
+    @property
+    def text(self) -> typing.Any:
+        ...
+    @property
+    def write_to(self) -> typing.Any:
+        ...
+def address_space_limit() -> typing.Any:
+    """
+    RLIMIT_AS as (soft, hard), or None where there is no such limit (Windows).
+    """
 def alert_states(analysis: HistoryAnalysis, confirm_after: typing.SupportsInt | typing.SupportsIndex, acknowledged: collections.abc.Sequence[collections.abc.Sequence[bool]]) -> list[list[str]]:
     """
     Per series, per change point: 'new', 'confirmed', 'acknowledged' or 'resolved' (compare/alert_state.hpp); acknowledged[i][k] = the store holds change point k of series i acknowledged.
@@ -1250,6 +1278,10 @@ def alert_states(analysis: HistoryAnalysis, confirm_after: typing.SupportsInt | 
 def analyze_history(data: typing.Any, *, order: str = 'commit', sort: bool = False, by: collections.abc.Sequence[str] = [], max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, threads: typing.SupportsInt | typing.SupportsIndex = 0, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005, method: str = 'steps', step_min_segment: typing.SupportsInt | typing.SupportsIndex = 3, step_threshold: typing.SupportsFloat | typing.SupportsIndex = 3.0, min_effect: typing.SupportsFloat | typing.SupportsIndex = 1.0, window: typing.SupportsInt | typing.SupportsIndex = 40) -> HistoryAnalysis:
     """
     Series per case ordered by `order` (a Dataset), or the series of a History, and the change points of each.
+    """
+def append_text(path: str, text: typing.Any) -> None:
+    """
+    Appends text to path (created when missing), never through a symbolic link.
     """
 def assemble_cached_history(case: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], run: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], position: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], value: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], processes: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], samples: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], *, commit_of_run: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], first: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], cases: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, str]], str, str]], pooled: collections.abc.Sequence[tuple[typing.SupportsInt | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex, typing.SupportsFloat | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex]], by: collections.abc.Sequence[str], commits: collections.abc.Sequence[str]) -> History:
     """
@@ -1271,6 +1303,14 @@ def canonical_json(json_text: str) -> str:
     """
     Canonical JSON text (sorted keys, no whitespace), as json.dumps(sort_keys=True, separators=(',', ':'), ensure_ascii=False).
     """
+def cap_address_space(bytes: typing.SupportsInt | typing.SupportsIndex, source: str) -> bool:
+    """
+    Lowers RLIMIT_AS so an allocation past the memory limit fails (MemoryError) instead of the OOM killer ending the process; False when no lower cap was set (docs/hardening.md).
+    """
+def check_output_path(path: str) -> None:
+    """
+    Raises OutputError unless path can be written as a regular file without following a link.
+    """
 def code(text: typing.Any) -> Span:
     """
     Inline code (shown verbatim).
@@ -1286,6 +1326,10 @@ def concat(parts: collections.abc.Sequence[Dataset]) -> Dataset:
 def dataset_from_csr(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], labels: collections.abc.Sequence[collections.abc.Sequence[tuple[str, str]]], unit: str = 's', units: collections.abc.Sequence[str] | None = None, weights: typing.Annotated[numpy.typing.ArrayLike, numpy.float64] | None = None, directions: collections.abc.Sequence[str | None] | None = None, custom_unit_ok: bool = True) -> Dataset:
     """
     A Dataset from CSR arrays read in place (an Arrow float64 column and its group offsets, Dataset.from_arrays): set i is values[offsets[i]:offsets[i+1]] with labels[i], in `unit` (or units[i]); weights align with values; directions[i] None = from the unit.
+    """
+def describe_memory_limit(bytes: typing.SupportsInt | typing.SupportsIndex, source: str) -> str:
+    """
+    'the memory limit of N bytes (M MiB, source)', as the command line's errors name it.
     """
 def detect_format(name: str, first_bytes: bytes) -> str:
     ...
@@ -1305,6 +1349,10 @@ def drift(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], k: ty
 def e_divisive(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.05, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, stream: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005) -> list[EDivisiveSplit]:
     """
     Significant E-divisive splits of one series, ascending.
+    """
+def estimated_need(input_bytes: typing.SupportsInt | typing.SupportsIndex) -> int:
+    """
+    Memory a read of input_bytes (after decompression) may need on top of what is resident: 12 bytes a byte.
     """
 def expand_paths(items: collections.abc.Iterable[typing.Any]) -> list[str]:
     """
@@ -1395,6 +1443,10 @@ def median_ci(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], c
     Distribution-free order-statistic confidence interval for the median, with the confidence actually
     achieved and the 1-based ranks used.
     """
+def memory_limit(proc: str = '/proc/self/cgroup', cgroup_root: str = '/sys/fs/cgroup') -> typing.Any:
+    """
+    The smallest memory limit (bytes, the file that set it) of the cgroups listed in proc and their parents (v2 memory.max, v1 memory.limit_in_bytes under cgroup_root), or None.
+    """
 def natural_compare(a: typing.Any, b: typing.Any) -> int:
     """
     -1, 0 or 1: runs of ASCII digits compare as numbers (base-2 before base-10), text as code points.
@@ -1458,6 +1510,14 @@ def read_buffer(data: bytes, name: str, format: str = 'auto', max_file_size: typ
     ...
 def reader_names() -> list[str]:
     ...
+def resident_bytes() -> int:
+    """
+    This process's resident memory in bytes (VmRSS; 0 where unknown).
+    """
+def restore_address_space_limit(limits: tuple[typing.SupportsInt | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex] | None) -> None:
+    """
+    Puts back what address_space_limit() returned (nothing for None).
+    """
 def scaling(dataset: Dataset, *, title: str | None = None, name_column: str | None = None, size_column: str | None = None, size_argument: typing.SupportsInt | typing.SupportsIndex | None = None, min_sizes: typing.SupportsInt | typing.SupportsIndex | None = None, baseline_column: str | None = None, baseline_value: str | None = None, head_value: str | None = None, pair_column: str | None = None, confidence: typing.SupportsFloat | typing.SupportsIndex | None = None, exponent_threshold: typing.SupportsFloat | typing.SupportsIndex | None = None, at: typing.SupportsFloat | typing.SupportsIndex | None = None, far_factor: typing.SupportsFloat | typing.SupportsIndex | None = None) -> tuple[ScalingResult, Report]:
     """
     Scaling of every size family: (ScalingResult, Report). Keywords are the fields of ScalingReportOptions (None keeps the C++ default).
@@ -1505,6 +1565,14 @@ def summarize_grouped(values: typing.Annotated[numpy.typing.ArrayLike, numpy.flo
     Optional statistics come with ``<name>_available`` (bool) and ``<name>_reason`` (object: "" when available)
     arrays. ``stats`` restricts the work to some groups (see ``STATISTICS``). ``threads=None`` uses every core;
     results are identical for any thread count. Errors name the lowest bad set.
+    """
+def write_atomic(path: str, text: typing.Any) -> None:
+    """
+    Writes text (str as UTF-8, bytes, a buffer, or a callable writing into a descriptor) to path through a temporary file in its folder and a rename; a stream (/dev/null, /dev/stdout) is written in place.
+    """
+def write_outputs(outputs: collections.abc.Iterable) -> None:
+    """
+    Checks every output's path (its folder exists and is writable, it is no folder, no symbolic link, no two name one file), then writes each: those rendered by write_to first, then the other replacements, each through a temporary file and a rename, and the appends last. Raises OutputError naming the path.
     """
 ALIGNMENTS: list = ['left', 'right', 'center']
 CANONICAL_SCHEMA: str = 'benchreport/1'
