@@ -2,9 +2,9 @@
 
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 #include <string_view>
-#include <vector>
+
+#include "benchreport/core/cgroup.hpp"
 
 #if __has_include(<sys/resource.h>)
 #include <sys/resource.h>
@@ -15,65 +15,9 @@ namespace benchreport {
 
 namespace {
 
-struct MemoryController {
-  std::string file;    // memory.max (v2) or memory.limit_in_bytes (v1)
-  std::string root;    // where the hierarchy is mounted
-  std::string folder;  // the cgroup's path inside it, "/job/step"
-};
-
-// "/a//b/../c" -> "/a/c": the cgroup folders are compared by prefix, as text.
-std::string normalized(const std::string& path) {
-  std::vector<std::string> parts;
-  std::stringstream in(path);
-  for (std::string part; std::getline(in, part, '/');) {
-    if (part.empty() || part == ".") continue;
-    if (part == "..") {
-      if (!parts.empty()) parts.pop_back();
-      continue;
-    }
-    parts.push_back(part);
-  }
-  std::string out;
-  for (const auto& part : parts) out += "/" + part;
-  return out.empty() ? "/" : out;
-}
-
-std::string parent_folder(const std::string& folder) {
-  const auto slash = folder.rfind('/');
-  return slash == 0 || slash == std::string::npos ? "/" : folder.substr(0, slash);
-}
-
-// The memory controller's entries of /proc/self/cgroup ("4:memory:/job", v2 "0::/job").
-std::vector<MemoryController> memory_controllers(const std::string& proc, const std::string& cgroup_root) {
-  std::vector<MemoryController> out;
-  std::ifstream in(proc);
-  for (std::string line; std::getline(in, line);) {
-    const auto first = line.find(':');
-    const auto second = first == std::string::npos ? first : line.find(':', first + 1);
-    if (second == std::string::npos) continue;
-    const std::string controllers = line.substr(first + 1, second - first - 1);
-    const std::string folder = line.substr(second + 1);
-    if (controllers.empty()) {  // v2 (unified); on a hybrid host it is mounted at .../unified
-      out.push_back({"memory.max", cgroup_root, folder});
-      out.push_back({"memory.max", cgroup_root + "/unified", folder});
-      continue;
-    }
-    std::stringstream names(controllers);
-    for (std::string name; std::getline(names, name, ',');) {
-      if (name == "memory") {
-        out.push_back({"memory.limit_in_bytes", cgroup_root + "/memory", folder});
-        break;
-      }
-    }
-  }
-  return out;
-}
-
 // A limit file's value; none for "max", a "no limit" number or anything unreadable.
 std::optional<std::uint64_t> read_limit(const std::string& path) {
-  std::ifstream in(path);
-  std::string text;
-  if (!in || !std::getline(in, text)) return std::nullopt;
+  std::string text = file_text(path).value_or("");
   const auto end = text.find_last_not_of(" \t\r\n");
   text = end == std::string::npos ? "" : text.substr(0, end + 1);
   if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos) {
@@ -99,20 +43,28 @@ std::uint64_t status_bytes(std::string_view field) {
   return 0;
 }
 
+// The smallest limit in `file` of the cgroup `path` under `top` and of its parents (a parent's limit
+// holds its children too), kept in `best` when smaller; of equal limits the deepest is named.
+void keep_smallest(std::optional<MemoryLimit>& best, const std::string& top, std::string_view path,
+                   const std::string& file) {
+  const auto folders = cgroup_folders(top, path);
+  for (auto folder = folders.rbegin(); folder != folders.rend(); ++folder) {
+    const auto limit = read_limit(*folder + "/" + file);
+    if (limit && (!best || *limit < best->bytes)) best = MemoryLimit{*limit, *folder + "/" + file};
+  }
+}
+
 }  // namespace
 
 std::optional<MemoryLimit> memory_limit(const std::string& proc, const std::string& cgroup_root) {
   std::optional<MemoryLimit> best;
-  for (const auto& controller : memory_controllers(proc, cgroup_root)) {
-    const std::string root = normalized(controller.root);
-    std::string folder = normalized(root + "/" + controller.folder);
-    // Up from the cgroup to the mount point: a parent's limit holds its children too.
-    while (folder.compare(0, root.size(), root) == 0) {
-      const std::string file = folder + "/" + controller.file;
-      const auto limit = read_limit(file);
-      if (limit && (!best || *limit < best->bytes)) best = MemoryLimit{*limit, file};
-      if (folder == root) break;
-      folder = parent_folder(folder);
+  const std::string text = file_text(proc).value_or("");
+  for (const auto& line : cgroup_lines(text)) {
+    if (line.controllers.empty()) {  // v2 (unified); on a hybrid host it is mounted at .../unified
+      keep_smallest(best, cgroup_root, line.path, "memory.max");
+      keep_smallest(best, cgroup_root + "/unified", line.path, "memory.max");
+    } else if (names_controller(line.controllers, "memory")) {
+      keep_smallest(best, cgroup_root + "/memory", line.path, "memory.limit_in_bytes");
     }
   }
   return best;

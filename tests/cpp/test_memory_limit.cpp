@@ -10,25 +10,22 @@
 #include <string>
 
 #include "benchreport/core/memory_limit.hpp"
+#include "scratch_folder.hpp"
 
 using namespace benchreport;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct CgroupTree {
-  fs::path root = fs::temp_directory_path() / ("benchreport-cgroup-" + std::to_string(getpid()));
-  CgroupTree() { fs::remove_all(root); }
-  ~CgroupTree() { fs::remove_all(root); }
-  void put(const std::string& file, const std::string& text) const {
-    fs::create_directories((root / file).parent_path());
-    std::ofstream(root / file) << text;
-  }
+// A cgroup mount under cg/ and the /proc/<pid>/cgroup text that points into it.
+struct CgroupTree : ScratchFolder {
+  CgroupTree() : ScratchFolder("memory-cgroup") {}
+  void put(const std::string& file, const std::string& text) const { write(file, text); }
   std::string proc(const std::string& text) const {
-    put("proc-cgroup", text);
-    return (root / "proc-cgroup").string();
+    write("proc-cgroup", text);
+    return at("proc-cgroup");
   }
-  std::string cg() const { return (root / "cg").string(); }
+  std::string cg() const { return at("cg"); }
 };
 
 }  // namespace
@@ -61,7 +58,7 @@ TEST_CASE("v2 and the hybrid unified mount: 'max' is none, the smallest number w
 
 TEST_CASE("no cgroup file, no memory controller or no limit: none", "[memory_limit]") {
   CgroupTree t;
-  CHECK_FALSE(memory_limit((t.root / "missing").string(), t.cg()));
+  CHECK_FALSE(memory_limit(t.at("missing"), t.cg()));
   CHECK_FALSE(memory_limit(t.proc("3:cpu:/job\nnot a line\n"), t.cg()));
   t.put("cg/memory/job/memory.limit_in_bytes", "1152921504606846976\n");  // 2^60: none
   CHECK_FALSE(memory_limit(t.proc("4:memory:/job\n"), t.cg()));

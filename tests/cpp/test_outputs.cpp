@@ -14,20 +14,15 @@
 
 #include "benchreport/cli/outputs.hpp"
 #include "benchreport/cli/path_text.hpp"
+#include "scratch_folder.hpp"
 
 using namespace benchreport::cli;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Folder {
-  fs::path root = fs::temp_directory_path() / ("benchreport-outputs-" + std::to_string(getpid()));
-  Folder() {
-    fs::remove_all(root);
-    fs::create_directories(root);
-  }
-  ~Folder() { fs::remove_all(root); }
-  std::string at(const std::string& name) const { return (root / name).string(); }
+struct Folder : ScratchFolder {
+  Folder() : ScratchFolder("outputs") {}
   std::vector<std::string> names() const {
     std::vector<std::string> out;
     for (const auto& entry : fs::directory_iterator(root)) out.push_back(entry.path().filename().string());
