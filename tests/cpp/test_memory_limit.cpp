@@ -30,7 +30,7 @@ struct CgroupTree : ScratchFolder {
 
 }  // namespace
 
-TEST_CASE("v1: the smallest limit of the cgroup and its parents; 'no limit' numbers are none", "[memory_limit]") {
+TEST_CASE("v1: the smallest limit of the cgroup and its parents, 'no limit' numbers none", "[memory_limit]") {
   CgroupTree t;
   t.put("cg/memory/job/memory.limit_in_bytes", "314572800\n");
   t.put("cg/memory/job/step/memory.limit_in_bytes", "9223372036854771712\n");  // v1's "unlimited"

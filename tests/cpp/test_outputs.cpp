@@ -115,7 +115,7 @@ TEST_CASE("bad output paths are refused before anything is written, naming the p
   CHECK(read(folder.at("victim.txt")) == "keep me\n");
 }
 
-TEST_CASE("rendered outputs are written first; a failed one leaves every path untouched", "[outputs]") {
+TEST_CASE("rendered outputs are written first, and a failed one leaves every path untouched", "[outputs]") {
   Folder folder;
   put(folder.at("report.json"), "old\n");
   const FdWriter fails = [](int fd) {
