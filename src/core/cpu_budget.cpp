@@ -1,5 +1,7 @@
 #include "benchreport/core/cpu_budget.hpp"
 
+#include "benchreport/core/cgroup.hpp"
+
 #ifdef _WIN32
 #ifndef NOMINMAX
 #define NOMINMAX
@@ -39,38 +41,8 @@ std::optional<long long> whole_number(std::string_view s) {
   return value;
 }
 
-std::optional<std::string> file_text(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 void keep_smallest(std::optional<double>& smallest, std::optional<double> quota) {
   if (quota && (!smallest || *quota < *smallest)) smallest = quota;
-}
-
-// $dir and each parent up to $top ($dir starts with $top).
-std::vector<std::string> up_to(const std::string& top, std::string_view path) {
-  std::string dir = top;
-  std::vector<std::string> out{dir};
-  for (std::size_t at = 0; at < path.size();) {
-    const std::size_t slash = path.find('/', at);
-    const std::size_t stop = slash == std::string_view::npos ? path.size() : slash;
-    if (stop > at) out.push_back(out.back() + "/" + std::string(path.substr(at, stop - at)));
-    at = stop + 1;
-  }
-  return out;
-}
-
-bool names_cpu_controller(std::string_view controllers) {
-  for (std::size_t at = 0; at <= controllers.size();) {
-    const std::size_t comma = std::min(controllers.find(',', at), controllers.size());
-    if (controllers.substr(at, comma - at) == "cpu") return true;
-    at = comma + 1;
-  }
-  return false;
 }
 
 // CPUs this process may run on (Windows: in its processor group, at most 64).
@@ -128,23 +100,14 @@ std::optional<double> cfs_quota(std::string_view quota_us, std::string_view peri
 
 std::optional<double> cgroup_cpu_quota(std::string_view proc_self_cgroup, const std::string& root) {
   std::optional<double> smallest;
-  std::size_t at = 0;
-  while (at < proc_self_cgroup.size()) {
-    const std::size_t newline = std::min(proc_self_cgroup.find('\n', at), proc_self_cgroup.size());
-    const std::string_view line = proc_self_cgroup.substr(at, newline - at);
-    at = newline + 1;
-    const std::size_t first = line.find(':');
-    const std::size_t second = first == std::string_view::npos ? first : line.find(':', first + 1);
-    if (second == std::string_view::npos) continue;
-    const std::string_view id = line.substr(0, first), controllers = line.substr(first + 1, second - first - 1);
-    const std::string_view path = line.substr(second + 1);
+  for (const auto& [id, controllers, path] : cgroup_lines(proc_self_cgroup)) {
     if (id == "0" && controllers.empty()) {
-      for (const std::string& dir : up_to(root, path)) {
+      for (const std::string& dir : cgroup_folders(root, path)) {
         if (const auto text = file_text(dir + "/cpu.max")) keep_smallest(smallest, cpu_max_quota(*text));
       }
-    } else if (names_cpu_controller(controllers)) {
+    } else if (names_controller(controllers, "cpu")) {
       for (const char* mount : {"/cpu", "/cpu,cpuacct"}) {
-        for (const std::string& dir : up_to(root + mount, path)) {
+        for (const std::string& dir : cgroup_folders(root + mount, path)) {
           const auto quota = file_text(dir + "/cpu.cfs_quota_us");
           const auto period = file_text(dir + "/cpu.cfs_period_us");
           if (quota && period) keep_smallest(smallest, cfs_quota(*quota, *period));

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "benchreport/core/cpu_budget.hpp"
+#include "scratch_folder.hpp"
 
 using namespace benchreport;
 namespace fs = std::filesystem;
@@ -18,15 +19,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // A scratch cgroup mount: files written under a fresh directory, removed after.
-struct FakeCgroupMount {
-  fs::path root = fs::temp_directory_path() / ("benchreport-cgroup-" + std::to_string(getpid()));
-  FakeCgroupMount() { fs::remove_all(root); }
-  ~FakeCgroupMount() { fs::remove_all(root); }
-  void write(const std::string& relative, const std::string& text) const {
-    const fs::path file = root / relative;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file) << text;
-  }
+struct FakeCgroupMount : ScratchFolder {
+  FakeCgroupMount() : ScratchFolder("cgroup") {}
 };
 
 }  // namespace

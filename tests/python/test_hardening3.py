@@ -369,16 +369,13 @@ def test_sigterm_while_writing_removes_the_temporary_file(tmp_path):
     out.parent.mkdir()
     script = f"""
 import os, signal
-import benchreport._output as o
-real = o._writer
-def writer(text):
-    write = real(text)
-    def partial(fd):
-        os.write(fd, b"<html>partial")
-        os.kill(os.getpid(), signal.SIGTERM)
-        write(fd)
-    return partial
-o._writer = writer
+import benchreport as br
+real = br.Report.render_to_fd
+def partial(report, fd, *args, **kwargs):
+    os.write(fd, b"<html>partial")
+    os.kill(os.getpid(), signal.SIGTERM)
+    real(report, fd, *args, **kwargs)
+br.Report.render_to_fd = partial
 from benchreport import cli
 raise SystemExit(cli.main(["compare", {base!r}, {head!r}, "--resamples", "100", "--format", "html", "-o", {str(out)!r}]))
 """
