@@ -14,7 +14,6 @@ docs/presets.md describes the layouts. What stays here: pickling of results by t
 from __future__ import annotations
 
 import copyreg
-import functools
 from pathlib import Path
 from typing import Any, Mapping, Optional
 
@@ -27,7 +26,7 @@ from ._core import (
     RunnersResult,
     SummaryResult,
     canonical_json,
-    display_unit,
+    display_unit,  # noqa: F401  (tests and plot.py read it here)
     fingerprint,
     matrix_report,
     nitro_case_name,
@@ -35,8 +34,7 @@ from ._core import (
     sha256_hex,
     summary_report,
 )
-from ._dataset import Dataset, PathLike, load
-from ._output import Output, write_outputs
+from ._dataset import Dataset, load
 from ._pickling import reduce_remembered, remembers_call
 from ._reports import Report
 
@@ -75,15 +73,8 @@ for _result in (ComparisonResult, MatrixResult, RunnersResult, SummaryResult):
 matrix = remembers_call(_core.matrix)
 runners = remembers_call(_core.runners)
 summary = remembers_call(_core.summary)
-_split_baseline = _core.split_baseline  # used by launch_noise and _scaling
-
-
-def _native(dataset: Dataset) -> "_core.Dataset":
-    """The C++ Dataset behind a :class:`benchreport.Dataset`."""
-    if not isinstance(dataset, Dataset):
-        kind = f"{type(dataset).__module__}.{type(dataset).__qualname__}"
-        raise TypeError(f"expected a benchreport.Dataset (br.load, Dataset.from_pandas), got {kind}")
-    return dataset._ds
+_split_baseline = _core.split_baseline  # these two: used by launch_noise, _history and _scaling
+_native = _core.native_dataset
 
 
 class _RendersReport:
@@ -114,32 +105,19 @@ class _RendersReport:
 
 
 @remembers_call
-@functools.wraps(_core.compare_dataset)
 def compare(dataset: Any, baseline: Any = None, *args: Any, **options: Any) -> ComparisonResult:
     if baseline is not None and not isinstance(baseline, Mapping):
         dataset, baseline = load(base=dataset, head=baseline), None
     return _core.compare_dataset(dataset, baseline, *args, **options)
 
 
+compare.__doc__ = _core.compare_dataset.__doc__  # its keywords, defaults and text are the C++ function's
+
+
 def comparison_report(dataset: Dataset, baseline: Mapping[str, str] = {"revision": "base"}, *args: Any,
                       **options: Any) -> Report:
     """The ``comparison`` preset (the PR performance report) as a Report; arguments as for :func:`compare`."""
     return compare(dataset, baseline, *args, **options).report
-
-
-def _write_bmf_dir(self: ComparisonResult, directory: PathLike, *, split: str = "platform",
-                   confidence: float = 0.95) -> list[Path]:
-    """Writes :meth:`bmf_files` into ``directory`` (made if missing): every file rendered and
-    every path checked first, each file replaced atomically, never through a symbolic link.
-    Returns the paths written."""
-    files = self.bmf_files(split=split, confidence=confidence)
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
-    write_outputs([Output(str(out / name), text) for name, text in files])
-    return [out / name for name, _ in files]
-
-
-setattr(ComparisonResult, "write_bmf_dir", _write_bmf_dir)  # file writing is the package's (_output.py)
 
 
 def example_path(name: str = "") -> Path:

@@ -87,8 +87,7 @@ void def_report_and_columns(py::class_<Result>& cls, const char* columns_doc, co
             o.sparklines = sparklines;
             return rendered(r.report, Format::html, o);
           },
-          "The report as one standalone HTML document (Report.to_html).", py::kw_only(),
-          py::arg("sparklines") = true)
+          "The report as one standalone HTML document (Report.to_html).", py::kw_only(), py::arg("sparklines") = true)
       .def(
           "to_text",
           [](const Result& r, bool color, bool sparklines) {
@@ -109,8 +108,10 @@ void def_report_and_columns(py::class_<Result>& cls, const char* columns_doc, co
           "The report as JSON (Report.to_json).", py::arg("indent") = RenderOptions{}.json_indent)
       .def("_repr_html_", [](const Result& r) { return fragment(r.report); })
       .def("_repr_markdown_", [](const Result& r) { return rendered(r.report, Format::markdown, RenderOptions{}); })
-      .def("columns", [](const Result& r) { return columns_dict(r.columns); }, columns_doc)
-      .def("to_pandas", [](const Result& r) { return data_frame(r.columns); }, pandas_doc);
+      .def(
+          "columns", [](const Result& r) { return columns_dict(r.columns); }, columns_doc)
+      .def(
+          "to_pandas", [](const Result& r) { return data_frame(r.columns); }, pandas_doc);
 }
 
 py::array_t<double> matrix_values(const Matrix& m) {
@@ -226,8 +227,8 @@ py::list comparison_cases(ComparisonPreset& r) {
     const DatasetComparison& c = r.view->comparison;
     py::list cases;
     for (std::size_t i = 0; i < c.cases.size(); ++i) {
-      cases.append(ComparisonCase{zipped(c.by, c.cases[i].key), r.view->names[i], r.view->sections[i],
-                                  c.cases[i].pairs, c.cases[i].comparison});
+      cases.append(ComparisonCase{zipped(c.by, c.cases[i].key), r.view->names[i], r.view->sections[i], c.cases[i].pairs,
+                                  c.cases[i].comparison});
     }
     r.cases = cases;
   }
@@ -244,8 +245,8 @@ std::string comparison_repr(const ComparisonPreset& r) {
                      c.cases.size(), fmt::join(counts, ", "), c.new_cases.size(), c.removed_cases.size());
 }
 
-py::object side_bmf_of(const ComparisonPreset& r, const std::string& side, const py::object& path,
-                       double confidence, const py::kwargs& labels) {
+py::object side_bmf_of(const ComparisonPreset& r, const std::string& side, const py::object& path, double confidence,
+                       const py::kwargs& labels) {
   if (side != "head" && side != "base") {
     throw py::value_error(fmt::format("side must be 'head' or 'base', got {}", std::string(py::repr(py::str(side)))));
   }
@@ -256,13 +257,25 @@ py::object side_bmf_of(const ComparisonPreset& r, const std::string& side, const
   {
     const Dataset& dataset = native_dataset(r.dataset);
     py::gil_scoped_release release;
-    text = side_bmf(dataset, c.baseline_column, side == "head" ? c.head_value : c.base_value, wanted, c.by,
-                    confidence);
+    text = side_bmf(dataset, c.baseline_column, side == "head" ? c.head_value : c.base_value, wanted, c.by, confidence);
   }
   if (!text) throw py::value_error(fmt::format("no {} sets with {}", side, std::string(py::repr(labels))));
   if (path.is_none()) return py::str(*text);
   py::module_::import("pathlib").attr("Path")(path).attr("write_text")(*text, "encoding"_a = "utf-8");
   return py::none();
+}
+
+std::vector<std::pair<std::string, std::string>> bmf_files(const ComparisonPreset& r, const std::string& split,
+                                                           double confidence) {
+  const Dataset& dataset = native_dataset(r.dataset);
+  std::vector<BmfFile> files;
+  {
+    py::gil_scoped_release release;
+    files = comparison_bmf_files(dataset, r.view->comparison, split, confidence);
+  }
+  std::vector<std::pair<std::string, std::string>> out;
+  for (auto& f : files) out.emplace_back(std::move(f.name), std::move(f.text));
+  return out;
 }
 
 void bind_comparison(py::module_& m) {
@@ -292,24 +305,33 @@ void bind_comparison(py::module_& m) {
            "One side (\"head\" or \"base\") as Bencher Metric Format JSON, one benchmark per case (named by the case "
            "key), optionally only the sets with the given labels (e.g. platform=\"ios\"; that label then leaves the "
            "name); written to path, or returned when path is None. See Dataset.to_bmf.")
+      .def("bmf_files", &bmf_files, py::kw_only(), py::arg("split") = "platform",
+           py::arg("confidence") = BmfOptions{}.confidence,
+           "(file name, BMF text) pairs: ``bencher-<split value>.json`` (head) and ``bencher-base-<split "
+           "value>.json`` (base) per value of the ``split`` label (Nitro's naming), or ``bencher.json`` / "
+           "``bencher-base.json`` when the sets have no such label (a value \"\" is ``bencher-empty.json``); a side "
+           "with no sets there (all cases new or removed) gets no file.")
       .def(
-          "bmf_files",
-          [](const R& r, const std::string& split, double confidence) {
-            const Dataset& dataset = native_dataset(r.dataset);
-            std::vector<BmfFile> files;
-            {
-              py::gil_scoped_release release;
-              files = comparison_bmf_files(dataset, r.view->comparison, split, confidence);
+          "write_bmf_dir",
+          [](const R& r, const py::object& directory, const std::string& split, double confidence) {
+            const auto files = bmf_files(r, split, confidence);
+            const py::object out = py::module_::import("pathlib").attr("Path")(directory);
+            out.attr("mkdir")("parents"_a = true, "exist_ok"_a = true);
+            // Checked and written by the package's output rules (benchreport/_output.py), as the CLI's.
+            const py::module_ output = py::module_::import("benchreport._output");
+            py::list outputs, paths;
+            for (const auto& [name, text] : files) {
+              const py::object path = out.attr("__truediv__")(name);
+              outputs.append(output.attr("Output")(py::str(path), text));
+              paths.append(path);
             }
-            std::vector<std::pair<std::string, std::string>> out;
-            for (auto& f : files) out.emplace_back(std::move(f.name), std::move(f.text));
-            return out;
+            output.attr("write_outputs")(outputs);
+            return paths;
           },
-          py::kw_only(), py::arg("split") = "platform", py::arg("confidence") = BmfOptions{}.confidence,
-          "(file name, BMF text) pairs: ``bencher-<split value>.json`` (head) and ``bencher-base-<split "
-          "value>.json`` (base) per value of the ``split`` label (Nitro's naming), or ``bencher.json`` / "
-          "``bencher-base.json`` when the sets have no such label (a value \"\" is ``bencher-empty.json``); a side "
-          "with no sets there (all cases new or removed) gets no file.")
+          py::arg("directory"), py::kw_only(), py::arg("split") = "platform",
+          py::arg("confidence") = BmfOptions{}.confidence,
+          "Writes bmf_files() into ``directory`` (made if missing): every file rendered and every path checked "
+          "first, each file replaced atomically, never through a symbolic link. Returns the paths written.")
       .def("__repr__", &comparison_repr);
   def_report_and_columns(result,
                          "The columnar view: ``{field: numpy array}``, one entry per matched case, with exactly the "
@@ -338,6 +360,13 @@ const Dataset& native_dataset(const py::object& dataset) {
 }
 
 void register_preset_results(py::module_& m) {
+  m.def(
+      "native_dataset",
+      [](const py::object& dataset) {
+        native_dataset(dataset);
+        return dataset.attr("_ds");
+      },
+      py::arg("dataset"), "The _core.Dataset behind a benchreport.Dataset; TypeError for anything else.");
   bind_matrix(m);
   bind_comparison_case(m);
   bind_comparison(m);

@@ -19,7 +19,7 @@ struct ComparisonPreset {
   std::shared_ptr<const ComparisonView> view;  // shared with the report's payload, rendered from it
   Report report;
   Columns columns;
-  pybind11::object dataset;                // the benchreport.Dataset
+  pybind11::object dataset;                   // the benchreport.Dataset
   pybind11::object cases = pybind11::none();  // list of ComparisonCase, made on first access
 };
 

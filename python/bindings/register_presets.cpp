@@ -41,23 +41,24 @@ using Names = std::map<std::string, std::string>;
 std::pair<std::string, std::string> split_baseline(const py::object& baseline) {
   const py::dict labels(baseline);
   if (labels.size() != 1) {
-    throw py::value_error(
-        fmt::format("baseline must have exactly one label, e.g. {{'revision': 'base'}}; got {}",
-                    std::string(py::repr(labels))));
+    throw py::value_error(fmt::format("baseline must have exactly one label, e.g. {{'revision': 'base'}}; got {}",
+                                      std::string(py::repr(labels))));
   }
   const auto [column, value] = *labels.begin();
   return {py::str(column), py::str(value)};
 }
 
-ComparisonPreset compare_dataset(
-    const py::object& dataset, const py::object& baseline, Maybe<Strings> by, Maybe<double> threshold,
-    Maybe<std::string> head_value, Maybe<double> alpha, Maybe<double> confidence, Maybe<int> resamples,
-    Maybe<std::uint64_t> seed, Maybe<double> noise_limit, Maybe<std::string> pair_column,
-    Maybe<Strings> process_columns, Maybe<bool> check_comparability, Maybe<bool> allow_new_and_removed,
-    Maybe<unsigned> threads, Maybe<std::string> section_column, Maybe<Strings> section_order,
-    Maybe<Names> section_titles, Maybe<Names> display_names, Maybe<double> drift_limit, Maybe<std::size_t> drift_k,
-    Maybe<bool> gate, Maybe<std::string> title, Maybe<bool> moderate, Maybe<bool> assume_launches_identical,
-    Maybe<std::map<std::string, LaunchNoise>> launch_noise) {
+ComparisonPreset compare_dataset(const py::object& dataset, const py::object& baseline, Maybe<Strings> by,
+                                 Maybe<double> threshold, Maybe<std::string> head_value, Maybe<double> alpha,
+                                 Maybe<double> confidence, Maybe<int> resamples, Maybe<std::uint64_t> seed,
+                                 Maybe<double> noise_limit, Maybe<std::string> pair_column,
+                                 Maybe<Strings> process_columns, Maybe<bool> check_comparability,
+                                 Maybe<bool> allow_new_and_removed, Maybe<unsigned> threads,
+                                 Maybe<std::string> section_column, Maybe<Strings> section_order,
+                                 Maybe<Names> section_titles, Maybe<Names> display_names, Maybe<double> drift_limit,
+                                 Maybe<std::size_t> drift_k, Maybe<bool> gate, Maybe<std::string> title,
+                                 Maybe<bool> moderate, Maybe<bool> assume_launches_identical,
+                                 Maybe<std::map<std::string, LaunchNoise>> launch_noise) {
   ComparisonReportOptions o;
   DatasetCompareOptions& c = o;
   if (!baseline.is_none()) std::tie(c.baseline_column, c.baseline_value) = split_baseline(baseline);
@@ -171,9 +172,7 @@ void def_preset(py::module_& m, const char* name, const char* report_name, Optio
       doc, py::arg("dataset"), keywords...);
   m.def(
       report_name,
-      [compute](const py::object& dataset, Args... args) {
-        return compute(dataset, false, std::move(args)...).report;
-      },
+      [compute](const py::object& dataset, Args... args) { return compute(dataset, false, std::move(args)...).report; },
       report_doc, py::arg("dataset"), keywords...);
 }
 
@@ -189,17 +188,16 @@ void register_presets(py::module_& m) {
         py::arg("resamples") = py::none(), py::arg("seed") = py::none(), py::arg("noise_limit") = py::none(),
         py::arg("pair_column") = py::none(), py::arg("process_columns") = py::none(),
         py::arg("check_comparability") = py::none(), py::arg("allow_new_and_removed") = py::none(),
-        py::arg("threads") = py::none(), py::arg("section_column") = py::none(),
-        py::arg("section_order") = py::none(), py::arg("section_titles") = py::none(),
-        py::arg("display_names") = py::none(), py::arg("drift_limit") = py::none(), py::arg("drift_k") = py::none(),
-        py::arg("gate") = py::none(), py::arg("title") = py::none(), py::arg("moderate") = py::none(),
+        py::arg("threads") = py::none(), py::arg("section_column") = py::none(), py::arg("section_order") = py::none(),
+        py::arg("section_titles") = py::none(), py::arg("display_names") = py::none(),
+        py::arg("drift_limit") = py::none(), py::arg("drift_k") = py::none(), py::arg("gate") = py::none(),
+        py::arg("title") = py::none(), py::arg("moderate") = py::none(),
         py::arg("assume_launches_identical") = py::none(), py::arg("launch_noise") = py::none());
 
   const SummaryReportOptions summary_defaults;
-  def_preset<SummaryPreset>(
-      m, "summary", "summary_report", &summary_options, &summary,
-      "The ``summary`` preset as a result: its report (as summary_report) and ``columns()``.",
-      R"doc(The ``summary`` preset: one row per sample set, or per group of sets pooled by ``by``.
+  def_preset<SummaryPreset>(m, "summary", "summary_report", &summary_options, &summary,
+                            "The ``summary`` preset as a result: its report (as summary_report) and ``columns()``.",
+                            R"doc(The ``summary`` preset: one row per sample set, or per group of sets pooled by ``by``.
 
 Columns: the label values, n, median (p50), MAD / p50, CV (population σ /
 mean), min – max, drift (median of the last ``k`` samples over the first
@@ -209,9 +207,10 @@ samples in measurement order. Reader warnings become a warning note;
 :class:`benchreport.InputError` when a group mixes dimensions (e.g. times
 with throughputs), which cannot be pooled. Definitions are in
 docs/statistics-summary.md.)doc",
-      py::arg("by") = py::none(), py::kw_only(), py::arg("k") = static_cast<long long>(summary_defaults.drift_k),
-      py::arg("drift_limit") = py::none(), py::arg("title") = summary_defaults.title,
-      py::arg("threads") = static_cast<long long>(summary_defaults.threads));
+                            py::arg("by") = py::none(), py::kw_only(),
+                            py::arg("k") = static_cast<long long>(summary_defaults.drift_k),
+                            py::arg("drift_limit") = py::none(), py::arg("title") = summary_defaults.title,
+                            py::arg("threads") = static_cast<long long>(summary_defaults.threads));
   m.attr("SUMMARY_SCHEMA") = std::string(kSummarySchema);
 
   const RunnersReportOptions runners_defaults;
@@ -246,7 +245,8 @@ docs/statistics-summary.md.)doc",
       },
       py::arg("dataset"), py::arg("rows") = matrix_defaults.rows, py::arg("cols") = matrix_defaults.cols,
       py::arg("tables") = matrix_defaults.tables, py::arg("stat") = default_stat, py::arg("names") = py::none(),
-      py::arg("quick_rows") = py::none(), py::arg("quick_row_count") = static_cast<long long>(matrix_defaults.quick_row_count),
+      py::arg("quick_rows") = py::none(),
+      py::arg("quick_row_count") = static_cast<long long>(matrix_defaults.quick_row_count),
       py::arg("ratio_baseline") = py::none(), py::arg("title") = matrix_defaults.title,
       "The ``matrix`` preset: key take-aways, quick comparison and one full matrix per ``tables`` combination.\n\n"
       "``names`` maps label values to display names, over those the data brings (a ZFH log names its engines).");
