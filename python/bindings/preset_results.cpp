@@ -246,7 +246,7 @@ std::string comparison_repr(const ComparisonPreset& r) {
 }
 
 py::object side_bmf_of(const ComparisonPreset& r, const std::string& side, const py::object& path, double confidence,
-                       const py::kwargs& labels) {
+                       const py::KWArgs<py::str>& labels) {
   if (side != "head" && side != "base") {
     throw py::value_error(fmt::format("side must be 'head' or 'base', got {}", std::string(py::repr(py::str(side)))));
   }
@@ -364,7 +364,7 @@ void register_preset_results(py::module_& m) {
       "native_dataset",
       [](const py::object& dataset) {
         native_dataset(dataset);
-        return dataset.attr("_ds");
+        return py::object(dataset.attr("_ds"));
       },
       py::arg("dataset"), "The _core.Dataset behind a benchreport.Dataset; TypeError for anything else.");
   bind_matrix(m);

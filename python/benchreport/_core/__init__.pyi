@@ -13,7 +13,7 @@ import numpy.typing
 
 from . import compare
 
-__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonResult', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MatrixResult', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'RunnersResult', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'SummaryResult', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'alert_states', 'analyze_history', 'assemble_cached_history', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'code', 'compare', 'compare_dataset', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'expand_paths', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'known_unit_symbols', 'label_sides', 'link', 'matrix', 'matrix_report', 'median_ci', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_history_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'runners', 'runners_report', 'scaling', 'series_changes', 'sha256_hex', 'split_baseline', 'split_size', 'start_worker_pool', 'strong', 'summarize', 'summarize_grouped', 'summary', 'summary_report']
+__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonResult', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MatrixResult', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'RunnersResult', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'SummaryResult', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'alert_states', 'analyze_history', 'assemble_cached_history', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'code', 'compare', 'compare_dataset', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'expand_paths', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'known_unit_symbols', 'label_sides', 'link', 'matrix', 'matrix_report', 'median_ci', 'native_dataset', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_history_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'runners', 'runners_report', 'scaling', 'series_changes', 'sha256_hex', 'split_baseline', 'split_size', 'start_worker_pool', 'strong', 'summarize', 'summarize_grouped', 'summary', 'summary_report']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -852,7 +852,7 @@ class ComparisonResult:
         """
         The columnar view: ``{field: numpy array}``, one entry per matched case, with exactly the scalar fields of the JSON ``data`` cases (``key`` and ``robust`` flattened, ``section`` from the case's section); values in base units (``unit_base``). Built from the fields the JSON rows are built from (src/report/case_fields.hpp).
         """
-    def to_bmf(self, side: str = 'head', path: typing.Any = None, *, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, **kwargs) -> typing.Any:
+    def to_bmf(self, side: str = 'head', path: typing.Any = None, *, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, **kwargs: str) -> typing.Any:
         """
         One side ("head" or "base") as Bencher Metric Format JSON, one benchmark per case (named by the case key), optionally only the sets with the given labels (e.g. platform="ios"; that label then leaves the name); written to path, or returned when path is None. See Dataset.to_bmf.
         """
@@ -876,11 +876,9 @@ class ComparisonResult:
         """
         The report as aligned plain text (Report.to_text).
         """
-    def write_bmf_dir(self, directory: PathLike, *, split: str = 'platform', confidence: float = 0.95) -> list[Path]:
+    def write_bmf_dir(self, directory: typing.Any, *, split: str = 'platform', confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95) -> list:
         """
-        Writes :meth:`bmf_files` into ``directory`` (made if missing): every file rendered and
-            every path checked first, each file replaced atomically, never through a symbolic link.
-            Returns the paths written.
+        Writes bmf_files() into ``directory`` (made if missing): every file rendered and every path checked first, each file replaced atomically, never through a symbolic link. Returns the paths written.
         """
     @property
     def base_commit(self) -> str:
@@ -1655,6 +1653,10 @@ def median_ci(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], c
     """
     Distribution-free order-statistic confidence interval for the median, with the confidence actually
     achieved and the 1-based ranks used.
+    """
+def native_dataset(dataset: typing.Any) -> typing.Any:
+    """
+    The _core.Dataset behind a benchreport.Dataset; TypeError for anything else.
     """
 def natural_compare(a: typing.Any, b: typing.Any) -> int:
     """
