@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copyreg
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Sequence
 
 from . import _core
 from ._core import (
@@ -114,10 +114,11 @@ def compare(dataset: Any, baseline: Any = None, *args: Any, **options: Any) -> C
 compare.__doc__ = _core.compare_dataset.__doc__  # its keywords, defaults and text are the C++ function's
 
 
-def comparison_report(dataset: Dataset, baseline: Mapping[str, str] = {"revision": "base"}, *args: Any,
+def comparison_report(dataset: Dataset, baseline: Mapping[str, str] = {"revision": "base"},
+                      by: Optional[Sequence[str]] = None, threshold: Optional[float] = None,
                       **options: Any) -> Report:
-    """The ``comparison`` preset (the PR performance report) as a Report; arguments as for :func:`compare`."""
-    return compare(dataset, baseline, *args, **options).report
+    """The ``comparison`` preset (the PR performance report) as a Report; options as for :func:`compare`."""
+    return compare(dataset, baseline, by, threshold, **options).report
 
 
 def example_path(name: str = "") -> Path:
