@@ -10,6 +10,7 @@
 #include <optional>
 #include <tuple>
 #include <ostream>
+#include <sstream>
 #include <utility>
 
 #include "benchreport/core/error.hpp"
@@ -248,6 +249,88 @@ Json bmf_json(const Dataset& dataset, const BmfOptions& options) {
 
 void write_bmf(const Dataset& dataset, std::ostream& out, const BmfOptions& options) {
   out << to_json(bmf_json(dataset, options), JsonWriteOptions{.indent = 2}) << '\n';
+}
+
+namespace {
+
+// The distinct values a label column takes, sorted (sets without the label left out).
+std::vector<std::string> label_values(const Dataset& dataset, const std::string& column) {
+  std::vector<std::string> values;
+  const LabelColumn* labels = dataset.column(column);
+  if (labels == nullptr) return values;
+  std::vector<bool> used(labels->dictionary.size(), false);
+  for (const std::int32_t code : labels->codes) {
+    if (code >= 0) used[static_cast<std::size_t>(code)] = true;
+  }
+  for (std::size_t i = 0; i < used.size(); ++i) {
+    if (used[i]) values.push_back(labels->dictionary[i]);
+  }
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  return values;
+}
+
+bool file_name_char(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return std::isalnum(u) != 0 || c == '.' || c == '_' || c == '-';
+}
+
+// The part of a file name a split value gives (see comparison_bmf_files).
+std::string file_suffix(const std::string& value, const std::vector<std::string>& values) {
+  if (value.empty()) {
+    std::string name = "empty";
+    while (std::find(values.begin(), values.end(), name) != values.end()) name += '_';
+    return name;
+  }
+  std::string out;
+  bool in_run = false;  // inside a run of other characters, already written as one "_"
+  for (const char c : value) {
+    if (file_name_char(c)) {
+      out += c;
+    } else if (!in_run) {
+      out += '_';
+    }
+    in_run = !file_name_char(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> side_bmf(const Dataset& dataset, const std::string& side_column,
+                                    const std::string& side_value, const Labels& labels,
+                                    const std::vector<std::string>& by, double confidence) {
+  Labels wanted{{side_column, side_value}};
+  wanted.insert(wanted.end(), labels.begin(), labels.end());
+  const std::vector<std::size_t> sets = dataset.select(wanted);
+  if (sets.empty()) return std::nullopt;
+  BmfOptions options;
+  options.confidence = confidence;
+  for (const std::string& column : by) {
+    const bool given = std::any_of(labels.begin(), labels.end(), [&](const auto& l) { return l.first == column; });
+    if (!given) options.by.push_back(column);
+  }
+  std::ostringstream out;
+  write_bmf(dataset.subset(sets), out, options);
+  return out.str();
+}
+
+std::vector<BmfFile> comparison_bmf_files(const Dataset& dataset, const DatasetComparison& comparison,
+                                          const std::string& split, double confidence) {
+  const std::vector<std::string> values = label_values(dataset, split);
+  std::vector<std::optional<std::string>> splits(values.begin(), values.end());
+  if (splits.empty()) splits.emplace_back();  // no such label: one file per side
+  std::vector<BmfFile> files;
+  for (const auto& value : splits) {
+    const Labels labels = value ? Labels{{split, *value}} : Labels{};
+    const std::string suffix = value ? "-" + file_suffix(*value, values) : "";
+    for (const auto& [side_value, prefix] :
+         {std::pair{comparison.head_value, "bencher"}, std::pair{comparison.base_value, "bencher-base"}}) {
+      auto text = side_bmf(dataset, comparison.baseline_column, side_value, labels, comparison.by, confidence);
+      if (text) files.push_back({fmt::format("{}{}.json", prefix, suffix), std::move(*text)});
+    }
+  }
+  return files;
 }
 
 }  // namespace benchreport

@@ -159,3 +159,66 @@ TEST_CASE("BMF writer: pooling, names, metric collisions, errors") {
   bad.by = {"nope"};
   CHECK_THROWS_WITH(bmf_json(ds, bad), Catch::Contains("nope"));
 }
+
+namespace {
+
+// Base and head sets of one benchmark per platform value; the platform "" is a value of its own.
+Dataset two_sided(const std::vector<std::string>& platforms, bool head_only_last) {
+  Dataset ds;
+  const std::vector<double> base{1.0, 1.1, 1.2}, head{2.0, 2.1, 2.2};
+  for (std::size_t i = 0; i < platforms.size(); ++i) {
+    const bool base_too = !(head_only_last && i + 1 == platforms.size());
+    if (base_too)
+      ds.add_set({{"benchmark", "b"}, {"platform", platforms[i]}, {"revision", "base"}}, base, parse_unit("ms"));
+    ds.add_set({{"benchmark", "b"}, {"platform", platforms[i]}, {"revision", "head"}}, head, parse_unit("ms"));
+  }
+  return ds;
+}
+
+DatasetComparison sides(const std::vector<std::string>& by) {
+  DatasetComparison c;
+  c.by = by;
+  c.baseline_column = "revision";
+  c.base_value = "base";
+  c.head_value = "head";
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("BMF of one side of a comparison: the side's sets with the labels, named without them") {
+  const Dataset ds = two_sided({"ios", "android"}, false);
+  const auto head_ios = side_bmf(ds, "revision", "head", {{"platform", "ios"}}, {"benchmark", "platform"}, 0.95);
+  REQUIRE(head_ios);
+  BmfOptions expected;
+  expected.by = {"benchmark"};  // platform was given: it names nothing
+  CHECK(*head_ios == bmf_text(ds.subset(ds.select({{"revision", "head"}, {"platform", "ios"}})), expected));
+  CHECK(head_ios->find("\"b\"") != std::string::npos);
+  CHECK_FALSE(side_bmf(ds, "revision", "head", {{"platform", "windows"}}, {"benchmark"}, 0.95));
+  // Without labels every set of the side is named by `by`.
+  const auto base = side_bmf(ds, "revision", "base", {}, {"benchmark", "platform"}, 0.95);
+  REQUIRE(base);
+  BmfOptions both;
+  both.by = {"benchmark", "platform"};
+  CHECK(*base == bmf_text(ds.subset(ds.select({{"revision", "base"}})), both));
+}
+
+TEST_CASE("BMF files of a comparison: Nitro's names per split value, a side without sets gets none") {
+  const Dataset ds = two_sided({"ios", "a b/c", "", "empty", "new"}, true);
+  std::vector<std::string> names;
+  for (const BmfFile& f : comparison_bmf_files(ds, sides({"benchmark", "platform"}), "platform", 0.95)) {
+    names.push_back(f.name);
+    CHECK_FALSE(f.text.empty());
+  }
+  // Sorted values: "", "a b/c", "empty", "ios", "new"; "" is "empty_" since "empty" exists; "new" has no base.
+  CHECK(names == std::vector<std::string>{"bencher-empty_.json", "bencher-base-empty_.json", "bencher-a_b_c.json",
+                                          "bencher-base-a_b_c.json", "bencher-empty.json", "bencher-base-empty.json",
+                                          "bencher-ios.json", "bencher-base-ios.json", "bencher-new.json"});
+  // No such label: one file per side.
+  const Dataset plain = two_sided({"x"}, false);
+  std::vector<std::string> plain_names;
+  for (const BmfFile& f : comparison_bmf_files(plain, sides({"benchmark"}), "device", 0.95)) {
+    plain_names.push_back(f.name);
+  }
+  CHECK(plain_names == std::vector<std::string>{"bencher.json", "bencher-base.json"});
+}

@@ -5,9 +5,11 @@
 // distribution-free confidence interval (docs/statistics-summary.md). The
 // reader of the same format is io's "bmf" reader (benchreport/io/read.hpp).
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "benchreport/compare/dataset.hpp"
 #include "benchreport/core/json_writer.hpp"
 #include "benchreport/data/dataset.hpp"
 #include "benchreport/data/label_roles.hpp"
@@ -41,5 +43,24 @@ Json bmf_json(const Dataset& dataset, const BmfOptions& options = {});
 
 // bmf_json pretty-printed (2 spaces), with a final newline.
 void write_bmf(const Dataset& dataset, std::ostream& out, const BmfOptions& options = {});
+
+// One side of a base -> head comparison as BMF text: the sets whose `side_column` label is
+// `side_value` and that carry `labels`, named by `by` less the columns of `labels` (each of those
+// has one value there, so it names nothing); nullopt when no set matches.
+std::optional<std::string> side_bmf(const Dataset& dataset, const std::string& side_column,
+                                    const std::string& side_value, const Labels& labels,
+                                    const std::vector<std::string>& by, double confidence);
+
+struct BmfFile {
+  std::string name, text;
+};
+
+// A comparison's BMF files as Nitro names them, per value of the `split` label in sorted order:
+// bencher-<value>.json (head) and bencher-base-<value>.json (base); without that label
+// bencher.json and bencher-base.json. In a file name each run of characters other than
+// A-Z a-z 0-9 . _ - becomes "_", and the empty value is "empty" ("empty_", ... when a value
+// "empty" exists too). A side with no sets for a value gets no file.
+std::vector<BmfFile> comparison_bmf_files(const Dataset& dataset, const DatasetComparison& comparison,
+                                          const std::string& split, double confidence);
 
 }  // namespace benchreport

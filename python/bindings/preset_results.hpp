@@ -1,0 +1,42 @@
+#pragma once
+// What the presets return to Python (benchreport.ComparisonResult, ComparisonCase, MatrixResult,
+// SummaryResult, RunnersResult): a report to render and display, its columnar view, and what else
+// the preset computed. The classes are bound in preset_results.cpp, the functions that make them in
+// register_presets.cpp. Results pickle as the call that made them (benchreport/_pickling.py), so
+// each class takes attributes (`_call`).
+#include <pybind11/pybind11.h>
+
+#include <memory>
+
+#include "benchreport/compare/matrix.hpp"
+#include "benchreport/presets/comparison.hpp"
+#include "benchreport/presets/preset_result.hpp"
+
+namespace benchreport::python {
+
+// br.compare: the comparison, its report and columns, and the Dataset compared (its sides become BMF).
+struct ComparisonPreset {
+  std::shared_ptr<const ComparisonView> view;  // shared with the report's payload, rendered from it
+  Report report;
+  Columns columns;
+  pybind11::object dataset;                   // the benchreport.Dataset
+  pybind11::object cases = pybind11::none();  // list of ComparisonCase, made on first access
+};
+
+// br.matrix: the matrix of one statistic with its report (one table) and one row per cell.
+struct MatrixPreset {
+  Matrix matrix;
+  Report report;
+  Columns columns;
+};
+
+// br.summary and br.runners: one C++ type each, so that Python sees two classes.
+struct SummaryPreset : PresetResult {};
+struct RunnersPreset : PresetResult {};
+
+// The core Dataset of a benchreport.Dataset; TypeError naming what was given otherwise.
+const Dataset& native_dataset(const pybind11::object& dataset);
+
+void register_preset_results(pybind11::module_& m);
+
+}  // namespace benchreport::python
