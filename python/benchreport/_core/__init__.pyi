@@ -13,7 +13,7 @@ import numpy.typing
 
 from . import compare
 
-__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingAnalysis', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'alert_states', 'analyze_history', 'assemble_cached_history', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'code', 'commit_entries', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'expand_paths', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'history', 'known_unit_symbols', 'label_commits', 'label_sides', 'link', 'long_table_sets', 'median_ci', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'strong', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonResult', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MatrixResult', 'MedianCI', 'ModelFit', 'Output', 'OutputError', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'RunnersResult', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingAnalysis', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'SummaryResult', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'address_space_limit', 'alert_states', 'analyze_history', 'append_text', 'assemble_cached_history', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'cap_address_space', 'check_output_path', 'code', 'commit_entries', 'compare', 'compare_dataset', 'compare_growth', 'concat', 'dataset_from_csr', 'describe_memory_limit', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'estimated_need', 'expand_paths', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'history', 'known_unit_symbols', 'label_commits', 'label_sides', 'link', 'long_table_sets', 'matrix', 'matrix_report', 'median_ci', 'memory_limit', 'native_dataset', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_history_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'resident_bytes', 'restore_address_space_limit', 'runners', 'runners_report', 'scaling', 'series_changes', 'sha256_hex', 'split_baseline', 'split_size', 'start_worker_pool', 'strong', 'summarize', 'summarize_grouped', 'summary', 'summary_report', 'write_atomic', 'write_outputs']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -667,59 +667,6 @@ class Report:
     @data.setter
     def data(self, arg1: typing.Any) -> None:
         ...
-class ComparisonCase:
-    """
-    One matched case: key (values of `by`), display name, section, process pairs and its CaseComparison.
-    """
-    @property
-    def comparison(self) -> compare.CaseComparison:
-        ...
-    @property
-    def key(self) -> list[str]:
-        ...
-    @property
-    def name(self) -> str:
-        ...
-    @property
-    def pairs(self) -> list[str]:
-        ...
-    @property
-    def section(self) -> str:
-        ...
-class ComparisonView:
-    """
-    A dataset comparison with its cases' display names and sections.
-    """
-    @property
-    def base_commit(self) -> str:
-        ...
-    @property
-    def base_value(self) -> str:
-        ...
-    @property
-    def baseline_column(self) -> str:
-        ...
-    @property
-    def by(self) -> list[str]:
-        ...
-    @property
-    def cases(self) -> list[ComparisonCase]:
-        ...
-    @property
-    def head_commit(self) -> str:
-        ...
-    @property
-    def head_value(self) -> str:
-        ...
-    @property
-    def new_cases(self) -> list[list[str]]:
-        ...
-    @property
-    def removed_cases(self) -> list[list[str]]:
-        ...
-    @property
-    def same_revision(self) -> bool:
-        ...
 class Matrix:
     """
     Rows × columns of one statistic (values in base units, NaN = no data).
@@ -767,6 +714,283 @@ class Matrix:
     def values(self) -> numpy.typing.NDArray[numpy.float64]:
         """
         n_rows × n_cols float64 array in base units, NaN = no data.
+        """
+class MatrixResult:
+    """
+    Result of matrix(): rows × columns of one statistic; values are in the base unit (seconds for times), NaN = no data.
+    """
+    @staticmethod
+    def _repr_pretty_(obj: typing.Any, printer: typing.Any, cycle: bool) -> None:
+        ...
+    def _repr_html_(self) -> str:
+        ...
+    def _repr_markdown_(self) -> str:
+        ...
+    def best(self) -> list[str | None]:
+        """
+        Best column per row (direction-aware; the first on a tie), None for an empty row.
+        """
+    def columns(self) -> dict:
+        """
+        The long form, ``{field: numpy array}`` with one entry per cell: the row and column labels, ``value`` (base unit, NaN = no data), ``unit``, ``sets`` and ``best`` (the fields of the JSON ``data["cells"]``).
+        """
+    def pivot(self) -> typing.Any:
+        """
+        Rows × columns of ``values`` as a DataFrame indexed by the row and column names.
+        """
+    def to_html(self, *, sparklines: bool = True) -> str:
+        """
+        The report as one standalone HTML document (Report.to_html).
+        """
+    def to_json(self, indent: typing.SupportsInt | typing.SupportsIndex = 2) -> str:
+        """
+        The report as JSON (Report.to_json).
+        """
+    def to_markdown(self, budget: typing.SupportsInt | typing.SupportsIndex = 65536, *, full_report_location: str | None = None, sparklines: bool = True) -> str:
+        """
+        The report as GitHub-flavoured Markdown (Report.to_markdown).
+        """
+    def to_pandas(self) -> typing.Any:
+        """
+        One row per cell: ``DataFrame(self.columns())``; :meth:`pivot` gives rows × columns.
+        """
+    def to_text(self, color: bool = False, *, sparklines: bool = True) -> str:
+        """
+        The report as aligned plain text (Report.to_text).
+        """
+    @property
+    def base_unit(self) -> str:
+        ...
+    @property
+    def col_columns(self) -> list[str]:
+        ...
+    @property
+    def cols(self) -> list[str]:
+        ...
+    @property
+    def core(self) -> Matrix:
+        """
+        The C++ Matrix.
+        """
+    @property
+    def higher_is_better(self) -> bool:
+        ...
+    @property
+    def report(self) -> Report:
+        """
+        The preset's Report.
+        """
+    @property
+    def row_columns(self) -> list[str]:
+        ...
+    @property
+    def rows(self) -> list[str]:
+        ...
+    @property
+    def stat(self) -> str:
+        ...
+    @property
+    def unit(self) -> str:
+        ...
+    @property
+    def values(self) -> numpy.typing.NDArray[numpy.float64]:
+        ...
+class ComparisonCase:
+    """
+    One matched case of compare(): its key (label values of ``by``), display name, section, process pairs and its CaseComparison (``comparison``; ``stats`` is the same object under its earlier name).
+    """
+    def __repr__(self) -> str:
+        ...
+    @property
+    def change(self) -> float:
+        """
+        head p50 / base p50 - 1 over pooled samples.
+        """
+    @property
+    def comparison(self) -> compare.CaseComparison:
+        """
+        The case's CaseComparison.
+        """
+    @property
+    def key(self) -> dict:
+        ...
+    @property
+    def name(self) -> str:
+        ...
+    @property
+    def pairs(self) -> list[str]:
+        ...
+    @property
+    def section(self) -> str:
+        ...
+    @property
+    def stats(self) -> compare.CaseComparison:
+        """
+        The case's CaseComparison (its earlier name).
+        """
+    @property
+    def verdict(self) -> str:
+        ...
+class ComparisonResult:
+    """
+    Result of compare(): matched cases, new/removed cases and the rendered report.
+    """
+    @staticmethod
+    def _repr_pretty_(obj: typing.Any, printer: typing.Any, cycle: bool) -> None:
+        ...
+    def __repr__(self) -> str:
+        ...
+    def _repr_html_(self) -> str:
+        ...
+    def _repr_markdown_(self) -> str:
+        ...
+    def bmf_files(self, *, split: str = 'platform', confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95) -> list[tuple[str, str]]:
+        """
+        (file name, BMF text) pairs: ``bencher-<split value>.json`` (head) and ``bencher-base-<split value>.json`` (base) per value of the ``split`` label (Nitro's naming), or ``bencher.json`` / ``bencher-base.json`` when the sets have no such label (a value "" is ``bencher-empty.json``); a side with no sets there (all cases new or removed) gets no file.
+        """
+    def columns(self) -> dict:
+        """
+        The columnar view: ``{field: numpy array}``, one entry per matched case, with exactly the scalar fields of the JSON ``data`` cases (``key`` and ``robust`` flattened, ``section`` from the case's section); values in base units (``unit_base``). Built from the fields the JSON rows are built from (src/report/case_fields.hpp).
+        """
+    def to_bmf(self, side: str = 'head', path: typing.Any = None, *, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, **kwargs: str) -> typing.Any:
+        """
+        One side ("head" or "base") as Bencher Metric Format JSON, one benchmark per case (named by the case key), optionally only the sets with the given labels (e.g. platform="ios"; that label then leaves the name); written to path, or returned when path is None. See Dataset.to_bmf.
+        """
+    def to_html(self, *, sparklines: bool = True) -> str:
+        """
+        The report as one standalone HTML document (Report.to_html).
+        """
+    def to_json(self, indent: typing.SupportsInt | typing.SupportsIndex = 2) -> str:
+        """
+        The report as JSON (Report.to_json).
+        """
+    def to_markdown(self, budget: typing.SupportsInt | typing.SupportsIndex = 65536, *, full_report_location: str | None = None, sparklines: bool = True) -> str:
+        """
+        The report as GitHub-flavoured Markdown (Report.to_markdown).
+        """
+    def to_pandas(self) -> typing.Any:
+        """
+        One row per case: ``DataFrame(self.columns())``.
+        """
+    def to_text(self, color: bool = False, *, sparklines: bool = True) -> str:
+        """
+        The report as aligned plain text (Report.to_text).
+        """
+    def write_bmf_dir(self, directory: typing.Any, *, split: str = 'platform', confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95) -> list:
+        """
+        Writes bmf_files() into ``directory`` (made if missing): every file rendered and every path checked first, each file replaced atomically, never through a symbolic link. Returns the paths written.
+        """
+    @property
+    def base_commit(self) -> str:
+        ...
+    @property
+    def base_value(self) -> str:
+        ...
+    @property
+    def by(self) -> list[str]:
+        ...
+    @property
+    def cases(self) -> list:
+        """
+        The matched cases in input order (ComparisonCase), made on first access: a report of 100 000 cases rendered without reading them (the CLI) never builds their Python objects. They are copies: the report's JSON payload is rendered from the same view.
+        """
+    @property
+    def head_commit(self) -> str:
+        ...
+    @property
+    def head_value(self) -> str:
+        ...
+    @property
+    def new_cases(self) -> list:
+        """
+        Keys (``{column: value}``) of the cases only head has.
+        """
+    @property
+    def removed_cases(self) -> list:
+        """
+        Keys (``{column: value}``) of the cases only base has.
+        """
+    @property
+    def report(self) -> Report:
+        """
+        The preset's Report.
+        """
+    @property
+    def same_revision(self) -> bool:
+        ...
+class SummaryResult:
+    """
+    Result of summary(): the summary preset's report and its columns.
+    """
+    def _repr_html_(self) -> str:
+        ...
+    def _repr_markdown_(self) -> str:
+        ...
+    def columns(self) -> dict:
+        """
+        ``{field: numpy array}``, one entry per row: the label values (unprefixed, "" where a set has none) and the scalar fields of the JSON ``data`` groups (NaN where JSON has null).
+        """
+    def to_html(self, *, sparklines: bool = True) -> str:
+        """
+        The report as one standalone HTML document (Report.to_html).
+        """
+    def to_json(self, indent: typing.SupportsInt | typing.SupportsIndex = 2) -> str:
+        """
+        The report as JSON (Report.to_json).
+        """
+    def to_markdown(self, budget: typing.SupportsInt | typing.SupportsIndex = 65536, *, full_report_location: str | None = None, sparklines: bool = True) -> str:
+        """
+        The report as GitHub-flavoured Markdown (Report.to_markdown).
+        """
+    def to_pandas(self) -> typing.Any:
+        """
+        One row per entry of columns(): ``DataFrame(self.columns())``.
+        """
+    def to_text(self, color: bool = False, *, sparklines: bool = True) -> str:
+        """
+        The report as aligned plain text (Report.to_text).
+        """
+    @property
+    def report(self) -> Report:
+        """
+        The preset's Report.
+        """
+class RunnersResult:
+    """
+    Result of runners(): the runners preset's report and its columns.
+    """
+    def _repr_html_(self) -> str:
+        ...
+    def _repr_markdown_(self) -> str:
+        ...
+    def columns(self) -> dict:
+        """
+        ``{field: numpy array}``, one entry per compared set (the fields of the JSON ``data["results"]``): runner, suite, metric, backend, service, unit, pinned, then median, min, max, cv_population and n in the set's own unit.
+        """
+    def to_html(self, *, sparklines: bool = True) -> str:
+        """
+        The report as one standalone HTML document (Report.to_html).
+        """
+    def to_json(self, indent: typing.SupportsInt | typing.SupportsIndex = 2) -> str:
+        """
+        The report as JSON (Report.to_json).
+        """
+    def to_markdown(self, budget: typing.SupportsInt | typing.SupportsIndex = 65536, *, full_report_location: str | None = None, sparklines: bool = True) -> str:
+        """
+        The report as GitHub-flavoured Markdown (Report.to_markdown).
+        """
+    def to_pandas(self) -> typing.Any:
+        """
+        One row per entry of columns(): ``DataFrame(self.columns())``.
+        """
+    def to_text(self, color: bool = False, *, sparklines: bool = True) -> str:
+        """
+        The report as aligned plain text (Report.to_text).
+        """
+    @property
+    def report(self) -> Report:
+        """
+        The preset's Report.
         """
 class ModelFit:
     """
@@ -1306,6 +1530,34 @@ class HistoryAnalysis:
     @property
     def history(self) -> History:
         ...
+class OutputError(OSError):
+    """
+    An output path that cannot be written; the message names the path.
+    """
+class Output:
+    """
+    Text for one path: replaced atomically, or appended to (append=True). text may be UTF-8 already, as bytes or a buffer. Instead of text, write_to may render the output into an open binary file descriptor (a large report, never held whole).
+    """
+    def __init__(self, path: str, text: typing.Any = b'', append: bool = False, write_to: typing.Any = None) -> None:
+        ...
+    def __repr__(self) -> str:
+        ...
+    @property
+    def append(self) -> bool:
+        ...
+    @property
+    def path(self) -> str:
+        ...
+    @property
+    def text(self) -> typing.Any:
+        ...
+    @property
+    def write_to(self) -> typing.Any:
+        ...
+def address_space_limit() -> typing.Any:
+    """
+    RLIMIT_AS as (soft, hard), or None where there is no such limit (Windows).
+    """
 def alert_states(analysis: HistoryAnalysis, confirm_after: typing.SupportsInt | typing.SupportsIndex, acknowledged: collections.abc.Sequence[collections.abc.Sequence[bool]]) -> list[list[str]]:
     """
     Per series, per change point: 'new', 'confirmed', 'acknowledged' or 'resolved' (compare/alert_state.hpp); acknowledged[i][k] = the store holds change point k of series i acknowledged.
@@ -1313,6 +1565,10 @@ def alert_states(analysis: HistoryAnalysis, confirm_after: typing.SupportsInt | 
 def analyze_history(data: typing.Any, *, order: str = 'commit', sort: bool = False, by: collections.abc.Sequence[str] = [], max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, threads: typing.SupportsInt | typing.SupportsIndex = 0, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005, method: str = 'steps', step_min_segment: typing.SupportsInt | typing.SupportsIndex = 3, step_threshold: typing.SupportsFloat | typing.SupportsIndex = 3.0, min_effect: typing.SupportsFloat | typing.SupportsIndex = 1.0, window: typing.SupportsInt | typing.SupportsIndex = 40) -> HistoryAnalysis:
     """
     Series per case ordered by `order` (a Dataset), or the series of a History, and the change points of each.
+    """
+def append_text(path: str, text: typing.Any) -> None:
+    """
+    Appends text to path (created when missing), never through a symbolic link.
     """
 def assemble_cached_history(case: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], run: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], position: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], value: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], processes: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], samples: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], *, commit_of_run: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], first: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], cases: collections.abc.Sequence[tuple[collections.abc.Sequence[tuple[str, str]], str, str]], pooled: collections.abc.Sequence[tuple[typing.SupportsInt | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex, typing.SupportsFloat | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex]], by: collections.abc.Sequence[str], commits: collections.abc.Sequence[str]) -> History:
     """
@@ -1330,9 +1586,17 @@ def cached_first_rows(case: typing.Annotated[numpy.typing.ArrayLike, numpy.int64
     """
     The row of each case's first appearance (earliest run, then position), cases in that order.
     """
-def canonical_json(json_text: str) -> str:
+def canonical_json(parameters: typing.Any) -> str:
     """
-    Canonical JSON text (sorted keys, no whitespace), as json.dumps(sort_keys=True, separators=(',', ':'), ensure_ascii=False).
+    Canonical JSON text (sorted keys, no whitespace), as json.dumps(sort_keys=True, separators=(',', ':'), ensure_ascii=False). A ``str`` is JSON text; other objects go through ``json.dumps``.
+    """
+def cap_address_space(bytes: typing.SupportsInt | typing.SupportsIndex, source: str) -> bool:
+    """
+    Lowers RLIMIT_AS so an allocation past the memory limit fails (MemoryError) instead of the OOM killer ending the process; False when no lower cap was set (docs/hardening.md).
+    """
+def check_output_path(path: str) -> None:
+    """
+    Raises OutputError unless path can be written as a regular file without following a link.
     """
 def code(text: typing.Any) -> Span:
     """
@@ -1341,6 +1605,31 @@ def code(text: typing.Any) -> Span:
 def commit_entries(items: collections.abc.Sequence[os.PathLike | str | bytes]) -> list:
     """
     Inputs with each folder replaced by its entries (files and subfolders, hidden ones skipped) in natural file-name order (``run-2`` before ``run-10``): one commit per entry. A folder read whole would be one commit.
+    """
+def compare_dataset(dataset: typing.Any, baseline: typing.Any = None, by: collections.abc.Sequence[str] | None = None, threshold: typing.SupportsFloat | typing.SupportsIndex | None = None, *, head_value: str | None = None, alpha: typing.SupportsFloat | typing.SupportsIndex | None = None, confidence: typing.SupportsFloat | typing.SupportsIndex | None = None, resamples: typing.SupportsInt | typing.SupportsIndex | None = None, seed: typing.SupportsInt | typing.SupportsIndex | None = None, noise_limit: typing.SupportsFloat | typing.SupportsIndex | None = None, pair_column: str | None = None, process_columns: collections.abc.Sequence[str] | None = None, check_comparability: bool | None = None, allow_new_and_removed: bool | None = None, threads: typing.SupportsInt | typing.SupportsIndex | None = None, section_column: str | None = None, section_order: collections.abc.Sequence[str] | None = None, section_titles: collections.abc.Mapping[str, str] | None = None, display_names: collections.abc.Mapping[str, str] | None = None, drift_limit: typing.SupportsFloat | typing.SupportsIndex | None = None, drift_k: typing.SupportsInt | typing.SupportsIndex | None = None, gate: bool | None = None, title: str | None = None, moderate: bool | None = None, assume_launches_identical: bool | None = None, launch_noise: collections.abc.Mapping[str, compare.LaunchNoise] | None = None) -> ComparisonResult:
+    """
+    Compare head against the baseline side of ``dataset`` per case.
+
+    ``baseline`` picks the base side by one label (``{"revision": "base"}``); the
+    head side is the other value of that label (or ``head_value``). Cases are the
+    distinct values of ``by`` (default: every label except the baseline and
+    per-process labels). Processes pair by the ``pair_column`` label (``pair``). Refuses
+    (``InputError``) when suite hashes, devices, OS versions, architectures,
+    toolchains, runner settings or per-case iterations differ, unless
+    ``check_comparability=False``. ``threshold`` is the relative change that matters (5 %).
+
+    Every keyword is the field of the same name of the C++ ``ComparisonReportOptions`` /
+    ``DatasetCompareOptions`` / ``CompareOptions`` (docs/presets.md); None keeps its C++ default
+    (alpha 0.05, confidence 0.95, resamples 10 000, seed 0, section_column ``platform``, drift_limit 10 %,
+    title "Performance Report").
+    ``confidence`` is the level of the intervals (and of the equivalence test); ``moderate``: the
+    moderated t across cases (docs/statistics-comparison.md). With one process per side no
+    slower/faster/equivalent claim is made unless ``assume_launches_identical`` (every launch assumed
+    to run at one speed). ``launch_noise`` maps case names to ``LaunchNoise`` learned from a branch's stored
+    runs (:mod:`benchreport.launch_noise`; :func:`benchreport.launch_noise.compare_with_store` builds it).
+
+    ``compare(base, head)`` with two Datasets, paths, folders or globs (one or
+    a list each) compares them as the sides, labelled as ``load(base=, head=)``.
     """
 def compare_growth(base: ScalingFit, head: ScalingFit, *, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, exponent_threshold: typing.SupportsFloat | typing.SupportsIndex = 0.1, at: typing.SupportsFloat | typing.SupportsIndex | None = None, far_factor: typing.SupportsFloat | typing.SupportsIndex = 10.0) -> GrowthChange:
     """
@@ -1353,6 +1642,10 @@ def concat(parts: collections.abc.Sequence[Dataset]) -> Dataset:
 def dataset_from_csr(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], labels: collections.abc.Sequence[collections.abc.Sequence[tuple[str, str]]], unit: str = 's', units: collections.abc.Sequence[str] | None = None, weights: typing.Annotated[numpy.typing.ArrayLike, numpy.float64] | None = None, directions: collections.abc.Sequence[str | None] | None = None, custom_unit_ok: bool = True) -> Dataset:
     """
     A Dataset from CSR arrays read in place (an Arrow float64 column and its group offsets, Dataset.from_arrays): set i is values[offsets[i]:offsets[i+1]] with labels[i], in `unit` (or units[i]); weights align with values; directions[i] None = from the unit.
+    """
+def describe_memory_limit(bytes: typing.SupportsInt | typing.SupportsIndex, source: str) -> str:
+    """
+    'the memory limit of N bytes (M MiB, source)', as the command line's errors name it.
     """
 def detect_format(name: str, first_bytes: bytes) -> str:
     ...
@@ -1382,13 +1675,17 @@ def e_divisive(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, ma
     ``search_end=True`` also searches where the second segment ends (Matteson & James, Otava);
     False lets it run to the end of the segment (signal-processing-algorithms).
     """
+def estimated_need(input_bytes: typing.SupportsInt | typing.SupportsIndex) -> int:
+    """
+    Memory a read of input_bytes (after decompression) may need on top of what is resident: 12 bytes a byte.
+    """
 def expand_paths(items: collections.abc.Iterable[typing.Any]) -> list[str]:
     """
     Paths as given, glob patterns expanded in natural order (the one expander of br.load and the CLI); InputError for a pattern nothing matches.
     """
-def fingerprint(json_text: str, hex_digits: typing.SupportsInt | typing.SupportsIndex = 12) -> str:
+def fingerprint(parameters: typing.Any, hex_digits: typing.SupportsInt | typing.SupportsIndex = 12) -> str:
     """
-    First hex digits of the SHA-256 of the canonical JSON.
+    Parameter fingerprint: first hex digits of SHA-256 of the canonical JSON of ``parameters``. A ``str`` is taken as JSON text; any other object is serialised with ``json.dumps`` first.
     """
 def fit_scaling(levels: collections.abc.Sequence[tuple[typing.SupportsFloat | typing.SupportsIndex, collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex]]], *, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, reference_size: typing.SupportsFloat | typing.SupportsIndex = 0.0, lack_of_fit_alpha: typing.SupportsFloat | typing.SupportsIndex = 0.01) -> ScalingFit:
     """
@@ -1495,10 +1792,28 @@ def long_table_sets(rows: typing.SupportsInt | typing.SupportsIndex, labels: col
     """
     (offsets, labels per set, unit per set) of a long table: consecutive rows with equal codes in every column are one set (data/long_table.hpp).
     """
+def matrix(dataset: typing.Any, rows: collections.abc.Sequence[str], cols: collections.abc.Sequence[str], stat: str = 'median', names: collections.abc.Mapping[str, str] | None = None) -> MatrixResult:
+    """
+    Rows × columns of ``stat`` (median of run medians, pooled_median, mean, min) over the whole dataset.
+    """
+def matrix_report(dataset: typing.Any, rows: collections.abc.Sequence[str] = ['algorithm'], cols: collections.abc.Sequence[str] = ['engine'], tables: collections.abc.Sequence[str] = ['platform', 'size'], stat: str = 'median', names: collections.abc.Mapping[str, str] | None = None, quick_rows: collections.abc.Sequence[str] | None = None, quick_row_count: typing.SupportsInt | typing.SupportsIndex = 4, ratio_baseline: str | None = None, title: str = 'Benchmarks') -> Report:
+    """
+    The ``matrix`` preset: key take-aways, quick comparison and one full matrix per ``tables`` combination.
+
+    ``names`` maps label values to display names, over those the data brings (a ZFH log names its engines).
+    """
 def median_ci(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95) -> MedianCI:
     """
     Distribution-free order-statistic confidence interval for the median, with the confidence actually
     achieved and the 1-based ranks used.
+    """
+def memory_limit(proc: str = '/proc/self/cgroup', cgroup_root: str = '/sys/fs/cgroup') -> typing.Any:
+    """
+    The smallest memory limit (bytes, the file that set it) of the cgroups listed in proc and their parents (v2 memory.max, v1 memory.limit_in_bytes under cgroup_root), or None.
+    """
+def native_dataset(dataset: typing.Any) -> typing.Any:
+    """
+    The _core.Dataset behind a benchreport.Dataset; TypeError for anything else.
     """
 def natural_compare(a: typing.Any, b: typing.Any) -> int:
     """
@@ -1508,7 +1823,7 @@ def neutralize_text(text: typing.Any) -> str:
     """
     Input text made safe to print on a terminal: invalid UTF-8 -> U+FFFD; control characters (newline, tab, ESC, C1, DEL) -> one space each; bidi controls (U+202A-202E, U+2066-2069, U+200E, U+200F) -> U+FFFD. The rule of the text renderer (core/escape.hpp neutralize_text).
     """
-def nitro_case_name(id: str, platform: str, display_name: str = '') -> str:
+def nitro_case_name(metric_id: str, platform: str, display_name: str = '') -> str:
     """
     Display name of a Nitro metric id: 'nitro-cpp/function/add-numbers' on 'ios' -> 'C++ addNumbers()'.
     """
@@ -1526,29 +1841,9 @@ def presets_case_comparisons_report(results: collections.abc.Sequence[compare.Ca
     """
     CompareResults as a Report: the comparison preset's change table and the warnings.
     """
-def presets_comparison(dataset: Dataset, *, baseline_column: str | None = None, baseline_value: str | None = None, head_value: str | None = None, by: collections.abc.Sequence[str] | None = None, pair_column: str | None = None, process_columns: collections.abc.Sequence[str] | None = None, threads: typing.SupportsInt | typing.SupportsIndex | None = None, run_checks: collections.abc.Sequence[str] | None = None, work_checks: collections.abc.Sequence[str] | None = None, commit_keys: collections.abc.Sequence[str] | None = None, check_comparability: bool | None = None, allow_new_and_removed: bool | None = None, threshold: typing.SupportsFloat | typing.SupportsIndex | None = None, alpha: typing.SupportsFloat | typing.SupportsIndex | None = None, confidence: typing.SupportsFloat | typing.SupportsIndex | None = None, resamples: typing.SupportsInt | typing.SupportsIndex | None = None, seed: typing.SupportsInt | typing.SupportsIndex | None = None, noise_limit: typing.SupportsFloat | typing.SupportsIndex | None = None, moderate: bool | None = None, assume_launches_identical: bool | None = None, title: str | None = None, section_column: str | None = None, section_order: collections.abc.Sequence[str] | None = None, section_titles: collections.abc.Mapping[str, str] | None = None, benchmark_column: str | None = None, display_names: collections.abc.Mapping[str, str] | None = None, display_name_key: str | None = None, drift_limit: typing.SupportsFloat | typing.SupportsIndex | None = None, drift_k: typing.SupportsInt | typing.SupportsIndex | None = None, gate: bool | None = None, launch_noise: collections.abc.Mapping[str, compare.LaunchNoise] | None = None) -> tuple[ComparisonView, Report, dict]:
-    """
-    Compare base and head over a Dataset; returns (ComparisonView, Report, columns). Keywords are the fields of ComparisonReportOptions and DatasetCompareOptions; None keeps the C++ default.
-    """
 def presets_history_report(analysis: HistoryAnalysis, *, title: str = 'History', alerts: collections.abc.Sequence[collections.abc.Sequence[tuple[str, str, str]]] = []) -> Report:
     """
     The history preset of an analysis; alerts = per series, per change point (state, note, cause) from a store.
-    """
-def presets_matrix(dataset: Dataset, rows: collections.abc.Sequence[str], cols: collections.abc.Sequence[str], stat: str = 'median') -> Matrix:
-    """
-    Rows × columns of one statistic (values in base units, NaN = no data).
-    """
-def presets_matrix_report(dataset: Dataset, *, title: str | None = None, rows: collections.abc.Sequence[str] | None = None, cols: collections.abc.Sequence[str] | None = None, tables: collections.abc.Sequence[str] | None = None, stat: str | None = None, names: collections.abc.Mapping[str, str] | None = None, label_names_key: str | None = None, quick_rows: collections.abc.Sequence[str] | None = None, quick_row_count: typing.SupportsInt | typing.SupportsIndex | None = None, ratio_baseline: str | None = None, columns: bool = False) -> tuple:
-    """
-    The matrix preset; keywords are the fields of MatrixReportOptions (None keeps the C++ default); returns (Report, one row per cell or None).
-    """
-def presets_runners_report(dataset: Dataset, *, title: str | None = None, runner_column: str | None = None, suite_column: str | None = None, metric_column: str | None = None, backend_column: str | None = None, service_column: str | None = None, protocol_key: str | None = None, fingerprint_digits: typing.SupportsInt | typing.SupportsIndex | None = None, fingerprint: str | None = None, columns: bool = False) -> tuple:
-    """
-    The runners preset; keywords are the fields of RunnersReportOptions (None keeps the C++ default); returns (Report, one row per compared set or None).
-    """
-def presets_summary_report(dataset: Dataset, *, by: collections.abc.Sequence[str] = [], k: typing.SupportsInt | typing.SupportsIndex = 5, drift_limit: typing.SupportsFloat | typing.SupportsIndex = 0.1, title: str = 'Summary', threads: typing.SupportsInt | typing.SupportsIndex = 0, columns: bool = False) -> tuple:
-    """
-    The summary preset: one row per set, or per group of sets pooled by `by`; returns (Report, columns or None).
     """
 def quantile(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], p: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], method: str = 'linear') -> typing.Any:
     """
@@ -1563,6 +1858,22 @@ def read_buffer(data: bytes, name: str, format: str = 'auto', max_file_size: typ
     ...
 def reader_names() -> list[str]:
     ...
+def resident_bytes() -> int:
+    """
+    This process's resident memory in bytes (VmRSS; 0 where unknown).
+    """
+def restore_address_space_limit(limits: tuple[typing.SupportsInt | typing.SupportsIndex, typing.SupportsInt | typing.SupportsIndex] | None) -> None:
+    """
+    Puts back what address_space_limit() returned (nothing for None).
+    """
+def runners(dataset: typing.Any, *, fingerprint: str | None = None, protocol_key: str = 'protocol', fingerprint_digits: typing.SupportsInt | typing.SupportsIndex = 12, runner_column: str = 'runner', title: str = 'Runner Benchmarks') -> RunnersResult:
+    """
+    The ``runners`` preset as a result: its report (as runners_report) and ``columns()``.
+    """
+def runners_report(dataset: typing.Any, *, fingerprint: str | None = None, protocol_key: str = 'protocol', fingerprint_digits: typing.SupportsInt | typing.SupportsIndex = 12, runner_column: str = 'runner', title: str = 'Runner Benchmarks') -> Report:
+    """
+    The ``runners`` preset: parameter fingerprints, pinned/unpinned CPU results, disk I/O, cache backends.
+    """
 def scaling(dataset: typing.Any, *, baseline: typing.Any = None, head: str | None = None, name_column: str = 'benchmark', size_column: str = '', size_argument: typing.SupportsInt | typing.SupportsIndex = 0, min_sizes: typing.SupportsInt | typing.SupportsIndex = 3, pair_column: str = 'pair', confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, exponent_threshold: typing.SupportsFloat | typing.SupportsIndex = 0.1, at: typing.SupportsFloat | typing.SupportsIndex | None = None, far_factor: typing.SupportsFloat | typing.SupportsIndex = 10.0, title: str = 'Scaling Report') -> ScalingResult:
     """
     Fit every size family of ``dataset`` (a Dataset, or files/globs read by br.load; ``BM_x/1024``,
@@ -1580,9 +1891,13 @@ def series_changes(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *
     """
     Change points of one series of per-commit summaries (finite, any sign), as analyze_history finds them.
     """
-def sha256_hex(data: bytes) -> str:
+def sha256_hex(data: typing.Any) -> str:
     """
-    Lower-case hex SHA-256 of bytes.
+    Lower-case hex SHA-256 (benchreport's own implementation) of bytes(data).
+    """
+def split_baseline(baseline: typing.Any) -> tuple[str, str]:
+    """
+    (column, value) of a baseline given as one label, {column: value}; ValueError otherwise.
     """
 def split_size(name: str, argument: typing.SupportsInt | typing.SupportsIndex = 0) -> tuple[str, float] | None:
     """
@@ -1619,6 +1934,31 @@ def summarize_grouped(values: typing.Annotated[numpy.typing.ArrayLike, numpy.flo
     Optional statistics come with ``<name>_available`` (bool) and ``<name>_reason`` (object: "" when available)
     arrays. ``stats`` restricts the work to some groups (see ``STATISTICS``). ``threads=None`` uses every core;
     results are identical for any thread count. Errors name the lowest bad set.
+    """
+def summary(dataset: typing.Any, by: collections.abc.Sequence[str] | None = None, *, k: typing.SupportsInt | typing.SupportsIndex = 5, drift_limit: typing.SupportsFloat | typing.SupportsIndex | None = None, title: str = 'Summary', threads: typing.SupportsInt | typing.SupportsIndex = 0) -> SummaryResult:
+    """
+    The ``summary`` preset as a result: its report (as summary_report) and ``columns()``.
+    """
+def summary_report(dataset: typing.Any, by: collections.abc.Sequence[str] | None = None, *, k: typing.SupportsInt | typing.SupportsIndex = 5, drift_limit: typing.SupportsFloat | typing.SupportsIndex | None = None, title: str = 'Summary', threads: typing.SupportsInt | typing.SupportsIndex = 0) -> Report:
+    """
+    The ``summary`` preset: one row per sample set, or per group of sets pooled by ``by``.
+
+    Columns: the label values, n, median (p50), MAD / p50, CV (population σ /
+    mean), min – max, drift (median of the last ``k`` samples over the first
+    ``k`` − 1; |drift| ≥ ``drift_limit`` highlighted) and a sparkline of the
+    samples in measurement order. Reader warnings become a warning note;
+    ``report.data`` carries every number in base units. Raises
+    :class:`benchreport.InputError` when a group mixes dimensions (e.g. times
+    with throughputs), which cannot be pooled. Definitions are in
+    docs/statistics-summary.md.
+    """
+def write_atomic(path: str, text: typing.Any) -> None:
+    """
+    Writes text (str as UTF-8, bytes, a buffer, or a callable writing into a descriptor) to path through a temporary file in its folder and a rename; a stream (/dev/null, /dev/stdout) is written in place.
+    """
+def write_outputs(outputs: collections.abc.Iterable) -> None:
+    """
+    Checks every output's path (its folder exists and is writable, it is no folder, no symbolic link, no two name one file), then writes each: those rendered by write_to first, then the other replacements, each through a temporary file and a rename, and the appends last. Raises OutputError naming the path.
     """
 ALIGNMENTS: list = ['left', 'right', 'center']
 CANONICAL_SCHEMA: str = 'benchreport/1'
