@@ -48,66 +48,13 @@ py::list key_dicts(const std::vector<std::string>& by, const std::vector<std::ve
   return out;
 }
 
-std::string rendered(const Report& report, Format format, const RenderOptions& options) {
-  py::gil_scoped_release release;
-  return render(report, format, options);
-}
-
-std::string fragment(const Report& report) {
-  py::gil_scoped_release release;
-  return render_html_fragment(report, RenderOptions{});
-}
-
-py::object data_frame(const Columns& columns) {
-  return py::module_::import("pandas").attr("DataFrame")(columns_dict(columns));
-}
-
-// Rendering, notebook display and the columnar view of a result, through its report and columns.
+// The columnar view of a result, and its report's renderers (def_report_renderers).
 template <class Result>
 void def_report_and_columns(py::class_<Result>& cls, const char* columns_doc, const char* pandas_doc) {
+  def_report_renderers(cls);
   cls.def_property_readonly(
          "report", [](Result& r) -> Report& { return r.report; }, py::return_value_policy::reference_internal,
          "The preset's Report.")
-      .def(
-          "to_markdown",
-          [](const Result& r, std::size_t budget, std::optional<std::string> full_report_location, bool sparklines) {
-            RenderOptions o;
-            o.markdown_budget = budget;
-            if (full_report_location) o.full_report_location = *full_report_location;
-            o.sparklines = sparklines;
-            return rendered(r.report, Format::markdown, o);
-          },
-          "The report as GitHub-flavoured Markdown (Report.to_markdown).",
-          py::arg("budget") = RenderOptions{}.markdown_budget, py::kw_only(),
-          py::arg("full_report_location") = py::none(), py::arg("sparklines") = true)
-      .def(
-          "to_html",
-          [](const Result& r, bool sparklines) {
-            RenderOptions o;
-            o.sparklines = sparklines;
-            return rendered(r.report, Format::html, o);
-          },
-          "The report as one standalone HTML document (Report.to_html).", py::kw_only(), py::arg("sparklines") = true)
-      .def(
-          "to_text",
-          [](const Result& r, bool color, bool sparklines) {
-            RenderOptions o;
-            o.color = color;
-            o.sparklines = sparklines;
-            return rendered(r.report, Format::text, o);
-          },
-          "The report as aligned plain text (Report.to_text).", py::arg("color") = false, py::kw_only(),
-          py::arg("sparklines") = true)
-      .def(
-          "to_json",
-          [](const Result& r, int indent) {
-            RenderOptions o;
-            o.json_indent = indent;
-            return rendered(r.report, Format::json, o);
-          },
-          "The report as JSON (Report.to_json).", py::arg("indent") = RenderOptions{}.json_indent)
-      .def("_repr_html_", [](const Result& r) { return fragment(r.report); })
-      .def("_repr_markdown_", [](const Result& r) { return rendered(r.report, Format::markdown, RenderOptions{}); })
       .def(
           "columns", [](const Result& r) { return columns_dict(r.columns); }, columns_doc)
       .def(
@@ -349,7 +296,22 @@ void bind_preset(py::module_& m, const char* name, const char* doc, const char* 
 
 }  // namespace
 
+std::string rendered(const Report& report, Format format, const RenderOptions& options) {
+  py::gil_scoped_release release;
+  return render(report, format, options);
+}
+
+std::string fragment(const Report& report) {
+  py::gil_scoped_release release;
+  return render_html_fragment(report, RenderOptions{});
+}
+
+py::object data_frame(const Columns& columns) {
+  return py::module_::import("pandas").attr("DataFrame")(columns_dict(columns));
+}
+
 const Dataset& native_dataset(const py::object& dataset) {
+  if (py::isinstance<Dataset>(dataset)) return dataset.cast<const Dataset&>();
   if (!py::isinstance(dataset, py::module_::import("benchreport._core").attr("DatasetBase"))) {
     const py::handle kind = py::type::handle_of(dataset);
     throw py::type_error(fmt::format("expected a benchreport.Dataset (br.load, Dataset.from_pandas), got {}.{}",

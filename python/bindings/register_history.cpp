@@ -23,7 +23,7 @@
 #include "benchreport/stats/pelt.hpp"
 #include "benchreport/stats/steps.hpp"
 #include "arrays.hpp"
-#include "preset_result.hpp"
+#include "preset_results.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
@@ -199,7 +199,7 @@ void bind_results(py::module_& m) {
           "Columnar view of every series' points: series (index), position (commit index), value, processes, "
           "samples.")
       .def(
-          "series_frame", [](const History& h) { return data_frame(columns_dict(series_frame(h))); },
+          "series_frame", [](const History& h) { return data_frame(series_frame(h)); },
           "One row per (case, commit): case labels (the last first), commit, position, value (base unit), "
           "processes, samples (pandas).");
   py::class_<ChangePoint>(m, "ChangePoint", "A change point of one series.")
@@ -245,7 +245,7 @@ void bind_results(py::module_& m) {
           "columns", [](const HistoryAnalysis& a) { return columns_dict(history_columns(a)); },
           "Columnar view: one entry per change point (case labels, unit, the JSON change point's fields).")
       .def(
-          "to_pandas", [](const HistoryAnalysis& a) { return data_frame(columns_dict(history_columns(a))); },
+          "to_pandas", [](const HistoryAnalysis& a) { return data_frame(history_columns(a)); },
           "One row per change point: ``DataFrame(self.columns())``; ``relative`` False means change, lower and "
           "upper are after - before in the base unit (the series has a value <= 0).");
 }

@@ -10,7 +10,7 @@
 #include "benchreport/presets/scaling.hpp"
 #include "benchreport/stats/scaling.hpp"
 #include "arrays.hpp"
-#include "preset_result.hpp"
+#include "preset_results.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
@@ -170,7 +170,7 @@ void bind_scaling_preset(py::module_& m) {
           "without two sides, per fit (``family``, ``unit``, ``best``, ``exponent`` with its interval, ``df``, "
           "``sigma``, ``google_benchmark_big_o``, ...): the scalar fields of the JSON ``data``.")
       .def(
-          "to_pandas", [](const ScalingPreset& r) { return data_frame(columns_dict(scaling_columns(r.result))); },
+          "to_pandas", [](const ScalingPreset& r) { return data_frame(scaling_columns(r.result)); },
           "``DataFrame(self.columns())``.")
       .def(
           "plot",

@@ -1307,25 +1307,25 @@ class ScalingResult:
         """
         Log–log plot of one family (the first when None): process medians and the fitted model(s) (matplotlib, benchreport.plot.plot_scaling).
         """
-    def to_html(self, **kwargs: typing.Any) -> str:
+    def to_html(self, *, sparklines: bool = True) -> str:
         """
-        The report as a standalone HTML page (Report.to_html's keywords).
+        The report as one standalone HTML document (Report.to_html).
         """
-    def to_json(self, **kwargs: typing.Any) -> str:
+    def to_json(self, indent: typing.SupportsInt | typing.SupportsIndex = 2) -> str:
         """
-        The report as JSON (Report.to_json's keywords).
+        The report as JSON (Report.to_json).
         """
-    def to_markdown(self, **kwargs: typing.Any) -> str:
+    def to_markdown(self, budget: typing.SupportsInt | typing.SupportsIndex = 65536, *, full_report_location: str | None = None, sparklines: bool = True) -> str:
         """
-        The report as Markdown (Report.to_markdown's keywords).
+        The report as GitHub-flavoured Markdown (Report.to_markdown).
         """
     def to_pandas(self) -> typing.Any:
         """
         ``DataFrame(self.columns())``.
         """
-    def to_text(self, **kwargs: typing.Any) -> str:
+    def to_text(self, color: bool = False, *, sparklines: bool = True) -> str:
         """
-        The report as aligned text (Report.to_text's keywords).
+        The report as aligned plain text (Report.to_text).
         """
     @property
     def compared(self) -> bool:
