@@ -15,7 +15,7 @@ import os
 import sys
 import warnings
 from pathlib import Path
-from typing import Any, Iterator, List, Optional, Sequence, TextIO, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple
 
 from . import _core, _limits
 from ._cli_top import COMMAND_HELP, top_parser
@@ -168,10 +168,11 @@ def _emit(report: Any, args: argparse.Namespace, extra: Sequence[Output] = ()) -
     outputs = [Output(args.output, write_to=functools.partial(report.render_to_fd, format=args.format,
                                                               markdown_budget=args.budget))] if args.output else []
     text = "" if args.output else render(report, args.format, args.budget, color)
-    outputs += list(extra) + (github_outputs(report, args.budget, args.comment_file) if getattr(args, "github", False) else [])
+    github = getattr(args, "github", False)
+    outputs += list(extra) + (github_outputs(report, args.budget, args.comment_file) if github else [])
     write_outputs(outputs)
     sys.stdout.write("" if args.output else _with_newline(text))
-    if getattr(args, "github", False):
+    if github:
         _say_github_written(outputs)
 
 
@@ -332,7 +333,8 @@ def cmd_matrix(args: argparse.Namespace) -> int:
     from ._presets import matrix_report
 
     ds = _load(args)
-    options = {name: _columns(ds, getattr(args, name), f"--{name}") for name in ("rows", "cols", "tables")}
+    options: Dict[str, Any] = {name: _columns(ds, getattr(args, name), f"--{name}") for name in ("rows", "cols")}
+    options["tables"] = _columns(ds, args.tables, "--tables")
     _emit(matrix_report(ds, stat=args.stat, **{k: v for k, v in options.items() if v}), args)
     return EXIT_OK
 
@@ -345,7 +347,11 @@ def cmd_convert(args: argparse.Namespace) -> int:
         text = ds.to_csv() if target == "csv" else ds.to_bmf() if target == "bmf" else ds.to_json()
     for note in caught:  # what CSV cannot carry: said once, plainly, on stderr
         print(f"benchreport: warning: {terminal_safe(note.message)}", file=sys.stderr)
-    write_outputs([Output(args.output, text)]) if args.output else sys.stdout.write(text)
+    assert text is not None  # no path: the writers return the text
+    if args.output:
+        write_outputs([Output(args.output, text)])
+    else:
+        sys.stdout.write(text)
     return EXIT_OK
 
 

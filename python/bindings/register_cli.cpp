@@ -119,9 +119,9 @@ void bind_reading(py::module_& m) {
                           "memory limit, inputs whose estimated need exceeds it are refused before reading.")
       .def(py::init([](std::optional<std::uint64_t> max_samples, std::optional<std::uint64_t> max_bytes,
                        std::optional<std::uint64_t> memory_bytes, const std::string& memory_description,
-                       const std::function<std::uint64_t(std::uint64_t)>& memory_need) {
+                       const std::optional<std::function<std::uint64_t(std::uint64_t)>>& memory_need) {
              std::optional<MemoryBudget> memory;
-             if (memory_bytes) memory = MemoryBudget{*memory_bytes, memory_description, memory_need};
+             if (memory_bytes && memory_need) memory = MemoryBudget{*memory_bytes, memory_description, *memory_need};
              return InputBudget(max_samples, max_bytes, std::move(memory));
            }),
            "max_samples"_a = py::none(), "max_bytes"_a = py::none(), "memory_bytes"_a = py::none(),

@@ -35,7 +35,7 @@ class InputBudget:
     """
     The totals of --max-samples and --max-input-bytes over every input of a command; under a memory limit, inputs whose estimated need exceeds it are refused before reading.
     """
-    def __init__(self, max_samples: typing.SupportsInt | typing.SupportsIndex | None = None, max_bytes: typing.SupportsInt | typing.SupportsIndex | None = None, memory_bytes: typing.SupportsInt | typing.SupportsIndex | None = None, memory_description: str = '', memory_need: collections.abc.Callable[[int], typing.SupportsInt | typing.SupportsIndex] = None) -> None:
+    def __init__(self, max_samples: typing.SupportsInt | typing.SupportsIndex | None = None, max_bytes: typing.SupportsInt | typing.SupportsIndex | None = None, memory_bytes: typing.SupportsInt | typing.SupportsIndex | None = None, memory_description: str = '', memory_need: collections.abc.Callable[[int], typing.SupportsInt | typing.SupportsIndex] | None = None) -> None:
         ...
     @property
     def total_bytes(self) -> int:
