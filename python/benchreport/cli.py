@@ -415,10 +415,12 @@ def _add_input_options(p: argparse.ArgumentParser, required: bool = True) -> Non
 
 def build_parser() -> argparse.ArgumentParser:
     parser, sub = top_parser()
-    for name in ("compare", "summary", "scaling", "history", "runners", "matrix", "convert", "validate", "demo"):
-        p = sub.add_parser(name, help=COMMAND_HELP[name])
-        _add_options(p, _cli.command_options(name))
-        p.set_defaults(func=globals()[f"cmd_{name}"])
+    for name, text in COMMAND_HELP.items():
+        func = globals().get("cmd_" + name.replace("-", "_"))
+        if func is not None:  # the store's commands are added below
+            p = sub.add_parser(name, help=text)
+            _add_options(p, _cli.command_options(name))
+            p.set_defaults(func=func)
     from . import _store_cli, _store_history_cli  # record, store export/import, ack (docs/store.md)
 
     _store_cli.add_parsers(sub, _add_input_options)
