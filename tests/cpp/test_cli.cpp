@@ -243,7 +243,7 @@ TEST_CASE("the gate names each slower measurement once", "[cli]") {
   CHECK_FALSE(gate_message({cases[2]}));
 }
 
-TEST_CASE("every command declares its options; the input options lead", "[cli]") {
+TEST_CASE("every command declares its options, the input options first", "[cli]") {
   for (const char* command : {"compare", "summary", "scaling", "history", "runners", "matrix", "convert", "validate"}) {
     const auto entries = command_options(command);
     REQUIRE_FALSE(entries.empty());
