@@ -31,4 +31,5 @@ PYBIND11_MODULE(_core, m) {
   benchreport::python::register_scaling(m);
   benchreport::python::register_history(m);
   benchreport::python::register_outputs(m);
+  benchreport::python::register_cli(m);
 }

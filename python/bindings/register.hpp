@@ -14,4 +14,5 @@ void register_history(pybind11::module_& m);       // edivisive.hpp, series.hpp,
 void register_moderated(pybind11::module_& m);     // stats/moderated_t.hpp (into _core.compare)
 void register_launch_noise(pybind11::module_& m);  // stats/launch_noise.hpp (into _core.compare)
 void register_outputs(pybind11::module_& m);       // cli/outputs.hpp, core/memory_limit.hpp
+void register_cli(pybind11::module_& m);           // cli/*.hpp (into _core.cli)
 }  // namespace benchreport::python

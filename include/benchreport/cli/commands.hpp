@@ -1,0 +1,37 @@
+#pragma once
+// The options of each command, declared once: the Python skin feeds them to
+// argparse (`benchreport COMMAND --help` shows them; docs/cli.md follows them).
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace benchreport::cli {
+
+// One argparse argument.
+struct Option {
+  std::vector<std::string> flags;  // "--format", "-f"; or a positional's name
+  std::string help;
+  std::string type;                          // "" (text), "int" or "float"
+  std::string action;                        // "", "store_true" or "append"
+  std::optional<std::string> default_value;  // as text in `type`; "[]" = an empty list
+  std::string nargs, metavar;
+  std::vector<std::string> choices;
+};
+
+// One entry of a command's declaration: an option, or (`hook` set) the place
+// where the caller adds options declared elsewhere (the store's).
+struct CommandEntry {
+  Option option;
+  std::string hook;
+};
+
+// Inputs, --input-format, --label, the --max-* limits, --quiet, --verbose;
+// positional inputs are optional unless `required`.
+std::vector<Option> input_options(bool required);
+
+// compare, summary, scaling, history, runners, matrix, convert, validate, demo
+// (in --help order); InputError for another name.
+std::vector<CommandEntry> command_options(std::string_view command);
+
+}  // namespace benchreport::cli
