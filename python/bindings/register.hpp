@@ -12,5 +12,6 @@ void register_presets(pybind11::module_& m);       // compare/dataset.hpp, compa
 void register_scaling(pybind11::module_& m);       // families.hpp, scaling.hpp (stats, compare, presets)
 void register_history(pybind11::module_& m);       // edivisive.hpp, series.hpp, history.hpp, presets/history.hpp
 void register_moderated(pybind11::module_& m);     // stats/moderated_t.hpp (into _core.compare)
-void register_launch_noise(pybind11::module_& m);  // stats/launch_noise.hpp (into _core.compare)
+void register_launch_noise(pybind11::module_& m);  // stats/launch_noise.hpp, compare/stored_runs.hpp (_core.compare)
+void register_dask(pybind11::module_& m);          // label_roles.hpp case_labels, whole_cases.hpp, store_export.hpp
 }  // namespace benchreport::python
