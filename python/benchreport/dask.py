@@ -332,9 +332,9 @@ def _cases_history(part: pd.DataFrame, columns: List[str], commits: List[str], t
     if len(part) == 0:
         return None
     history, first = _core.assemble_export_cases(
-        *(part[c].tolist() for c in ("case_key", "unit", "direction")),
-        *(part[c].to_numpy("int64") for c in ("commit", "position")), part["value"].to_numpy("float64"),
-        *(part[c].to_numpy("int64") for c in ("processes", "samples")), by=columns, commits=commits)
+        part["case_key"].tolist(), part["unit"].tolist(), part["direction"].tolist(), part["commit"].to_numpy("int64"),
+        part["position"].to_numpy("int64"), part["value"].to_numpy("float64"), part["processes"].to_numpy("int64"),
+        part["samples"].to_numpy("int64"), by=columns, commits=commits)
     analysis = analyze_series(history, threads=threads, **options)
     found = pd.DataFrame(dict(analysis.columns()))
     where = [w for w, changes in zip(first, analysis.changes) for _ in changes.change_points]

@@ -103,7 +103,8 @@ void register_launch_noise(py::module_& m) {
         for (auto& c : stored_runs(ds, by, run_order)) out[py::str(c.name)] = py::cast(std::move(c.runs));
         return out;
       },
-      "Per case of ``history`` (a Dataset) (its ``by`` values joined by \" / \", as the comparison names it): the runs of ``history`` in "
+      "Per case of ``history`` (a Dataset) (its ``by`` values joined by \" / \", as the comparison names it): the runs "
+      "of ``history`` in "
       "``run_order`` (values of its ``run`` label), each ``(commit, medians)`` with the median of every process "
       "(sets sharing a ``process`` or ``pair`` label are one process, as in a comparison; other sets one each). "
       "Empty when ``history`` lacks a ``by`` column, ``run`` or ``commit``.",

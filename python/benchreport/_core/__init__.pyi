@@ -13,7 +13,7 @@ import numpy.typing
 
 from . import compare
 
-__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'alert_states', 'analyze_history', 'assemble_cached_history', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'code', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'expand_paths', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'known_unit_symbols', 'label_sides', 'link', 'median_ci', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'strong', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'alert_states', 'analyze_history', 'assemble_cached_history', 'assemble_export_cases', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'case_labels', 'code', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'expand_paths', 'export_commits', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'known_unit_symbols', 'label_sides', 'link', 'median_ci', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'refuse_split_cases', 'require_case_columns', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'strong', 'summarise_export_commit', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -1255,6 +1255,10 @@ def assemble_cached_history(case: typing.Annotated[numpy.typing.ArrayLike, numpy
     """
     The History of cached per-(case, run) summaries (compare/cached_history.hpp): cases = (labels, unit, direction) of each first row, pooled = (case, commit, value, processes, samples) of multi-run commits.
     """
+def assemble_export_cases(case_key: collections.abc.Sequence[str], unit: collections.abc.Sequence[str], direction: collections.abc.Sequence[str], commit: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], position: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], value: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], processes: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], samples: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], *, by: collections.abc.Sequence[str], commits: collections.abc.Sequence[str]) -> tuple[History, list[tuple[int, int]]]:
+    """
+    The History of commit summaries holding whole cases (the columns of summarise_export_commit with each row's commit index and position), and each case's first (commit, position), cases in that order.
+    """
 def best_q_split(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], min_segment: typing.SupportsInt | typing.SupportsIndex = 2, within: str = 'pairs', search_end: bool = True) -> EDivisiveSplit:
     """
     The split of x with the largest q-statistic.
@@ -1270,6 +1274,10 @@ def cached_first_rows(case: typing.Annotated[numpy.typing.ArrayLike, numpy.int64
 def canonical_json(json_text: str) -> str:
     """
     Canonical JSON text (sorted keys, no whitespace), as json.dumps(sort_keys=True, separators=(',', ':'), ensure_ascii=False).
+    """
+def case_labels(columns: collections.abc.Sequence[str], excluded: collections.abc.Sequence[str], by: collections.abc.Sequence[str] = []) -> list[str]:
+    """
+    The labels naming a case: ``by`` when given, else every column neither in ``excluded`` nor a per-process label (PROCESS_LABELS).
     """
 def code(text: typing.Any) -> Span:
     """
@@ -1309,6 +1317,10 @@ def e_divisive(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, ma
 def expand_paths(items: collections.abc.Iterable[typing.Any]) -> list[str]:
     """
     Paths as given, glob patterns expanded in natural order (the one expander of br.load and the CLI); InputError for a pattern nothing matches.
+    """
+def export_commits(run_ids: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], branches: collections.abc.Sequence[str], commits: collections.abc.Sequence[str], seqs: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], branch: str) -> list:
+    """
+    The runs of ``branch`` in a store's Parquet export (the columns of its _runs.arrow) grouped by commit in branch order, each as (run id, its batch in _sets.arrow, commit, seq).
     """
 def fingerprint(json_text: str, hex_digits: typing.SupportsInt | typing.SupportsIndex = 12) -> str:
     """
@@ -1458,6 +1470,14 @@ def read_buffer(data: bytes, name: str, format: str = 'auto', max_file_size: typ
     ...
 def reader_names() -> list[str]:
     ...
+def refuse_split_cases(columns: collections.abc.Sequence[str], keys: collections.abc.Sequence[collections.abc.Sequence[str]]) -> None:
+    """
+    InputError naming the first case key seen twice in ``keys`` (per column, as text: each partition's distinct keys, concatenated): that case is split across partitions.
+    """
+def require_case_columns(by: collections.abc.Sequence[str], cases: collections.abc.Sequence[str], caller: str) -> None:
+    """
+    InputError unless ``by`` is empty or holds every case column: a summary group must not span partitions.
+    """
 def scaling(dataset: Dataset, *, title: str | None = None, name_column: str | None = None, size_column: str | None = None, size_argument: typing.SupportsInt | typing.SupportsIndex | None = None, min_sizes: typing.SupportsInt | typing.SupportsIndex | None = None, baseline_column: str | None = None, baseline_value: str | None = None, head_value: str | None = None, pair_column: str | None = None, confidence: typing.SupportsFloat | typing.SupportsIndex | None = None, exponent_threshold: typing.SupportsFloat | typing.SupportsIndex | None = None, at: typing.SupportsFloat | typing.SupportsIndex | None = None, far_factor: typing.SupportsFloat | typing.SupportsIndex | None = None) -> tuple[ScalingResult, Report]:
     """
     Scaling of every size family: (ScalingResult, Report). Keywords are the fields of ScalingReportOptions (None keeps the C++ default).
@@ -1481,6 +1501,10 @@ def start_worker_pool() -> None:
 def strong(text: typing.Any) -> Span:
     """
     Bold inline text.
+    """
+def summarise_export_commit(sets: collections.abc.Sequence[tuple[typing.SupportsInt | typing.SupportsIndex, str, str, bytes, bytes | None, str | None, bool]], commit: str, branch: str, where: str, threads: typing.SupportsInt | typing.SupportsIndex = 1) -> tuple:
+    """
+    One commit's sets of a store export, each (run id, labels JSON, unit, samples bytes, iterations bytes or None, direction or None, exact), summarised per case as ``history --store`` summarises a commit: (columns case_key, unit, direction, value, processes, samples; the case columns).
     """
 def summarize(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, quantiles: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex] = [0.05, 0.25, 0.75, 0.95], method: str = 'linear', ddof: typing.SupportsInt | typing.SupportsIndex = 0, k: typing.SupportsInt | typing.SupportsIndex = 5, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, mad_scale: str = 'raw', nan_policy: str = 'raise', stats: collections.abc.Sequence[str] | None = None, theil_sen_max_n: typing.SupportsInt | typing.SupportsIndex = 3000) -> Summary:
     """
