@@ -158,11 +158,6 @@ def _or_empty(kernel: Any, empty: pd.DataFrame) -> Any:
     return run
 
 
-def _case_aligned(frame: dd.DataFrame, columns: Sequence[str], check: bool) -> None:
-    if check:
-        check_cases(frame, columns)
-
-
 def summaries(frame: dd.DataFrame, *, by: Sequence[str] = (), check: bool = True, value: str = "value",
               unit: str = "unit", order: str = "commit", threads: int = 1, **options: Any) -> dd.DataFrame:
     """Lazy ``Dataset.summarize(by=by, **options)`` of each partition, concatenated in partition order.
@@ -173,7 +168,8 @@ def summaries(frame: dd.DataFrame, *, by: Sequence[str] = (), check: bool = True
     ``check`` first verifies that no case spans two partitions (reads the case columns once)."""
     cases = case_columns(frame, value=value, unit=unit, order=order)
     _core.require_case_columns(list(by), cases, "summaries")
-    _case_aligned(frame, cases, check)
+    if check:
+        check_cases(frame, cases)
     options = {"threads": threads, **options}
     empty = _empty_like(_summarize_part, frame._meta, unit, list(by), options)
     return frame.map_partitions(_or_empty(_summarize_part, empty), list(by), options, meta=empty,
@@ -190,7 +186,8 @@ def change_points(frame: dd.DataFrame, *, order: str = "commit", by: Optional[Se
     from its key, so a case's change points do not depend on the other cases of its partition.
     ``options`` go to ``history`` (max_p_value, permutations, seed, min_magnitude, ...)."""
     cases = case_columns(frame, value=value, unit=unit, order=order, by=by)
-    _case_aligned(frame, cases, check)
+    if check:
+        check_cases(frame, cases)
     kwargs = {"order": order, "by": by, "threads": threads, **options}
     empty = _change_points_empty(cases)
     return frame.map_partitions(_or_empty(_changes_part, empty), kwargs, meta=empty, align_dataframes=False)
@@ -244,11 +241,9 @@ def compute(*frames: dd.DataFrame, **options: Any) -> Tuple[pd.DataFrame, ...]:
 
 # --- History of a store's Parquet export ------------------------------------------------------------
 # The columns of the per-(case, commit) summaries that store_history shuffles by case.
-_SUMMARY_META = pd.DataFrame({
-    **{c: pd.Series([], dtype=object) for c in ("case_key", "unit", "direction")},
-    **{c: pd.Series([], dtype="int64") for c in ("commit", "position", "processes", "samples")},
-    "value": pd.Series([], dtype="float64")})[["case_key", "unit", "direction", "commit", "position", "value",
-                                               "processes", "samples"]]
+_SUMMARY_META = pd.DataFrame({column: pd.Series([], dtype=dtype) for column, dtype in (
+    ("case_key", object), ("unit", object), ("direction", object), ("commit", "int64"), ("position", "int64"),
+    ("value", "float64"), ("processes", "int64"), ("samples", "int64"))})
 
 
 def store_history(path: Any, branch: str = "main", *, npartitions: Optional[int] = None, threads: int = 1,
