@@ -45,7 +45,7 @@ TEST_CASE("a commit's runs are summarised per case, processes pooled across runs
   CHECK(s.samples == std::vector<std::int64_t>{9, 1});
 }
 
-TEST_CASE("iterations are the samples' weights; sets without them weigh each sample 1", "[export_history]") {
+TEST_CASE("iterations are the samples' weights, and a set without them weighs each sample 1", "[export_history]") {
   std::vector<ExportSet> sets{set(1, R"({"case":"x"})", "ms", {1, 2, 10}), set(2, R"({"case":"x"})", "ms", {3})};
   sets[0].iterations = std::vector<double>{1, 1, 5};
   const CommitCaseSummaries s = summarise_export_commit(sets, "c1", "main", "e");
