@@ -17,7 +17,6 @@ from its cached summaries), so the raw samples never move.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, List, Optional, Sequence, Tuple
 
@@ -61,24 +60,24 @@ def read_store(path: Any, branch: str, *, npartitions: Optional[int] = None) -> 
     ``commit_of(path, branch)`` maps seq back to commits."""
     from ._store_parquet import partition_path
 
-    runs = _store_runs(path, branch).sort_values(["seq", "run_id"], kind="stable")
-    files = [(f"{path}/{partition_path(branch, commit)}/run-{run}.parquet", int(run), int(seq))
-             for run, commit, seq in zip(runs["run_id"], runs["commit_sha"], runs["seq"])]
+    files = [(f"{path}/{partition_path(branch, commit)}/run-{run}.parquet", run, seq)
+             for runs in _export_commits(path, branch) for run, _, commit, seq in runs]
     meta = _read_run_file(files[0]).iloc[:0]
     frame = dd.from_map(_read_run_file, files, meta=meta)
-    cases = [c for c in meta.columns if c not in ("run", "seq", "unit", "value", "_run", "_row", *PROCESS_COLUMNS)]
+    cases = _core.case_labels(list(meta.columns), ["seq", "unit", "value", "_run", "_row"])
     shuffled = frame.shuffle(on=cases or ["seq"], npartitions=npartitions or len(files))
     return shuffled.map_partitions(_branch_order, meta=meta.drop(columns=["_run", "_row"]))
 
 
-def _store_runs(path: Any, branch: str) -> pd.DataFrame:
+def _export_commits(path: Any, branch: str) -> List[List[Tuple[int, int, str, int]]]:
+    """The runs of ``branch`` grouped by commit in branch order: (run id, its _sets.arrow batch, commit, seq)."""
     import pyarrow.feather as feather
 
-    runs = feather.read_table(f"{path}/_runs.arrow", columns=["run_id", "branch", "commit_sha", "seq"]).to_pandas()
-    runs = runs[runs["branch"] == branch]
-    if runs.empty:
+    runs = feather.read_table(f"{path}/_runs.arrow", columns=["run_id", "branch", "commit_sha", "seq"]).to_pydict()
+    commits = _core.export_commits(runs["run_id"], runs["branch"], runs["commit_sha"], runs["seq"], branch)
+    if not commits:
         raise _core.InputError(f"{path}: no runs of branch {branch!r} in this export")
-    return runs
+    return commits
 
 
 def _read_run_file(item: Tuple[str, int, int]) -> pd.DataFrame:
@@ -99,17 +98,14 @@ def _branch_order(part: pd.DataFrame) -> pd.DataFrame:
 
 def commit_of(path: Any, branch: str) -> dict:
     """seq → commit of a branch in a store's Parquet export."""
-    runs = _store_runs(path, branch)
-    return dict(zip(runs["seq"].astype(int), runs["commit_sha"]))
+    return {runs[0][3]: runs[0][2] for runs in _export_commits(path, branch)}
 
 
 def case_columns(frame: dd.DataFrame, *, value: str = "value", unit: str = "unit", order: str = "commit",
                  by: Optional[Sequence[str]] = None) -> List[str]:
     """The labels that identify a case: ``by``, or every column except the value, unit, order and
     per-process columns (how :func:`benchreport.history` chooses them)."""
-    if by:
-        return list(by)
-    return [c for c in frame.columns if c not in (value, unit, order, *PROCESS_COLUMNS)]
+    return _core.case_labels(list(frame.columns), [value, unit, order], list(by or []))
 
 
 def _distinct(part: pd.DataFrame) -> pd.DataFrame:
@@ -129,11 +125,7 @@ def check_cases(frame: dd.DataFrame, columns: Sequence[str]) -> None:
 
 def _refuse_repeats(keys: pd.DataFrame, cols: List[str]) -> None:
     """``keys``: each partition's distinct case keys, concatenated; a repeat is a case in two partitions."""
-    repeated = keys[keys.duplicated(keep="first")]
-    if len(repeated):
-        first = ", ".join(f"{c}={v}" for c, v in zip(cols, repeated.iloc[0].tolist()))
-        raise _core.InputError(f"case {first} is split across partitions; write each case to its own files "
-                               f"(partition the Parquet by {', '.join(cols)}) and read them with read_parquet")
+    _core.refuse_split_cases(cols, [[str(v) for v in keys[c].tolist()] for c in cols])
 
 
 def _table(part: pd.DataFrame) -> pa.Table:
@@ -166,18 +158,6 @@ def _or_empty(kernel: Any, empty: pd.DataFrame) -> Any:
     return run
 
 
-def _case_aligned(frame: dd.DataFrame, columns: Sequence[str], check: bool) -> None:
-    if check:
-        check_cases(frame, columns)
-
-
-def _require_cases(by: Sequence[str], cases: Sequence[str], caller: str) -> None:
-    """Summary groups must hold whole cases, or one group could span partitions."""
-    missing = [c for c in cases if by and c not in by]
-    if missing:
-        raise _core.InputError(f"{caller}: by must contain the case columns ({', '.join(missing)} missing)")
-
-
 def summaries(frame: dd.DataFrame, *, by: Sequence[str] = (), check: bool = True, value: str = "value",
               unit: str = "unit", order: str = "commit", threads: int = 1, **options: Any) -> dd.DataFrame:
     """Lazy ``Dataset.summarize(by=by, **options)`` of each partition, concatenated in partition order.
@@ -187,8 +167,9 @@ def summaries(frame: dd.DataFrame, *, by: Sequence[str] = (), check: bool = True
     ``summarize_grouped`` (quantiles, stats, ...); ``threads=1`` leaves the cores to Dask's workers.
     ``check`` first verifies that no case spans two partitions (reads the case columns once)."""
     cases = case_columns(frame, value=value, unit=unit, order=order)
-    _require_cases(by, cases, "summaries")
-    _case_aligned(frame, cases, check)
+    _core.require_case_columns(list(by), cases, "summaries")
+    if check:
+        check_cases(frame, cases)
     options = {"threads": threads, **options}
     empty = _empty_like(_summarize_part, frame._meta, unit, list(by), options)
     return frame.map_partitions(_or_empty(_summarize_part, empty), list(by), options, meta=empty,
@@ -204,9 +185,11 @@ def change_points(frame: dd.DataFrame, *, order: str = "commit", by: Optional[Se
     sorted by ``order`` (numerically when all are numbers), the permutation stream of a case taken
     from its key, so a case's change points do not depend on the other cases of its partition.
     ``options`` go to ``history`` (max_p_value, permutations, seed, min_magnitude, ...)."""
-    _case_aligned(frame, case_columns(frame, value=value, unit=unit, order=order, by=by), check)
+    cases = case_columns(frame, value=value, unit=unit, order=order, by=by)
+    if check:
+        check_cases(frame, cases)
     kwargs = {"order": order, "by": by, "threads": threads, **options}
-    empty = _change_points_empty(case_columns(frame, value=value, unit=unit, order=order, by=by))
+    empty = _change_points_empty(cases)
     return frame.map_partitions(_or_empty(_changes_part, empty), kwargs, meta=empty, align_dataframes=False)
 
 
@@ -235,7 +218,7 @@ def analyze(frame: dd.DataFrame, *, by: Sequence[str] = (), order: str = "commit
     keys) and is made once the results are in, so nothing is read twice. ``cases`` are the case
     labels (default :func:`case_columns`, also the history's ``by``). Returns pandas frames."""
     case_cols = case_columns(frame, value=value, unit=unit, order=order, by=cases)
-    _require_cases(by, case_cols, "analyze")
+    _core.require_case_columns(list(by), case_cols, "analyze")
     summarize_options = {"threads": threads, **(summarize_options or {})}
     history_options = {"order": order, "by": cases, "threads": threads, **history_options}
     empty = (_empty_like(_summarize_part, frame._meta, unit, list(by), summarize_options),
@@ -258,11 +241,9 @@ def compute(*frames: dd.DataFrame, **options: Any) -> Tuple[pd.DataFrame, ...]:
 
 # --- History of a store's Parquet export ------------------------------------------------------------
 # The columns of the per-(case, commit) summaries that store_history shuffles by case.
-_SUMMARY_META = pd.DataFrame({
-    **{c: pd.Series([], dtype=object) for c in ("case_key", "unit", "direction")},
-    **{c: pd.Series([], dtype="int64") for c in ("commit", "position", "processes", "samples")},
-    "value": pd.Series([], dtype="float64")})[["case_key", "unit", "direction", "commit", "position", "value",
-                                               "processes", "samples"]]
+_SUMMARY_META = pd.DataFrame({column: pd.Series([], dtype=dtype) for column, dtype in (
+    ("case_key", object), ("unit", object), ("direction", object), ("commit", "int64"), ("position", "int64"),
+    ("value", "float64"), ("processes", "int64"), ("samples", "int64"))})
 
 
 def store_history(path: Any, branch: str = "main", *, npartitions: Optional[int] = None, threads: int = 1,
@@ -282,9 +263,8 @@ def store_history(path: Any, branch: str = "main", *, npartitions: Optional[int]
 
     analyze_series(_core.History("commit", [], [], []), **options)  # unknown options fail here, not in a task
     root = str(path)
-    runs = _store_runs(root, branch)
-    commit_runs = _commit_runs(root, runs)
-    tasks = [dask.delayed(_summarise_commit, nout=2, pure=True)(root, index, items, threads)
+    commit_runs = _export_commits(root, branch)
+    tasks = [dask.delayed(_summarise_commit, nout=2, pure=True)(root, branch, index, items, threads)
              for index, items in enumerate(commit_runs)]
     columns = dask.delayed(_union_columns, pure=True)([t[1] for t in tasks])
     summaries = dd.from_delayed([t[0] for t in tasks], meta=_SUMMARY_META, verify_meta=False)
@@ -311,78 +291,26 @@ def _shuffle_method() -> Optional[str]:
     return None if type(scheduler).__name__ == "Client" else "tasks"
 
 
-def _commit_runs(root: str, runs: pd.DataFrame) -> List[List[Tuple[int, int, str, str]]]:
-    """The branch's runs grouped by commit in branch order, each as (run id, its batch in
-    _sets.arrow, commit, branch). The export writes one _sets.arrow batch per run, in the order
-    (branch, seq, run id) of every run of the store."""
-    import pyarrow.feather as feather
-
-    every = feather.read_table(f"{root}/_runs.arrow", columns=["run_id", "branch", "seq"]).to_pandas()
-    order = sorted(zip(every["branch"].map(lambda b: b.encode()), every["seq"], every["run_id"]))  # SQLite's order
-    batch_of = {int(run): i for i, (_, _, run) in enumerate(order)}
-    grouped: dict = {}
-    branch = str(runs["branch"].iloc[0])
-    for run, commit, seq in sorted(zip(runs["run_id"], runs["commit_sha"], runs["seq"]), key=lambda r: (r[2], r[0])):
-        grouped.setdefault(int(seq), []).append((int(run), batch_of[int(run)], str(commit), branch))
-    return list(grouped.values())
-
-
-def _commit_dataset(root: str, items: Sequence[Tuple[int, int, str, str]]) -> Any:
-    """The native Dataset of one commit's runs read from the export, labelled as Store.dataset labels
-    them (the set's labels, then commit, branch and run), with the samples' iterations as weights
-    and the sets' directions: what history --store summarises, read from files instead of SQLite."""
-    import numpy as np
-
+def _summarise_commit(root: str, branch: str, index: int, items: Sequence[Tuple[int, int, str, int]],
+                      threads: int) -> Tuple[pd.DataFrame, List[str]]:
+    """One commit's per-case summaries (the rows of _SUMMARY_META) and its case columns: its runs' sets
+    read from the export (their _sets.arrow batches, samples from the run files), summarised as
+    history --store summarises a commit (C++ compare/export_history.hpp)."""
     from ._store_parquet import _set_rows
-    from .store import STORE_LABELS
 
     with pa.memory_map(f"{root}/_sets.arrow") as source:
         reader = pa.ipc.open_file(source)
         batches = [reader.get_batch(batch).to_pylist() for _, batch, _, _ in items]
-    labels, units, directions, exact, blobs, weights = [], [], [], [], [], []
-    for (run, _, commit, branch), sets in zip(items, batches):
+    rows = []
+    for (run, _, commit, _), sets in zip(items, batches):
         if any(int(s["run_id"]) != run for s in sets):
             raise _core.InputError(f"{root}/_sets.arrow: the sets of run {run} are not where the export puts them")
-        extra = [("commit", commit), ("branch", branch), ("run", str(run))]
-        parsed: dict = {}
-        for _name, text, unit, _, samples, iterations, direction, is_exact, _, _ in _set_rows(
-                Path(root), {"run_id": run, "commit_sha": commit, "branch": branch}, sets):
-            if text not in parsed:
-                parsed[text] = [(k, v) for k, v in json.loads(text).items() if k not in STORE_LABELS] + extra
-            labels.append(parsed[text])
-            units.append(unit)
-            directions.append(direction)
-            exact.append(bool(is_exact))
-            blobs.append(samples)
-            weights.append(iterations)
-    core = _core.Dataset()
-    offsets = np.zeros(len(blobs) + 1, dtype=np.int64)
-    np.cumsum([len(b) // 8 for b in blobs], out=offsets[1:])
-    values = np.frombuffer(b"".join(blobs), dtype="<f8")
-    weighted = None
-    if any(w is not None for w in weights):  # a set without iterations weighs each sample 1
-        weighted = np.concatenate([np.frombuffer(w, dtype="<f8") if w is not None else np.ones(len(b) // 8)
-                                   for w, b in zip(weights, blobs)])
-    core.add_sets(values, offsets, labels, units, weights=weighted, directions=directions,
-                  exact=exact if any(exact) else None, custom_unit_ok=True)
-    return core
-
-
-def _summarise_commit(root: str, index: int, items: Sequence[Tuple[int, int, str, str]],
-                      threads: int) -> Tuple[pd.DataFrame, List[str]]:
-    """One commit's per-case summaries (the rows of _SUMMARY_META) and its case columns."""
-    from ._store_history import _case_key, commit_summaries
-
-    columns, summaries = commit_summaries(_commit_dataset(root, items), threads)
-    frame = pd.DataFrame({
-        # A label a run lacks is "" in the branch's key (as history --store merges its cases): the
-        # case is its non-empty labels, wherever it lies (and the key holds them: no labels column).
-        "case_key": [_case_key({k: v for k, v in labels.items() if v != ""}) for labels, _ in summaries],
-        "unit": [s.unit for _, s in summaries], "direction": [s.direction for _, s in summaries],
-        "commit": index, "position": range(len(summaries)),
-        "value": [float(s.values[0]) for _, s in summaries], "processes": [int(s.processes[0]) for _, s in summaries],
-        "samples": [int(s.samples[0]) for _, s in summaries]})
-    return frame.astype(_SUMMARY_META.dtypes.to_dict()), columns
+        read = _set_rows(Path(root), {"run_id": run, "commit_sha": commit, "branch": branch}, sets)
+        rows += [(run, text, unit, samples, weights, direction, bool(exact))
+                 for _, text, unit, _, samples, weights, direction, exact, _, _ in read]
+    columns, by = _core.summarise_export_commit(rows, items[0][2], branch, f"{root}/_sets.arrow", threads)
+    frame = pd.DataFrame(columns).assign(commit=index, position=range(len(columns["value"])))
+    return frame[_SUMMARY_META.columns].astype(_SUMMARY_META.dtypes.to_dict()), by
 
 
 def _union_columns(per_commit: Sequence[Sequence[str]]) -> List[str]:
@@ -398,18 +326,11 @@ def _cases_history(part: pd.DataFrame, columns: List[str], commits: List[str], t
 
     if len(part) == 0:
         return None
-    import numpy as np
-
-    codes, keys = pd.factorize(part["case_key"])  # each commit is its own "run" of history --store's assembly
-    rows = [codes.astype(np.int64), *(part[c].to_numpy(np.int64) for c in ("commit", "position")),
-            part["value"].to_numpy(np.float64), *(part[c].to_numpy(np.int64) for c in ("processes", "samples"))]
-    at = _core.cached_first_rows(*rows[:3])
-    cases = [(list(json.loads(keys[codes[f]]).items()), part["unit"].iat[f], part["direction"].iat[f]) for f in at]
-    history = _core.assemble_cached_history(*rows, commit_of_run=np.arange(len(commits)), first=at, cases=cases,
-                                            pooled=[], by=columns, commits=commits)
-    first = list(zip(rows[1][at].tolist(), rows[2][at].tolist()))
+    history, first = _core.assemble_export_cases(
+        part["case_key"].tolist(), part["unit"].tolist(), part["direction"].tolist(), part["commit"].to_numpy("int64"),
+        part["position"].to_numpy("int64"), part["value"].to_numpy("float64"), part["processes"].to_numpy("int64"),
+        part["samples"].to_numpy("int64"), by=columns, commits=commits)
     analysis = analyze_series(history, threads=threads, **options)
     found = pd.DataFrame(dict(analysis.columns()))
-    counts = [len(c.change_points) for c in analysis.changes]
-    where = [f for f, n in zip(first, counts) for _ in range(n)]
+    where = [w for w, changes in zip(first, analysis.changes) for _ in changes.change_points]
     return found.assign(_commit=[w[0] for w in where], _position=[w[1] for w in where]) if len(found) else None

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-import numpy as np
-
 from . import _core
 from ._dataset import Dataset
 
@@ -30,47 +28,16 @@ MAX_RUNS: int = _core.compare.LAUNCH_NOISE_MAX_RUNS
 
 #: Per case name: the stored runs in branch order, each (commit, medians of its processes).
 StoredRuns = Dict[str, List[Tuple[str, List[float]]]]
-
-
-def estimate_all(runs: Mapping[str, Sequence[Tuple[str, Sequence[float]]]], **options: Any) -> Dict[str, LaunchNoise]:
-    """:func:`estimate` for every case name of ``runs``."""
-    return {name: estimate(case_runs, **options) for name, case_runs in runs.items()}
+#: Each case's stored runs in a Dataset of a store's runs (python/bindings/register_launch_noise.cpp).
+stored_runs = _core.compare.stored_runs
+#: :func:`estimate` for every case name of a dict of stored runs.
+estimate_all = _core.compare.estimate_launch_noise_all
 
 
 def case_columns(dataset: Dataset, baseline_column: str, by: Optional[Sequence[str]] = None) -> List[str]:
     """The columns naming a comparison's cases: ``by``, else every label except the baseline column and the
     per-process labels (the default of :func:`benchreport.compare`)."""
-    if by:
-        return list(by)
-    return [c for c in dataset.columns if c != baseline_column and c not in _core.PROCESS_LABELS]
-
-
-def stored_runs(history: Dataset, by: Sequence[str], run_order: Sequence[str]) -> StoredRuns:
-    """Per case (its ``by`` values joined by " / ", as the comparison names it): the runs of ``history``
-    in ``run_order`` (values of its ``run`` label), each with the median of every process (sets sharing a
-    ``process`` or ``pair`` label are one process, as in a comparison; other sets one each)."""
-    labels = history.labels
-    missing = [c for c in [*by, "run", "commit"] if c not in labels]
-    if missing:
-        return {}
-    position = {run: i for i, run in enumerate(run_order)}
-    groups: Dict[str, Dict[str, Dict[str, List[np.ndarray]]]] = {}
-    commits: Dict[str, str] = {}
-    for i in range(len(history)):
-        run = labels["run"][i]
-        if run not in position:
-            continue
-        name = " / ".join(labels[c][i] or "" for c in by)
-        process = str(next((labels[c][i] for c in (_core.PROCESS_LABEL, "pair") if c in labels and labels[c][i]),
-                           f"set{i}"))
-        commits[run] = labels["commit"][i] or ""
-        groups.setdefault(name, {}).setdefault(run, {}).setdefault(process, []).append(history.samples(i))
-    out: StoredRuns = {}
-    for name, runs in groups.items():
-        ordered = sorted(runs, key=lambda r: position[r])
-        out[name] = [(commits[r], [float(np.median(np.concatenate(parts))) for parts in runs[r].values()])
-                     for r in ordered]
-    return out
+    return _core.case_labels(list(dataset.columns), [baseline_column], list(by or []))
 
 
 def from_store(store: Any, branch: str, by: Sequence[str], *, min_runs: int = MIN_RUNS,
@@ -92,15 +59,18 @@ def compare_with_store(dataset: Any, store: Union[str, Any], branch: str = "main
     """:func:`benchreport.compare` with each case's launch noise learned from ``branch``'s runs in ``store``
     (a path or an open :class:`benchreport.store.Store`); cases with fewer than ``min_runs`` runs in the
     current segment fall back to the comparison without a store, and their reason says so."""
-    from ._presets import _split_baseline, compare, load
+    from ._dataset import load
+    from ._presets import compare
     from .store import Store
 
     if baseline is not None and not isinstance(baseline, Mapping):
         dataset, baseline = load(base=dataset, head=baseline), None
     if isinstance(dataset, (str, bytes)) or not hasattr(dataset, "columns"):
         dataset = load(dataset)
-    column, _ = _split_baseline(baseline if baseline is not None else {"revision": "base"})
-    columns = case_columns(dataset, column, by)
+    baseline_labels = baseline if baseline is not None else {"revision": "base"}
+    if len(baseline_labels) != 1:  # compare says why, before the store is opened
+        return compare(dataset, baseline, by, **options)
+    columns = case_columns(dataset, str(next(iter(baseline_labels))), by)
     if isinstance(store, Store):
         noise = from_store(store, branch, columns, min_runs=min_runs, max_runs=max_runs)
     else:

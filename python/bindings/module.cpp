@@ -32,4 +32,5 @@ PYBIND11_MODULE(_core, m) {
   benchreport::python::register_history(m);
   benchreport::python::register_outputs(m);
   benchreport::python::register_cli(m);
+  benchreport::python::register_dask(m);
 }

@@ -15,4 +15,6 @@ void register_moderated(pybind11::module_& m);     // stats/moderated_t.hpp (int
 void register_launch_noise(pybind11::module_& m);  // stats/launch_noise.hpp (into _core.compare)
 void register_outputs(pybind11::module_& m);       // cli/outputs.hpp, core/memory_limit.hpp
 void register_cli(pybind11::module_& m);           // cli/*.hpp (into _core.cli)
+void register_launch_noise(pybind11::module_& m);  // stats/launch_noise.hpp, compare/stored_runs.hpp (_core.compare)
+void register_dask(pybind11::module_& m);          // label_roles.hpp case_labels, whole_cases.hpp, store_export.hpp
 }  // namespace benchreport::python

@@ -1,5 +1,6 @@
-// Bindings for stats/launch_noise.hpp in the submodule _core.compare: the launch noise of one
-// case estimated from a branch's stored runs (passed to presets_comparison as launch_noise=).
+// Bindings for stats/launch_noise.hpp and compare/stored_runs.hpp in the submodule _core.compare:
+// the launch noise of each case estimated from a branch's stored runs (passed to
+// presets_comparison as launch_noise=).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -9,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "benchreport/compare/stored_runs.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/stats/launch_noise.hpp"
 #include "register.hpp"
@@ -30,6 +32,15 @@ std::vector<double> log_medians(const std::string& commit, const std::vector<dou
   std::vector<double> logs(medians.size());
   std::transform(medians.begin(), medians.end(), logs.begin(), [](double m) { return std::log(m); });
   return logs;
+}
+
+using RunsOfCase = std::vector<std::pair<std::string, std::vector<double>>>;
+
+LaunchNoise estimate(const RunsOfCase& runs, const LaunchNoiseOptions& options) {
+  std::vector<StoredRun> stored;
+  for (const auto& [commit, medians] : runs) stored.push_back({commit, log_medians(commit, medians)});
+  py::gil_scoped_release release;
+  return estimate_launch_noise(stored, options);
 }
 
 }  // namespace
@@ -64,16 +75,40 @@ void register_launch_noise(py::module_& m) {
   c.attr("LAUNCH_NOISE_MAX_RUNS") = defaults.max_runs;
   c.def(
       "estimate_launch_noise",
-      [](const std::vector<std::pair<std::string, std::vector<double>>>& runs, std::size_t min_runs,
-         std::size_t max_runs, const std::string& branch) {
-        std::vector<StoredRun> stored;
-        for (const auto& [commit, medians] : runs) stored.push_back({commit, log_medians(commit, medians)});
-        py::gil_scoped_release release;
-        return estimate_launch_noise(stored, {.min_runs = min_runs, .max_runs = max_runs, .branch = branch});
+      [](const RunsOfCase& runs, std::size_t min_runs, std::size_t max_runs, const std::string& branch) {
+        return estimate(runs, {.min_runs = min_runs, .max_runs = max_runs, .branch = branch});
       },
       "Launch noise of one case from its runs, oldest first: ``(commit, process medians)`` per run.", py::arg("runs"),
       py::kw_only(), py::arg("min_runs") = defaults.min_runs, py::arg("max_runs") = defaults.max_runs,
       py::arg("branch") = defaults.branch);
+  c.def(
+      "estimate_launch_noise_all",
+      [](const py::dict& runs, std::size_t min_runs, std::size_t max_runs, const std::string& branch) {
+        py::dict out;
+        for (const auto& [name, case_runs] : runs) {
+          out[name] =
+              estimate(case_runs.cast<RunsOfCase>(), {.min_runs = min_runs, .max_runs = max_runs, .branch = branch});
+        }
+        return out;
+      },
+      "``estimate_launch_noise`` of every case: ``runs`` maps a case name to its runs; a dict of the same names.",
+      py::arg("runs"), py::kw_only(), py::arg("min_runs") = defaults.min_runs, py::arg("max_runs") = defaults.max_runs,
+      py::arg("branch") = defaults.branch);
+  c.def(
+      "stored_runs",
+      [](const py::object& history, const std::vector<std::string>& by, const std::vector<std::string>& run_order) {
+        // A benchreport.Dataset holds its _core.Dataset as _ds.
+        const auto& ds = (py::hasattr(history, "_ds") ? history.attr("_ds") : history).cast<const Dataset&>();
+        py::dict out;
+        for (auto& c : stored_runs(ds, by, run_order)) out[py::str(c.name)] = py::cast(std::move(c.runs));
+        return out;
+      },
+      "Per case of ``history`` (a Dataset) (its ``by`` values joined by \" / \", as the comparison names it): the runs "
+      "of ``history`` in "
+      "``run_order`` (values of its ``run`` label), each ``(commit, medians)`` with the median of every process "
+      "(sets sharing a ``process`` or ``pair`` label are one process, as in a comparison; other sets one each). "
+      "Empty when ``history`` lacks a ``by`` column, ``run`` or ``commit``.",
+      py::arg("history"), py::arg("by"), py::arg("run_order"));
 }
 
 }  // namespace benchreport::python

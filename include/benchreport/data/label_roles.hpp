@@ -3,8 +3,10 @@
 // names the side of a comparison, and the labels that tell the processes of a
 // case apart. Comparisons, histories, families, BMF names and the Python
 // layer (benchreport._core.PROCESS_LABELS) all read them from here.
+#include <algorithm>
 #include <array>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +38,20 @@ inline constexpr std::array<std::string_view, 5> kProcessLabels{kProcessLabel, k
 inline std::vector<std::string> process_labels(std::initializer_list<std::string_view> first = {}) {
   std::vector<std::string> out(first.begin(), first.end());
   out.insert(out.end(), kProcessLabels.begin(), kProcessLabels.end());
+  return out;
+}
+
+// The labels naming a case: `by` when given, else every column that is neither
+// in `excluded` (the baseline column, a table's value/unit/order columns) nor a
+// process label. Comparisons with a store and Dask partitions choose them so.
+inline std::vector<std::string> case_labels(std::span<const std::string> columns, std::span<const std::string> excluded,
+                                            std::span<const std::string> by) {
+  if (!by.empty()) return {by.begin(), by.end()};
+  std::vector<std::string> out;
+  for (const auto& c : columns) {
+    const bool process = std::find(kProcessLabels.begin(), kProcessLabels.end(), c) != kProcessLabels.end();
+    if (!process && std::find(excluded.begin(), excluded.end(), c) == excluded.end()) out.push_back(c);
+  }
   return out;
 }
 

@@ -10,7 +10,7 @@ import typing
 import numpy
 import numpy.typing
 
-__all__: list[str] = ['BootstrapInterval', 'Bounds', 'BrunnerMunzelResult', 'CaseComparison', 'LAUNCH_NOISE_MAX_RUNS', 'LAUNCH_NOISE_MIN_RUNS', 'LaunchNoise', 'LogTInterval', 'MannWhitneyResult', 'NoiseCalibration', 'Rollup', 'VariancePrior', 'WilcoxonResult', 'adjust_pvalues', 'bootstrap_median_ratio_ci', 'bootstrap_median_ratio_ci_batch', 'brunner_munzel', 'calibrate_noise', 'case_columns', 'center', 'center_bounds', 'center_margin', 'compare_case', 'compare_many', 'compare_samples', 'detectable_log_change', 'disparity', 'disparity_bounds', 'estimate_launch_noise', 'estimate_robust_variance_prior', 'estimate_variance_prior', 'hodges_lehmann_shift', 'kth_pairwise_difference', 'mann_whitney_u', 'mann_whitney_u_batch', 'moderate_variance', 'paired_t_interval', 'ratio', 'ratio_bounds', 'rollup', 'rule_power', 'shift_bounds', 'shift_margin', 'sign_margin', 'spread', 'spread_bounds', 'timer_resolution', 'trigamma_inverse', 'welch_t_interval', 'wilcoxon_signed_rank', 'winsorised_log_f_moments']
+__all__: list[str] = ['BootstrapInterval', 'Bounds', 'BrunnerMunzelResult', 'CaseComparison', 'LAUNCH_NOISE_MAX_RUNS', 'LAUNCH_NOISE_MIN_RUNS', 'LaunchNoise', 'LogTInterval', 'MannWhitneyResult', 'NoiseCalibration', 'Rollup', 'VariancePrior', 'WilcoxonResult', 'adjust_pvalues', 'bootstrap_median_ratio_ci', 'bootstrap_median_ratio_ci_batch', 'brunner_munzel', 'calibrate_noise', 'case_columns', 'center', 'center_bounds', 'center_margin', 'compare_case', 'compare_many', 'compare_samples', 'detectable_log_change', 'disparity', 'disparity_bounds', 'estimate_launch_noise', 'estimate_launch_noise_all', 'estimate_robust_variance_prior', 'estimate_variance_prior', 'hodges_lehmann_shift', 'kth_pairwise_difference', 'mann_whitney_u', 'mann_whitney_u_batch', 'moderate_variance', 'paired_t_interval', 'ratio', 'ratio_bounds', 'rollup', 'rule_power', 'shift_bounds', 'shift_margin', 'sign_margin', 'spread', 'spread_bounds', 'stored_runs', 'timer_resolution', 'trigamma_inverse', 'welch_t_interval', 'wilcoxon_signed_rank', 'winsorised_log_f_moments']
 class Bounds:
     """
     Distribution-free bounds of an estimator at a misrate.
@@ -655,6 +655,10 @@ def estimate_launch_noise(runs: collections.abc.Sequence[tuple[str, collections.
     """
     Launch noise of one case from its runs, oldest first: ``(commit, process medians)`` per run.
     """
+def estimate_launch_noise_all(runs: dict, *, min_runs: typing.SupportsInt | typing.SupportsIndex = 10, max_runs: typing.SupportsInt | typing.SupportsIndex = 30, branch: str = '') -> dict:
+    """
+    ``estimate_launch_noise`` of every case: ``runs`` maps a case name to its runs; a dict of the same names.
+    """
 def estimate_robust_variance_prior(variances: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], dfs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], excess_z: typing.SupportsFloat | typing.SupportsIndex = 0.0, min_cases: typing.SupportsInt | typing.SupportsIndex = 3, min_d0: typing.SupportsFloat | typing.SupportsIndex = 0.5) -> VariancePrior:
     """
     Robust empirical-Bayes prior (winsorised moments, per-case d0 for outliers; Phipson et al. 2016).
@@ -717,6 +721,10 @@ def spread_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], mi
 
     A sign test on ``|x_a − x_b|`` over a random disjoint pairing of the samples (Fisher–Yates from a Xoshiro256 seeded
     with ``seed``): exact for i.i.d. continuous data; the same seed gives the same bounds everywhere.
+    """
+def stored_runs(history: typing.Any, by: collections.abc.Sequence[str], run_order: collections.abc.Sequence[str]) -> dict:
+    """
+    Per case of ``history`` (a Dataset) (its ``by`` values joined by " / ", as the comparison names it): the runs of ``history`` in ``run_order`` (values of its ``run`` label), each ``(commit, medians)`` with the median of every process (sets sharing a ``process`` or ``pair`` label are one process, as in a comparison; other sets one each). Empty when ``history`` lacks a ``by`` column, ``run`` or ``commit``.
     """
 def timer_resolution(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> float:
     ...
