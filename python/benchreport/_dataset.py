@@ -134,10 +134,7 @@ class Dataset(_core.DatasetBase):
 
 
 def _is_missing(value: Any) -> bool:
-    try:
-        return value is None or (isinstance(value, float) and np.isnan(value))
-    except TypeError:
-        return False
+    return value is None or (isinstance(value, float) and bool(np.isnan(value)))
 
 
 def _returning_dataset(function: Callable[..., Any]) -> Callable[..., Dataset]:

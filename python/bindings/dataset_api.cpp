@@ -256,7 +256,8 @@ py::dict flat_columns(const py::object& result) {
 
 // What Dataset.summarize puts in its DataFrame: (label or `by` columns, unit per row, statistics).
 // With `by`, the sets of each group are pooled in set order, in the unit of its first set.
-py::tuple summary_columns(const py::object& self, const std::vector<std::string>& by, const py::kwargs& options) {
+py::tuple summary_columns(const py::object& self, const std::vector<std::string>& by,
+                          const py::KWArgs<py::object>& options) {
   const Dataset& ds = ds_of(self);
   py::object values, offsets;
   py::dict keys;
@@ -393,14 +394,14 @@ void bind_dataset_base(py::module_& m) {
           "Run id → run metadata (parsed JSON): device, context, configuration, ...")
       .def(
           "select",
-          [](const py::object& self, const py::kwargs& labels) {
+          [](const py::object& self, const py::KWArgs<py::str>& labels) {
             const Dataset& ds = ds_of(self);
             return same_class(self, py::cast(ds.subset(ds.select(equal_labels(labels)))));
           },
           "The sets whose labels equal every given ``column=value``.")
       .def(
           "indices",
-          [](const py::object& self, const py::kwargs& labels) {
+          [](const py::object& self, const py::KWArgs<py::str>& labels) {
             const std::vector<std::size_t> sets = ds_of(self).select(equal_labels(labels));
             py::array_t<std::int64_t> out(static_cast<py::ssize_t>(sets.size()));
             std::copy(sets.begin(), sets.end(), out.mutable_data());

@@ -10,10 +10,11 @@ import typing
 
 import numpy
 import numpy.typing
+import typing_extensions
 
 from . import compare
 
-__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'alert_states', 'analyze_history', 'assemble_cached_history', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'code', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'expand_paths', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'known_unit_symbols', 'label_sides', 'link', 'median_ci', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'strong', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'alert_states', 'analyze_history', 'assemble_cached_history', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'code', 'compare', 'compare_growth', 'concat', 'dataset_from_arrays', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'expand_paths', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'known_unit_symbols', 'label_sides', 'link', 'load', 'median_ci', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'read_bytes', 'reader_names', 'save', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'strong', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -227,9 +228,13 @@ class Dataset:
     """
     Sample sets in CSR form with label columns (see benchreport.Dataset).
     """
+    def __getstate__(self) -> tuple[str, list[tuple[str, str]]]:
+        ...
     def __init__(self) -> None:
         ...
     def __len__(self) -> int:
+        ...
+    def __setstate__(self, arg0: tuple) -> None:
         ...
     def add_run(self, id: str, metadata_json: str = '{}') -> None:
         ...
@@ -322,15 +327,25 @@ class DatasetBase:
         ...
     def __len__(self) -> int:
         ...
+    def __reduce__(self) -> tuple[type, tuple[typing.Any]]:
+        ...
     def __repr__(self) -> str:
         ...
-    def concat(self, *args: typing.Any) -> typing.Any:
+    def _summary_columns(self, by: collections.abc.Sequence[str], **kwargs: typing.Any) -> tuple:
+        """
+        (label or by columns, unit per row, one column per statistic) of Dataset.summarize.
+        """
+    def concat(self, *args: typing.Any) -> typing_extensions.Self:
         """
         A new Dataset with this one's sets followed by the others' (dictionaries merged).
         """
-    def group_by(self, *args: str) -> typing.Any:
+    def group_by(self, *args: str) -> list[tuple[tuple[str, ...], numpy.ndarray]]:
         """
         Groups in first-appearance order: (key values, set indices); "" where a label is absent.
+        """
+    def indices(self, **kwargs: str) -> numpy.typing.NDArray[numpy.int64]:
+        """
+        Indices of the sets whose labels equal every given ``column=value``.
         """
     def label_codes(self, column: str) -> tuple[numpy.ndarray, list[str]]:
         """
@@ -344,11 +359,15 @@ class DatasetBase:
         """
         Samples of set i in base units, or a copy exactly as read, in the set's own unit (base=False). In base units a read-only view when the set's unit is its base unit, else a scaled copy.
         """
+    def select(self, **kwargs: str) -> typing_extensions.Self:
+        """
+        The sets whose labels equal every given ``column=value``.
+        """
     def set_labels(self, i: typing.SupportsInt | typing.SupportsIndex) -> dict[str, str]:
         """
         Labels of set i.
         """
-    def take(self, indices: collections.abc.Iterable[int]) -> typing.Any:
+    def take(self, indices: collections.abc.Iterable[int]) -> typing_extensions.Self:
         """
         A new Dataset with the given sets, in that order.
         """
@@ -368,7 +387,7 @@ class DatasetBase:
         """
         Full unit description of set i (a Unit, see parse_unit).
         """
-    def with_labels(self, labels: typing.Any) -> typing.Any:
+    def with_labels(self, labels: typing.Any) -> typing_extensions.Self:
         """
         A copy with each column: value set on every set (replacing what the sets had there).
         """
@@ -391,6 +410,11 @@ class DatasetBase:
         Label columns: name -> one value per set (None where a set lacks the label).
         """
     @property
+    def metadata(self) -> list[dict[str, typing.Any]]:
+        """
+        Per-set metadata, parsed from the verbatim JSON the readers kept.
+        """
+    @property
     def notes(self) -> list[str]:
         """
         The readers' normal remarks (aggregate rows kept apart, calibration runs skipped): not warnings.
@@ -404,6 +428,11 @@ class DatasetBase:
     def run_ids(self) -> list[str | None]:
         """
         Run id of each set (None when it has none).
+        """
+    @property
+    def runs(self) -> dict[str, typing.Any]:
+        """
+        Run id → run metadata (parsed JSON): device, context, configuration, ...
         """
     @property
     def units(self) -> list[str]:
@@ -1283,12 +1312,18 @@ def concat(parts: collections.abc.Sequence[Dataset]) -> Dataset:
     """
     A new Dataset with every set, run and warning of the parts, in order.
     """
+def dataset_from_arrays(values: typing.Any, offsets: typing.Any, labels: typing.Any = None, unit: typing.Any = 's', weights: typing.Any = None, directions: typing.Any = None) -> typing.Any:
+    """
+    A core Dataset from CSR arrays (benchreport.Dataset.from_arrays): offsets must be whole numbers, labels maps a column to one value per set (None = absent), unit is one symbol or one per set.
+    """
 def dataset_from_csr(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], labels: collections.abc.Sequence[collections.abc.Sequence[tuple[str, str]]], unit: str = 's', units: collections.abc.Sequence[str] | None = None, weights: typing.Annotated[numpy.typing.ArrayLike, numpy.float64] | None = None, directions: collections.abc.Sequence[str | None] | None = None, custom_unit_ok: bool = True) -> Dataset:
     """
     A Dataset from CSR arrays read in place (an Arrow float64 column and its group offsets, Dataset.from_arrays): set i is values[offsets[i]:offsets[i+1]] with labels[i], in `unit` (or units[i]); weights align with values; directions[i] None = from the unit.
     """
 def detect_format(name: str, first_bytes: bytes) -> str:
-    ...
+    """
+    The reader name for a file, from its name and first bytes (InputError if none fits).
+    """
 def detect_steps(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, min_segment: typing.SupportsInt | typing.SupportsIndex = 3, candidate_penalty: typing.SupportsFloat | typing.SupportsIndex = 2.0, threshold: typing.SupportsFloat | typing.SupportsIndex = 3.0, min_effect: typing.SupportsFloat | typing.SupportsIndex = 1.0, window: typing.SupportsInt | typing.SupportsIndex = 40, clip: typing.SupportsFloat | typing.SupportsIndex = 3.0, slope_penalty: typing.SupportsFloat | typing.SupportsIndex = 1.0, plain_noise: typing.SupportsFloat | typing.SupportsIndex = 1.3, spreads: bool = True, spread_threshold: typing.SupportsFloat | typing.SupportsIndex = 5.0, min_spread_ratio: typing.SupportsFloat | typing.SupportsIndex = 1.5) -> list[StepChange]:
     """
     Steps of one series against a local trend (stats/steps.hpp), ascending.
@@ -1382,13 +1417,27 @@ def glob_paths(pattern: typing.Any) -> list[str]:
     """
 def known_unit_symbols() -> str:
     ...
-def label_sides(base: collections.abc.Sequence[Dataset], head: collections.abc.Sequence[Dataset], column: str = 'revision', base_value: str = 'base', head_value: str = 'head') -> Dataset:
+def label_sides(base: collections.abc.Sequence[typing.Any], head: collections.abc.Sequence[typing.Any], column: str = 'revision', base_value: str = 'base', head_value: str = 'head') -> Dataset:
     """
     One Dataset from the files of each side: column names the side; pair pairs the i-th base file with the i-th head file (and, inside a file with several processes, process with process).
     """
 def link(text: typing.Any, url: typing.Any) -> Span:
     """
     A link; URLs with schemes other than http, https and mailto render as plain text.
+    """
+def load(path_or_paths: typing.Any = None, format: str = 'auto', *, base: typing.Any = None, head: typing.Any = None, labels: typing.Any = None, max_file_size: typing.SupportsInt | typing.SupportsIndex | None = None, max_depth: typing.SupportsInt | typing.SupportsIndex | None = None, max_samples: typing.SupportsInt | typing.SupportsIndex | None = None, threads: typing.SupportsInt | typing.SupportsIndex | None = None) -> typing.Any:
+    """
+    Read files, folders (recursively), glob patterns and ``.gz`` files into one Dataset.
+
+    ``format`` is ``"auto"`` (detected per file) or one of :data:`READERS`. Limits default to 1 GiB per
+    file, JSON nesting 256, 2**28 samples per file. Parsing runs in C++ without the GIL; ``threads``
+    (default: one per core, 1 = serial) lets a Google Benchmark file of 4 MiB or more be parsed as two
+    parts at once, with the same result (not ``.gz`` files, which are decompressed in memory and read in
+    one pass). ``base=`` and ``head=`` (files, folders, globs) read the two sides of a
+    comparison and label them as the CLI's ``--base``/``--head`` do: ``revision`` = base or head,
+    ``pair`` = the file's position on its side. ``labels`` sets each ``key: value`` on every set read
+    (the CLI's ``--label``). Bad input raises :class:`benchreport.InputError` naming the file and line or
+    JSON path.
     """
 def median_ci(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95) -> MedianCI:
     """
@@ -1412,7 +1461,9 @@ def noise_scale(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> f
     1.4826 MAD of the first differences / sqrt(2) (stats/steps.hpp).
     """
 def parse_unit(symbol: str) -> Unit:
-    ...
+    """
+    Describe a unit symbol: a Unit (symbol, dimension, to_base, higher_is_better, exact, base_symbol). Raises benchreport.InputError for an unknown symbol.
+    """
 def pelt_mean_changes(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], penalty: typing.SupportsFloat | typing.SupportsIndex, min_segment: typing.SupportsInt | typing.SupportsIndex = 1) -> list[int]:
     """
     Optimal partitioning into constant means: squared error plus penalty per change (stats/pelt.hpp).
@@ -1456,8 +1507,16 @@ def read(path: os.PathLike | str | bytes, format: str = 'auto', max_file_size: t
     ...
 def read_buffer(data: bytes, name: str, format: str = 'auto', max_file_size: typing.SupportsInt | typing.SupportsIndex = 1073741824, max_depth: typing.SupportsInt | typing.SupportsIndex = 256, max_samples: typing.SupportsInt | typing.SupportsIndex = 268435456, threads: typing.SupportsInt | typing.SupportsIndex = 0) -> Dataset:
     ...
+def read_bytes(data: bytes, name: str = '<bytes>', format: str = 'auto', *, max_file_size: typing.SupportsInt | typing.SupportsIndex | None = None, max_depth: typing.SupportsInt | typing.SupportsIndex | None = None, max_samples: typing.SupportsInt | typing.SupportsIndex | None = None, threads: typing.SupportsInt | typing.SupportsIndex | None = None) -> Dataset:
+    """
+    Parse bytes in memory (gzip-compressed bytes are decompressed first, under ``max_file_size``); the limits are load's.
+    """
 def reader_names() -> list[str]:
     ...
+def save(dataset: typing.Any, path: typing.Any, format: str | None = None) -> None:
+    """
+    Write canonical JSON or CSV (``format`` from the extension when None).
+    """
 def scaling(dataset: Dataset, *, title: str | None = None, name_column: str | None = None, size_column: str | None = None, size_argument: typing.SupportsInt | typing.SupportsIndex | None = None, min_sizes: typing.SupportsInt | typing.SupportsIndex | None = None, baseline_column: str | None = None, baseline_value: str | None = None, head_value: str | None = None, pair_column: str | None = None, confidence: typing.SupportsFloat | typing.SupportsIndex | None = None, exponent_threshold: typing.SupportsFloat | typing.SupportsIndex | None = None, at: typing.SupportsFloat | typing.SupportsIndex | None = None, far_factor: typing.SupportsFloat | typing.SupportsIndex | None = None) -> tuple[ScalingResult, Report]:
     """
     Scaling of every size family: (ScalingResult, Report). Keywords are the fields of ScalingReportOptions (None keeps the C++ default).
