@@ -20,7 +20,9 @@ try:
     import resource as _resource
 except ImportError:  # not on Windows
     _resource = None  # type: ignore[assignment]
-if _resource is not None and _resource.getrlimit(_resource.RLIMIT_AS)[0] != _resource.RLIM_INFINITY:
+_ADDRESS_SPACE_LIMITED = (_resource is not None
+                          and _resource.getrlimit(_resource.RLIMIT_AS)[0] != _resource.RLIM_INFINITY)
+if _ADDRESS_SPACE_LIMITED:
     for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
         _os.environ.setdefault(_name, "1")
 
@@ -30,10 +32,6 @@ def _exit_out_of_memory_while_starting() -> None:
     _sys.stderr.write("benchreport: error: out of memory while starting: the process may not use enough "
                       "memory to load benchreport (ulimit -v, a container limit); give it more\n")
     raise SystemExit(2) from None
-
-
-_ADDRESS_SPACE_LIMITED = (_resource is not None
-                          and _resource.getrlimit(_resource.RLIMIT_AS)[0] != _resource.RLIM_INFINITY)
 
 
 def _failed_for_memory(exc: BaseException) -> bool:

@@ -9,6 +9,7 @@ is the pickling of comparisons by their call and :class:`CaseComparisons`, a lis
 with a columnar view and notebook display. Formulas and defaults:
 docs/statistics-comparison.md.
 """
+# ruff: noqa: F405  (__all__ names the classes and functions star-imported from the core)
 from __future__ import annotations
 
 import functools
@@ -17,71 +18,19 @@ from typing import Any, Callable, Dict, List, TypeVar, cast
 import numpy as np
 
 from ._core import compare as _c
-from ._core.compare import (
-    BootstrapInterval,
-    Bounds,
-    BrunnerMunzelResult,
-    CaseComparison,
-    LogTInterval,
-    MannWhitneyResult,
-    NoiseCalibration,
-    Rollup,
-    WilcoxonResult,
-    adjust_pvalues,
-    bootstrap_median_ratio_ci,
-    brunner_munzel,
-    calibrate_noise,
-    center,
-    center_bounds,
-    disparity,
-    disparity_bounds,
-    hodges_lehmann_shift,
-    mann_whitney_u,
-    paired_t_interval,
-    ratio,
-    ratio_bounds,
-    rollup,
-    shift_bounds,
-    spread,
-    spread_bounds,
-    welch_t_interval,
-    wilcoxon_signed_rank,
-)
+from ._core.compare import *  # noqa: F403  (the classes and functions of __all__)
+from ._core.compare import CaseComparison
 from ._pickling import reduce_remembered, remembers_call
 
 __all__ = [
-    "CaseComparison",
-    "CompareResult",
-    "CaseComparisons",
-    "Bounds",
-    "MannWhitneyResult",
-    "BrunnerMunzelResult",
-    "WilcoxonResult",
-    "BootstrapInterval",
-    "LogTInterval",
-    "Rollup",
-    "NoiseCalibration",
-    "compare_samples",
-    "compare_many",
-    "mann_whitney_u",
-    "brunner_munzel",
-    "wilcoxon_signed_rank",
-    "hodges_lehmann_shift",
-    "shift_bounds",
-    "ratio",
-    "ratio_bounds",
-    "disparity",
-    "center",
-    "center_bounds",
-    "spread",
-    "spread_bounds",
-    "disparity_bounds",
-    "bootstrap_median_ratio_ci",
-    "paired_t_interval",
-    "welch_t_interval",
-    "adjust_pvalues",
-    "rollup",
-    "calibrate_noise",
+    "CaseComparison", "CompareResult", "CaseComparisons", "Bounds", "MannWhitneyResult", "BrunnerMunzelResult",
+    "WilcoxonResult", "BootstrapInterval", "LogTInterval", "Rollup", "NoiseCalibration",
+    "compare_samples", "compare_many",
+    "mann_whitney_u", "brunner_munzel", "wilcoxon_signed_rank",
+    "hodges_lehmann_shift", "shift_bounds", "ratio", "ratio_bounds", "disparity", "center", "center_bounds", "spread",
+    "spread_bounds", "disparity_bounds",
+    "bootstrap_median_ratio_ci", "paired_t_interval", "welch_t_interval",
+    "adjust_pvalues", "rollup", "calibrate_noise",
 ]
 
 #: The earlier name of :data:`CaseComparison`, kept for code that uses it.
@@ -102,8 +51,7 @@ class CaseComparisons(List[CaseComparison]):
 
         return pd.DataFrame(self.columns())
 
-    def __reduce__(self) -> Any:
-        return reduce_remembered(self)
+    __reduce__ = reduce_remembered
 
     def _repr_html_(self) -> str:
         from .notebook import to_html

@@ -40,29 +40,10 @@ from ._core import (
 )
 
 __all__ = [
-    "Report",
-    "Table",
-    "Details",
-    "Cell",
-    "strong",
-    "code",
-    "link",
-    "REPORT_SCHEMA",
-    "UNAVAILABLE",
-    "FORMATS",
-    "DEFAULT_MARKDOWN_BUDGET",
-    "format_time",
-    "format_change",
-    "format_change_percent",
-    "format_percent",
-    "format_fixed",
-    "format_range",
-    "format_integer",
-    "format_rate",
-    "format_bytes",
-    "format_byte_rate",
-    "format_bits",
-    "format_sparkline",
+    "Report", "Table", "Details", "Cell", "strong", "code", "link",
+    "REPORT_SCHEMA", "UNAVAILABLE", "FORMATS", "DEFAULT_MARKDOWN_BUDGET",
+    "format_time", "format_change", "format_change_percent", "format_percent", "format_fixed", "format_range",
+    "format_integer", "format_rate", "format_bytes", "format_byte_rate", "format_bits", "format_sparkline",
 ]
 
 REPORT_SCHEMA: str = _core.REPORT_SCHEMA

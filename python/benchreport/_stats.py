@@ -13,18 +13,8 @@ from typing import Literal, Tuple
 from . import _core
 from ._core import Drift, MedianCI, Summary, drift, median_ci, quantile, summarize, summarize_grouped
 
-__all__ = [
-    "Summary",
-    "Drift",
-    "MedianCI",
-    "QUANTILE_METHODS",
-    "STATISTICS",
-    "summarize",
-    "summarize_grouped",
-    "quantile",
-    "drift",
-    "median_ci",
-]
+__all__ = ["Summary", "Drift", "MedianCI", "QUANTILE_METHODS", "STATISTICS",
+           "summarize", "summarize_grouped", "quantile", "drift", "median_ci"]
 
 # Static typing only (a Literal cannot be built at run time); test_stats checks it equals QUANTILE_METHODS.
 QuantileMethodName = Literal[

@@ -7,17 +7,35 @@
 #include <pybind11/typing.h>
 
 #include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
+#include <optional>
 #include <set>
 
 #include "benchreport/data/dataset.hpp"
 #include "benchreport/data/label_sides.hpp"
 #include "benchreport/data/pooled.hpp"
 #include "benchreport/io/paths.hpp"
+#include "benchreport/io/read.hpp"
+#include "benchreport/core/error.hpp"
 #include "arrays.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
 using namespace pybind11::literals;
+
+namespace benchreport::python {
+namespace {
+struct SameDataset;
+}  // namespace
+}  // namespace benchreport::python
+
+namespace pybind11::detail {
+template <>
+struct handle_type_name<benchreport::python::SameDataset> {
+  static constexpr auto name = const_name("typing_extensions.Self");
+};
+}  // namespace pybind11::detail
 
 namespace benchreport::python {
 namespace {
@@ -34,8 +52,26 @@ const Dataset& ds_of(const py::object& self) { return self.cast<const DatasetHan
 py::object core_of(const py::object& self) { return self.cast<const DatasetHandle&>().core; }
 py::object call_core(const py::object& self, const char* method) { return core_of(self).attr(method)(); }
 
+// A dataset of the caller's own Python class: stubs type it `Self`, so Dataset.take(...) is a Dataset.
+struct SameDataset : py::object {
+  using py::object::object;
+};
+
 // A new dataset of the caller's Python class (benchreport.Dataset) around a core Dataset.
-py::object same_class(const py::object& self, const py::object& core) { return py::type::of(self)(core); }
+SameDataset same_class(const py::object& self, const py::object& core) {
+  return py::reinterpret_steal<SameDataset>(py::type::of(self)(core).release());
+}
+
+// The core Datasets of benchreport.Datasets (or core ones) given to label_sides.
+std::vector<const Dataset*> core_datasets(const std::vector<py::object>& parts) {
+  std::vector<const Dataset*> out;
+  for (const auto& part : parts) {
+    out.push_back(py::isinstance<DatasetHandle>(part) ? &ds_of(part) : &part.cast<const Dataset&>());
+  }
+  return out;
+}
+
+py::object core_module() { return py::module_::import("benchreport._core"); }
 
 // All samples in base units: a view when every set is in its base unit, else a read-only scaled copy.
 py::array base_values(const py::object& self) {
@@ -108,7 +144,7 @@ std::optional<std::string> to_csv(const py::object& self, const py::object& path
 
 std::optional<std::string> to_bmf(const py::object& self, const py::object& path, const py::object& by,
                                   double confidence) {
-  const py::object bmf_string = py::module_::import("benchreport._core").attr("bmf_string");
+  const py::object bmf_string = core_module().attr("bmf_string");
   const py::list columns(py::bool_(by) ? by : py::list());
   return write_or_return(path,
                          bmf_string(core_of(self), "by"_a = columns, "confidence"_a = confidence).cast<std::string>());
@@ -126,13 +162,13 @@ py::tuple pooled_by(const py::object& self, const std::vector<std::string>& colu
       pooled.first_set, keys);
 }
 
-py::object take(const py::object& self, const py::typing::Iterable<py::int_>& indices) {
+SameDataset take(const py::object& self, const py::typing::Iterable<py::int_>& indices) {
   py::list sets;
   for (const auto& i : indices) sets.append(py::int_(py::reinterpret_borrow<py::object>(i)));
   return same_class(self, core_of(self).attr("subset")(sets));
 }
 
-py::object with_labels(const py::object& self, const py::object& labels) {
+SameDataset with_labels(const py::object& self, const py::object& labels) {
   py::list pairs;
   for (const auto& item : labels.attr("items")()) {
     const auto pair = py::reinterpret_borrow<py::tuple>(item);
@@ -141,11 +177,111 @@ py::object with_labels(const py::object& self, const py::object& labels) {
   return same_class(self, core_of(self).attr("with_labels")(pairs));
 }
 
-py::object concat(const py::object& self, const py::Args<py::object>& others) {
+SameDataset concat(const py::object& self, const py::Args<py::object>& others) {
   py::list parts;
   parts.append(core_of(self));
   for (const auto& other : others) parts.append(other.attr("_ds"));
-  return same_class(self, py::module_::import("benchreport._core").attr("concat")(parts));
+  return same_class(self, core_module().attr("concat")(parts));
+}
+
+// The label filter of select/indices: column=value pairs, values as text.
+Labels equal_labels(const py::kwargs& labels) {
+  Labels out;
+  for (const auto& [column, value] : labels) out.emplace_back(py::str(column), py::str(value));
+  return out;
+}
+
+// Verbatim metadata JSON parsed by json.loads. Readers accept nesting up to their max_depth
+// (documented up to 6000) and json.loads recurses once per level, so the recursion limit is raised
+// for deep text, up to this many levels; deeper is an InputError.
+constexpr int kMaxMetadataDepth = 20000;
+
+py::object parse_metadata(const std::string& text) {
+  const py::object loads = py::module_::import("json").attr("loads");
+  try {
+    return loads(text);
+  } catch (py::error_already_set& e) {
+    if (!e.matches(PyExc_RecursionError)) throw;
+  }
+  const py::module_ sys = py::module_::import("sys");
+  const int old = sys.attr("getrecursionlimit")().cast<int>();
+  sys.attr("setrecursionlimit")(std::max(old, kMaxMetadataDepth + 100));
+  try {
+    py::object parsed = loads(text);
+    sys.attr("setrecursionlimit")(old);
+    return parsed;
+  } catch (py::error_already_set& e) {
+    sys.attr("setrecursionlimit")(old);
+    if (!e.matches(PyExc_RecursionError)) throw;
+  }
+  throw InputError(fmt::format("metadata nested deeper than {} levels cannot be parsed in Python", kMaxMetadataDepth));
+}
+
+py::typing::List<py::typing::Dict<py::str, py::object>> set_metadata(const Dataset& ds) {
+  py::typing::List<py::typing::Dict<py::str, py::object>> out;
+  for (std::size_t i = 0; i < ds.n_sets(); ++i) {
+    py::dict parsed;
+    for (const auto& [key, json] : ds.set_metadata(i)) parsed[py::str(key)] = parse_metadata(json);
+    out.append(parsed);
+  }
+  return out;
+}
+
+py::typing::Dict<py::str, py::object> run_metadata(const Dataset& ds) {
+  py::typing::Dict<py::str, py::object> out;
+  for (const auto& run : ds.runs()) out[py::str(run.id)] = parse_metadata(run.metadata_json);
+  return out;
+}
+
+// One 1-D column per statistic of summarize_grouped's result: the 2-D `quantiles` becomes q<p>
+// columns (p from `probabilities`, which is per request, not per set, and is dropped).
+py::dict flat_columns(const py::object& result) {
+  const py::object asarray = py::module_::import("numpy").attr("asarray");
+  py::dict columns(result);
+  const py::object probabilities = asarray(columns.attr("pop")("probabilities", py::tuple()), "dtype"_a = "float64");
+  py::dict out;
+  for (const auto& [name, value] : columns) {
+    const py::object column = asarray(value);
+    if (column.attr("ndim").cast<int>() != 2) {
+      out[name] = column;
+      continue;
+    }
+    const py::object by_quantile = column.attr("T");
+    py::ssize_t j = 0;
+    for (const auto& p : probabilities)
+      out[py::str(fmt::format("q{:g}", p.cast<double>()))] = by_quantile[py::int_(j++)];
+  }
+  return out;
+}
+
+// What Dataset.summarize puts in its DataFrame: (label or `by` columns, unit per row, statistics).
+// With `by`, the sets of each group are pooled in set order, in the unit of its first set.
+py::tuple summary_columns(const py::object& self, const std::vector<std::string>& by,
+                          const py::KWArgs<py::object>& options) {
+  const Dataset& ds = ds_of(self);
+  py::object values, offsets;
+  py::dict keys;
+  std::vector<std::size_t> first;
+  if (by.empty()) {
+    values = self.attr("values_as_read");
+    offsets = self.attr("offsets");
+    keys = label_columns(ds);
+    for (std::size_t i = 0; i < ds.n_sets(); ++i) first.push_back(i);
+  } else {
+    const PooledSets pooled = pool_by(ds, by);
+    values = py::array_t<double>(static_cast<py::ssize_t>(pooled.values.size()), pooled.values.data());
+    offsets = py::array_t<std::int64_t>(static_cast<py::ssize_t>(pooled.offsets.size()), pooled.offsets.data());
+    for (std::size_t j = 0; j < by.size(); ++j) {
+      py::list column;
+      for (const auto& key : pooled.keys) column.append(key[j]);
+      keys[py::str(by[j])] = column;
+    }
+    first = pooled.first_set;
+  }
+  const py::object result = core_module().attr("summarize_grouped")(values, offsets, **options);
+  py::list units;
+  for (std::size_t i : first) units.append(ds.unit(i).symbol);
+  return py::make_tuple(keys, units, flat_columns(result));
 }
 
 void bind_dataset_base(py::module_& m) {
@@ -224,7 +360,8 @@ void bind_dataset_base(py::module_& m) {
       .def("take", &take, "indices"_a, "A new Dataset with the given sets, in that order.")
       .def(
           "group_by",
-          [](const py::object& self, const py::Args<py::str>& columns) {
+          [](const py::object& self, const py::Args<py::str>& columns)
+              -> py::typing::List<py::typing::Tuple<py::typing::Tuple<py::str, py::ellipsis>, py::array>> {
             return core_of(self).attr("group_by")(py::list(columns));
           },
           "Groups in first-appearance order: (key values, set indices); \"\" where a label is absent.")
@@ -249,6 +386,34 @@ void bind_dataset_base(py::module_& m) {
            "the metric label), value = median of the pooled samples, lower_value / upper_value = its "
            "distribution-free CI at confidence. Written to path, or returned when path is None. Reads back with "
            "br.load (format \"bmf\").")
+      .def_property_readonly(
+          "metadata", [](const py::object& self) { return set_metadata(ds_of(self)); },
+          "Per-set metadata, parsed from the verbatim JSON the readers kept.")
+      .def_property_readonly(
+          "runs", [](const py::object& self) { return run_metadata(ds_of(self)); },
+          "Run id → run metadata (parsed JSON): device, context, configuration, ...")
+      .def(
+          "select",
+          [](const py::object& self, const py::KWArgs<py::str>& labels) {
+            const Dataset& ds = ds_of(self);
+            return same_class(self, py::cast(ds.subset(ds.select(equal_labels(labels)))));
+          },
+          "The sets whose labels equal every given ``column=value``.")
+      .def(
+          "indices",
+          [](const py::object& self, const py::KWArgs<py::str>& labels) {
+            const std::vector<std::size_t> sets = ds_of(self).select(equal_labels(labels));
+            py::array_t<std::int64_t> out(static_cast<py::ssize_t>(sets.size()));
+            std::copy(sets.begin(), sets.end(), out.mutable_data());
+            return out;
+          },
+          "Indices of the sets whose labels equal every given ``column=value``.")
+      .def("_summary_columns", &summary_columns, "by"_a,
+           "(label or by columns, unit per row, one column per statistic) of Dataset.summarize.")
+      // Pickles as the core Dataset (its canonical JSON and the reader of each run), wrapped again
+      // in the caller's class when unpickled.
+      .def("__reduce__",
+           [](const py::object& self) { return py::make_tuple(py::type::of(self), py::make_tuple(core_of(self))); })
       .def("__len__", [](const py::object& self) { return ds_of(self).n_sets(); })
       .def("__repr__", [](const py::object& self) { return describe(ds_of(self)); });
 }
@@ -290,13 +455,203 @@ void bind_paths(py::module_& m) {
       "InputError for a pattern nothing matches.");
   m.def(
       "label_sides",
-      [](const std::vector<const Dataset*>& base, const std::vector<const Dataset*>& head, const std::string& column,
+      [](const std::vector<py::object>& base, const std::vector<py::object>& head, const std::string& column,
          const std::string& base_value, const std::string& head_value) {
-        return label_sides(base, head, SideNames{column, base_value, head_value});
+        return label_sides(core_datasets(base), core_datasets(head), SideNames{column, base_value, head_value});
       },
       "base"_a, "head"_a, "column"_a = std::string(kSideLabel), "base_value"_a = "base", "head_value"_a = "head",
       "One Dataset from the files of each side: column names the side; pair pairs the i-th base file with the i-th "
       "head file (and, inside a file with several processes, process with process).");
+}
+
+// br.load's and br.read_bytes's limits: None keeps the reader's default.
+ReadOptions read_options(const std::optional<std::uint64_t>& max_file_size, const std::optional<std::size_t>& max_depth,
+                         const std::optional<std::uint64_t>& max_samples, const std::optional<long long>& threads) {
+  ReadOptions options;
+  if (threads) {
+    if (*threads < 0)
+      throw py::value_error(fmt::format("threads={}: expected 0 (one per core) or a positive count", *threads));
+    options.threads = static_cast<unsigned>(*threads);
+  }
+  options.max_file_size = max_file_size.value_or(options.max_file_size);
+  options.max_depth = max_depth.value_or(options.max_depth);
+  options.max_samples = max_samples.value_or(options.max_samples);
+  return options;
+}
+
+bool is_path(const py::handle& item) {
+  return py::isinstance<py::str>(item) || py::isinstance(item, py::module_::import("os").attr("PathLike"));
+}
+
+std::vector<std::string> path_items(const py::handle& paths) {
+  std::vector<std::string> items;
+  if (is_path(paths)) return {fs_bytes(paths)};
+  for (const auto& item : paths) items.push_back(fs_bytes(item));
+  return items;
+}
+
+py::object read_inputs_unlocked(const std::vector<std::string>& items, const std::string& format,
+                                const ReadOptions& options) {
+  Dataset out;
+  {
+    py::gil_scoped_release release;
+    out = read_inputs(items, format, options);
+  }
+  return py::cast(std::move(out));
+}
+
+// One side of br.load(base=..., head=...): a Dataset or a list of Datasets as given, else one
+// Dataset per file of its paths, folders and globs.
+std::vector<py::object> side_parts(const py::object& side, const std::string& format, const ReadOptions& options) {
+  if (py::isinstance<DatasetHandle>(side)) return {core_of(side)};
+  const py::list items = is_path(side) ? py::list(py::make_tuple(side)) : py::list(side);
+  std::vector<py::object> parts;
+  for (const auto& item : items) {
+    if (!py::isinstance<DatasetHandle>(item)) break;
+    parts.push_back(core_of(py::reinterpret_borrow<py::object>(item)));
+  }
+  if (parts.size() == items.size()) return parts;
+  const std::vector<std::string> paths = path_items(items);
+  std::vector<Dataset> read;
+  {
+    py::gil_scoped_release release;
+    read = read_each(paths, format, options);
+  }
+  parts.clear();
+  for (auto& part : read) parts.push_back(py::cast(std::move(part)));
+  return parts;
+}
+
+py::object load(const py::object& paths, const std::string& format, const py::object& base, const py::object& head,
+                const py::object& labels, const ReadOptions& options) {
+  py::object out;
+  if (!base.is_none() || !head.is_none()) {
+    if (!paths.is_none() || base.is_none() || head.is_none()) {
+      throw InputError("load(base=..., head=...) takes both sides and no positional paths");
+    }
+    const std::vector<py::object> base_parts = side_parts(base, format, options);
+    const std::vector<py::object> head_parts = side_parts(head, format, options);
+    out = py::cast(label_sides(core_datasets(base_parts), core_datasets(head_parts), SideNames{}));
+  } else if (paths.is_none()) {
+    throw InputError("no input files given (paths, or base=... and head=...)");
+  } else {
+    out = read_inputs_unlocked(path_items(paths), format, options);
+  }
+  if (!py::bool_(labels)) return out;
+  Labels pairs;
+  for (const auto& item : labels.attr("items")()) {
+    const auto pair = py::reinterpret_borrow<py::tuple>(item);
+    pairs.emplace_back(py::str(pair[0]), py::str(pair[1]));
+  }
+  out.cast<Dataset&>().label_all(pairs);
+  return out;
+}
+
+// Dataset.from_arrays's offsets as int64: a float array only when every entry is a whole number
+// within int64 (1.5 is refused, never truncated).
+py::object integer_offsets(const py::object& offsets) {
+  const py::module_ np = py::module_::import("numpy");
+  const py::array o = np.attr("asarray")(offsets);
+  const char kind = o.dtype().kind();
+  if (kind == 'f') {
+    for (const auto& entry : o.attr("ravel")()) {
+      const double x = entry.cast<double>();
+      if (!std::isfinite(x) || std::floor(x) != x || std::abs(x) >= 0x1p63) {
+        throw InputError(fmt::format("offsets must be whole numbers (got {}); pass an integer array",
+                                     py::repr(py::float_(x)).cast<std::string>()));
+      }
+    }
+  } else if (o.size() != 0 && kind != 'i' && kind != 'u' && kind != 'b') {
+    throw InputError(
+        fmt::format("offsets must be integers (got an array of {})", py::str(o.dtype()).cast<std::string>()));
+  }
+  return o.attr("astype")(np.attr("int64"));
+}
+
+py::object dataset_from_arrays(const py::object& values, const py::object& offsets, const py::object& labels,
+                               const py::object& unit, const py::object& weights, const py::object& directions) {
+  const py::array o = integer_offsets(offsets);
+  const std::size_t n = o.ndim() == 1 && o.shape(0) > 1 ? static_cast<std::size_t>(o.shape(0) - 1) : 0;
+  std::vector<Labels> set_labels(n);
+  if (!labels.is_none()) {
+    for (const auto& [name, column] : py::dict(labels)) {
+      const std::size_t size = py::len(column);
+      if (size != n) {
+        throw InputError(
+            fmt::format("label column {} has {} entries for {} sets", py::repr(name).cast<std::string>(), size, n));
+      }
+      const py::sequence values_of_sets = py::reinterpret_borrow<py::sequence>(column);
+      for (std::size_t i = 0; i < n; ++i) {
+        const py::object value = values_of_sets[i];
+        if (!value.is_none()) set_labels[i].emplace_back(py::str(name), py::str(value));
+      }
+    }
+  }
+  const py::list units = py::isinstance<py::str>(unit) ? py::list(py::make_tuple(unit)) : py::list(unit);
+  return core_module().attr("dataset_from_csr")(
+      values, o, set_labels, "units"_a = units, "weights"_a = weights,
+      "directions"_a = directions.is_none() ? py::object(py::none()) : py::object(py::list(directions)),
+      "custom_unit_ok"_a = false);
+}
+
+void bind_load(py::module_& m) {
+  const ReadOptions d;
+  m.def(
+      "load",
+      [](const py::object& paths, const std::string& format, const py::object& base, const py::object& head,
+         const py::object& labels, const std::optional<std::uint64_t>& max_file_size,
+         const std::optional<std::size_t>& max_depth, const std::optional<std::uint64_t>& max_samples,
+         const std::optional<long long>& threads) {
+        return load(paths, format, base, head, labels, read_options(max_file_size, max_depth, max_samples, threads));
+      },
+      "path_or_paths"_a = py::none(), "format"_a = "auto", py::kw_only(), "base"_a = py::none(), "head"_a = py::none(),
+      "labels"_a = py::none(), "max_file_size"_a = py::none(), "max_depth"_a = py::none(), "max_samples"_a = py::none(),
+      "threads"_a = py::none(),
+      fmt::format(
+          "Read files, folders (recursively), glob patterns and ``.gz`` files into one Dataset.\n\n"
+          "``format`` is ``\"auto\"`` (detected per file) or one of :data:`READERS`. Limits default to 1 GiB per\n"
+          "file, JSON nesting {}, 2**28 samples per file. Parsing runs in C++ without the GIL; ``threads``\n"
+          "(default: one per core, 1 = serial) lets a Google Benchmark file of 4 MiB or more be parsed as two\n"
+          "parts at once, with the same result (not ``.gz`` files, which are decompressed in memory and read in\n"
+          "one pass). ``base=`` and ``head=`` (files, folders, globs) read the two sides of a\n"
+          "comparison and label them as the CLI's ``--base``/``--head`` do: ``revision`` = base or head,\n"
+          "``pair`` = the file's position on its side. ``labels`` sets each ``key: value`` on every set read\n"
+          "(the CLI's ``--label``). Bad input raises :class:`benchreport.InputError` naming the file and line or\n"
+          "JSON path.",
+          d.max_depth)
+          .c_str());
+  m.def(
+      "read_bytes",
+      [](const py::bytes& data, const std::string& name, const std::string& format,
+         const std::optional<std::uint64_t>& max_file_size, const std::optional<std::size_t>& max_depth,
+         const std::optional<std::uint64_t>& max_samples, const std::optional<long long>& threads) {
+        const ReadOptions options = read_options(max_file_size, max_depth, max_samples, threads);
+        const std::string_view bytes(PyBytes_AS_STRING(data.ptr()),
+                                     static_cast<std::size_t>(PyBytes_GET_SIZE(data.ptr())));
+        py::gil_scoped_release release;  // `data` outlives the call
+        return read_buffer(bytes, name, format, options);
+      },
+      "data"_a, "name"_a = "<bytes>", "format"_a = "auto", py::kw_only(), "max_file_size"_a = py::none(),
+      "max_depth"_a = py::none(), "max_samples"_a = py::none(), "threads"_a = py::none(),
+      "Parse bytes in memory (gzip-compressed bytes are decompressed first, under ``max_file_size``); the limits "
+      "are load's.");
+  m.def(
+      "save",
+      [](const py::object& dataset, const py::object& path, const std::optional<std::string>& format) {
+        const bool csv = py::module_::import("os").attr("fspath")(path).attr("endswith")(".csv").cast<bool>();
+        const std::string chosen = format && !format->empty() ? *format : csv ? "csv" : "json";
+        if (chosen != "json" && chosen != "csv") {
+          throw InputError(fmt::format("cannot save as {}: expected 'json' or 'csv'",
+                                       py::repr(py::str(chosen)).cast<std::string>()));
+        }
+        dataset.attr(chosen == "json" ? "to_json" : "to_csv")(path);
+      },
+      "dataset"_a, "path"_a, "format"_a = py::none(),
+      "Write canonical JSON or CSV (``format`` from the extension when None).");
+  m.def("dataset_from_arrays", &dataset_from_arrays, "values"_a, "offsets"_a, "labels"_a = py::none(), "unit"_a = "s",
+        "weights"_a = py::none(), "directions"_a = py::none(),
+        "A core Dataset from CSR arrays (benchreport.Dataset.from_arrays): offsets must be whole numbers, labels "
+        "maps a column to one value per set (None = absent), unit is one symbol or one per set.");
 }
 
 }  // namespace
@@ -304,6 +659,7 @@ void bind_paths(py::module_& m) {
 void register_dataset_api(py::module_& m) {
   bind_dataset_base(m);
   bind_paths(m);
+  bind_load(m);
 }
 
 }  // namespace benchreport::python

@@ -388,10 +388,8 @@ void bind_comparison(py::module_& m) {
     py::gil_scoped_release release;
     return compare_case(b, h, o, name, pp);
   };
-  // compare_case is the C++ name, kept for callers of the core.
-  for (const char* name : {"compare_samples", "compare_case"}) {
-    m.def(name, compare_one,
-          R"doc(Compare head against base for one case.
+  m.def("compare_samples", compare_one,
+        R"doc(Compare head against base for one case.
 
 ``base``/``head``: a 1-D array of samples, or a list of 1-D arrays (one per process). ``base_process``/
 ``head_process``: alternatively an int process id per sample; processes are sorted by id and paired by position.
@@ -400,12 +398,11 @@ a t interval on log process medians: paired (``pairing="auto"`` with equal proce
 Welch (``"unpaired"``); with one process it covers within-process noise only, and the verdict is ``inconclusive``
 (``one_launch_per_side``) unless ``assume_launches_identical`` (every launch runs at the same speed). Raises
 benchreport.InputError (a ValueError) on empty sides, NaN/inf or non-positive values, naming the case.)doc",
-          "base"_a, "head"_a, "name"_a = "", py::kw_only(), "base_process"_a = py::none(),
-          "head_process"_a = py::none(), "threshold"_a = d.threshold, "alpha"_a = d.alpha,
-          "confidence"_a = d.confidence, "resamples"_a = d.resamples, "seed"_a = d.seed, "misrate"_a = d.misrate,
-          "direction"_a = "lower", "exact_unit"_a = d.exact_unit, "noise_limit"_a = d.noise_limit, "pairing"_a = "auto",
-          "assume_launches_identical"_a = d.assume_launches_identical);
-  }
+        "base"_a, "head"_a, "name"_a = "", py::kw_only(), "base_process"_a = py::none(), "head_process"_a = py::none(),
+        "threshold"_a = d.threshold, "alpha"_a = d.alpha, "confidence"_a = d.confidence, "resamples"_a = d.resamples,
+        "seed"_a = d.seed, "misrate"_a = d.misrate, "direction"_a = "lower", "exact_unit"_a = d.exact_unit,
+        "noise_limit"_a = d.noise_limit, "pairing"_a = "auto",
+        "assume_launches_identical"_a = d.assume_launches_identical);
 
   m.def(
       "compare_many",

@@ -303,6 +303,25 @@ void bind_dataset(py::module_& m) {
              return out;
            })
       .def("copy", [](const Dataset& ds) { return Dataset(ds); })
+      // Pickles as its canonical JSON, which gives every value, label, unit, direction, weight and run
+      // back as read (docs/dataset.md), and the reader of each run, which canonical JSON does not carry
+      // and the presets use (Nitro's case names and platform titles).
+      .def(py::pickle(
+          [](const Dataset& ds) {
+            std::ostringstream json;
+            write_canonical_json(ds, json);
+            std::vector<std::pair<std::string, std::string>> formats;
+            for (const auto& run : ds.runs()) formats.emplace_back(run.id, run.format);
+            return py::make_tuple(json.str(), formats);
+          },
+          [](const py::tuple& state) {
+            const auto json = state[0].cast<std::string>();
+            Dataset ds = read_buffer(json, "<pickle>", "json");
+            for (const auto& [run, format] : state[1].cast<std::vector<std::pair<std::string, std::string>>>()) {
+              ds.set_run_format(run, format);
+            }
+            return ds;
+          }))
       .def(
           "with_labels",
           [](const Dataset& ds, const Labels& labels) {
@@ -371,7 +390,7 @@ void bind_io(py::module_& m) {
   m.def(
       "detect_format",
       [](const std::string& name, const py::bytes& head) { return detect_format(name, std::string(head)); }, "name"_a,
-      "first_bytes"_a);
+      "first_bytes"_a, "The reader name for a file, from its name and first bytes (InputError if none fits).");
   m.def("reader_names", &reader_names);
   m.attr("DEFAULT_MAX_FILE_SIZE") = ReadOptions{}.max_file_size;
   // The one rule for input text shown on a terminal (the text renderer's): invalid UTF-8 -> U+FFFD,
@@ -393,7 +412,9 @@ void bind_io(py::module_& m) {
       "(newline, tab, ESC, C1, DEL) -> one space each; bidi controls (U+202A-202E, U+2066-2069, "
       "U+200E, U+200F) -> U+FFFD. The rule of the text renderer (core/escape.hpp neutralize_text).");
   m.def(
-      "parse_unit", [](const std::string& symbol) { return parse_unit(symbol); }, "symbol"_a);
+      "parse_unit", [](const std::string& symbol) { return parse_unit(symbol); }, "symbol"_a,
+      "Describe a unit symbol: a Unit (symbol, dimension, to_base, higher_is_better, exact, base_symbol). Raises "
+      "benchreport.InputError for an unknown symbol.");
   m.def("known_unit_symbols", &known_unit_symbols);
   m.def(
       "display_unit",

@@ -8,6 +8,7 @@
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/io/nitro.hpp"
+#include "benchreport/io/paths.hpp"
 #include "benchreport/io/read.hpp"
 #include "gzip.hpp"
 #include "reader.hpp"
@@ -447,6 +448,22 @@ Dataset read(const fs::path& path, std::string_view format, const ReadOptions& o
 Dataset read_many(std::span<const fs::path> paths, std::string_view format, const ReadOptions& options) {
   Dataset out;
   for (const auto& path : paths) out.append(read(path, format, options));
+  return out;
+}
+
+std::vector<Dataset> read_each(const std::vector<std::string>& items, std::string_view format,
+                               const ReadOptions& options) {
+  std::vector<Dataset> out;
+  for (const auto& path : expand_paths(items)) out.push_back(read(path, format, options));
+  return out;
+}
+
+Dataset read_inputs(const std::vector<std::string>& items, std::string_view format, const ReadOptions& options) {
+  std::vector<Dataset> parts = read_each(items, format, options);
+  if (parts.empty()) throw InputError("no input files given");
+  if (parts.size() == 1) return std::move(parts.front());
+  Dataset out;
+  for (const auto& part : parts) out.append(part);
   return out;
 }
 

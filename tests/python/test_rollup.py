@@ -56,7 +56,7 @@ def test_compare_many_matches_single_calls():
     cases = {f"c{i}": (g.lognormal(size=10), g.lognormal(size=12)) for i in range(5)}
     many = br.compare_many(cases, resamples=400, seed=9, threads=2)
     for i, (name, (b, h)) in enumerate(cases.items()):
-        single = br._core.compare.compare_case([b], [h], name, resamples=400, seed=9)
+        single = br._core.compare.compare_samples([b], [h], name, resamples=400, seed=9)
         # compare_many uses stream i for case i; compare_samples uses stream 0.
         assert many[i].case == name
         assert many[i].change == single.change

@@ -55,7 +55,7 @@ def test_compare_submodule_stub_lists_every_public_name():
 
 def test_statistics_results_are_typed_classes():
     compare = _returns("compare.pyi")
-    for function, result in [("compare_case", "CaseComparison"), ("mann_whitney_u", "MannWhitneyResult"),
+    for function, result in [("compare_samples", "CaseComparison"), ("mann_whitney_u", "MannWhitneyResult"),
                              ("brunner_munzel", "BrunnerMunzelResult"), ("wilcoxon_signed_rank", "WilcoxonResult"),
                              ("shift_bounds", "Bounds"), ("spread_bounds", "Bounds"),
                              ("bootstrap_median_ratio_ci", "BootstrapInterval"), ("rollup", "Rollup"),

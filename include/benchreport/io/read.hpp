@@ -26,6 +26,15 @@ Dataset read(const std::filesystem::path& path, std::string_view format = "auto"
 Dataset read_many(std::span<const std::filesystem::path> paths, std::string_view format = "auto",
                   const ReadOptions& options = {});
 
+// The inputs of br.load and the CLI: paths as given, glob patterns expanded (io/paths.hpp
+// expand_paths), one Dataset per file in that order. InputError for a pattern nothing matches.
+std::vector<Dataset> read_each(const std::vector<std::string>& items, std::string_view format = "auto",
+                               const ReadOptions& options = {});
+
+// read_each's Datasets as one (a single file's as it was read); InputError when no file is given.
+Dataset read_inputs(const std::vector<std::string>& items, std::string_view format = "auto",
+                    const ReadOptions& options = {});
+
 // Parses bytes already in memory; `name` is used for detection (extension,
 // file name) and in messages.
 Dataset read_buffer(std::string_view bytes, std::string_view name, std::string_view format = "auto",
