@@ -97,7 +97,8 @@ def _display_types() -> List[type]:
 def _missing_display(t: type) -> List[Tuple[str, str, Any]]:
     """(method, MIME type, render) of each display method ``t`` lacks. A Dataset keeps its
     one-line repr as plain text; results print as their report."""
-    wanted = [("_repr_html_", "text/html", to_html), ("_repr_markdown_", "text/markdown", to_markdown)]
+    wanted: List[Tuple[str, str, Any]] = [("_repr_html_", "text/html", to_html),
+                                          ("_repr_markdown_", "text/markdown", to_markdown)]
     if t.__name__ != "Dataset":
         wanted.append(("_repr_pretty_", "text/plain", _pretty))
     return [(method, mime, render) for method, mime, render in wanted if not hasattr(t, method)]

@@ -13,10 +13,8 @@ from typing import Any, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ._core.plot import (display_scale, drift_windows, forest_rows, forest_shown, history_axis, human_number,
-                           scaling_family)
-from ._core.plot import plot_values as _pooled
-from ._core.plot import value_with_unit as _with_unit
+from ._core import plot as _plot
+from ._core.plot import display_scale, drift_windows, forest_rows, human_number
 
 __all__ = ["plot_distributions", "plot_samples", "plot_forest", "forest_rows", "drift_windows", "plot_scaling",
            "plot_history", "display_scale", "human_number"]
@@ -61,7 +59,7 @@ def plot_distributions(base: Union[ArrayLike, Sequence[ArrayLike]], head: Union[
     which are in base units); values are shown scaled as the reports show them
     (``19.74 µs``). Returns the Axes.
     """
-    base_values, head_values = _pooled(base, labels[0]), _pooled(head, labels[1])
+    base_values, head_values = _plot.plot_values(base, labels[0]), _plot.plot_values(head, labels[1])
     factor, unit = display_scale(np.concatenate([base_values, head_values]), unit)
     base_values, head_values = base_values * factor, head_values * factor
     ax = _axes(ax)
@@ -69,7 +67,7 @@ def plot_distributions(base: Union[ArrayLike, Sequence[ArrayLike]], head: Union[
     for values, color, label in ((base_values, BASE_COLOR, labels[0]), (head_values, HEAD_COLOR, labels[1])):
         median = float(np.median(values))
         ax.hist(values, bins=edges, alpha=0.5, color=color,
-                label=f"{label} (n={values.size}, median {_with_unit(median, unit)})")
+                label=f"{label} (n={values.size}, median {_plot.value_with_unit(median, unit)})")
         ax.axvline(median, color=color, linestyle="--", linewidth=1.5)
     ax.set_xlabel(f"value ({unit})" if unit else "value")
     ax.set_ylabel("samples")
@@ -86,7 +84,7 @@ def plot_samples(values: ArrayLike, k: int = 5, *, ax: Any = None, unit: str = "
     the title says why drift is not available. ``unit`` is the unit of
     ``values``; they are shown scaled as the reports show them. Returns the Axes.
     """
-    samples = _pooled(values, label)
+    samples = _plot.plot_values(values, label)
     factor, unit = display_scale(samples, unit)
     samples = samples * factor
     ax = _axes(ax)
@@ -99,7 +97,7 @@ def plot_samples(values: ArrayLike, k: int = 5, *, ax: Any = None, unit: str = "
             median = float(np.median(samples[lo:hi]))
             ax.axvspan(lo - 0.5, hi - 0.5, color="#999999", alpha=0.2)
             ax.hlines(median, lo - 0.5, hi - 0.5, colors=HEAD_COLOR, linewidth=2,
-                      label=f"median of {name} {k}: {_with_unit(median, unit)}")
+                      label=f"median of {name} {k}: {_plot.value_with_unit(median, unit)}")
         from ._stats import drift  # the one drift (stats/drift.hpp), not recomputed here
 
         ax.set_title(f"drift {drift(samples, k).change:+.2%} (median of last {k} / first {k} − 1)")
@@ -120,7 +118,7 @@ def plot_forest(result: Any, *, ax: Any = None, threshold: Optional[float] = 0.0
     rows = forest_rows(result)
     if not rows:
         raise ValueError("nothing to plot: the comparison has no matched cases")
-    shown = forest_shown(rows, max_cases)
+    shown = _plot.forest_shown(rows, max_cases)
     if ax is None:
         _, ax = _pyplot().subplots(figsize=(7, max(2.0, 0.28 * len(shown) + 1)))
     positions = np.arange(len(shown))
@@ -160,7 +158,7 @@ def plot_scaling(result: Any, family: Optional[str] = None, ax: Any = None) -> A
     fits). Costs are drawn in the unit the reports show them in (``µs``, not base seconds); both
     axes have 1-2-5 ticks with plain labels (``200k``); the x axis is named after the size's label."""
     ax = _axes(ax)
-    title, sides, factor, unit = scaling_family(result.core, family)
+    title, sides, factor, unit = _plot.scaling_family(result.core, family)
     for (side, fit), color in zip(sides, (BASE_COLOR, HEAD_COLOR)):
         xs = [n for n, values in zip(fit.sizes, fit.process_values) for _ in values]
         ys = [factor * v for values in fit.process_values for v in values]
@@ -192,7 +190,7 @@ def plot_history(result: Any, *, ax: Any = None, max_cases: int = 12, relative: 
     ax = _axes(ax)
     commits = result.commits
     drawn = list(zip(result.core.history.series, result.core.changes))[:max_cases]
-    relative, factor, unit = history_axis([series for series, _ in drawn], relative)
+    relative, factor, unit = _plot.history_axis([series for series, _ in drawn], relative)
     for series, changes in drawn:
         values = np.asarray(series.values, dtype=np.float64)
         shown = values / values[0] if relative else values * factor
