@@ -26,12 +26,19 @@ using Catch::Matchers::StartsWith;
 
 namespace {
 
-const Table& first_table(const Report& report) {
+// The report's tables, in order (the notebook reports hold one).
+std::vector<const Table*> tables_of(const Report& report) {
+  std::vector<const Table*> out;
   for (const Block& block : report.blocks.items()) {
-    if (const auto* table = std::get_if<Table>(&block.content)) return *table;
+    if (const auto* table = std::get_if<Table>(&block.content)) out.push_back(table);
   }
-  FAIL("no table");
-  throw;
+  return out;
+}
+
+const Table& first_table(const Report& report) {
+  const auto tables = tables_of(report);
+  REQUIRE(tables.size() == 1);
+  return *tables.front();
 }
 
 }  // namespace
