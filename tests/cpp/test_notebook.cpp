@@ -169,7 +169,8 @@ TEST_CASE("history_axis: relative for several series or units, else the display 
   CHECK_THROWS_WITH(history_axis(two, false), "cases in different units (B, s): pass relative=True");
 }
 
-TEST_CASE("scaling_family_plot: the family asked for, or the first; errors name the families", "[notebook][scaling]") {
+TEST_CASE("scaling_family_plot: the family asked for, or the first, and errors that name the families",
+          "[notebook][scaling]") {
   ScalingResult r;
   CHECK_THROWS_WITH(scaling_family_plot(r, std::nullopt), "no size families to plot");
   FamilyFit f;
