@@ -48,13 +48,15 @@ def _signature(name: str, obj: Any) -> str:
         return _unquote(f"{name}{inspect.signature(obj)}")
     except (TypeError, ValueError):
         # pybind11 functions put their signature on the docstring's first line.
+        # A module's function (plot.human_number) keeps its module prefix.
         first = _doc(obj).splitlines()[0] if _doc(obj) else ""
-        return first if first.startswith(name.split(".")[-1] + "(") else f"{name}(...)"
+        short = name.split(".")[-1]
+        return name[:-len(short)] + first if first.startswith(short + "(") else f"{name}(...)"
 
 
 def _strip_pybind_signature(name: str, doc: str) -> str:
     lines = doc.splitlines()
-    if lines and lines[0].startswith(name + "("):
+    if lines and lines[0].startswith(name.split(".")[-1] + "("):
         lines = lines[1:]
     return "\n".join(lines).strip()
 

@@ -9,9 +9,12 @@ notebook's figures.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Optional, Sequence, Tuple, Union
 
 import numpy as np
+
+from ._core import plot as _plot
+from ._core.plot import display_scale, drift_windows, forest_rows, human_number
 
 __all__ = ["plot_distributions", "plot_samples", "plot_forest", "forest_rows", "drift_windows", "plot_scaling",
            "plot_history", "display_scale", "human_number"]
@@ -46,44 +49,6 @@ def _axes(ax: Any) -> Any:
     return new_ax
 
 
-def _pooled(side: Union[ArrayLike, Sequence[ArrayLike]], name: str) -> np.ndarray:
-    """One side's samples as one 1-D array (a list of per-process arrays is concatenated)."""
-    if isinstance(side, np.ndarray):
-        values = side.astype(np.float64, copy=False).ravel()
-    else:
-        items = list(side)
-        if items and all(np.ndim(item) == 1 for item in items):
-            values = np.concatenate([np.asarray(item, dtype=np.float64) for item in items])
-        else:
-            values = np.asarray(items, dtype=np.float64).ravel()
-    if values.size == 0:
-        raise ValueError(f"{name}: no samples to plot")
-    if not np.all(np.isfinite(values)):
-        raise ValueError(f"{name}: samples contain NaN or infinity")
-    return values
-
-
-def _with_unit(value: float, unit: str) -> str:
-    """A legend number with its unit ("19.74 µs"), as the axis it belongs to is labelled."""
-    return f"{value:.4g} {unit}" if unit else f"{value:.4g}"
-
-
-def display_scale(values: np.ndarray, unit: str) -> Tuple[float, str]:
-    """(factor, symbol): values given in ``unit`` times factor are in the unit benchreport's reports
-    show their median in (``_core.display_unit``): seconds ``1.974e-05`` -> ``19.74`` µs. A unit
-    benchreport does not know, or none, is kept as given (factor 1)."""
-    if not unit or values.size == 0:
-        return 1.0, unit
-    from . import _core
-
-    try:
-        parsed = _core.parse_unit(unit)
-    except _core.InputError:
-        return 1.0, unit
-    symbol, base_per_unit = _core.display_unit(float(np.median(values)) * parsed.to_base, parsed)
-    return parsed.to_base / base_per_unit, symbol
-
-
 def plot_distributions(base: Union[ArrayLike, Sequence[ArrayLike]], head: Union[ArrayLike, Sequence[ArrayLike]],
                        *, ax: Any = None, bins: int = 30, unit: str = "", labels: Tuple[str, str] = ("base", "head"),
                        ) -> Any:
@@ -94,31 +59,20 @@ def plot_distributions(base: Union[ArrayLike, Sequence[ArrayLike]], head: Union[
     which are in base units); values are shown scaled as the reports show them
     (``19.74 µs``). Returns the Axes.
     """
-    base_values = _pooled(base, labels[0])
-    head_values = _pooled(head, labels[1])
+    base_values, head_values = _plot.plot_values(base, labels[0]), _plot.plot_values(head, labels[1])
     factor, unit = display_scale(np.concatenate([base_values, head_values]), unit)
     base_values, head_values = base_values * factor, head_values * factor
     ax = _axes(ax)
-    both = np.concatenate([base_values, head_values])
-    edges = np.histogram_bin_edges(both, bins=bins)
+    edges = np.histogram_bin_edges(np.concatenate([base_values, head_values]), bins=bins)
     for values, color, label in ((base_values, BASE_COLOR, labels[0]), (head_values, HEAD_COLOR, labels[1])):
         median = float(np.median(values))
         ax.hist(values, bins=edges, alpha=0.5, color=color,
-                label=f"{label} (n={values.size}, median {_with_unit(median, unit)})")
+                label=f"{label} (n={values.size}, median {_plot.value_with_unit(median, unit)})")
         ax.axvline(median, color=color, linestyle="--", linewidth=1.5)
     ax.set_xlabel(f"value ({unit})" if unit else "value")
     ax.set_ylabel("samples")
     ax.legend(loc="best", fontsize="small")
     return ax
-
-
-def drift_windows(n: int, k: int) -> Optional[Tuple[Tuple[int, int], Tuple[int, int]]]:
-    """Half-open index ranges of the first and last ``k`` samples, or None when n < 2k (drift n/a)."""
-    if k < 1:
-        raise ValueError(f"k must be at least 1 (got {k})")
-    if n < 2 * k:
-        return None
-    return (0, k), (n - k, n)
 
 
 def plot_samples(values: ArrayLike, k: int = 5, *, ax: Any = None, unit: str = "", label: str = "samples") -> Any:
@@ -130,12 +84,11 @@ def plot_samples(values: ArrayLike, k: int = 5, *, ax: Any = None, unit: str = "
     the title says why drift is not available. ``unit`` is the unit of
     ``values``; they are shown scaled as the reports show them. Returns the Axes.
     """
-    samples = _pooled(values, label)
+    samples = _plot.plot_values(values, label)
     factor, unit = display_scale(samples, unit)
     samples = samples * factor
     ax = _axes(ax)
-    order = np.arange(samples.size)
-    ax.plot(order, samples, marker="o", markersize=3, linewidth=0.8, color=BASE_COLOR, label=label)
+    ax.plot(np.arange(samples.size), samples, marker="o", markersize=3, linewidth=0.8, color=BASE_COLOR, label=label)
     windows = drift_windows(samples.size, k)
     if windows is None:
         ax.set_title(f"drift n/a: {samples.size} samples, needs at least {2 * k} (k = {k})")
@@ -144,7 +97,7 @@ def plot_samples(values: ArrayLike, k: int = 5, *, ax: Any = None, unit: str = "
             median = float(np.median(samples[lo:hi]))
             ax.axvspan(lo - 0.5, hi - 0.5, color="#999999", alpha=0.2)
             ax.hlines(median, lo - 0.5, hi - 0.5, colors=HEAD_COLOR, linewidth=2,
-                      label=f"median of {name} {k}: {_with_unit(median, unit)}")
+                      label=f"median of {name} {k}: {_plot.value_with_unit(median, unit)}")
         from ._stats import drift  # the one drift (stats/drift.hpp), not recomputed here
 
         ax.set_title(f"drift {drift(samples, k).change:+.2%} (median of last {k} / first {k} − 1)")
@@ -152,42 +105,6 @@ def plot_samples(values: ArrayLike, k: int = 5, *, ax: Any = None, unit: str = "
     ax.set_ylabel(f"value ({unit})" if unit else "value")
     ax.legend(loc="best", fontsize="small")
     return ax
-
-
-def _row_from_result(name: str, r: Any) -> Tuple[str, float, float, float, str]:
-    lower, upper = r.change_ci
-    return name, float(r.change), float(lower), float(upper), str(r.verdict)
-
-
-def _row_from_mapping(name: str, stats: Any) -> Tuple[str, float, float, float, str]:
-    if "change_lower" in stats:
-        lower, upper = stats["change_lower"], stats["change_upper"]
-    else:
-        lower, upper = stats["change_ci"]
-    return name, float(stats["change"]), float(lower), float(upper), str(stats.get("verdict", ""))
-
-
-def forest_rows(result: Any) -> List[Tuple[str, float, float, float, str]]:
-    """(name, change, lower, upper, verdict) per case from any comparison result.
-
-    Accepts a :class:`benchreport.ComparisonResult` (``br.compare``), one
-    :class:`benchreport.CompareResult` (``br.compare_samples``) or a list of
-    them, or a DataFrame with ``change``, ``change_lower``, ``change_upper``
-    (and optionally ``name``, ``verdict``) columns.
-    """
-    cases = getattr(result, "cases", None)
-    if cases is not None:
-        return [_row_from_result(case.name, case.stats) for case in cases]
-    if hasattr(result, "columns") and hasattr(result, "iterrows"):
-        return [_row_from_mapping(str(row.get("name", index)), row) for index, row in result.iterrows()]
-    items: Iterable[Any] = result if isinstance(result, (list, tuple)) else [result]
-    rows = []
-    for i, item in enumerate(items):
-        if hasattr(item, "change_ci"):
-            rows.append(_row_from_result(str(item.case or f"case {i + 1}"), item))
-        else:
-            rows.append(_row_from_mapping(str(item.get("case") or f"case {i + 1}"), item))
-    return rows
 
 
 def plot_forest(result: Any, *, ax: Any = None, threshold: Optional[float] = 0.05, max_cases: int = 60) -> Any:
@@ -201,8 +118,7 @@ def plot_forest(result: Any, *, ax: Any = None, threshold: Optional[float] = 0.0
     rows = forest_rows(result)
     if not rows:
         raise ValueError("nothing to plot: the comparison has no matched cases")
-    shown = sorted(rows, key=lambda r: abs(r[1]), reverse=True)[:max_cases]
-    shown.sort(key=lambda r: r[1])
+    shown = _plot.forest_shown(rows, max_cases)
     if ax is None:
         _, ax = _pyplot().subplots(figsize=(7, max(2.0, 0.28 * len(shown) + 1)))
     positions = np.arange(len(shown))
@@ -227,19 +143,6 @@ def plot_forest(result: Any, *, ax: Any = None, threshold: Optional[float] = 0.0
     return ax
 
 
-_SI_SUFFIXES = ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
-
-
-def human_number(value: float) -> str:
-    """A tick label people read: ``200k`` and ``1M``, not ``184536`` or ``1.0838e+06``; 3 significant digits."""
-    if value == 0 or not np.isfinite(value):
-        return f"{value:g}"
-    for scale, suffix in _SI_SUFFIXES:
-        if abs(value) >= scale:
-            return f"{value / scale:.3g}{suffix}"
-    return f"{value:.3g}"
-
-
 def _human_log_axis(axis: Any) -> None:
     """1-2-5 ticks on a log axis, labelled with :func:`human_number` (no ``10^k`` or exponents)."""
     from matplotlib import ticker
@@ -255,19 +158,8 @@ def plot_scaling(result: Any, family: Optional[str] = None, ax: Any = None) -> A
     fits). Costs are drawn in the unit the reports show them in (``µs``, not base seconds); both
     axes have 1-2-5 ticks with plain labels (``200k``); the x axis is named after the size's label."""
     ax = _axes(ax)
-    if result.compared:
-        items = [(c.name, [(result.core.base_value, c.base, BASE_COLOR), (result.core.head_value, c.head, HEAD_COLOR)])
-                 for c in result.core.comparisons]
-    else:
-        items = [(f.name, [("", f, BASE_COLOR)]) for f in result.core.fits]
-    if not items:
-        raise ValueError("no size families to plot")
-    chosen = next((sides for name, sides in items if family is None or name == family), None)
-    if chosen is None:
-        raise ValueError(f"no family {family!r}; families: {', '.join(name for name, _ in items)}")
-    costs = np.array([v for _, fit, _ in chosen for values in fit.process_values for v in values])
-    factor, unit = display_scale(costs, chosen[0][1].unit)
-    for side, fit, color in chosen:
+    title, sides, factor, unit = _plot.scaling_family(result.core, family)
+    for (side, fit), color in zip(sides, (BASE_COLOR, HEAD_COLOR)):
         xs = [n for n, values in zip(fit.sizes, fit.process_values) for _ in values]
         ys = [factor * v for values in fit.process_values for v in values]
         ax.scatter(xs, ys, s=12, color=color, alpha=0.7, label=f"{side} processes".strip())
@@ -283,7 +175,7 @@ def plot_scaling(result: Any, family: Optional[str] = None, ax: Any = None) -> A
     size_source = result.core.size_source
     ax.set_xlabel("size n" if size_source in ("", "name") else size_source)
     ax.set_ylabel(f"cost ({unit})" if unit else "cost")
-    ax.set_title(family or next(name for name, _ in items))
+    ax.set_title(title)
     ax.legend(fontsize="small")
     return ax
 
@@ -298,20 +190,11 @@ def plot_history(result: Any, *, ax: Any = None, max_cases: int = 12, relative: 
     ax = _axes(ax)
     commits = result.commits
     drawn = list(zip(result.core.history.series, result.core.changes))[:max_cases]
-    units = {series.base_unit for series, _ in drawn}
-    if relative is None:
-        relative = len(drawn) > 1 or len(units) > 1
-    factor, unit = 1.0, ""
-    if not relative:
-        if len(units) > 1:
-            raise ValueError(f"cases in different units ({', '.join(sorted(units))}): pass relative=True")
-        every = np.concatenate([np.asarray(series.values, dtype=np.float64) for series, _ in drawn] or [np.ones(0)])
-        factor, unit = display_scale(every, next(iter(units), ""))
+    relative, factor, unit = _plot.history_axis([series for series, _ in drawn], relative)
     for series, changes in drawn:
         values = np.asarray(series.values, dtype=np.float64)
         shown = values / values[0] if relative else values * factor
-        x = np.asarray(series.commits)
-        line, = ax.plot(x, shown, linewidth=1, label=" / ".join(series.key) or "all sets")
+        line, = ax.plot(np.asarray(series.commits), shown, linewidth=1, label=" / ".join(series.key) or "all sets")
         for cp in changes.change_points:
             color = VERDICT_COLORS["slower"] if cp.regression else VERDICT_COLORS["faster"]
             ax.axvline(cp.commit, color=color, alpha=0.35, linewidth=1)

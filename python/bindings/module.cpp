@@ -33,4 +33,5 @@ PYBIND11_MODULE(_core, m) {
   benchreport::python::register_outputs(m);
   benchreport::python::register_cli(m);
   benchreport::python::register_dask(m);
+  benchreport::python::register_notebook(m);
 }

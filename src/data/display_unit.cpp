@@ -8,6 +8,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "benchreport/core/error.hpp"
+
 namespace benchreport {
 namespace {
 
@@ -101,6 +103,18 @@ DisplayUnit display_unit(double base_value, const Unit& unit) {
   if (!std::isfinite(base_value)) return {std::string(base_symbol(Dimension::time)), 1.0};
   const DisplayScale& scale = kTimeScales[pick_scale(std::fabs(base_value) * kNsPerSecond, kTimeScales).scale];
   return {std::string(scale.symbol), scale.factor / kNsPerSecond};
+}
+
+PlotScale display_scale(double typical, std::string_view unit) {
+  if (unit.empty()) return {1.0, {}};
+  Unit parsed;
+  try {
+    parsed = parse_unit(unit);
+  } catch (const InputError&) {  // not a unit benchreport scales: drawn as given
+    return {1.0, std::string(unit)};
+  }
+  const DisplayUnit shown = display_unit(typical * parsed.to_base, parsed);
+  return {parsed.to_base / shown.base_per_unit, shown.symbol};
 }
 
 }  // namespace benchreport

@@ -66,16 +66,22 @@ TieSums tie_sums(std::span<const double> sorted) {
 
 }  // namespace
 
+std::optional<DriftWindows> drift_windows(std::size_t n, std::size_t k) {
+  if (n < 2 * k) return std::nullopt;
+  return DriftWindows{0, k, n - k, n};
+}
+
 void drift_change(std::span<const double> ordered, std::size_t k, std::vector<double>& scratch, Drift& out) {
   const std::size_t n = ordered.size();
   if (k == 0) throw InputError("drift k is 0: expected at least 1 sample at each end");
-  if (n < 2 * k) {
+  const std::optional<DriftWindows> windows = drift_windows(n, k);
+  if (!windows) {
     out.change_availability = Availability::unavailable(
         fmt::format("n = {} < 2k = {}: too few samples to compare the first and last {}", n, 2 * k, k));
     return;
   }
-  const double first = median_of_copy(ordered.first(k), scratch);
-  const double last = median_of_copy(ordered.last(k), scratch);
+  const double first = median_of_copy(ordered.subspan(windows->first_begin, k), scratch);
+  const double last = median_of_copy(ordered.subspan(windows->last_begin, k), scratch);
   if (!(first > 0.0)) {
     out.change_availability = Availability::unavailable(
         fmt::format("median of the first {} samples is {}: a relative change needs a positive baseline", k, first));

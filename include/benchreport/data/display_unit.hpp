@@ -64,4 +64,14 @@ struct DisplayUnit {
 };
 DisplayUnit display_unit(double base_value, const Unit& unit);
 
+// How values given in `unit` (a symbol, as parse_unit reads it) are drawn in the unit the reports
+// would show `typical` (in `unit`, e.g. the values' median) in: value × factor, labelled `symbol`.
+// Seconds around 1.974e-05 are drawn ×1e6 as µs. An empty or unknown unit is kept (factor 1), so
+// a plot of any numbers still draws. One choice for every plot axis (Python's benchreport.plot).
+struct PlotScale {
+  double factor = 1.0;
+  std::string symbol;
+};
+PlotScale display_scale(double typical, std::string_view unit);
+
 }  // namespace benchreport

@@ -2,6 +2,7 @@
 // Drift within one ordered sample set: did the values move during the run?
 #include <cstddef>
 #include <limits>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -35,6 +36,13 @@ struct Drift {
   double mann_kendall_p = std::numeric_limits<double>::quiet_NaN();
   double kendall_tau = std::numeric_limits<double>::quiet_NaN();
 };
+
+// The two windows drift compares, as half-open index ranges: the first k samples [0, k) and the
+// last k [n - k, n). None when n < 2k (the windows would overlap: drift is n/a). k must be >= 1.
+struct DriftWindows {
+  std::size_t first_begin = 0, first_end = 0, last_begin = 0, last_end = 0;
+};
+std::optional<DriftWindows> drift_windows(std::size_t n, std::size_t k);
 
 // Pieces, on finite ordered samples; `scratch` is reused working memory.
 void drift_change(std::span<const double> ordered, std::size_t k, std::vector<double>& scratch, Drift& out);
