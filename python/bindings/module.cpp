@@ -30,4 +30,5 @@ PYBIND11_MODULE(_core, m) {
   benchreport::python::register_presets(m);
   benchreport::python::register_scaling(m);
   benchreport::python::register_history(m);
+  benchreport::python::register_store(m);
 }

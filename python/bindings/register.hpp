@@ -13,4 +13,5 @@ void register_scaling(pybind11::module_& m);       // families.hpp, scaling.hpp 
 void register_history(pybind11::module_& m);       // edivisive.hpp, series.hpp, history.hpp, presets/history.hpp
 void register_moderated(pybind11::module_& m);     // stats/moderated_t.hpp (into _core.compare)
 void register_launch_noise(pybind11::module_& m);  // stats/launch_noise.hpp (into _core.compare)
+void register_store(pybind11::module_& m);         // store/store.hpp, store/run_rows.hpp
 }  // namespace benchreport::python
