@@ -403,4 +403,6 @@ class Store:
 
 
 def _run_info(row: Tuple[Any, ...]) -> RunInfo:
-    return RunInfo(*row[:7], json.loads(row[7]) if row[7] else {})
+    """A ``_core.Store.runs`` row as a RunInfo (the environment parsed)."""
+    run_id, commit_sha, branch, time, seq, tool, source, environment = row
+    return RunInfo(run_id, commit_sha, branch, time, seq, tool, source, json.loads(environment) if environment else {})

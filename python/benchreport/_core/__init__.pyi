@@ -13,7 +13,7 @@ import numpy.typing
 
 from . import compare
 
-__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'alert_states', 'analyze_history', 'assemble_cached_history', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'code', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'expand_paths', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'known_unit_symbols', 'label_sides', 'link', 'median_ci', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'strong', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'STORE_APPLICATION_ID', 'STORE_BUSY_TIMEOUT', 'STORE_CACHE_KIB', 'STORE_LABELS', 'STORE_SCHEMA_VERSION', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Store', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'alert_states', 'analyze_history', 'assemble_cached_history', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'code', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'expand_paths', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'known_unit_symbols', 'label_sides', 'link', 'median_ci', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'store_check_blob', 'store_content_hash', 'store_run_rows', 'strong', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -1243,6 +1243,35 @@ class HistoryAnalysis:
     @property
     def history(self) -> History:
         ...
+class Store:
+    """
+    The results store's SQLite connection (store/store.hpp); see benchreport.store.
+    """
+    @staticmethod
+    def open(path: typing.Any, create: bool = True, busy_timeout: typing.SupportsFloat | typing.SupportsIndex = 600.0) -> Store:
+        """
+        Opens (with create, makes) the store, migrating an older schema forward.
+        """
+    def close(self) -> None:
+        ...
+    def read_runs(self, runs: collections.abc.Sequence[tuple[typing.SupportsInt | typing.SupportsIndex, str, str]]) -> tuple[typing.Any, typing.Any]:
+        """
+        The sets of runs given as (run_id, commit_sha, branch), as one Dataset, and per run its distinct label texts as stored.
+        """
+    def run(self, run_id: typing.SupportsInt | typing.SupportsIndex) -> tuple:
+        """
+        One run as runs() gives it; InputError when there is none.
+        """
+    def runs(self, branch: str | None = None) -> list:
+        """
+        Runs as (run_id, commit_sha, branch, time, seq, tool, source, environment JSON) by branch, seq, id.
+        """
+    @property
+    def path(self) -> str:
+        ...
+    @property
+    def schema_version(self) -> int:
+        ...
 def alert_states(analysis: HistoryAnalysis, confirm_after: typing.SupportsInt | typing.SupportsIndex, acknowledged: collections.abc.Sequence[collections.abc.Sequence[bool]]) -> list[list[str]]:
     """
     Per series, per change point: 'new', 'confirmed', 'acknowledged' or 'resolved' (compare/alert_state.hpp); acknowledged[i][k] = the store holds change point k of series i acknowledged.
@@ -1478,6 +1507,21 @@ def start_worker_pool() -> None:
     """
     Starts the helper threads now (else the first parallel loop does): call it before setting an address-space limit (docs/hardening.md).
     """
+def store_check_blob(where: str, blob: typing.Any, set_id: typing.SupportsInt | typing.SupportsIndex, column: str, size: typing.SupportsInt | typing.SupportsIndex | None = None) -> None:
+    """
+    A samples/iterations blob must be whole float64 values (and as long as the samples); ``where``
+    names the store file in the error.
+    """
+def store_content_hash(commit_sha: str, branch: str, rows: collections.abc.Iterable) -> str:
+    """
+    SHA-256 of what makes a run the same run: commit, branch and, per set in order, labels, unit, direction,
+    samples and iterations (rows as ``sets`` columns name..metadata). Time, environment and file names are
+    left out: recording the same results again is a duplicate.
+    """
+def store_run_rows(dataset: Dataset, commit_sha: str, branch: str) -> tuple[str, str | None, str | None, list, list]:
+    """
+    A dataset as one stored run: (content hash, tool, warnings JSON, run_files rows, sets rows).
+    """
 def strong(text: typing.Any) -> Span:
     """
     Bold inline text.
@@ -1523,6 +1567,11 @@ REPORT_SCHEMA: str = 'benchreport-report/1'
 SCALING_SCHEMA: str = 'benchreport-scaling/1'
 SIDE_LABEL: str = 'revision'
 STATISTICS: tuple = ('moments', 'mean', 'std', 'cv', 'median', 'quantiles', 'iqr', 'mad', 'median_ci', 'drift', 'trend', 'outliers', 'min', 'max', 'n')
+STORE_APPLICATION_ID: int = 1649562452
+STORE_BUSY_TIMEOUT: float = 600.0
+STORE_CACHE_KIB: int = 65536
+STORE_LABELS: tuple = ('commit', 'branch', 'run')
+STORE_SCHEMA_VERSION: int = 2
 SUMMARY_SCHEMA: str = 'benchreport-summary/1'
 THEIL_SEN_MAX_N: int = 3000
 UNAVAILABLE: str = '—'
