@@ -55,20 +55,9 @@ CI_VARIABLES: Tuple[str, ...] = (
     "CI_RUNNER_DESCRIPTION", "CI_RUNNER_TAGS", "CI_RUNNER_VERSION", "BUILDKITE_AGENT_NAME",
 )
 
-#: Run-metadata keys naming the commit measured, in the order they are looked for: Nitro's
-#: ``configuration.commitSha``, pyperformance's ``commit_id`` (pyperf metadata), any ``commit``.
-COMMIT_KEYS: Tuple[str, ...] = ("commitSha", "commit_id", "commit")
-#: Run-metadata keys naming the branch (pyperformance's ``commit_branch``).
-BRANCH_KEYS: Tuple[str, ...] = ("commit_branch",)
-
-# Tool-context keys that change from launch to launch without describing the machine or build
-# (dates, load, durations, temporary paths, ids): left out of the environment so that it names
-# what a run ran on, and equal set-ups share one environment row.
-_VOLATILE_KEYS = frozenset({
-    "date", "startedAt", "durationMs", "duration", "load_avg", "load_avg_1min", "uptime", "boot_time",
-    "runId", "commitSha", "commit_id", "commit", "commit_date", "commit_branch", "mem_max_rss",
-    "runnable_threads", "executable", "timestamp", "time",
-})
+#: Run-metadata keys naming the commit (Nitro ``commitSha``, pyperf ``commit_id``, any ``commit``) and the branch.
+COMMIT_KEYS: Tuple[str, ...] = _core.STORE_COMMIT_KEYS
+BRANCH_KEYS: Tuple[str, ...] = _core.STORE_BRANCH_KEYS
 
 Environment = Dict[str, Any]
 
@@ -110,11 +99,6 @@ class _Prepared:
     sets: List[Tuple[Any, ...]]
 
 
-def _canonical_json(value: Any) -> str:
-    """Sorted keys, no spaces, non-ASCII kept: one text per value, so equal environments hash and compare equal."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
 def _utc_time(text: Optional[str]) -> str:
     """ISO-8601 UTC (``YYYY-MM-DDTHH:MM:SSZ``, fractions kept); a time without zone is taken as UTC."""
     if text is None:
@@ -129,50 +113,17 @@ def _utc_time(text: Optional[str]) -> str:
     return utc.strftime("%Y-%m-%dT%H:%M:%S") + (f".{utc.microsecond:06d}".rstrip("0") if utc.microsecond else "") + "Z"
 
 
-def _find_key(value: Any, keys: Sequence[str]) -> Optional[str]:
-    """The first of ``keys`` found in nested metadata, shallowest first (a non-empty string or number)."""
-    level = [value]
-    while level:
-        for key in keys:
-            for node in level:
-                if isinstance(node, dict) and isinstance(node.get(key), (str, int)) and str(node[key]).strip():
-                    return str(node[key]).strip()
-        level = [child for node in level if isinstance(node, (dict, list))
-                 for child in (node.values() if isinstance(node, dict) else node)]
-    return None
-
-
 def commit_from_metadata(dataset: Dataset, keys: Sequence[str] = COMMIT_KEYS) -> Optional[str]:
     """The commit the tool wrote into its files (Nitro ``commitSha``, pyperf ``commit_id``), or None.
 
     Raises InputError when two files name different commits."""
-    return _agreed_value(dataset, keys, "commit")
-
-
-def _agreed_value(dataset: Dataset, keys: Sequence[str], what: str) -> Optional[str]:
-    found = {run: value for run, metadata in dataset.runs.items() if (value := _find_key(metadata, keys)) is not None}
-    if len(set(found.values())) > 1:
-        (a, va), (b, vb) = _two_different(found)
-        raise InputError(f"{a}: {what} {va!r} but {b}: {what} {vb!r}; record one {what} at a time")
-    return next(iter(found.values()), None)
-
-
-def _two_different(found: Dict[str, str]) -> Tuple[Tuple[str, str], Tuple[str, str]]:
-    items = list(found.items())
-    first = items[0]
-    return first, next(item for item in items if item[1] != first[1])
+    return _core.store_agreed_value(dataset._ds, list(keys), "commit")
 
 
 def ci_environment(environ: Optional[Mapping[str, str]] = None) -> Dict[str, str]:
     """The CI variables of :data:`CI_VARIABLES` that are set (``os.environ`` by default)."""
     environ = os.environ if environ is None else environ
     return {name: environ[name] for name in CI_VARIABLES if environ.get(name)}
-
-
-def _without_volatile(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _without_volatile(v) for k, v in value.items() if k not in _VOLATILE_KEYS}
-    return value
 
 
 def _flatten(value: Any, prefix: str = "") -> Dict[str, Any]:
@@ -185,47 +136,11 @@ def _flatten(value: Any, prefix: str = "") -> Dict[str, Any]:
     return {prefix: value} if prefix else {}
 
 
-def _tool_context(dataset: Dataset) -> Dict[str, Any]:
-    """The reader's run metadata that every input file agrees on, without volatile keys, nested again."""
-    flats = [_flatten(_without_volatile(meta)) for meta in dataset.runs.values()]
-    if not flats:
-        return {}
-    common = {k: v for k, v in flats[0].items() if all(k in f and f[k] == v for f in flats[1:])}
-    nested: Dict[str, Any] = {}
-    for key, value in common.items():
-        node = nested
-        parts = key.split(".")
-        for part in parts[:-1]:
-            node = node.setdefault(part, {})
-        node[parts[-1]] = value
-    return nested
-
-
 def environment_diff(old: Optional[Mapping[str, Any]], new: Optional[Mapping[str, Any]]) -> List[Tuple[str, Any, Any]]:
     """What changed between two environments: ``(dotted key, old value, new value)`` sorted by key,
     None where a side lacks the key; equal environments give []."""
     a, b = _flatten(dict(old or {})), _flatten(dict(new or {}))
     return [(k, a.get(k), b.get(k)) for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
-
-
-def _first_file(source: str) -> str:
-    """The inputs for a message: the first file, and how many more."""
-    files = source.split("\n") if source else []
-    if not files:
-        return "record"
-    return files[0] + (f" (and {len(files) - 1} more)" if len(files) > 1 else "")
-
-
-def _resolve(from_files: Optional[str], given: Optional[str], what: str, flag: str, source: str) -> str:
-    """The files' value wins; a different flag value is an error, not silently overridden."""
-    given = given.strip() if given is not None else None
-    if from_files is not None:
-        if given and given != from_files:
-            raise InputError(f"{source}: the file's metadata says {what} {from_files!r} but {flag} says {given!r}")
-        return from_files
-    if not given:
-        raise InputError(f"{source}: no {what}: the files do not name one; pass {flag}")
-    return given
 
 
 class Store:
@@ -295,16 +210,12 @@ class Store:
         A run whose content (commit, branch, sets and samples) is already stored is skipped:
         ``RecordResult(None, note)``."""
         dataset, source = self._as_dataset(dataset_or_paths)
-        named = _first_file(source)
-        if len(dataset) == 0:
-            raise InputError(f"{named}: no sample sets to record")
-        commit_sha = _resolve(commit_from_metadata(dataset), commit, "commit", "--commit", named)
-        branch_name = _resolve(_agreed_value(dataset, BRANCH_KEYS, "branch"), branch, "branch", "--branch", named)
+        commit_sha, branch_name = _core.store_run_identity(dataset._ds, commit, branch, source)
         when = _utc_time(time)
-        env = {"tool": _tool_context(dataset), "ci": ci_environment(),
-               "env": {str(k): str(v) for k, v in (environment or {}).items()}}
+        env = _core.store_environment_json(dataset._ds, ci_environment(),
+                                           {str(k): str(v) for k, v in (environment or {}).items()})
         digest, tool, warnings, files, sets = _core.store_run_rows(dataset._ds, commit_sha, branch_name)
-        prepared = _Prepared(digest, tool, source, _canonical_json(env), warnings, files, sets)
+        prepared = _Prepared(digest, tool, source, env, warnings, files, sets)
         with self._transaction():
             existing = self.connection.execute("SELECT run_id, commit_sha, branch FROM runs WHERE content_hash = ?",
                                                (prepared.content_hash,)).fetchone()

@@ -5,12 +5,14 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "benchreport/store/run_context.hpp"
 #include "benchreport/store/run_rows.hpp"
 #include "benchreport/store/store.hpp"
 #include "register.hpp"
@@ -48,6 +50,15 @@ SetRow hashed_row(const py::handle& row) {
   out.samples = cells[4].cast<std::string>();
   if (!cells[5].is_none()) out.iterations = cells[5].cast<std::string>();
   if (!cells[6].is_none()) out.direction = cells[6].cast<std::string>();
+  return out;
+}
+
+Labels labels_of(const std::map<std::string, std::string>& pairs) { return {pairs.begin(), pairs.end()}; }
+
+template <std::size_t N>
+py::tuple string_tuple(const std::array<std::string_view, N>& texts) {
+  py::tuple out(N);
+  for (std::size_t i = 0; i < N; ++i) out[i] = py::str(std::string(texts[i]));
   return out;
 }
 
@@ -139,9 +150,37 @@ void register_store(py::module_& m) {
   m.attr("STORE_APPLICATION_ID") = store::kApplicationId;
   m.attr("STORE_CACHE_KIB") = store::kCacheKib;
   m.attr("STORE_BUSY_TIMEOUT") = store::kDefaultBusyTimeout;
-  py::tuple labels(store::kStoreLabels.size());
-  for (std::size_t i = 0; i < store::kStoreLabels.size(); ++i) labels[i] = py::str(std::string(store::kStoreLabels[i]));
-  m.attr("STORE_LABELS") = labels;
+  m.attr("STORE_LABELS") = string_tuple(store::kStoreLabels);
+  m.attr("STORE_COMMIT_KEYS") = string_tuple(store::kCommitKeys);
+  m.attr("STORE_BRANCH_KEYS") = string_tuple(store::kBranchKeys);
+  m.def(
+      "store_agreed_value",
+      [](const Dataset& dataset, const std::vector<std::string>& keys, const std::string& what) {
+        const std::vector<std::string_view> views(keys.begin(), keys.end());
+        return store::agreed_metadata_value(dataset, views, what);
+      },
+      "dataset"_a, "keys"_a, "what"_a,
+      "The value the files' metadata gives for the first of keys found (shallowest first), or None;\n"
+      "InputError when two files name different values.");
+  m.def(
+      "store_run_identity",
+      [](const Dataset& dataset, const std::optional<std::string>& commit, const std::optional<std::string>& branch,
+         const std::string& source) {
+        const store::RunIdentity identity = store::run_identity(dataset, commit, branch, source);
+        return py::make_tuple(identity.commit_sha, identity.branch);
+      },
+      "dataset"_a, "commit"_a, "branch"_a, "source"_a,
+      "(commit, branch) of a run read from source (its files, one a line): the files' metadata wins, a\n"
+      "different flag value is an InputError, and so is neither.");
+  m.def(
+      "store_environment_json",
+      [](const Dataset& dataset, const std::map<std::string, std::string>& ci,
+         const std::map<std::string, std::string>& env) {
+        return store::environment_json(dataset, labels_of(ci), labels_of(env));
+      },
+      "dataset"_a, "ci"_a, "env"_a,
+      "The environment a run records, as canonical JSON: the CI variables, the user's facts and the tool\n"
+      "context every file agrees on (volatile keys such as dates and load left out).");
 }
 
 }  // namespace benchreport::python
