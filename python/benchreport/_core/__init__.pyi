@@ -13,7 +13,7 @@ import numpy.typing
 
 from . import compare
 
-__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'STORE_APPLICATION_ID', 'STORE_BUSY_TIMEOUT', 'STORE_CACHE_KIB', 'STORE_LABELS', 'STORE_SCHEMA_VERSION', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Store', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'alert_states', 'analyze_history', 'assemble_cached_history', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'code', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'expand_paths', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'known_unit_symbols', 'label_sides', 'link', 'median_ci', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'store_check_blob', 'store_content_hash', 'store_run_rows', 'strong', 'summarize', 'summarize_grouped']
+__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonView', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MedianCI', 'ModelFit', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'STORE_APPLICATION_ID', 'STORE_BRANCH_KEYS', 'STORE_BUSY_TIMEOUT', 'STORE_CACHE_KIB', 'STORE_COMMIT_KEYS', 'STORE_LABELS', 'STORE_SCHEMA_VERSION', 'SUMMARY_SCHEMA', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Store', 'Summary', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'alert_states', 'analyze_history', 'assemble_cached_history', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'code', 'compare', 'compare_growth', 'concat', 'dataset_from_csr', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'expand_paths', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'known_unit_symbols', 'label_sides', 'link', 'median_ci', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_comparison', 'presets_history_report', 'presets_matrix', 'presets_matrix_report', 'presets_runners_report', 'presets_summary_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'scaling', 'series_changes', 'sha256_hex', 'split_size', 'start_worker_pool', 'store_agreed_value', 'store_check_blob', 'store_content_hash', 'store_environment_json', 'store_run_identity', 'store_run_rows', 'strong', 'summarize', 'summarize_grouped']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -1507,6 +1507,11 @@ def start_worker_pool() -> None:
     """
     Starts the helper threads now (else the first parallel loop does): call it before setting an address-space limit (docs/hardening.md).
     """
+def store_agreed_value(dataset: Dataset, keys: collections.abc.Sequence[str], what: str) -> str | None:
+    """
+    The value the files' metadata gives for the first of keys found (shallowest first), or None;
+    InputError when two files name different values.
+    """
 def store_check_blob(where: str, blob: typing.Any, set_id: typing.SupportsInt | typing.SupportsIndex, column: str, size: typing.SupportsInt | typing.SupportsIndex | None = None) -> None:
     """
     A samples/iterations blob must be whole float64 values (and as long as the samples); ``where``
@@ -1517,6 +1522,16 @@ def store_content_hash(commit_sha: str, branch: str, rows: collections.abc.Itera
     SHA-256 of what makes a run the same run: commit, branch and, per set in order, labels, unit, direction,
     samples and iterations (rows as ``sets`` columns name..metadata). Time, environment and file names are
     left out: recording the same results again is a duplicate.
+    """
+def store_environment_json(dataset: Dataset, ci: collections.abc.Mapping[str, str], env: collections.abc.Mapping[str, str]) -> str:
+    """
+    The environment a run records, as canonical JSON: the CI variables, the user's facts and the tool
+    context every file agrees on (volatile keys such as dates and load left out).
+    """
+def store_run_identity(dataset: Dataset, commit: str | None, branch: str | None, source: str) -> tuple[str, str]:
+    """
+    (commit, branch) of a run read from source (its files, one a line): the files' metadata wins, a
+    different flag value is an InputError, and so is neither.
     """
 def store_run_rows(dataset: Dataset, commit_sha: str, branch: str) -> tuple[str, str | None, str | None, list, list]:
     """
@@ -1568,8 +1583,10 @@ SCALING_SCHEMA: str = 'benchreport-scaling/1'
 SIDE_LABEL: str = 'revision'
 STATISTICS: tuple = ('moments', 'mean', 'std', 'cv', 'median', 'quantiles', 'iqr', 'mad', 'median_ci', 'drift', 'trend', 'outliers', 'min', 'max', 'n')
 STORE_APPLICATION_ID: int = 1649562452
+STORE_BRANCH_KEYS: tuple = ('commit_branch')
 STORE_BUSY_TIMEOUT: float = 600.0
 STORE_CACHE_KIB: int = 65536
+STORE_COMMIT_KEYS: tuple = ('commitSha', 'commit_id', 'commit')
 STORE_LABELS: tuple = ('commit', 'branch', 'run')
 STORE_SCHEMA_VERSION: int = 2
 SUMMARY_SCHEMA: str = 'benchreport-summary/1'
