@@ -56,8 +56,8 @@ CI_VARIABLES: Tuple[str, ...] = (
 )
 
 #: Run-metadata keys naming the commit (Nitro ``commitSha``, pyperf ``commit_id``, any ``commit``) and the branch.
-COMMIT_KEYS: Tuple[str, ...] = _core.STORE_COMMIT_KEYS
-BRANCH_KEYS: Tuple[str, ...] = _core.STORE_BRANCH_KEYS
+COMMIT_KEYS: Tuple[str, ...] = tuple(_core.STORE_COMMIT_KEYS)
+BRANCH_KEYS: Tuple[str, ...] = tuple(_core.STORE_BRANCH_KEYS)
 
 Environment = Dict[str, Any]
 

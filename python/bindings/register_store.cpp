@@ -151,8 +151,9 @@ void register_store(py::module_& m) {
   m.attr("STORE_CACHE_KIB") = store::kCacheKib;
   m.attr("STORE_BUSY_TIMEOUT") = store::kDefaultBusyTimeout;
   m.attr("STORE_LABELS") = string_tuple(store::kStoreLabels);
-  m.attr("STORE_COMMIT_KEYS") = string_tuple(store::kCommitKeys);
-  m.attr("STORE_BRANCH_KEYS") = string_tuple(store::kBranchKeys);
+  // Lists, not tuples: the stub generator writes a 1-tuple without its comma.
+  m.attr("STORE_COMMIT_KEYS") = py::list(string_tuple(store::kCommitKeys));
+  m.attr("STORE_BRANCH_KEYS") = py::list(string_tuple(store::kBranchKeys));
   m.def(
       "store_agreed_value",
       [](const Dataset& dataset, const std::vector<std::string>& keys, const std::string& what) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "benchreport/core/error.hpp"
+#include "benchreport/core/json_writer.hpp"
 #include "benchreport/store/run_rows.hpp"
 
 namespace benchreport::store {

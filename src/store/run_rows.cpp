@@ -10,6 +10,7 @@
 #include <set>
 
 #include "benchreport/core/error.hpp"
+#include "benchreport/core/json_writer.hpp"
 #include "benchreport/core/sha256.hpp"
 #include "benchreport/data/direction.hpp"
 #include "benchreport/data/label_roles.hpp"
@@ -112,25 +113,9 @@ void hash_blob(Sha256& digest, std::string_view bytes) {
 }  // namespace
 
 std::string json_string(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned char>(c));
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + '"';
+  std::string out;
+  append_json_string(out, text);
+  return out;
 }
 
 std::string content_hash(std::string_view commit_sha, std::string_view branch, std::span<const SetRow> sets) {

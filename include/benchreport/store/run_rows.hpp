@@ -44,8 +44,8 @@ struct RunRows {
   std::vector<SetRow> sets;
 };
 
-// A string as Python's json.dumps(ensure_ascii=False) writes it: the store's
-// canonical JSON, so that texts written before and now are equal.
+// A string as Python's json.dumps(ensure_ascii=False) writes it (the core's
+// append_json_string; json_string escapes more): the store's canonical JSON.
 std::string json_string(std::string_view text);
 
 // What makes a run the same run: SHA-256 (hex) of commit, branch and, per set
