@@ -45,7 +45,7 @@ header_only_package Eigen3 Eigen3::Eigen 3.4.0
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
   -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/mingw-w64-x86_64.cmake" -DCMAKE_FIND_ROOT_PATH="$deps" \
   -DBoost_NO_BOOST_CMAKE=ON -DBoost_INCLUDE_DIR="$deps/include" \
-  -DBENCHREPORT_PYTHON=OFF -DBENCHREPORT_TESTS=OFF -DBENCHREPORT_WERROR=ON ${CMAKE_LAUNCHER:+-DCMAKE_CXX_COMPILER_LAUNCHER=$CMAKE_LAUNCHER} >/dev/null
+  -DBENCHREPORT_PYTHON=OFF -DBENCHREPORT_TESTS=OFF -DBENCHREPORT_STORE=OFF -DBENCHREPORT_WERROR=ON ${CMAKE_LAUNCHER:+-DCMAKE_CXX_COMPILER_LAUNCHER=$CMAKE_LAUNCHER} >/dev/null
 cmake --build "$BUILD" -j "${BUILD_JOBS:-$(nproc)}" --target benchreport
 archive="$BUILD/libbenchreport.a"
 formats=$(x86_64-w64-mingw32-objdump -a "$archive" | sed -n 's/.*file format //p' | sort -u)

@@ -5,6 +5,7 @@
 #   fmt       header-only use (fmt::fmt-header-only);
 #   Boost     headers only (Boost.Math distributions and special functions);
 #   zlib      the system's (Linux: zlib-devel, allowed by manylinux; macOS: the SDK's).
+#   SQLite    the system's, for the results store (Linux: sqlite-devel; macOS: the SDK's).
 # Linux runs inside the manylinux_2_28 container (AlmaLinux 8, dnf); macOS
 # uses Homebrew for Boost and fmt. No Windows wheels (docs/distribution.md).
 # Only the Linux x86_64 path has been exercised by hand (docs/distribution.md).
@@ -49,7 +50,7 @@ boost_headers() {  # prefix
 
 case "$(uname -s)" in
   Linux)
-    dnf install -y zlib-devel
+    dnf install -y zlib-devel sqlite-devel
     boost_headers /usr/local
     build_fmt /usr/local
     build_simdjson /usr/local

@@ -4,7 +4,7 @@
 # Extra Debian packages may be named as arguments (scripts/fuzz.sh adds clang).
 set -euo pipefail
 APT_PACKAGES=(g++ cmake ninja-build libboost-math-dev libboost-dev libfmt-dev
-              catch2 libsimdjson-dev zlib1g-dev libeigen3-dev "$@")
+              catch2 libsimdjson-dev zlib1g-dev libeigen3-dev libsqlite3-dev "$@")
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -6,7 +6,7 @@
 #   bash scripts/test_cpp_install.sh
 #
 # Env: BUILD (default build/test, the tree scripts/test.sh builds; configured
-# here if it is missing). Only the library target is built, so after
+# here if it is missing). Only the library targets are built, so after
 # scripts/test.sh nothing is compiled again but the example.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,9 +17,9 @@ trap 'rm -rf "$tmp"' EXIT
 if [ ! -f "$BUILD/CMakeCache.txt" ]; then
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBENCHREPORT_WERROR=ON -DBENCHREPORT_PYTHON=OFF >/dev/null
 fi
-cmake --build "$BUILD" -j "$(nproc)" --target benchreport
+cmake --build "$BUILD" -j "$(nproc)" --target benchreport benchreport_store
 cmake --install "$BUILD" --prefix "$tmp/prefix" >/dev/null
-for f in lib/libbenchreport.a include/benchreport/report/report.hpp \
+for f in lib/libbenchreport.a lib/libbenchreport_store.a include/benchreport/report/report.hpp \
          lib/cmake/benchreport/benchreportConfig.cmake lib/cmake/benchreport/benchreportConfigVersion.cmake; do
   [ -f "$tmp/prefix/$f" ] || { echo "test_cpp_install: $f is not installed" >&2; exit 1; }
 done

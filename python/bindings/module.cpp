@@ -34,4 +34,5 @@ PYBIND11_MODULE(_core, m) {
   benchreport::python::register_cli(m);
   benchreport::python::register_dask(m);
   benchreport::python::register_notebook(m);
+  benchreport::python::register_store(m);
 }

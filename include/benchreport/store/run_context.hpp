@@ -1,0 +1,49 @@
+#pragma once
+// What a stored run records besides its sets: the commit and branch measured
+// (named by the files' own metadata, else given) and the environment it ran in
+// (the tool's context that every file agrees on, the CI variables, the user's
+// KEY=VALUE facts) as the canonical JSON the store has always written.
+#include <array>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "benchreport/data/dataset.hpp"
+
+namespace benchreport::store {
+
+// Run-metadata keys naming the commit measured, in the order they are looked for: Nitro's
+// configuration.commitSha, pyperformance's commit_id (pyperf metadata), any commit.
+inline constexpr std::array<std::string_view, 3> kCommitKeys{"commitSha", "commit_id", "commit"};
+// Run-metadata keys naming the branch (pyperformance's commit_branch).
+inline constexpr std::array<std::string_view, 1> kBranchKeys{"commit_branch"};
+
+struct RunIdentity {
+  std::string commit_sha;
+  std::string branch;
+};
+
+// The value the files' metadata gives for the first of `keys` found
+// (shallowest first; a non-empty string or integer), or none. InputError when
+// two files disagree (`what` names the value in the message).
+std::optional<std::string> agreed_metadata_value(const Dataset& dataset, std::span<const std::string_view> keys,
+                                                 std::string_view what);
+
+// The commit and branch of a run read from `source` (its input files, one a
+// line): the files' value wins, a different flag value is an InputError, and
+// so is neither (or no sets at all).
+RunIdentity run_identity(const Dataset& dataset, const std::optional<std::string>& commit,
+                         const std::optional<std::string>& branch, std::string_view source);
+
+// {"ci": ci, "env": env, "tool": the run metadata every file agrees on, less
+// keys that change from launch to launch}, keys sorted, as Python's
+// json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False).
+std::string environment_json(const Dataset& dataset, const Labels& ci, const Labels& env);
+
+// Python's repr() of a string and of a float, for messages and JSON the store
+// wrote with Python (printable non-ASCII is kept; C0/C1 controls are escaped).
+std::string python_repr(std::string_view text);
+std::string python_float_repr(double value);
+
+}  // namespace benchreport::store

@@ -1,0 +1,187 @@
+// Bindings for store/store.hpp and store/run_rows.hpp: the results store's
+// connection (open, runs, reading runs back) and a dataset as one run's rows.
+// benchreport.store wraps them (its Store adds recording and a Python sqlite3
+// connection on the same file for the other stages' SQL).
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "benchreport/store/run_context.hpp"
+#include "benchreport/store/run_rows.hpp"
+#include "benchreport/store/store.hpp"
+#include "register.hpp"
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+
+namespace benchreport::python {
+namespace {
+
+using benchreport::Dataset;
+using store::SetRow;
+using store::StoredRun;
+
+py::tuple run_tuple(const StoredRun& r) {
+  return py::make_tuple(r.run_id, r.commit_sha, r.branch, r.time, r.seq, r.tool, r.source, r.environment_json);
+}
+
+std::optional<py::bytes> optional_bytes(const std::optional<std::string>& bytes) {
+  if (!bytes) return std::nullopt;
+  return py::bytes(*bytes);
+}
+
+py::tuple set_tuple(const SetRow& s) {
+  return py::make_tuple(s.name, s.labels, s.unit, s.process, py::bytes(s.samples), optional_bytes(s.iterations),
+                        s.direction, s.exact, s.file, s.metadata);
+}
+
+// A `sets` row from Python (name, labels, unit, process, samples, iterations, direction, ...): what the hash reads.
+SetRow hashed_row(const py::handle& row) {
+  const auto cells = py::reinterpret_borrow<py::sequence>(row);
+  SetRow out;
+  out.labels = cells[1].cast<std::string>();
+  out.unit = cells[2].cast<std::string>();
+  out.samples = cells[4].cast<std::string>();
+  if (!cells[5].is_none()) out.iterations = cells[5].cast<std::string>();
+  if (!cells[6].is_none()) out.direction = cells[6].cast<std::string>();
+  return out;
+}
+
+Labels labels_of(const std::map<std::string, std::string>& pairs) { return {pairs.begin(), pairs.end()}; }
+
+template <std::size_t N>
+py::tuple string_tuple(const std::array<std::string_view, N>& texts) {
+  py::tuple out(N);
+  for (std::size_t i = 0; i < N; ++i) out[i] = py::str(std::string(texts[i]));
+  return out;
+}
+
+}  // namespace
+
+void register_store(py::module_& m) {
+  py::class_<store::Store>(m, "Store",
+                           "The results store's SQLite connection (store/store.hpp); see benchreport.store.")
+      .def_static(
+          "open",
+          [](const py::object& path, bool create, double busy_timeout) {
+            const auto text = py::module_::import("os").attr("fspath")(path).cast<std::string>();
+            py::gil_scoped_release release;
+            return store::Store::open(text, create, busy_timeout);
+          },
+          "path"_a, "create"_a = true, "busy_timeout"_a = store::kDefaultBusyTimeout,
+          "Opens (with create, makes) the store, migrating an older schema forward.")
+      .def_property_readonly("path", &store::Store::path)
+      .def_property_readonly("schema_version", &store::Store::schema_version)
+      .def("close", &store::Store::close)
+      .def(
+          "runs",
+          [](const store::Store& s, const std::optional<std::string>& branch) {
+            py::list out;
+            for (const StoredRun& r : s.runs(branch)) out.append(run_tuple(r));
+            return out;
+          },
+          "branch"_a = py::none(),
+          "Runs as (run_id, commit_sha, branch, time, seq, tool, source, environment JSON) by branch, seq, id.")
+      .def(
+          "run", [](const store::Store& s, std::int64_t run_id) { return run_tuple(s.run(run_id)); }, "run_id"_a,
+          "One run as runs() gives it; InputError when there is none.")
+      .def(
+          "read_runs",
+          [](const store::Store& s, const std::vector<std::tuple<std::int64_t, std::string, std::string>>& runs) {
+            std::vector<StoredRun> infos;
+            for (const auto& [run_id, commit, branch] : runs) {
+              StoredRun& info = infos.emplace_back();
+              info.run_id = run_id;
+              info.commit_sha = commit;
+              info.branch = branch;
+            }
+            store::ReadRuns read = [&] {
+              py::gil_scoped_release release;
+              return s.read_runs(infos);
+            }();
+            return py::make_tuple(py::cast(std::move(read.dataset)), py::cast(read.label_texts));
+          },
+          "runs"_a,
+          "The sets of runs given as (run_id, commit_sha, branch), as one Dataset, and per run its distinct "
+          "label texts as stored.");
+
+  m.def(
+      "store_run_rows",
+      [](const Dataset& dataset, const std::string& commit_sha, const std::string& branch) {
+        const store::RunRows rows = store::run_rows(dataset, commit_sha, branch);
+        py::list files;
+        for (const auto& f : rows.files) files.append(py::make_tuple(f.position, f.file, f.format, f.metadata));
+        py::list sets;
+        for (const auto& s : rows.sets) sets.append(set_tuple(s));
+        return py::make_tuple(rows.content_hash, rows.tool, rows.warnings, files, sets);
+      },
+      "dataset"_a, "commit_sha"_a, "branch"_a,
+      "A dataset as one stored run: (content hash, tool, warnings JSON, run_files rows, sets rows).");
+  m.def(
+      "store_content_hash",
+      [](const std::string& commit_sha, const std::string& branch, const py::iterable& rows) {
+        std::vector<SetRow> sets;
+        for (const auto& row : rows) sets.push_back(hashed_row(row));
+        return store::content_hash(commit_sha, branch, sets);
+      },
+      "commit_sha"_a, "branch"_a, "rows"_a,
+      "SHA-256 of what makes a run the same run: commit, branch and, per set in order, labels, unit, direction,\n"
+      "samples and iterations (rows as ``sets`` columns name..metadata). Time, environment and file names are\n"
+      "left out: recording the same results again is a duplicate.");
+  m.def(
+      "store_check_blob",
+      [](const std::string& where, const py::object& blob, std::int64_t set_id, const std::string& column,
+         std::optional<std::size_t> size) {
+        const bool is_bytes = py::isinstance<py::bytes>(blob);
+        const std::optional<std::size_t> bytes =
+            is_bytes ? std::optional<std::size_t>(py::len(blob)) : std::optional<std::size_t>();
+        store::check_blob(where, bytes, py::type::of(blob).attr("__name__").cast<std::string>(), set_id, column, size);
+      },
+      "where"_a, "blob"_a, "set_id"_a, "column"_a, "size"_a = py::none(),
+      "A samples/iterations blob must be whole float64 values (and as long as the samples); ``where``\n"
+      "names the store file in the error.");
+  m.attr("STORE_SCHEMA_VERSION") = store::kSchemaVersion;
+  m.attr("STORE_APPLICATION_ID") = store::kApplicationId;
+  m.attr("STORE_CACHE_KIB") = store::kCacheKib;
+  m.attr("STORE_BUSY_TIMEOUT") = store::kDefaultBusyTimeout;
+  m.attr("STORE_LABELS") = string_tuple(store::kStoreLabels);
+  // Lists, not tuples: the stub generator writes a 1-tuple without its comma.
+  m.attr("STORE_COMMIT_KEYS") = py::list(string_tuple(store::kCommitKeys));
+  m.attr("STORE_BRANCH_KEYS") = py::list(string_tuple(store::kBranchKeys));
+  m.def(
+      "store_agreed_value",
+      [](const Dataset& dataset, const std::vector<std::string>& keys, const std::string& what) {
+        const std::vector<std::string_view> views(keys.begin(), keys.end());
+        return store::agreed_metadata_value(dataset, views, what);
+      },
+      "dataset"_a, "keys"_a, "what"_a,
+      "The value the files' metadata gives for the first of keys found (shallowest first), or None;\n"
+      "InputError when two files name different values.");
+  m.def(
+      "store_run_identity",
+      [](const Dataset& dataset, const std::optional<std::string>& commit, const std::optional<std::string>& branch,
+         const std::string& source) {
+        const store::RunIdentity identity = store::run_identity(dataset, commit, branch, source);
+        return py::make_tuple(identity.commit_sha, identity.branch);
+      },
+      "dataset"_a, "commit"_a, "branch"_a, "source"_a,
+      "(commit, branch) of a run read from source (its files, one a line): the files' metadata wins, a\n"
+      "different flag value is an InputError, and so is neither.");
+  m.def(
+      "store_environment_json",
+      [](const Dataset& dataset, const std::map<std::string, std::string>& ci,
+         const std::map<std::string, std::string>& env) {
+        return store::environment_json(dataset, labels_of(ci), labels_of(env));
+      },
+      "dataset"_a, "ci"_a, "env"_a,
+      "The environment a run records, as canonical JSON: the CI variables, the user's facts and the tool\n"
+      "context every file agrees on (volatile keys such as dates and load left out).");
+}
+
+}  // namespace benchreport::python

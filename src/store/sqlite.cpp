@@ -1,0 +1,61 @@
+#include "store/sqlite.hpp"
+
+namespace benchreport::store {
+
+Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
+  if (sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) != SQLITE_OK) {
+    throw SqliteError(sqlite3_errmsg(db));
+  }
+}
+
+Statement& Statement::bind(int index, std::int64_t value) {
+  if (sqlite3_bind_int64(stmt_, index, value) != SQLITE_OK) throw SqliteError(sqlite3_errmsg(db_));
+  return *this;
+}
+
+Statement& Statement::bind(int index, std::string_view text) {
+  if (sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT) != SQLITE_OK) {
+    throw SqliteError(sqlite3_errmsg(db_));
+  }
+  return *this;
+}
+
+bool Statement::step() {
+  const int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  throw SqliteError(sqlite3_errmsg(db_));
+}
+
+std::string Statement::text(int column) const { return std::string(bytes(column)); }
+
+std::optional<std::string> Statement::optional_text(int column) const {
+  if (is_null(column)) return std::nullopt;
+  return text(column);
+}
+
+std::string_view Statement::bytes(int column) const {
+  const int type = sqlite3_column_type(stmt_, column);
+  const void* data = type == SQLITE_BLOB ? sqlite3_column_blob(stmt_, column)
+                                         : static_cast<const void*>(sqlite3_column_text(stmt_, column));
+  const auto size = static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column));
+  return data == nullptr ? std::string_view() : std::string_view(static_cast<const char*>(data), size);
+}
+
+void execute(sqlite3* db, std::string_view sql) {
+  Statement statement(db, sql);
+  while (statement.step()) {
+  }
+}
+
+std::int64_t query_integer(sqlite3* db, std::string_view sql) {
+  Statement statement(db, sql);
+  return statement.step() ? statement.integer(0) : 0;
+}
+
+std::string query_text(sqlite3* db, std::string_view sql) {
+  Statement statement(db, sql);
+  return statement.step() ? statement.text(0) : std::string();
+}
+
+}  // namespace benchreport::store
