@@ -10,10 +10,11 @@ import typing
 
 import numpy
 import numpy.typing
+import typing_extensions
 
-from . import cli, compare
+from . import cli, compare, notebook, plot
 
-__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonResult', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MatrixResult', 'MedianCI', 'ModelFit', 'Output', 'OutputError', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'RunnersResult', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'SUMMARY_SCHEMA', 'ScalingAnalysis', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Summary', 'SummaryResult', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'address_space_limit', 'alert_states', 'analyze_history', 'append_text', 'assemble_cached_history', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'cap_address_space', 'check_output_path', 'cli', 'code', 'commit_entries', 'compare', 'compare_dataset', 'compare_growth', 'concat', 'dataset_from_csr', 'describe_memory_limit', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'estimated_need', 'expand_paths', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'history', 'known_unit_symbols', 'label_commits', 'label_sides', 'link', 'long_table_sets', 'matrix', 'matrix_report', 'median_ci', 'memory_limit', 'native_dataset', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'parse_unit', 'pelt_mean_changes', 'presets_case_comparisons_report', 'presets_history_report', 'quantile', 'read', 'read_buffer', 'reader_names', 'resident_bytes', 'restore_address_space_limit', 'runners', 'runners_report', 'scaling', 'series_changes', 'sha256_hex', 'split_baseline', 'split_size', 'start_worker_pool', 'strong', 'summarize', 'summarize_grouped', 'summary', 'summary_report', 'write_atomic', 'write_outputs']
+__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonResult', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MatrixResult', 'MedianCI', 'ModelFit', 'Output', 'OutputError', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'RunnersResult', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'STORE_APPLICATION_ID', 'STORE_BRANCH_KEYS', 'STORE_BUSY_TIMEOUT', 'STORE_CACHE_KIB', 'STORE_COMMIT_KEYS', 'STORE_LABELS', 'STORE_SCHEMA_VERSION', 'SUMMARY_SCHEMA', 'ScalingAnalysis', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Store', 'Summary', 'SummaryResult', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'address_space_limit', 'alert_states', 'analyze_history', 'append_text', 'assemble_cached_history', 'assemble_export_cases', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'cap_address_space', 'case_labels', 'check_output_path', 'cli', 'code', 'commit_entries', 'compare', 'compare_dataset', 'compare_growth', 'concat', 'dataset_from_arrays', 'dataset_from_csr', 'describe_memory_limit', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'estimated_need', 'expand_paths', 'export_commits', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'history', 'known_unit_symbols', 'label_commits', 'label_sides', 'link', 'load', 'long_table_sets', 'matrix', 'matrix_report', 'median_ci', 'memory_limit', 'native_dataset', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'notebook', 'parse_unit', 'pelt_mean_changes', 'plot', 'presets_case_comparisons_report', 'presets_history_report', 'quantile', 'read', 'read_buffer', 'read_bytes', 'reader_names', 'refuse_split_cases', 'require_case_columns', 'resident_bytes', 'restore_address_space_limit', 'runners', 'runners_report', 'save', 'scaling', 'series_changes', 'sha256_hex', 'split_baseline', 'split_size', 'start_worker_pool', 'store_agreed_value', 'store_check_blob', 'store_content_hash', 'store_environment_json', 'store_run_identity', 'store_run_rows', 'strong', 'summarise_export_commit', 'summarize', 'summarize_grouped', 'summary', 'summary_report', 'write_atomic', 'write_outputs']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -227,9 +228,13 @@ class Dataset:
     """
     Sample sets in CSR form with label columns (see benchreport.Dataset).
     """
+    def __getstate__(self) -> tuple[str, list[tuple[str, str]]]:
+        ...
     def __init__(self) -> None:
         ...
     def __len__(self) -> int:
+        ...
+    def __setstate__(self, arg0: tuple) -> None:
         ...
     def add_run(self, id: str, metadata_json: str = '{}') -> None:
         ...
@@ -322,15 +327,25 @@ class DatasetBase:
         ...
     def __len__(self) -> int:
         ...
+    def __reduce__(self) -> tuple[type, tuple[typing.Any]]:
+        ...
     def __repr__(self) -> str:
         ...
-    def concat(self, *args: typing.Any) -> typing.Any:
+    def _summary_columns(self, by: collections.abc.Sequence[str], **kwargs: typing.Any) -> tuple:
+        """
+        (label or by columns, unit per row, one column per statistic) of Dataset.summarize.
+        """
+    def concat(self, *args: typing.Any) -> typing_extensions.Self:
         """
         A new Dataset with this one's sets followed by the others' (dictionaries merged).
         """
-    def group_by(self, *args: str) -> typing.Any:
+    def group_by(self, *args: str) -> list[tuple[tuple[str, ...], numpy.ndarray]]:
         """
         Groups in first-appearance order: (key values, set indices); "" where a label is absent.
+        """
+    def indices(self, **kwargs: str) -> numpy.typing.NDArray[numpy.int64]:
+        """
+        Indices of the sets whose labels equal every given ``column=value``.
         """
     def label_codes(self, column: str) -> tuple[numpy.ndarray, list[str]]:
         """
@@ -344,11 +359,15 @@ class DatasetBase:
         """
         Samples of set i in base units, or a copy exactly as read, in the set's own unit (base=False). In base units a read-only view when the set's unit is its base unit, else a scaled copy.
         """
+    def select(self, **kwargs: str) -> typing_extensions.Self:
+        """
+        The sets whose labels equal every given ``column=value``.
+        """
     def set_labels(self, i: typing.SupportsInt | typing.SupportsIndex) -> dict[str, str]:
         """
         Labels of set i.
         """
-    def take(self, indices: collections.abc.Iterable[int]) -> typing.Any:
+    def take(self, indices: collections.abc.Iterable[int]) -> typing_extensions.Self:
         """
         A new Dataset with the given sets, in that order.
         """
@@ -368,7 +387,7 @@ class DatasetBase:
         """
         Full unit description of set i (a Unit, see parse_unit).
         """
-    def with_labels(self, labels: typing.Any) -> typing.Any:
+    def with_labels(self, labels: typing.Any) -> typing_extensions.Self:
         """
         A copy with each column: value set on every set (replacing what the sets had there).
         """
@@ -391,6 +410,11 @@ class DatasetBase:
         Label columns: name -> one value per set (None where a set lacks the label).
         """
     @property
+    def metadata(self) -> list[dict[str, typing.Any]]:
+        """
+        Per-set metadata, parsed from the verbatim JSON the readers kept.
+        """
+    @property
     def notes(self) -> list[str]:
         """
         The readers' normal remarks (aggregate rows kept apart, calibration runs skipped): not warnings.
@@ -404,6 +428,11 @@ class DatasetBase:
     def run_ids(self) -> list[str | None]:
         """
         Run id of each set (None when it has none).
+        """
+    @property
+    def runs(self) -> dict[str, typing.Any]:
+        """
+        Run id → run metadata (parsed JSON): device, context, configuration, ...
         """
     @property
     def units(self) -> list[str]:
@@ -1554,6 +1583,35 @@ class Output:
     @property
     def write_to(self) -> typing.Any:
         ...
+class Store:
+    """
+    The results store's SQLite connection (store/store.hpp); see benchreport.store.
+    """
+    @staticmethod
+    def open(path: typing.Any, create: bool = True, busy_timeout: typing.SupportsFloat | typing.SupportsIndex = 600.0) -> Store:
+        """
+        Opens (with create, makes) the store, migrating an older schema forward.
+        """
+    def close(self) -> None:
+        ...
+    def read_runs(self, runs: collections.abc.Sequence[tuple[typing.SupportsInt | typing.SupportsIndex, str, str]]) -> tuple[typing.Any, typing.Any]:
+        """
+        The sets of runs given as (run_id, commit_sha, branch), as one Dataset, and per run its distinct label texts as stored.
+        """
+    def run(self, run_id: typing.SupportsInt | typing.SupportsIndex) -> tuple:
+        """
+        One run as runs() gives it; InputError when there is none.
+        """
+    def runs(self, branch: str | None = None) -> list:
+        """
+        Runs as (run_id, commit_sha, branch, time, seq, tool, source, environment JSON) by branch, seq, id.
+        """
+    @property
+    def path(self) -> str:
+        ...
+    @property
+    def schema_version(self) -> int:
+        ...
 def address_space_limit() -> typing.Any:
     """
     RLIMIT_AS as (soft, hard), or None where there is no such limit (Windows).
@@ -1574,6 +1632,10 @@ def assemble_cached_history(case: typing.Annotated[numpy.typing.ArrayLike, numpy
     """
     The History of cached per-(case, run) summaries (compare/cached_history.hpp): cases = (labels, unit, direction) of each first row, pooled = (case, commit, value, processes, samples) of multi-run commits.
     """
+def assemble_export_cases(case_key: collections.abc.Sequence[str], unit: collections.abc.Sequence[str], direction: collections.abc.Sequence[str], commit: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], position: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], value: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], processes: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], samples: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], *, by: collections.abc.Sequence[str], commits: collections.abc.Sequence[str]) -> tuple[History, list[tuple[int, int]]]:
+    """
+    The History of commit summaries holding whole cases (the columns of summarise_export_commit with each row's commit index and position), and each case's first (commit, position), cases in that order.
+    """
 def best_q_split(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], min_segment: typing.SupportsInt | typing.SupportsIndex = 2, within: str = 'pairs', search_end: bool = True) -> EDivisiveSplit:
     """
     The split of x with the largest q-statistic.
@@ -1593,6 +1655,10 @@ def canonical_json(parameters: typing.Any) -> str:
 def cap_address_space(bytes: typing.SupportsInt | typing.SupportsIndex, source: str) -> bool:
     """
     Lowers RLIMIT_AS so an allocation past the memory limit fails (MemoryError) instead of the OOM killer ending the process; False when no lower cap was set (docs/hardening.md).
+    """
+def case_labels(columns: collections.abc.Sequence[str], excluded: collections.abc.Sequence[str], by: collections.abc.Sequence[str] = []) -> list[str]:
+    """
+    The labels naming a case: ``by`` when given, else every column neither in ``excluded`` nor a per-process label (PROCESS_LABELS).
     """
 def check_output_path(path: str) -> None:
     """
@@ -1639,6 +1705,10 @@ def concat(parts: collections.abc.Sequence[Dataset]) -> Dataset:
     """
     A new Dataset with every set, run and warning of the parts, in order.
     """
+def dataset_from_arrays(values: typing.Any, offsets: typing.Any, labels: typing.Any = None, unit: typing.Any = 's', weights: typing.Any = None, directions: typing.Any = None) -> typing.Any:
+    """
+    A core Dataset from CSR arrays (benchreport.Dataset.from_arrays): offsets must be whole numbers, labels maps a column to one value per set (None = absent), unit is one symbol or one per set.
+    """
 def dataset_from_csr(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], offsets: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], labels: collections.abc.Sequence[collections.abc.Sequence[tuple[str, str]]], unit: str = 's', units: collections.abc.Sequence[str] | None = None, weights: typing.Annotated[numpy.typing.ArrayLike, numpy.float64] | None = None, directions: collections.abc.Sequence[str | None] | None = None, custom_unit_ok: bool = True) -> Dataset:
     """
     A Dataset from CSR arrays read in place (an Arrow float64 column and its group offsets, Dataset.from_arrays): set i is values[offsets[i]:offsets[i+1]] with labels[i], in `unit` (or units[i]); weights align with values; directions[i] None = from the unit.
@@ -1648,7 +1718,9 @@ def describe_memory_limit(bytes: typing.SupportsInt | typing.SupportsIndex, sour
     'the memory limit of N bytes (M MiB, source)', as the command line's errors name it.
     """
 def detect_format(name: str, first_bytes: bytes) -> str:
-    ...
+    """
+    The reader name for a file, from its name and first bytes (InputError if none fits).
+    """
 def detect_steps(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, min_segment: typing.SupportsInt | typing.SupportsIndex = 3, candidate_penalty: typing.SupportsFloat | typing.SupportsIndex = 2.0, threshold: typing.SupportsFloat | typing.SupportsIndex = 3.0, min_effect: typing.SupportsFloat | typing.SupportsIndex = 1.0, window: typing.SupportsInt | typing.SupportsIndex = 40, clip: typing.SupportsFloat | typing.SupportsIndex = 3.0, slope_penalty: typing.SupportsFloat | typing.SupportsIndex = 1.0, plain_noise: typing.SupportsFloat | typing.SupportsIndex = 1.3, spreads: bool = True, spread_threshold: typing.SupportsFloat | typing.SupportsIndex = 5.0, min_spread_ratio: typing.SupportsFloat | typing.SupportsIndex = 1.5) -> list[StepChange]:
     """
     Steps of one series against a local trend (stats/steps.hpp), ascending.
@@ -1682,6 +1754,10 @@ def estimated_need(input_bytes: typing.SupportsInt | typing.SupportsIndex) -> in
 def expand_paths(items: collections.abc.Iterable[typing.Any]) -> list[str]:
     """
     Paths as given, glob patterns expanded in natural order (the one expander of br.load and the CLI); InputError for a pattern nothing matches.
+    """
+def export_commits(run_ids: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], branches: collections.abc.Sequence[str], commits: collections.abc.Sequence[str], seqs: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], branch: str) -> list:
+    """
+    The runs of ``branch`` in a store's Parquet export (the columns of its _runs.arrow) grouped by commit in branch order, each as (run id, its batch in _sets.arrow, commit, seq).
     """
 def fingerprint(parameters: typing.Any, hex_digits: typing.SupportsInt | typing.SupportsIndex = 12) -> str:
     """
@@ -1780,13 +1856,27 @@ def label_commits(parts: collections.abc.Sequence[Dataset], names: collections.a
     """
     One Dataset from per-commit parts in series order: each part without a ``column`` label on every set gets ``column`` = its name (e.g. the input file's name).
     """
-def label_sides(base: collections.abc.Sequence[Dataset], head: collections.abc.Sequence[Dataset], column: str = 'revision', base_value: str = 'base', head_value: str = 'head') -> Dataset:
+def label_sides(base: collections.abc.Sequence[typing.Any], head: collections.abc.Sequence[typing.Any], column: str = 'revision', base_value: str = 'base', head_value: str = 'head') -> Dataset:
     """
     One Dataset from the files of each side: column names the side; pair pairs the i-th base file with the i-th head file (and, inside a file with several processes, process with process).
     """
 def link(text: typing.Any, url: typing.Any) -> Span:
     """
     A link; URLs with schemes other than http, https and mailto render as plain text.
+    """
+def load(path_or_paths: typing.Any = None, format: str = 'auto', *, base: typing.Any = None, head: typing.Any = None, labels: typing.Any = None, max_file_size: typing.SupportsInt | typing.SupportsIndex | None = None, max_depth: typing.SupportsInt | typing.SupportsIndex | None = None, max_samples: typing.SupportsInt | typing.SupportsIndex | None = None, threads: typing.SupportsInt | typing.SupportsIndex | None = None) -> typing.Any:
+    """
+    Read files, folders (recursively), glob patterns and ``.gz`` files into one Dataset.
+
+    ``format`` is ``"auto"`` (detected per file) or one of :data:`READERS`. Limits default to 1 GiB per
+    file, JSON nesting 256, 2**28 samples per file. Parsing runs in C++ without the GIL; ``threads``
+    (default: one per core, 1 = serial) lets a Google Benchmark file of 4 MiB or more be parsed as two
+    parts at once, with the same result (not ``.gz`` files, which are decompressed in memory and read in
+    one pass). ``base=`` and ``head=`` (files, folders, globs) read the two sides of a
+    comparison and label them as the CLI's ``--base``/``--head`` do: ``revision`` = base or head,
+    ``pair`` = the file's position on its side. ``labels`` sets each ``key: value`` on every set read
+    (the CLI's ``--label``). Bad input raises :class:`benchreport.InputError` naming the file and line or
+    JSON path.
     """
 def long_table_sets(rows: typing.SupportsInt | typing.SupportsIndex, labels: collections.abc.Sequence[tuple[str, typing.Annotated[numpy.typing.ArrayLike, numpy.int32], collections.abc.Sequence[str]]], unit: tuple[str, typing.Annotated[numpy.typing.ArrayLike, numpy.int32], collections.abc.Sequence[str]] | None, default_unit: str) -> tuple[numpy.typing.NDArray[numpy.int64], list[list[tuple[str, str]]], list[str]]:
     """
@@ -1832,7 +1922,9 @@ def noise_scale(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> f
     1.4826 MAD of the first differences / sqrt(2) (stats/steps.hpp).
     """
 def parse_unit(symbol: str) -> Unit:
-    ...
+    """
+    Describe a unit symbol: a Unit (symbol, dimension, to_base, higher_is_better, exact, base_symbol). Raises benchreport.InputError for an unknown symbol.
+    """
 def pelt_mean_changes(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], penalty: typing.SupportsFloat | typing.SupportsIndex, min_segment: typing.SupportsInt | typing.SupportsIndex = 1) -> list[int]:
     """
     Optimal partitioning into constant means: squared error plus penalty per change (stats/pelt.hpp).
@@ -1856,8 +1948,20 @@ def read(path: os.PathLike | str | bytes, format: str = 'auto', max_file_size: t
     ...
 def read_buffer(data: bytes, name: str, format: str = 'auto', max_file_size: typing.SupportsInt | typing.SupportsIndex = 1073741824, max_depth: typing.SupportsInt | typing.SupportsIndex = 256, max_samples: typing.SupportsInt | typing.SupportsIndex = 268435456, threads: typing.SupportsInt | typing.SupportsIndex = 0) -> Dataset:
     ...
+def read_bytes(data: bytes, name: str = '<bytes>', format: str = 'auto', *, max_file_size: typing.SupportsInt | typing.SupportsIndex | None = None, max_depth: typing.SupportsInt | typing.SupportsIndex | None = None, max_samples: typing.SupportsInt | typing.SupportsIndex | None = None, threads: typing.SupportsInt | typing.SupportsIndex | None = None) -> Dataset:
+    """
+    Parse bytes in memory (gzip-compressed bytes are decompressed first, under ``max_file_size``); the limits are load's.
+    """
 def reader_names() -> list[str]:
     ...
+def refuse_split_cases(columns: collections.abc.Sequence[str], keys: collections.abc.Sequence[collections.abc.Sequence[str]]) -> None:
+    """
+    InputError naming the first case key seen twice in ``keys`` (per column, as text: each partition's distinct keys, concatenated): that case is split across partitions.
+    """
+def require_case_columns(by: collections.abc.Sequence[str], cases: collections.abc.Sequence[str], caller: str) -> None:
+    """
+    InputError unless ``by`` is empty or holds every case column: a summary group must not span partitions.
+    """
 def resident_bytes() -> int:
     """
     This process's resident memory in bytes (VmRSS; 0 where unknown).
@@ -1873,6 +1977,10 @@ def runners(dataset: typing.Any, *, fingerprint: str | None = None, protocol_key
 def runners_report(dataset: typing.Any, *, fingerprint: str | None = None, protocol_key: str = 'protocol', fingerprint_digits: typing.SupportsInt | typing.SupportsIndex = 12, runner_column: str = 'runner', title: str = 'Runner Benchmarks') -> Report:
     """
     The ``runners`` preset: parameter fingerprints, pinned/unpinned CPU results, disk I/O, cache backends.
+    """
+def save(dataset: typing.Any, path: typing.Any, format: str | None = None) -> None:
+    """
+    Write canonical JSON or CSV (``format`` from the extension when None).
     """
 def scaling(dataset: typing.Any, *, baseline: typing.Any = None, head: str | None = None, name_column: str = 'benchmark', size_column: str = '', size_argument: typing.SupportsInt | typing.SupportsIndex = 0, min_sizes: typing.SupportsInt | typing.SupportsIndex = 3, pair_column: str = 'pair', confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, exponent_threshold: typing.SupportsFloat | typing.SupportsIndex = 0.1, at: typing.SupportsFloat | typing.SupportsIndex | None = None, far_factor: typing.SupportsFloat | typing.SupportsIndex = 10.0, title: str = 'Scaling Report') -> ScalingResult:
     """
@@ -1907,9 +2015,43 @@ def start_worker_pool() -> None:
     """
     Starts the helper threads now (else the first parallel loop does): call it before setting an address-space limit (docs/hardening.md).
     """
+def store_agreed_value(dataset: Dataset, keys: collections.abc.Sequence[str], what: str) -> str | None:
+    """
+    The value the files' metadata gives for the first of keys found (shallowest first), or None;
+    InputError when two files name different values.
+    """
+def store_check_blob(where: str, blob: typing.Any, set_id: typing.SupportsInt | typing.SupportsIndex, column: str, size: typing.SupportsInt | typing.SupportsIndex | None = None) -> None:
+    """
+    A samples/iterations blob must be whole float64 values (and as long as the samples); ``where``
+    names the store file in the error.
+    """
+def store_content_hash(commit_sha: str, branch: str, rows: collections.abc.Iterable) -> str:
+    """
+    SHA-256 of what makes a run the same run: commit, branch and, per set in order, labels, unit, direction,
+    samples and iterations (rows as ``sets`` columns name..metadata). Time, environment and file names are
+    left out: recording the same results again is a duplicate.
+    """
+def store_environment_json(dataset: Dataset, ci: collections.abc.Mapping[str, str], env: collections.abc.Mapping[str, str]) -> str:
+    """
+    The environment a run records, as canonical JSON: the CI variables, the user's facts and the tool
+    context every file agrees on (volatile keys such as dates and load left out).
+    """
+def store_run_identity(dataset: Dataset, commit: str | None, branch: str | None, source: str) -> tuple[str, str]:
+    """
+    (commit, branch) of a run read from source (its files, one a line): the files' metadata wins, a
+    different flag value is an InputError, and so is neither.
+    """
+def store_run_rows(dataset: Dataset, commit_sha: str, branch: str) -> tuple[str, str | None, str | None, list, list]:
+    """
+    A dataset as one stored run: (content hash, tool, warnings JSON, run_files rows, sets rows).
+    """
 def strong(text: typing.Any) -> Span:
     """
     Bold inline text.
+    """
+def summarise_export_commit(sets: collections.abc.Sequence[tuple[typing.SupportsInt | typing.SupportsIndex, str, str, bytes, bytes | None, str | None, bool]], commit: str, branch: str, where: str, threads: typing.SupportsInt | typing.SupportsIndex = 1) -> tuple:
+    """
+    One commit's sets of a store export, each (run id, labels JSON, unit, samples bytes, iterations bytes or None, direction or None, exact), summarised per case as ``history --store`` summarises a commit: (columns case_key, unit, direction, value, processes, samples; the case columns).
     """
 def summarize(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], *, quantiles: collections.abc.Sequence[typing.SupportsFloat | typing.SupportsIndex] = [0.05, 0.25, 0.75, 0.95], method: str = 'linear', ddof: typing.SupportsInt | typing.SupportsIndex = 0, k: typing.SupportsInt | typing.SupportsIndex = 5, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, mad_scale: str = 'raw', nan_policy: str = 'raise', stats: collections.abc.Sequence[str] | None = None, theil_sen_max_n: typing.SupportsInt | typing.SupportsIndex = 3000) -> Summary:
     """
@@ -1977,6 +2119,13 @@ REPORT_SCHEMA: str = 'benchreport-report/1'
 SCALING_SCHEMA: str = 'benchreport-scaling/1'
 SIDE_LABEL: str = 'revision'
 STATISTICS: tuple = ('moments', 'mean', 'std', 'cv', 'median', 'quantiles', 'iqr', 'mad', 'median_ci', 'drift', 'trend', 'outliers', 'min', 'max', 'n')
+STORE_APPLICATION_ID: int = 1649562452
+STORE_BRANCH_KEYS: list = ['commit_branch']
+STORE_BUSY_TIMEOUT: float = 600.0
+STORE_CACHE_KIB: int = 65536
+STORE_COMMIT_KEYS: list = ['commitSha', 'commit_id', 'commit']
+STORE_LABELS: tuple = ('commit', 'branch', 'run')
+STORE_SCHEMA_VERSION: int = 2
 SUMMARY_SCHEMA: str = 'benchreport-summary/1'
 THEIL_SEN_MAX_N: int = 3000
 UNAVAILABLE: str = '—'

@@ -10,7 +10,7 @@ import typing
 import numpy
 import numpy.typing
 
-__all__: list[str] = ['BootstrapInterval', 'Bounds', 'BrunnerMunzelResult', 'CaseComparison', 'LAUNCH_NOISE_MAX_RUNS', 'LAUNCH_NOISE_MIN_RUNS', 'LaunchNoise', 'LogTInterval', 'MannWhitneyResult', 'NoiseCalibration', 'Rollup', 'VariancePrior', 'WilcoxonResult', 'adjust_pvalues', 'bootstrap_median_ratio_ci', 'bootstrap_median_ratio_ci_batch', 'brunner_munzel', 'calibrate_noise', 'case_columns', 'center', 'center_bounds', 'center_margin', 'compare_case', 'compare_many', 'compare_samples', 'detectable_log_change', 'disparity', 'disparity_bounds', 'estimate_launch_noise', 'estimate_launch_noise_all', 'estimate_robust_variance_prior', 'estimate_variance_prior', 'hodges_lehmann_shift', 'kth_pairwise_difference', 'mann_whitney_u', 'mann_whitney_u_batch', 'moderate_variance', 'paired_t_interval', 'ratio', 'ratio_bounds', 'rollup', 'rule_power', 'shift_bounds', 'shift_margin', 'sign_margin', 'spread', 'spread_bounds', 'stored_runs', 'timer_resolution', 'trigamma_inverse', 'welch_t_interval', 'wilcoxon_signed_rank', 'winsorised_log_f_moments']
+__all__: list[str] = ['BootstrapInterval', 'Bounds', 'BrunnerMunzelResult', 'CaseComparison', 'LAUNCH_NOISE_MAX_RUNS', 'LAUNCH_NOISE_MIN_RUNS', 'LaunchNoise', 'LogTInterval', 'MannWhitneyResult', 'NoiseCalibration', 'Rollup', 'VariancePrior', 'WilcoxonResult', 'adjust_pvalues', 'bootstrap_median_ratio_ci', 'bootstrap_median_ratio_ci_batch', 'brunner_munzel', 'calibrate_noise', 'case_columns', 'center', 'center_bounds', 'center_margin', 'compare_many', 'compare_samples', 'detectable_log_change', 'disparity', 'disparity_bounds', 'estimate_launch_noise', 'estimate_launch_noise_all', 'estimate_robust_variance_prior', 'estimate_variance_prior', 'hodges_lehmann_shift', 'kth_pairwise_difference', 'mann_whitney_u', 'mann_whitney_u_batch', 'moderate_variance', 'paired_t_interval', 'ratio', 'ratio_bounds', 'rollup', 'rule_power', 'shift_bounds', 'shift_margin', 'sign_margin', 'spread', 'spread_bounds', 'stored_runs', 'timer_resolution', 'trigamma_inverse', 'welch_t_interval', 'wilcoxon_signed_rank', 'winsorised_log_f_moments']
 class Bounds:
     """
     Distribution-free bounds of an estimator at a misrate.
@@ -607,18 +607,6 @@ def center_bounds(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], mi
     """
 def center_margin(n: typing.SupportsInt | typing.SupportsIndex, misrate: typing.SupportsFloat | typing.SupportsIndex) -> tuple[int, float, bool]:
     ...
-def compare_case(base: typing.Any, head: typing.Any, name: str = '', *, base_process: typing.Any = None, head_process: typing.Any = None, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0, misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, direction: str = 'lower', exact_unit: bool = False, noise_limit: typing.SupportsFloat | typing.SupportsIndex = 0.25, pairing: str = 'auto', assume_launches_identical: bool = False) -> CaseComparison:
-    """
-    Compare head against base for one case.
-
-    ``base``/``head``: a 1-D array of samples, or a list of 1-D arrays (one per process). ``base_process``/
-    ``head_process``: alternatively an int process id per sample; processes are sorted by id and paired by position.
-    ``direction`` is ``"lower"`` (times) or ``"higher"`` (rates). With >= 2 processes per side the change interval is
-    a t interval on log process medians: paired (``pairing="auto"`` with equal process counts, or ``"paired"``) or
-    Welch (``"unpaired"``); with one process it covers within-process noise only, and the verdict is ``inconclusive``
-    (``one_launch_per_side``) unless ``assume_launches_identical`` (every launch runs at the same speed). Raises
-    benchreport.InputError (a ValueError) on empty sides, NaN/inf or non-positive values, naming the case.
-    """
 def compare_many(cases: typing.Any, *, threads: typing.SupportsInt | typing.SupportsIndex = 0, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, alpha: typing.SupportsFloat | typing.SupportsIndex = 0.05, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, resamples: typing.SupportsInt | typing.SupportsIndex = 10000, seed: typing.SupportsInt | typing.SupportsIndex = 0, misrate: typing.SupportsFloat | typing.SupportsIndex = 0.001, direction: str = 'lower', exact_unit: bool = False, noise_limit: typing.SupportsFloat | typing.SupportsIndex = 0.25, pairing: str = 'auto', control_fdr: bool = True, moderate: bool = True, assume_launches_identical: bool = False) -> list[CaseComparison]:
     """
     Compare many cases ``{name: (base, head)}`` on worker threads; a list in input order (``benchreport.compare_many``: a CaseComparisons).
