@@ -104,14 +104,8 @@ class _RendersReport:
         return self.to_markdown()
 
 
-@remembers_call
-def compare(dataset: Any, baseline: Any = None, *args: Any, **options: Any) -> ComparisonResult:
-    if baseline is not None and not isinstance(baseline, Mapping):
-        dataset, baseline = load(base=dataset, head=baseline), None
-    return _core.compare_dataset(dataset, baseline, *args, **options)
-
-
-compare.__doc__ = _core.compare_dataset.__doc__  # its keywords, defaults and text are the C++ function's
+#: the ``comparison`` preset as a result; ``compare(base_paths, head_paths)`` reads the two sides first.
+compare = remembers_call(_core.compare_dataset)
 
 
 def comparison_report(dataset: Dataset, baseline: Mapping[str, str] = {"revision": "base"},

@@ -30,6 +30,7 @@
 #include "register.hpp"
 
 namespace py = pybind11;
+using namespace pybind11::literals;
 
 namespace benchreport::python {
 namespace {
@@ -48,7 +49,15 @@ std::pair<std::string, std::string> split_baseline(const py::object& baseline) {
   return {py::str(column), py::str(value)};
 }
 
-ComparisonPreset compare_dataset(const py::object& dataset, const py::object& baseline, Maybe<Strings> by,
+// compare(base_paths, head_paths): two inputs instead of a labelled Dataset, read as load(base=, head=) does.
+py::object compared_dataset(const py::object& dataset, const py::object& baseline) {
+  if (baseline.is_none() || py::isinstance(baseline, py::module_::import("collections.abc").attr("Mapping"))) {
+    return dataset;
+  }
+  return py::module_::import("benchreport._core").attr("load")("base"_a = dataset, "head"_a = baseline);
+}
+
+ComparisonPreset compare_dataset(const py::object& given, const py::object& given_baseline, Maybe<Strings> by,
                                  Maybe<double> threshold, Maybe<std::string> head_value, Maybe<double> alpha,
                                  Maybe<double> confidence, Maybe<int> resamples, Maybe<std::uint64_t> seed,
                                  Maybe<double> noise_limit, Maybe<std::string> pair_column,
@@ -59,6 +68,8 @@ ComparisonPreset compare_dataset(const py::object& dataset, const py::object& ba
                                  Maybe<std::size_t> drift_k, Maybe<bool> gate, Maybe<std::string> title,
                                  Maybe<bool> moderate, Maybe<bool> assume_launches_identical,
                                  Maybe<std::map<std::string, LaunchNoise>> launch_noise) {
+  const py::object dataset = compared_dataset(given, given_baseline);
+  const py::object baseline = dataset.is(given) ? given_baseline : py::none();
   ComparisonReportOptions o;
   DatasetCompareOptions& c = o;
   if (!baseline.is_none()) std::tie(c.baseline_column, c.baseline_value) = split_baseline(baseline);
@@ -106,6 +117,9 @@ std::string json_text(const py::object& parameters) {
 }
 
 constexpr const char* kCompareDoc = R"doc(Compare head against the baseline side of ``dataset`` per case.
+
+``compare(base, head)`` with two inputs (files, folders, globs) instead reads them as
+``load(base=base, head=head)`` does and compares that.
 
 ``baseline`` picks the base side by one label (``{"revision": "base"}``); the
 head side is the other value of that label (or ``head_value``). Cases are the

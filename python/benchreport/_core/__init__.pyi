@@ -1676,6 +1676,9 @@ def compare_dataset(dataset: typing.Any, baseline: typing.Any = None, by: collec
     """
     Compare head against the baseline side of ``dataset`` per case.
 
+    ``compare(base, head)`` with two inputs (files, folders, globs) instead reads them as
+    ``load(base=base, head=head)`` does and compares that.
+
     ``baseline`` picks the base side by one label (``{"revision": "base"}``); the
     head side is the other value of that label (or ``head_value``). Cases are the
     distinct values of ``by`` (default: every label except the baseline and
