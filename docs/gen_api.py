@@ -49,14 +49,21 @@ def _signature(name: str, obj: Any) -> str:
     except (TypeError, ValueError):
         # pybind11 functions put their signature on the docstring's first line.
         # A module's function (plot.human_number) keeps its module prefix.
+        # A public name for a bound function under another name (br.compare = compare_dataset) shows
+        # the public name with the bound function's parameters.
         first = _doc(obj).splitlines()[0] if _doc(obj) else ""
         short = name.split(".")[-1]
-        return name[:-len(short)] + first if first.startswith(short + "(") else f"{name}(...)"
+        own = _bound_name(obj, short)
+        return name[:-len(short)] + short + first[len(own):] if first.startswith(own + "(") else f"{name}(...)"
 
 
-def _strip_pybind_signature(name: str, doc: str) -> str:
+def _bound_name(obj: Any, short: str) -> str:
+    return getattr(getattr(obj, "__wrapped__", None), "__name__", short)
+
+
+def _strip_pybind_signature(name: str, doc: str, obj: Any = None) -> str:
     lines = doc.splitlines()
-    if lines and lines[0].startswith(name.split(".")[-1] + "("):
+    if lines and lines[0].startswith(_bound_name(obj, name.split(".")[-1]) + "("):
         lines = lines[1:]
     return "\n".join(lines).strip()
 
@@ -92,7 +99,7 @@ def _member_lines(cls: type) -> List[str]:
         elif inspect.isfunction(member) or inspect.isbuiltin(member) or callable(member):
             if inspect.isclass(member):
                 continue
-            doc = _strip_pybind_signature(name, _doc(member))
+            doc = _strip_pybind_signature(name, _doc(member), member)
             if name == "__init__" and not doc:
                 continue
             lines.append(f"- `{_signature(name, member)}`{': ' + doc.splitlines()[0] if doc else ''}")
@@ -113,7 +120,7 @@ def _entry(name: str, obj: Any) -> List[str]:
             out += members + [""]
         return out
     if callable(obj):
-        doc = _strip_pybind_signature(name, _doc(obj))
+        doc = _strip_pybind_signature(name, _doc(obj), obj)
         out = [f"### `{_signature(name, obj)}`", ""]
         return out + ([doc, ""] if doc else [])
     text = repr(obj)
