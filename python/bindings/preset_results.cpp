@@ -264,8 +264,8 @@ void bind_comparison(py::module_& m) {
             const auto files = bmf_files(r, split, confidence);
             const py::object out = py::module_::import("pathlib").attr("Path")(directory);
             out.attr("mkdir")("parents"_a = true, "exist_ok"_a = true);
-            // Checked and written by the package's output rules (benchreport/_output.py), as the CLI's.
-            const py::module_ output = py::module_::import("benchreport._output");
+            // Checked and written as the CLI's outputs are (cli/outputs.hpp, bound with its signal handling).
+            const py::module_ output = py::module_::import("benchreport._core");
             py::list outputs, paths;
             for (const auto& [name, text] : files) {
               const py::object path = out.attr("__truediv__")(name);
