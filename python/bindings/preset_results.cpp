@@ -296,16 +296,6 @@ void bind_preset(py::module_& m, const char* name, const char* doc, const char* 
 
 }  // namespace
 
-std::string rendered(const Report& report, Format format, const RenderOptions& options) {
-  py::gil_scoped_release release;
-  return render(report, format, options);
-}
-
-std::string fragment(const Report& report) {
-  py::gil_scoped_release release;
-  return render_html_fragment(report, RenderOptions{});
-}
-
 py::object data_frame(const Columns& columns) {
   return py::module_::import("pandas").attr("DataFrame")(columns_dict(columns));
 }

@@ -24,6 +24,7 @@
 #include "benchreport/render/render.hpp"
 #include "benchreport/report/report.hpp"
 #include "register.hpp"
+#include "report_renderers.hpp"
 
 namespace py = pybind11;
 
@@ -164,11 +165,6 @@ NoteKind note_kind_from_name(const std::string& name) {
   throw InputError(fmt::format("unknown note kind '{}': expected note or warning", name));
 }
 
-std::string render_released(const Report& report, Format format, const RenderOptions& options) {
-  py::gil_scoped_release release;
-  return render(report, format, options);
-}
-
 // The rendered UTF-8 as a uint8 array that owns the rendered string:
 // a large report written to a file is neither decoded into a Python str and
 // encoded back nor copied into a bytes object.
@@ -256,13 +252,6 @@ py::memoryview render_view(const Report& report, Format format, const RenderOpti
 
 std::string render_text(const Report& report, Format format, const RenderOptions& options) {
   return render_released(report, format, options);
-}
-
-std::string render_fragment(const Report& report, bool sparklines) {
-  RenderOptions options;
-  options.sparklines = sparklines;
-  py::gil_scoped_release release;
-  return render_html_fragment(report, options);
 }
 
 // ---- the builders of Report and Details -----------------------------------------------
@@ -462,33 +451,11 @@ figures: more numbers behind the text as ``{name: number}`` (an interval's ``low
       "As render, written into the open file descriptor fd a piece at a time (JSON through a buffer of about 1 MiB: "
       "a report of any size is never held whole). Raises OSError when a write fails.",
       py::arg("fd"), py::arg("format"));
+  def_report_renderers(report, [](const Report& r) -> const Report& { return r; });
   report
-      .def(
-          "to_markdown",
-          [](const Report& r, std::size_t budget, OptText full_report_location, bool sparklines) {
-            return render_text(r, Format::markdown,
-                               options_from(budget, full_report_location, {}, sparklines, {}, {}, {}));
-          },
-          "GitHub-flavoured Markdown held to budget UTF-8 bytes (0 = unlimited).",
-          py::arg("budget") = RenderOptions{}.markdown_budget, py::kw_only(),
-          py::arg("full_report_location") = py::none(), py::arg("sparklines") = true)
-      .def(
-          "to_html",
-          [](const Report& r, bool sparklines) {
-            return render_text(r, Format::html, options_from({}, {}, {}, sparklines, {}, {}, {}));
-          },
-          "One standalone HTML document (inline CSS, no scripts, no external assets).", py::kw_only(),
-          py::arg("sparklines") = true)
       .def("to_html_fragment", &render_fragment,
            "A <div class=\"benchreport\"> with scoped CSS, for notebooks and embedding.", py::kw_only(),
            py::arg("sparklines") = true)
-      .def(
-          "to_text",
-          [](const Report& r, bool color, bool sparklines) {
-            return render_text(r, Format::text, options_from({}, {}, color, sparklines, {}, {}, {}));
-          },
-          "Aligned plain text; ANSI colour only when color is true.", py::arg("color") = false, py::kw_only(),
-          py::arg("sparklines") = true)
       .def(
           "to_csv",
           [](const Report& r, OptText table) {
@@ -496,12 +463,6 @@ figures: more numbers behind the text as ``{name: number}`` (an interval's ``low
           },
           "All tables (each after a \"# caption\" line), or only the table with id table.",
           py::arg("table") = py::none())
-      .def(
-          "to_json",
-          [](const Report& r, int indent) {
-            return render_text(r, Format::json, options_from({}, {}, {}, {}, indent, {}, {}));
-          },
-          "JSON with schema REPORT_SCHEMA: title, blocks and data.", py::arg("indent") = 2)
       .def(
           "to_dict",
           [](const Report& r) {
@@ -512,7 +473,6 @@ figures: more numbers behind the text as ``{name: number}`` (an interval's ``low
                 .cast<py::dict>();
           },
           "The JSON rendering parsed into Python objects.")
-      .def("_repr_html_", [](const Report& r) { return render_fragment(r, true); })
       .def("_repr_markdown_",
            [](const Report& r) { return render_text(r, Format::markdown, options_from(0, {}, {}, {}, {}, {}, {})); })
       .def(
@@ -599,6 +559,18 @@ direction: "lower_is_better" (times: faster/slower) or "higher_is_better" (rates
 }
 
 }  // namespace
+
+std::string render_released(const Report& report, Format format, const RenderOptions& options) {
+  py::gil_scoped_release release;
+  return render(report, format, options);
+}
+
+std::string render_fragment(const Report& report, bool sparklines) {
+  RenderOptions options;
+  options.sparklines = sparklines;
+  py::gil_scoped_release release;
+  return render_html_fragment(report, options);
+}
 
 void register_report(py::module_& m) {
   register_model(m);

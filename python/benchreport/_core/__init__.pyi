@@ -769,15 +769,15 @@ class MatrixResult:
         """
     def to_html(self, *, sparklines: bool = True) -> str:
         """
-        The report as one standalone HTML document (Report.to_html).
+        One standalone HTML document (inline CSS, no scripts, no external assets).
         """
     def to_json(self, indent: typing.SupportsInt | typing.SupportsIndex = 2) -> str:
         """
-        The report as JSON (Report.to_json).
+        JSON with schema REPORT_SCHEMA: title, blocks and data.
         """
     def to_markdown(self, budget: typing.SupportsInt | typing.SupportsIndex = 65536, *, full_report_location: str | None = None, sparklines: bool = True) -> str:
         """
-        The report as GitHub-flavoured Markdown (Report.to_markdown).
+        GitHub-flavoured Markdown held to budget UTF-8 bytes (0 = unlimited).
         """
     def to_pandas(self) -> typing.Any:
         """
@@ -785,7 +785,7 @@ class MatrixResult:
         """
     def to_text(self, color: bool = False, *, sparklines: bool = True) -> str:
         """
-        The report as aligned plain text (Report.to_text).
+        Aligned plain text; ANSI colour only when color is true.
         """
     @property
     def base_unit(self) -> str:
@@ -887,15 +887,15 @@ class ComparisonResult:
         """
     def to_html(self, *, sparklines: bool = True) -> str:
         """
-        The report as one standalone HTML document (Report.to_html).
+        One standalone HTML document (inline CSS, no scripts, no external assets).
         """
     def to_json(self, indent: typing.SupportsInt | typing.SupportsIndex = 2) -> str:
         """
-        The report as JSON (Report.to_json).
+        JSON with schema REPORT_SCHEMA: title, blocks and data.
         """
     def to_markdown(self, budget: typing.SupportsInt | typing.SupportsIndex = 65536, *, full_report_location: str | None = None, sparklines: bool = True) -> str:
         """
-        The report as GitHub-flavoured Markdown (Report.to_markdown).
+        GitHub-flavoured Markdown held to budget UTF-8 bytes (0 = unlimited).
         """
     def to_pandas(self) -> typing.Any:
         """
@@ -903,7 +903,7 @@ class ComparisonResult:
         """
     def to_text(self, color: bool = False, *, sparklines: bool = True) -> str:
         """
-        The report as aligned plain text (Report.to_text).
+        Aligned plain text; ANSI colour only when color is true.
         """
     def write_bmf_dir(self, directory: typing.Any, *, split: str = 'platform', confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95) -> list:
         """
@@ -961,15 +961,15 @@ class SummaryResult:
         """
     def to_html(self, *, sparklines: bool = True) -> str:
         """
-        The report as one standalone HTML document (Report.to_html).
+        One standalone HTML document (inline CSS, no scripts, no external assets).
         """
     def to_json(self, indent: typing.SupportsInt | typing.SupportsIndex = 2) -> str:
         """
-        The report as JSON (Report.to_json).
+        JSON with schema REPORT_SCHEMA: title, blocks and data.
         """
     def to_markdown(self, budget: typing.SupportsInt | typing.SupportsIndex = 65536, *, full_report_location: str | None = None, sparklines: bool = True) -> str:
         """
-        The report as GitHub-flavoured Markdown (Report.to_markdown).
+        GitHub-flavoured Markdown held to budget UTF-8 bytes (0 = unlimited).
         """
     def to_pandas(self) -> typing.Any:
         """
@@ -977,7 +977,7 @@ class SummaryResult:
         """
     def to_text(self, color: bool = False, *, sparklines: bool = True) -> str:
         """
-        The report as aligned plain text (Report.to_text).
+        Aligned plain text; ANSI colour only when color is true.
         """
     @property
     def report(self) -> Report:
@@ -998,15 +998,15 @@ class RunnersResult:
         """
     def to_html(self, *, sparklines: bool = True) -> str:
         """
-        The report as one standalone HTML document (Report.to_html).
+        One standalone HTML document (inline CSS, no scripts, no external assets).
         """
     def to_json(self, indent: typing.SupportsInt | typing.SupportsIndex = 2) -> str:
         """
-        The report as JSON (Report.to_json).
+        JSON with schema REPORT_SCHEMA: title, blocks and data.
         """
     def to_markdown(self, budget: typing.SupportsInt | typing.SupportsIndex = 65536, *, full_report_location: str | None = None, sparklines: bool = True) -> str:
         """
-        The report as GitHub-flavoured Markdown (Report.to_markdown).
+        GitHub-flavoured Markdown held to budget UTF-8 bytes (0 = unlimited).
         """
     def to_pandas(self) -> typing.Any:
         """
@@ -1014,7 +1014,7 @@ class RunnersResult:
         """
     def to_text(self, color: bool = False, *, sparklines: bool = True) -> str:
         """
-        The report as aligned plain text (Report.to_text).
+        Aligned plain text; ANSI colour only when color is true.
         """
     @property
     def report(self) -> Report:
@@ -1338,15 +1338,15 @@ class ScalingResult:
         """
     def to_html(self, *, sparklines: bool = True) -> str:
         """
-        The report as one standalone HTML document (Report.to_html).
+        One standalone HTML document (inline CSS, no scripts, no external assets).
         """
     def to_json(self, indent: typing.SupportsInt | typing.SupportsIndex = 2) -> str:
         """
-        The report as JSON (Report.to_json).
+        JSON with schema REPORT_SCHEMA: title, blocks and data.
         """
     def to_markdown(self, budget: typing.SupportsInt | typing.SupportsIndex = 65536, *, full_report_location: str | None = None, sparklines: bool = True) -> str:
         """
-        The report as GitHub-flavoured Markdown (Report.to_markdown).
+        GitHub-flavoured Markdown held to budget UTF-8 bytes (0 = unlimited).
         """
     def to_pandas(self) -> typing.Any:
         """
@@ -1354,7 +1354,7 @@ class ScalingResult:
         """
     def to_text(self, color: bool = False, *, sparklines: bool = True) -> str:
         """
-        The report as aligned plain text (Report.to_text).
+        Aligned plain text; ANSI colour only when color is true.
         """
     @property
     def compared(self) -> bool:
