@@ -107,7 +107,7 @@ class Dataset(_core.DatasetBase):
         """
         import pandas as pd
 
-        keys, units, statistics = self._summary_columns(list(by), **options)
+        keys, units, statistics = self._summary_columns(list(by), options)
         frame = pd.DataFrame(keys)
         frame["unit"] = units
         return pd.concat([frame.reset_index(drop=True), pd.DataFrame(statistics).reset_index(drop=True)], axis=1)

@@ -256,8 +256,7 @@ py::dict flat_columns(const py::object& result) {
 
 // What Dataset.summarize puts in its DataFrame: (label or `by` columns, unit per row, statistics).
 // With `by`, the sets of each group are pooled in set order, in the unit of its first set.
-py::tuple summary_columns(const py::object& self, const std::vector<std::string>& by,
-                          const py::KWArgs<py::object>& options) {
+py::tuple summary_columns(const py::object& self, const std::vector<std::string>& by, const py::dict& options) {
   const Dataset& ds = ds_of(self);
   py::object values, offsets;
   py::dict keys;
@@ -408,7 +407,7 @@ void bind_dataset_base(py::module_& m) {
             return out;
           },
           "Indices of the sets whose labels equal every given ``column=value``.")
-      .def("_summary_columns", &summary_columns, "by"_a,
+      .def("_summary_columns", &summary_columns, "by"_a, "options"_a,
            "(label or by columns, unit per row, one column per statistic) of Dataset.summarize.")
       // Pickles as the core Dataset (its canonical JSON and the reader of each run), wrapped again
       // in the caller's class when unpickled.

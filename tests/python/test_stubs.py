@@ -71,3 +71,15 @@ def test_statistics_results_are_typed_classes():
 
 def test_package_is_marked_typed():
     assert (PKG / "py.typed").exists()
+
+
+def test_every_keyword_is_named_in_the_stubs():
+    """Options are named keywords, never ``**kwargs``; a variadic keyword is a label filter (``**labels: str``)."""
+    stubs = sorted(STUBS.rglob("*.pyi"))
+    assert stubs
+    for stub in stubs:
+        text = stub.read_text(encoding="utf-8")
+        assert "**kwargs" not in text and "**options" not in text, stub.name
+        for line in text.splitlines():
+            if "**" in line and "def " in line:
+                assert "**labels: str)" in line, line

@@ -331,7 +331,7 @@ class DatasetBase:
         ...
     def __repr__(self) -> str:
         ...
-    def _summary_columns(self, by: collections.abc.Sequence[str], **kwargs: typing.Any) -> tuple:
+    def _summary_columns(self, by: collections.abc.Sequence[str], options: dict) -> tuple:
         """
         (label or by columns, unit per row, one column per statistic) of Dataset.summarize.
         """
@@ -343,7 +343,7 @@ class DatasetBase:
         """
         Groups in first-appearance order: (key values, set indices); "" where a label is absent.
         """
-    def indices(self, **kwargs: str) -> numpy.typing.NDArray[numpy.int64]:
+    def indices(self, **labels: str) -> numpy.typing.NDArray[numpy.int64]:
         """
         Indices of the sets whose labels equal every given ``column=value``.
         """
@@ -359,7 +359,7 @@ class DatasetBase:
         """
         Samples of set i in base units, or a copy exactly as read, in the set's own unit (base=False). In base units a read-only view when the set's unit is its base unit, else a scaled copy.
         """
-    def select(self, **kwargs: str) -> typing_extensions.Self:
+    def select(self, **labels: str) -> typing_extensions.Self:
         """
         The sets whose labels equal every given ``column=value``.
         """
@@ -881,7 +881,7 @@ class ComparisonResult:
         """
         The columnar view: ``{field: numpy array}``, one entry per matched case, with exactly the scalar fields of the JSON ``data`` cases (``key`` and ``robust`` flattened, ``section`` from the case's section); values in base units (``unit_base``). Built from the fields the JSON rows are built from (src/report/case_fields.hpp).
         """
-    def to_bmf(self, side: str = 'head', path: typing.Any = None, *, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, **kwargs: str) -> typing.Any:
+    def to_bmf(self, side: str = 'head', path: typing.Any = None, *, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, **labels: str) -> typing.Any:
         """
         One side ("head" or "base") as Bencher Metric Format JSON, one benchmark per case (named by the case key), optionally only the sets with the given labels (e.g. platform="ios"; that label then leaves the name); written to path, or returned when path is None. See Dataset.to_bmf.
         """
