@@ -9,14 +9,12 @@
 #include "benchreport/core/error.hpp"
 #include "benchreport/core/json_writer.hpp"
 #include "benchreport/data/direction.hpp"
+#include "benchreport/data/label_roles.hpp"
 #include "benchreport/data/metadata.hpp"
 #include "benchreport/data/units.hpp"
 
 namespace benchreport {
 namespace {
-
-// Labels the store adds to every set of a run (store.py STORE_LABELS): a set's own label of these names yields.
-constexpr std::array<std::string_view, 3> kStoreLabels{"commit", "branch", "run"};
 
 Labels labels_of(const ExportSet& set, std::string_view commit, std::string_view branch, std::string_view where) {
   const std::string what = std::string(where) + ": labels of a set of run " + std::to_string(set.run);

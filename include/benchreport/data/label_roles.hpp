@@ -28,6 +28,10 @@ inline constexpr std::string_view kFileLabel = "file";
 // ran a benchmark at several values (compare/dataset.cpp).
 inline constexpr std::string_view kProcsLabel = "procs";
 
+// Labels a results store adds to every set it reads back (the run's commit, branch and id), never
+// kept in a stored set's own labels.
+inline constexpr std::array<std::string_view, 3> kStoreLabels{"commit", "branch", "run"};
+
 // Labels naming a process within a case (which process, its pair, its
 // position in an interleaved run, its run, its repetition): never part of a
 // case key, a family key or a BMF benchmark name.

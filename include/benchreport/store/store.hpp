@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "benchreport/data/dataset.hpp"
+#include "benchreport/data/label_roles.hpp"
 #include "benchreport/store/run_rows.hpp"
 
 struct sqlite3;
@@ -22,8 +23,7 @@ inline constexpr int kSchemaVersion = 2;                    // PRAGMA user_versi
 inline constexpr std::int64_t kApplicationId = 0x62525354;  // PRAGMA application_id, "bRST" (v1 files may carry 0)
 inline constexpr int kCacheKib = 65536;                     // page cache of a connection
 inline constexpr double kDefaultBusyTimeout = 600.0;        // seconds a writer waits for another's transaction
-// Labels the store adds to every set it reads back, never kept in the set's labels.
-inline constexpr std::array<std::string_view, 3> kStoreLabels{"commit", "branch", "run"};
+using benchreport::kStoreLabels;                            // data/label_roles.hpp
 
 // One row of `runs` with its environment's JSON (none for version 1 runs).
 struct StoredRun {
