@@ -73,6 +73,7 @@ py::tuple argparse_call(const Option& option) {
     kwargs["default"] = py::none();
   }
   if (!option.metavar.empty()) kwargs["metavar"] = option.metavar;
+  if (option.required) kwargs["required"] = true;
   kwargs["help"] = option.help;
   return py::make_tuple(py::tuple(py::cast(option.flags)), kwargs);
 }
@@ -228,12 +229,12 @@ void bind_commands(py::module_& m) {
       "command_options",
       [](const std::string& command) {
         py::list out;
-        for (const CommandEntry& entry : command_options(command))
-          out.append(entry.hook.empty() ? argparse_call(entry.option) : py::make_tuple(entry.hook, py::none()));
+        for (const Option& option : command_options(command)) out.append(argparse_call(option));
         return out;
       },
       "command"_a,
-      "A command's options as (flags, argparse keywords), or (hook name, None) where the caller adds its own.");
+      "A command's options as (flags, argparse keywords); the store's actions are \"store export\" and "
+      "\"store import\".");
   m.def(
       "validate_ok_lines",
       [](const py::object& name, const py::handle& dataset, bool verbose) {

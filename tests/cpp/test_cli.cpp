@@ -3,6 +3,7 @@
 // and float() are the references for python_text.hpp).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -244,13 +245,30 @@ TEST_CASE("the gate names each slower measurement once", "[cli]") {
 }
 
 TEST_CASE("every command declares its options, the input options first", "[cli]") {
-  for (const char* command : {"compare", "summary", "scaling", "history", "runners", "matrix", "convert", "validate"}) {
+  for (const char* command :
+       {"compare", "summary", "scaling", "history", "runners", "matrix", "convert", "validate", "record"}) {
     const auto entries = command_options(command);
     REQUIRE_FALSE(entries.empty());
-    CHECK(entries.front().option.flags == std::vector<std::string>{"inputs"});
+    CHECK(entries.front().flags == std::vector<std::string>{"inputs"});
   }
-  CHECK(command_options("demo").front().option.flags == std::vector<std::string>{"--format", "-f"});
-  CHECK(command_options("history").back().hook == "history-store");
+  CHECK(command_options("demo").front().flags == std::vector<std::string>{"--format", "-f"});
+  // history reads a store too: its --fail-on offers the alert states
+  const auto history = command_options("history");
+  CHECK(history.back().choices == std::vector<std::string>{"regressed", "open-regression", "confirmed-regression"});
+  // the store's commands: positionals first, required options marked
+  const auto ack = command_options("ack");
+  REQUIRE(ack.size() == 5);
+  CHECK(ack[0].flags == std::vector<std::string>{"case"});
+  CHECK(ack[2].required);
+  CHECK_FALSE(ack[4].required);
+  const auto record = command_options("record");
+  const auto store =
+      std::find_if(record.begin(), record.end(), [](const Option& o) { return o.flags[0] == "--store"; });
+  REQUIRE(store != record.end());
+  CHECK(store->required);
+  CHECK(command_options("store export")[1].help == "new or empty folder to write");
+  CHECK(command_options("store import")[1].help == "a folder written by 'store export'");
+  CHECK_THROWS_AS(command_options("store"), InputError);
   CHECK(input_options(true).front().nargs == "+");
   CHECK(input_options(false).front().nargs == "*");
   CHECK_THROWS_AS(command_options("nope"), InputError);

@@ -70,7 +70,7 @@ def check_integer_option(name: str, decimal: str) -> None:
     """
 def command_options(command: str) -> list:
     """
-    A command's options as (flags, argparse keywords), or (hook name, None) where the caller adds its own.
+    A command's options as (flags, argparse keywords); the store's actions are "store export" and "store import".
     """
 def expand_inputs(items: typing.Any, read_stdin: collections.abc.Callable[[int], bytes], max_bytes: typing.SupportsInt | typing.SupportsIndex = 1073741824) -> list[Source]:
     """
