@@ -6,26 +6,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Dict
-
-
-def _environment_flags(items: Any) -> Dict[str, str]:
-    from .cli import UsageError
-
-    out: Dict[str, str] = {}
-    for text in items:
-        key, sep, value = text.partition("=")
-        if not sep or not key.strip():
-            raise UsageError(f"--env {text!r}: expected KEY=VALUE, e.g. compiler=gcc-14")
-        out[key.strip()] = value.strip()
-    return out
 
 
 def cmd_record(args: argparse.Namespace) -> int:
-    from .cli import EXIT_OK, _load, terminal_safe
+    from .cli import EXIT_OK, _cli, _load, terminal_safe
     from .store import Store
 
-    environment = _environment_flags(args.env)
+    environment = _cli.parse_key_values(args.env, "--env", "compiler=gcc-14")
     dataset = _load(args)
     with Store.open(args.store) as store:
         result = store.record(dataset, commit=args.commit, branch=args.branch, time=args.time,

@@ -206,6 +206,14 @@ void bind_options(py::module_& m) {
       "parse_labels", [](const py::object& options) { return as_dict(parse_labels(path_list(options))); }, "options"_a,
       "--label KEY=VALUE options as a dict (the last one wins for a repeated key).");
   m.def(
+      "parse_key_values",
+      [](const py::object& options, const std::string& option, const std::string& example) {
+        return as_dict(parse_key_values(path_list(options), option, example));
+      },
+      "options"_a, "option"_a, "example"_a,
+      "Repeatable KEY=VALUE options (record's --env) as a dict (the last one wins for a repeated key); a UsageError "
+      "naming option and showing example for a malformed one.");
+  m.def(
       "split_columns", [](const py::object& values) { return split_columns(path_list(values)); }, "values"_a,
       "Repeatable comma-separated column options as one list.");
   m.def("check_columns", &check_columns, "known"_a, "columns"_a, "option"_a,

@@ -101,6 +101,12 @@ TEST_CASE("labels, baselines and columns", "[cli]") {
   CHECK(labels[0] == std::pair<std::string, std::string>{"runner", "b"});  // first place, last value
   CHECK(labels[1] == std::pair<std::string, std::string>{"os", "linux"});
   CHECK(usage_message([] { parse_labels({"=x"}); }) == "--label '=x': expected KEY=VALUE, e.g. runner=ubuntu-24");
+  const auto environment = parse_key_values({"compiler = gcc-14", "os=linux", "compiler=clang"}, "--env", "cc=gcc");
+  CHECK(environment == std::vector<std::pair<std::string, std::string>>{{"compiler", "clang"}, {"os", "linux"}});
+  CHECK(usage_message([] { parse_key_values({"nokey"}, "--env", "compiler=gcc-14"); }) ==
+        "--env 'nokey': expected KEY=VALUE, e.g. compiler=gcc-14");
+  CHECK(usage_message([] { parse_key_values({" =v"}, "--env", "compiler=gcc-14"); }) ==
+        "--env ' =v': expected KEY=VALUE, e.g. compiler=gcc-14");
   CHECK(split_columns({"a, b", ",c,,", " "}) == std::vector<std::string>{"a", "b", "c"});
   CHECK_NOTHROW(check_columns({"benchmark", "revision"}, {"revision"}, "--by"));
   CHECK(usage_message([] {
