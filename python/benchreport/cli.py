@@ -394,37 +394,29 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- parser and main
 
-def _add_options(p: argparse.ArgumentParser, entries: Sequence[Tuple[Any, Any]]) -> None:
-    """Options declared in C++ (``_core.cli.command_options``); a hook names options declared here."""
-    for flags, kwargs in entries:
-        if kwargs is None:  # "history-store": history --store and its options (docs/statistics-history.md)
-            from . import _store_history_cli
-
-            _store_history_cli.add_history_options(p)
-            p.add_argument("--fail-on", choices=_store_history_cli.FAIL_ON,
-                           help="exit 1 when a case is still regressed (regressed), or, with --store, when a "
-                                "regression change point is new or confirmed (open-regression) or confirmed "
-                                "(confirmed-regression)")
-        else:
-            p.add_argument(*flags, **kwargs)
-
-
-def _add_input_options(p: argparse.ArgumentParser, required: bool = True) -> None:
-    _add_options(p, _cli.input_options(required))
+def _add_options(p: argparse.ArgumentParser, command: str) -> None:
+    """The command's options, declared in C++ (``_core.cli.command_options``)."""
+    for flags, kwargs in _cli.command_options(command):
+        p.add_argument(*flags, **kwargs)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser, sub = top_parser()
-    for name, text in COMMAND_HELP.items():
-        func = globals().get("cmd_" + name.replace("-", "_"))
-        if func is not None:  # the store's commands are added below
-            p = sub.add_parser(name, help=text)
-            _add_options(p, _cli.command_options(name))
-            p.set_defaults(func=func)
-    from . import _store_cli, _store_history_cli  # record, store export/import, ack (docs/store.md)
+    from ._store_cli import STORE_ACTIONS, cmd_record  # the store's commands (docs/store.md)
+    from ._store_history_cli import cmd_ack
 
-    _store_cli.add_parsers(sub, _add_input_options)
-    _store_history_cli.add_ack_parser(sub)
+    parser, sub = top_parser()
+    funcs = {"record": cmd_record, "ack": cmd_ack}
+    for name, text in COMMAND_HELP.items():
+        p = sub.add_parser(name, help=text)
+        if name == "store":  # store export|import
+            actions = p.add_subparsers(dest="store_command", required=True, metavar="ACTION")
+            for action, (action_help, func) in STORE_ACTIONS.items():
+                a = actions.add_parser(action, help=action_help)
+                _add_options(a, f"store {action}")
+                a.set_defaults(func=func)
+        else:
+            _add_options(p, name)
+            p.set_defaults(func=funcs.get(name) or globals()["cmd_" + name])
     return parser
 
 

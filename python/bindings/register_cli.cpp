@@ -73,6 +73,7 @@ py::tuple argparse_call(const Option& option) {
     kwargs["default"] = py::none();
   }
   if (!option.metavar.empty()) kwargs["metavar"] = option.metavar;
+  if (option.required) kwargs["required"] = true;
   kwargs["help"] = option.help;
   return py::make_tuple(py::tuple(py::cast(option.flags)), kwargs);
 }
@@ -205,6 +206,14 @@ void bind_options(py::module_& m) {
       "parse_labels", [](const py::object& options) { return as_dict(parse_labels(path_list(options))); }, "options"_a,
       "--label KEY=VALUE options as a dict (the last one wins for a repeated key).");
   m.def(
+      "parse_key_values",
+      [](const py::object& options, const std::string& option, const std::string& example) {
+        return as_dict(parse_key_values(path_list(options), option, example));
+      },
+      "options"_a, "option"_a, "example"_a,
+      "Repeatable KEY=VALUE options (record's --env) as a dict (the last one wins for a repeated key); a UsageError "
+      "naming option and showing example for a malformed one.");
+  m.def(
       "split_columns", [](const py::object& values) { return split_columns(path_list(values)); }, "values"_a,
       "Repeatable comma-separated column options as one list.");
   m.def("check_columns", &check_columns, "known"_a, "columns"_a, "option"_a,
@@ -228,12 +237,12 @@ void bind_commands(py::module_& m) {
       "command_options",
       [](const std::string& command) {
         py::list out;
-        for (const CommandEntry& entry : command_options(command))
-          out.append(entry.hook.empty() ? argparse_call(entry.option) : py::make_tuple(entry.hook, py::none()));
+        for (const Option& option : command_options(command)) out.append(argparse_call(option));
         return out;
       },
       "command"_a,
-      "A command's options as (flags, argparse keywords), or (hook name, None) where the caller adds its own.");
+      "A command's options as (flags, argparse keywords); the store's actions are \"store export\" and "
+      "\"store import\".");
   m.def(
       "validate_ok_lines",
       [](const py::object& name, const py::handle& dataset, bool verbose) {

@@ -7,7 +7,7 @@
 namespace benchreport::cli {
 namespace {
 
-using Entries = std::vector<CommandEntry>;
+using Entries = std::vector<Option>;
 
 Option text(std::vector<std::string> flags, std::string help, std::optional<std::string> value = std::nullopt) {
   Option option;
@@ -42,8 +42,13 @@ Option with_choices(Option option, std::vector<std::string> choices) {
 }
 
 void add(Entries& entries, std::vector<Option> options) {
-  for (Option& option : options) entries.push_back({std::move(option), ""});
+  for (Option& option : options) entries.push_back(std::move(option));
 }
+Option required(Option option) {
+  option.required = true;
+  return option;
+}
+Option store_path(std::string help) { return with_metavar(text({"--store"}, std::move(help)), "PATH"); }
 
 std::string joined(const std::vector<std::string>& items) {
   std::string out;
@@ -142,6 +147,23 @@ Entries scaling_options() {
   return out;
 }
 
+// history --store and its options (docs/statistics-history.md), then --fail-on with the alert states.
+std::vector<Option> history_store_options() {
+  return {store_path("read the runs of --branch from this store instead of files; summarises only the runs "
+                     "not seen before and remembers each change point's state (docs/statistics-history.md)"),
+          text({"--branch"}, "with --store: the branch whose history to analyse (default main)", "main"),
+          with_metavar(number("int", {"--confirm-after"}, "3",
+                              "with --store: a change point is confirmed once N later commits are on its new level "
+                              "(default 3)"),
+                       "N"),
+          flag({"--rebuild"}, "with --store: summarise every run again instead of using the store's summary cache"),
+          with_choices(text({"--fail-on"},
+                            "exit 1 when a case is still regressed (regressed), or, with --store, when a "
+                            "regression change point is new or confirmed (open-regression) or confirmed "
+                            "(confirmed-regression)"),
+                       {"regressed", "open-regression", "confirmed-regression"})};
+}
+
 Entries history_options() {
   Entries out;
   add(out, input_options(false));
@@ -167,7 +189,7 @@ Entries history_options() {
             number("float", {"--screen-p-value"}, "0.0005",
                    "e-divisive: keep a split without permutations when its Welch t-test, times the splits its segment "
                    "allows, is at most this (default 0.0005; 0 = always permute)")});
-  out.push_back({{}, "history-store"});  // --store and its options, then --fail-on with the alert states
+  add(out, history_store_options());
   return out;
 }
 
@@ -201,6 +223,42 @@ Entries demo_options() {
   return out;
 }
 
+// record: the inputs of one run, and where and as what it is stored (docs/store.md).
+Entries record_options() {
+  Entries out;
+  add(out, input_options(true));
+  add(out, {required(store_path("the store file (created when missing)")),
+            text({"--commit"},
+                 "commit measured (default: from the files' metadata: Nitro commitSha, pyperf commit_id; required "
+                 "when they name none)"),
+            text({"--branch"},
+                 "branch of the commit (default: from the files' metadata, pyperf commit_branch; required when "
+                 "they name none)"),
+            text({"--time"}, "when the run was measured, ISO-8601 (default now, UTC)"),
+            with_metavar(with_action("append", text({"--env"},
+                                                    "environment facts to record with the run (repeatable), e.g. "
+                                                    "--env compiler=gcc-14",
+                                                    "[]")),
+                         "KEY=VALUE")});
+  return out;
+}
+
+Entries ack_options() {
+  return {with_metavar(text({"case"}, "the case: LABEL=VALUE[,LABEL=VALUE...] or one label's value"), "CASE"),
+          with_metavar(text({"commit"}, "the change point's commit (full sha or a unique prefix)"), "COMMIT"),
+          required(text({"--note"}, "why it is acknowledged (shown in the history report)")),
+          required(store_path("the store file")),
+          text({"--branch"}, "the branch (default: any branch, when the match is unique)")};
+}
+
+// store export PATH DIR, store import PATH DIR.
+Entries store_action_options(bool is_export) {
+  return {with_metavar(text({"store"}, is_export ? "the store file" : "the store file (created when missing)"), "PATH"),
+          with_metavar(
+              text({"directory"}, is_export ? "new or empty folder to write" : "a folder written by 'store export'"),
+              "DIR")};
+}
+
 }  // namespace
 
 std::vector<Option> input_options(bool required) {
@@ -227,7 +285,7 @@ std::vector<Option> input_options(bool required) {
   };
 }
 
-std::vector<CommandEntry> command_options(std::string_view command) {
+std::vector<Option> command_options(std::string_view command) {
   if (command == "compare") return compare_options();
   if (command == "summary") return summary_options();
   if (command == "scaling") return scaling_options();
@@ -235,6 +293,9 @@ std::vector<CommandEntry> command_options(std::string_view command) {
   if (command == "matrix") return matrix_options();
   if (command == "convert") return convert_options();
   if (command == "demo") return demo_options();
+  if (command == "record") return record_options();
+  if (command == "ack") return ack_options();
+  if (command == "store export" || command == "store import") return store_action_options(command == "store export");
   if (command == "runners" || command == "validate") {
     Entries out;
     add(out, input_options(true));

@@ -97,12 +97,14 @@ std::pair<std::string, std::string> parse_baseline(std::string_view text) {
   return *pair;
 }
 
-std::vector<std::pair<std::string, std::string>> parse_labels(const std::vector<std::string>& options) {
+std::vector<std::pair<std::string, std::string>> parse_key_values(const std::vector<std::string>& options,
+                                                                  std::string_view option, std::string_view example) {
   std::vector<std::pair<std::string, std::string>> labels;
   for (const std::string& text : options) {
     const auto pair = key_value(text);
     if (!pair || pair->first.empty())
-      throw UsageError("--label " + repr_text(text) + ": expected KEY=VALUE, e.g. runner=ubuntu-24");
+      throw UsageError(std::string(option) + " " + repr_text(text) + ": expected KEY=VALUE, e.g. " +
+                       std::string(example));
     const auto same = std::find_if(labels.begin(), labels.end(), [&](const auto& l) { return l.first == pair->first; });
     if (same != labels.end())
       same->second = pair->second;
@@ -110,6 +112,10 @@ std::vector<std::pair<std::string, std::string>> parse_labels(const std::vector<
       labels.push_back(*pair);
   }
   return labels;
+}
+
+std::vector<std::pair<std::string, std::string>> parse_labels(const std::vector<std::string>& options) {
+  return parse_key_values(options, "--label", "runner=ubuntu-24");
 }
 
 std::vector<std::string> split_columns(const std::vector<std::string>& values) {

@@ -3,6 +3,7 @@
 // and float() are the references for python_text.hpp).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -100,6 +101,12 @@ TEST_CASE("labels, baselines and columns", "[cli]") {
   CHECK(labels[0] == std::pair<std::string, std::string>{"runner", "b"});  // first place, last value
   CHECK(labels[1] == std::pair<std::string, std::string>{"os", "linux"});
   CHECK(usage_message([] { parse_labels({"=x"}); }) == "--label '=x': expected KEY=VALUE, e.g. runner=ubuntu-24");
+  const auto environment = parse_key_values({"compiler = gcc-14", "os=linux", "compiler=clang"}, "--env", "cc=gcc");
+  CHECK(environment == std::vector<std::pair<std::string, std::string>>{{"compiler", "clang"}, {"os", "linux"}});
+  CHECK(usage_message([] { parse_key_values({"nokey"}, "--env", "compiler=gcc-14"); }) ==
+        "--env 'nokey': expected KEY=VALUE, e.g. compiler=gcc-14");
+  CHECK(usage_message([] { parse_key_values({" =v"}, "--env", "compiler=gcc-14"); }) ==
+        "--env ' =v': expected KEY=VALUE, e.g. compiler=gcc-14");
   CHECK(split_columns({"a, b", ",c,,", " "}) == std::vector<std::string>{"a", "b", "c"});
   CHECK_NOTHROW(check_columns({"benchmark", "revision"}, {"revision"}, "--by"));
   CHECK(usage_message([] {
@@ -244,13 +251,30 @@ TEST_CASE("the gate names each slower measurement once", "[cli]") {
 }
 
 TEST_CASE("every command declares its options, the input options first", "[cli]") {
-  for (const char* command : {"compare", "summary", "scaling", "history", "runners", "matrix", "convert", "validate"}) {
+  for (const char* command :
+       {"compare", "summary", "scaling", "history", "runners", "matrix", "convert", "validate", "record"}) {
     const auto entries = command_options(command);
     REQUIRE_FALSE(entries.empty());
-    CHECK(entries.front().option.flags == std::vector<std::string>{"inputs"});
+    CHECK(entries.front().flags == std::vector<std::string>{"inputs"});
   }
-  CHECK(command_options("demo").front().option.flags == std::vector<std::string>{"--format", "-f"});
-  CHECK(command_options("history").back().hook == "history-store");
+  CHECK(command_options("demo").front().flags == std::vector<std::string>{"--format", "-f"});
+  // history reads a store too: its --fail-on offers the alert states
+  const auto history = command_options("history");
+  CHECK(history.back().choices == std::vector<std::string>{"regressed", "open-regression", "confirmed-regression"});
+  // the store's commands: positionals first, required options marked
+  const auto ack = command_options("ack");
+  REQUIRE(ack.size() == 5);
+  CHECK(ack[0].flags == std::vector<std::string>{"case"});
+  CHECK(ack[2].required);
+  CHECK_FALSE(ack[4].required);
+  const auto record = command_options("record");
+  const auto store =
+      std::find_if(record.begin(), record.end(), [](const Option& o) { return o.flags[0] == "--store"; });
+  REQUIRE(store != record.end());
+  CHECK(store->required);
+  CHECK(command_options("store export")[1].help == "new or empty folder to write");
+  CHECK(command_options("store import")[1].help == "a folder written by 'store export'");
+  CHECK_THROWS_AS(command_options("store"), InputError);
   CHECK(input_options(true).front().nargs == "+");
   CHECK(input_options(false).front().nargs == "*");
   CHECK_THROWS_AS(command_options("nope"), InputError);

@@ -17,21 +17,16 @@ struct Option {
   std::optional<std::string> default_value;  // as text in `type`; "[]" = an empty list
   std::string nargs, metavar;
   std::vector<std::string> choices;
-};
-
-// One entry of a command's declaration: an option, or (`hook` set) the place
-// where the caller adds options declared elsewhere (the store's).
-struct CommandEntry {
-  Option option;
-  std::string hook;
+  bool required = false;  // an option (not a positional) argparse insists on
 };
 
 // Inputs, --input-format, --label, the --max-* limits, --quiet, --verbose;
 // positional inputs are optional unless `required`.
 std::vector<Option> input_options(bool required);
 
-// compare, summary, scaling, history, runners, matrix, convert, validate, demo
-// (in --help order); InputError for another name.
-std::vector<CommandEntry> command_options(std::string_view command);
+// compare, summary, scaling, history, runners, matrix, convert, validate, demo,
+// record, ack, and the store's actions "store export" and "store import";
+// InputError for another name.
+std::vector<Option> command_options(std::string_view command);
 
 }  // namespace benchreport::cli

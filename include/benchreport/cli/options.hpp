@@ -24,8 +24,13 @@ double parse_size(std::string_view text);
 // --baseline LABEL=VALUE (both non-empty, trimmed).
 std::pair<std::string, std::string> parse_baseline(std::string_view text);
 
-// --label KEY=VALUE options in order, trimmed; a repeated key keeps its first
-// place and takes the last value.
+// Repeatable KEY=VALUE options (`option`: --label, record's --env) in order,
+// trimmed; a repeated key keeps its first place and takes the last value. The
+// error for a malformed one shows `example`.
+std::vector<std::pair<std::string, std::string>> parse_key_values(const std::vector<std::string>& options,
+                                                                  std::string_view option, std::string_view example);
+
+// --label KEY=VALUE options (parse_key_values).
 std::vector<std::pair<std::string, std::string>> parse_labels(const std::vector<std::string>& options);
 
 // Repeatable comma-separated column options as one list (empty items dropped).

@@ -7,7 +7,7 @@ from __future__ import annotations
 import collections.abc
 import typing
 
-__all__: list[str] = ['InputBudget', 'MAX_STDIN_BYTES', 'Progress', 'STDIN_NAME', 'Source', 'UsageError', 'check_columns', 'check_fraction', 'check_integer_option', 'command_options', 'expand_inputs', 'gate_message', 'input_bytes', 'input_options', 'load_sources', 'needs_file_column', 'one_line', 'parse_baseline', 'parse_labels', 'parse_size', 'parse_threshold', 'source_bytes', 'split_columns', 'status_text', 'validate_invalid_line', 'validate_ok_lines']
+__all__: list[str] = ['InputBudget', 'MAX_STDIN_BYTES', 'Progress', 'STDIN_NAME', 'Source', 'UsageError', 'check_columns', 'check_fraction', 'check_integer_option', 'command_options', 'expand_inputs', 'gate_message', 'input_bytes', 'input_options', 'load_sources', 'needs_file_column', 'one_line', 'parse_baseline', 'parse_key_values', 'parse_labels', 'parse_size', 'parse_threshold', 'source_bytes', 'split_columns', 'status_text', 'validate_invalid_line', 'validate_ok_lines']
 class UsageError(Exception):
     """
     A problem with the command line or its inputs: reported in one line, exit 2.
@@ -70,7 +70,7 @@ def check_integer_option(name: str, decimal: str) -> None:
     """
 def command_options(command: str) -> list:
     """
-    A command's options as (flags, argparse keywords), or (hook name, None) where the caller adds its own.
+    A command's options as (flags, argparse keywords); the store's actions are "store export" and "store import".
     """
 def expand_inputs(items: typing.Any, read_stdin: collections.abc.Callable[[int], bytes], max_bytes: typing.SupportsInt | typing.SupportsIndex = 1073741824) -> list[Source]:
     """
@@ -103,6 +103,10 @@ def one_line(text: str, whole: bool, type_name: str) -> str:
 def parse_baseline(text: typing.Any) -> dict:
     """
     --baseline LABEL=VALUE as {label: value}.
+    """
+def parse_key_values(options: typing.Any, option: str, example: str) -> dict:
+    """
+    Repeatable KEY=VALUE options (record's --env) as a dict (the last one wins for a repeated key); a UsageError naming option and showing example for a malformed one.
     """
 def parse_labels(options: typing.Any) -> dict:
     """
