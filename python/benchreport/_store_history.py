@@ -310,33 +310,8 @@ def store_history(store: Store, branch: str = "main", *, confirm_after: int = 3,
     return StoreHistoryResult(analysis, report, alerts, summarised)
 
 
-def _matches(case_key: str, case: str) -> bool:
-    """CASE as ``label=value[,label=value…]`` or one label's value."""
-    labels = json.loads(case_key)
-    if "=" not in case:
-        return case in labels.values()
-    wanted = dict(part.split("=", 1) for part in case.split(","))
-    return all(labels.get(k) == v for k, v in wanted.items())
-
-
 def acknowledge(store: Store, case: str, commit: str, note: str, branch: Optional[str] = None) -> Tuple[str, str]:
     """Marks the change point of ``case`` at ``commit`` (a full sha or a unique prefix) acknowledged,
     with ``note``; returns (case key, commit sha). A history must have found it first."""
-    sql = "SELECT change_id, branch, case_key, commit_sha, state FROM change_points WHERE commit_sha LIKE ?"
-    args: Tuple[Any, ...] = (commit.replace("%", "").replace("_", "\\_") + "%",)
-    rows = [r for r in store.connection.execute(sql + " ESCAPE '\\'", args)
-            if (branch is None or r[1] == branch) and _matches(r[2], case)]
-    where = f"case {case!r} at commit {commit!r}" + (f" on branch {branch!r}" if branch else "")
-    if not rows:
-        raise _core.InputError(f"{store.path}: no change point of {where} (run benchreport history --store first; "
-                               "CASE is LABEL=VALUE[,LABEL=VALUE] or one label's value)")
-    if len(rows) > 1:
-        listed = "; ".join(f"{r[2]} at {r[3]} on {r[1]}" for r in rows[:5])
-        raise _core.InputError(f"{store.path}: {len(rows)} change points match {where}: {listed}; "
-                               "name more labels, the full commit or --branch")
-    change_id, _, key, sha, _ = rows[0]
-    updated = store.connection.execute("SELECT MAX(time) FROM runs").fetchone()[0]
-    with store._transaction():
-        store.connection.execute("UPDATE change_points SET state = 'acknowledged', note = ?, updated = ?"
-                                 " WHERE change_id = ?", (note, updated, change_id))
+    key, sha = store._native.acknowledge(case, commit, note, branch)
     return key, sha

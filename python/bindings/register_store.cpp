@@ -12,6 +12,11 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "benchreport/cli/python_text.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/store/acknowledge.hpp"
 #include "benchreport/store/run_context.hpp"
 #include "benchreport/store/run_rows.hpp"
 #include "benchreport/store/store.hpp"
@@ -62,6 +67,31 @@ py::tuple string_tuple(const std::array<std::string_view, N>& texts) {
   return out;
 }
 
+// The change point a user names (store/acknowledge.hpp), marked acknowledged; the messages
+// quote the user's words as Python shows them, like the rest of the command line.
+py::tuple acknowledge(const store::Store& s, const std::string& spec, const std::string& commit,
+                      const std::string& note, const std::optional<std::string>& branch) {
+  using cli::repr_text;
+  const auto rows = store::matching_change_points(s, spec, commit, branch);
+  const std::string where = fmt::format("case {} at commit {}{}", repr_text(spec), repr_text(commit),
+                                        branch && !branch->empty() ? " on branch " + repr_text(*branch) : "");
+  if (rows.empty()) {
+    throw InputError(
+        fmt::format("{}: no change point of {} (run benchreport history --store first; "
+                    "CASE is LABEL=VALUE[,LABEL=VALUE] or one label's value)",
+                    s.path(), where));
+  }
+  if (rows.size() > 1) {
+    std::string listed;
+    for (std::size_t i = 0; i < rows.size() && i < 5; ++i)
+      listed += fmt::format("{}{} at {} on {}", i ? "; " : "", rows[i].case_key, rows[i].commit_sha, rows[i].branch);
+    throw InputError(fmt::format("{}: {} change points match {}: {}; name more labels, the full commit or --branch",
+                                 s.path(), rows.size(), where, listed));
+  }
+  store::acknowledge_change_point(s, rows[0].change_id, note);
+  return py::make_tuple(rows[0].case_key, rows[0].commit_sha);
+}
+
 }  // namespace
 
 void register_store(py::module_& m) {
@@ -109,7 +139,11 @@ void register_store(py::module_& m) {
           },
           "runs"_a,
           "The sets of runs given as (run_id, commit_sha, branch), as one Dataset, and per run its distinct "
-          "label texts as stored.");
+          "label texts as stored.")
+      .def("acknowledge", &acknowledge, "case"_a, "commit"_a, "note"_a, "branch"_a = py::none(),
+           "Marks the change point of ``case`` at ``commit`` (a full sha or a unique prefix) acknowledged,\n"
+           "with ``note``; returns (case key, commit sha). A history must have found it first. CASE is\n"
+           "LABEL=VALUE[,LABEL=VALUE] or one label's value.");
 
   m.def(
       "store_run_rows",
