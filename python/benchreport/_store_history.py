@@ -95,11 +95,6 @@ def commit_summaries(dataset: Any, threads: int) -> Tuple[List[str], List[Tuple[
     return list(history.by), [(dict(zip(history.by, s.key)), s) for s in history.series]
 
 
-def _summaries_of(store: Store, runs: Sequence[RunInfo], threads: int) -> List[Tuple[Dict[str, str], Any]]:
-    """:func:`commit_summaries` of these runs read from the store."""
-    return commit_summaries(store.dataset([r.run_id for r in runs])._ds, threads)[1]
-
-
 def _summary_rows(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) -> List[Tuple[Any, ...]]:
     """``case_summaries`` rows of each of ``runs`` summarised alone (as :func:`_summaries_of` of that
     run would), from one dataset of all of them: the run label joins the case key, so each series is
@@ -144,73 +139,6 @@ def _summarise_new_runs(store: Store, branch: str, runs: Sequence[RunInfo], rebu
             db.executemany(f"INSERT OR REPLACE INTO case_summaries(branch, case_key, run_id, "
                            f"{', '.join(_SUMMARY_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
     return len(new)
-
-
-#: Cached summary rows read per fetch while assembling (bounds the Python tuples alive at once).
-FETCH_ROWS = 1 << 18
-
-
-def _read_rows(store: Store, branch: str, run_order: Dict[int, int]) -> Tuple[List[str], List[np.ndarray]]:
-    """Every cached row of ``branch``, read in chunks straight into arrays (10^7 rows as Python
-    tuples would take gigabytes): the case keys, and the columns case code (first-seen order of the
-    key), run (place in ``run_order``; -1, which the assembly skips: a run no longer listed, none
-    unless the store changed meanwhile), position in the run, value, processes, samples."""
-    codes: Dict[str, int] = {}
-    parts: List[List[Any]] = []
-    cursor = store.connection.execute(
-        "SELECT case_key, run_id, position, value, processes, samples FROM case_summaries WHERE branch = ?", (branch,))
-    while True:
-        chunk = cursor.fetchmany(FETCH_ROWS)
-        if not chunk:
-            break
-        keys, run_ids, positions, values, processes, samples = zip(*chunk)
-        n = len(chunk)
-        parts.append([np.fromiter((codes.setdefault(k, len(codes)) for k in keys), np.int64, n),
-                      np.fromiter((run_order.get(r, -1) for r in run_ids), np.int64, n),
-                      np.array(positions, np.int64), np.array(values, np.float64), np.array(processes, np.int64),
-                      np.array(samples, np.int64)])
-    columns = []
-    for i in range(6):  # one column at a time, its chunks freed as it is joined
-        columns.append(np.concatenate([p[i] for p in parts]) if parts else np.zeros(0, np.int64))
-        for p in parts:
-            p[i] = None
-    return list(codes), columns
-
-
-def _assemble(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) -> Any:
-    """The branch's History from the cached summaries, in the order a full build_history of
-    ``store.dataset(runs)`` gives (compare/cached_history.hpp): commits and cases by first
-    appearance, columns likewise, a multi-run commit's pooled summaries replacing its last run's."""
-    commits = list(OrderedDict.fromkeys(r.commit_sha for r in runs))
-    position = {c: i for i, c in enumerate(commits)}
-    keys, columns = _read_rows(store, branch, {r.run_id: i for i, r in enumerate(runs)})
-    db = store.connection
-    by: Dict[str, None] = OrderedDict()
-    for r in runs:  # the columns from each run's first row
-        row = db.execute("SELECT labels FROM case_summaries WHERE branch = ? AND run_id = ? AND position = 0",
-                         (branch, r.run_id)).fetchone()
-        if row is not None:
-            by.update((k, None) for k, _ in json.loads(row[0]))
-    first = _core.cached_first_rows(*columns[:3])
-    cases = []  # what each case's first row says of it
-    for at in first.tolist():
-        labels, unit, direction = db.execute(
-            "SELECT labels, unit, direction FROM case_summaries WHERE branch = ? AND case_key = ? AND run_id = ?",
-            (branch, keys[columns[0][at]], runs[columns[1][at]].run_id)).fetchone()
-        cases.append((json.loads(labels), unit, direction))
-    # A commit with several runs: its processes are pooled across the runs (as a full run pools
-    # them), so its summaries come from those runs' samples together.
-    runs_per_commit: Dict[int, List[RunInfo]] = {}
-    for r in runs:
-        runs_per_commit.setdefault(position[r.commit_sha], []).append(r)
-    code = {key: i for i, key in enumerate(keys)}
-    pooled = [(code[key], commit, float(s.values[0]), int(s.processes[0]), int(s.samples[0]))
-              for commit, commit_runs in runs_per_commit.items() if len(commit_runs) > 1
-              for key, s in ((_case_key(labels), s) for labels, s in _summaries_of(store, commit_runs, threads))
-              if key in code]
-    return _core.assemble_cached_history(
-        *columns, commit_of_run=np.array([position[r.commit_sha] for r in runs], dtype=np.int64), first=first,
-        cases=cases, pooled=pooled, by=list(by), commits=commits)
 
 
 def _alert_states(analysis: Any, keys: List[str], stored: Dict[Tuple[str, str], Tuple[str, str]],
@@ -301,7 +229,8 @@ def store_history(store: Store, branch: str = "main", *, confirm_after: int = 3,
         raise _core.InputError(f"{store.path}: no runs on branch {branch!r}")
     summarised = _summarise_new_runs(store, branch, runs, rebuild, threads)
     analysis = analyze_series(
-        _assemble(store, branch, runs, threads), max_p_value=max_p_value, permutations=permutations, seed=seed,
+        store._native.cached_history(branch, [(r.run_id, r.commit_sha, r.branch) for r in runs], threads),
+        max_p_value=max_p_value, permutations=permutations, seed=seed,
         min_magnitude=min_magnitude, confidence=confidence, threshold=threshold, threads=threads,
         screen_p_value=screen_p_value, method=method)
     alerts = _update_states(store, branch, analysis, runs, confirm_after)

@@ -20,6 +20,8 @@
 #include "benchreport/store/run_context.hpp"
 #include "benchreport/store/run_rows.hpp"
 #include "benchreport/store/store.hpp"
+#include "benchreport/store/summary_cache.hpp"
+#include "arrays.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
@@ -31,6 +33,20 @@ namespace {
 using benchreport::Dataset;
 using store::SetRow;
 using store::StoredRun;
+
+// A run as Python names it to a read: (run_id, commit_sha, branch).
+using RunTuple = std::tuple<std::int64_t, std::string, std::string>;
+
+std::vector<StoredRun> stored_runs(const std::vector<RunTuple>& runs) {
+  std::vector<StoredRun> infos;
+  for (const auto& [run_id, commit, branch] : runs) {
+    StoredRun& info = infos.emplace_back();
+    info.run_id = run_id;
+    info.commit_sha = commit;
+    info.branch = branch;
+  }
+  return infos;
+}
 
 py::tuple run_tuple(const StoredRun& r) {
   return py::make_tuple(r.run_id, r.commit_sha, r.branch, r.time, r.seq, r.tool, r.source, r.environment_json);
@@ -123,14 +139,8 @@ void register_store(py::module_& m) {
           "One run as runs() gives it; InputError when there is none.")
       .def(
           "read_runs",
-          [](const store::Store& s, const std::vector<std::tuple<std::int64_t, std::string, std::string>>& runs) {
-            std::vector<StoredRun> infos;
-            for (const auto& [run_id, commit, branch] : runs) {
-              StoredRun& info = infos.emplace_back();
-              info.run_id = run_id;
-              info.commit_sha = commit;
-              info.branch = branch;
-            }
+          [](const store::Store& s, const std::vector<RunTuple>& runs) {
+            const std::vector<StoredRun> infos = stored_runs(runs);
             store::ReadRuns read = [&] {
               py::gil_scoped_release release;
               return s.read_runs(infos);
@@ -140,6 +150,17 @@ void register_store(py::module_& m) {
           "runs"_a,
           "The sets of runs given as (run_id, commit_sha, branch), as one Dataset, and per run its distinct "
           "label texts as stored.")
+      .def(
+          "cached_history",
+          [](const store::Store& s, const std::string& branch, const std::vector<RunTuple>& runs, long long threads) {
+            const std::vector<StoredRun> infos = stored_runs(runs);
+            const auto workers = static_cast<unsigned>(non_negative(threads, "threads"));
+            py::gil_scoped_release release;
+            return store::cached_branch_history(s, branch, infos, workers);
+          },
+          "branch"_a, "runs"_a, "threads"_a = 0,
+          "The History of ``branch`` from its case_summaries rows (store/summary_cache.hpp); ``runs`` are the\n"
+          "branch's runs in order as (run_id, commit_sha, branch).")
       .def("acknowledge", &acknowledge, "case"_a, "commit"_a, "note"_a, "branch"_a = py::none(),
            "Marks the change point of ``case`` at ``commit`` (a full sha or a unique prefix) acknowledged,\n"
            "with ``note``; returns (case key, commit sha). A history must have found it first. CASE is\n"

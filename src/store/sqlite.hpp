@@ -29,10 +29,16 @@ class Statement {
   Statement& bind(int index, std::string_view text);
   // true while there is a row; false once the statement is done.
   bool step();
+  // Ready to step again from the start with new bindings.
+  void reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
 
   bool is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
   int type(int column) const { return sqlite3_column_type(stmt_, column); }
   std::int64_t integer(int column) const { return sqlite3_column_int64(stmt_, column); }
+  double real(int column) const { return sqlite3_column_double(stmt_, column); }
   std::string text(int column) const;
   std::optional<std::string> optional_text(int column) const;
   // The cell's bytes (a blob's, or a text's): a view valid until the next step.
