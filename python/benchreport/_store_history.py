@@ -34,10 +34,6 @@ STATES = ("new", "confirmed", "acknowledged", "resolved")
 #: At most this many environment differences are named as a change point's likely cause.
 MAX_CAUSES = 4
 
-#: Runs summarised per transaction (a commit costs a WAL sync; a batch bounds the work an interrupt loses).
-RUNS_PER_TRANSACTION = 64
-
-_SUMMARY_COLUMNS = ("position", "labels", "unit", "direction", "value", "processes", "samples")
 
 
 @dataclass(frozen=True)
@@ -67,25 +63,6 @@ def _case_key(labels: Dict[str, str]) -> str:
     return json.dumps(labels, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _runs_dataset(store: Store, runs: Sequence[RunInfo]) -> Tuple[Any, List[List[str]]]:
-    """The native Dataset of ``runs`` (:meth:`Store.dataset`), and per run the case columns a
-    dataset of that run alone has (in order of first appearance, less commit and the per-process
-    labels)."""
-    skip = set(_core.PROCESS_LABELS) | {"commit"}
-    dataset, texts_per_run = store._read_runs(runs)
-    names_of: Dict[str, Tuple[str, ...]] = {}
-    run_columns = []
-    for texts in texts_per_run:
-        for text in texts:
-            if text not in names_of:
-                names_of[text] = tuple(k for k in json.loads(text) if k not in STORE_LABELS) + STORE_LABELS
-        seen: Dict[str, None] = OrderedDict()
-        for names in dict.fromkeys(map(names_of.__getitem__, texts)):  # the columns in the order a dataset
-            seen.update(dict.fromkeys(names))  # of this run adds them; one update per distinct set of names
-        run_columns.append([c for c in seen if c not in skip])
-    return dataset._ds, run_columns
-
-
 def commit_summaries(dataset: Any, threads: int) -> Tuple[List[str], List[Tuple[Dict[str, str], Any]]]:
     """The case columns, and (case labels in column order, series) of every case, of a native
     Dataset holding the runs of one commit (as :meth:`Store.dataset` labels them), summarised as one
@@ -93,52 +70,6 @@ def commit_summaries(dataset: Any, threads: int) -> Tuple[List[str], List[Tuple[
     benchreport.dask.store_history summarises each commit of a Parquet export with it."""
     history = _core.analyze_history(dataset, order="commit", threads=threads).history
     return list(history.by), [(dict(zip(history.by, s.key)), s) for s in history.series]
-
-
-def _summary_rows(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) -> List[Tuple[Any, ...]]:
-    """``case_summaries`` rows of each of ``runs`` summarised alone (as :func:`_summaries_of` of that
-    run would), from one dataset of all of them: the run label joins the case key, so each series is
-    one (case, run) and holds one commit, and one analysis summarises them all."""
-    dataset, run_columns = _runs_dataset(store, runs)
-    columns_of = {r.run_id: tuple(cols) for r, cols in zip(runs, run_columns)}
-    by = [*OrderedDict.fromkeys(c for cols in run_columns for c in cols), "run"]
-    history = _core.analyze_history(dataset, order="commit", by=by, threads=threads).history
-    where = {c: i for i, c in enumerate(by)}
-    keys: Dict[Tuple[Tuple[str, ...], Tuple[str, ...]], Tuple[str, str]] = {}  # (columns, key) -> JSON texts
-    positions: Dict[int, int] = {}
-    rows = []
-    for s in history.series:
-        key = tuple(s.key)
-        run_id = int(key[-1])
-        columns = columns_of[run_id]
-        texts = keys.get((columns, key[:-1]))
-        if texts is None:  # the case's labels as a dataset of this run alone names them
-            labels = {c: key[where[c]] for c in columns}
-            texts = keys[(columns, key[:-1])] = (_case_key(labels), json.dumps(list(labels.items())))
-        position = positions.get(run_id, 0)
-        positions[run_id] = position + 1
-        rows.append((branch, texts[0], run_id, position, texts[1], s.unit, s.direction, float(s.values[0]),
-                     int(s.processes[0]), int(s.samples[0])))
-    return rows
-
-
-def _summarise_new_runs(store: Store, branch: str, runs: Sequence[RunInfo], rebuild: bool, threads: int) -> int:
-    """Adds the summaries of the branch's runs not yet in ``case_summaries``; returns how many runs."""
-    db = store.connection
-    if rebuild:
-        with store._transaction():
-            db.execute("DELETE FROM case_summaries WHERE branch = ?", (branch,))
-    done = {int(r[0]) for r in db.execute("SELECT DISTINCT run_id FROM case_summaries WHERE branch = ?", (branch,))}
-    new = [r for r in runs if r.run_id not in done]
-    for begin in range(0, len(new), RUNS_PER_TRANSACTION):  # an interrupted history keeps the batches done
-        # In key order: each case's rows go into one place of the (branch, case_key, run_id) index
-        # instead of one random page per row.
-        rows = sorted(_summary_rows(store, branch, new[begin:begin + RUNS_PER_TRANSACTION], threads),
-                      key=lambda row: (row[1], row[2]))
-        with store._transaction():
-            db.executemany(f"INSERT OR REPLACE INTO case_summaries(branch, case_key, run_id, "
-                           f"{', '.join(_SUMMARY_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-    return len(new)
 
 
 def _alert_states(analysis: Any, keys: List[str], stored: Dict[Tuple[str, str], Tuple[str, str]],
@@ -227,9 +158,10 @@ def store_history(store: Store, branch: str = "main", *, confirm_after: int = 3,
     runs = store.runs(branch)
     if not runs:
         raise _core.InputError(f"{store.path}: no runs on branch {branch!r}")
-    summarised = _summarise_new_runs(store, branch, runs, rebuild, threads)
+    named = [(r.run_id, r.commit_sha, r.branch) for r in runs]
+    summarised = store._native.summarise_new_runs(branch, named, rebuild, threads)
     analysis = analyze_series(
-        store._native.cached_history(branch, [(r.run_id, r.commit_sha, r.branch) for r in runs], threads),
+        store._native.cached_history(branch, named, threads),
         max_p_value=max_p_value, permutations=permutations, seed=seed,
         min_magnitude=min_magnitude, confidence=confidence, threshold=threshold, threads=threads,
         screen_p_value=screen_p_value, method=method)

@@ -20,6 +20,7 @@
 #include "benchreport/store/run_context.hpp"
 #include "benchreport/store/run_rows.hpp"
 #include "benchreport/store/store.hpp"
+#include "benchreport/store/summarise_runs.hpp"
 #include "benchreport/store/summary_cache.hpp"
 #include "arrays.hpp"
 #include "register.hpp"
@@ -161,6 +162,18 @@ void register_store(py::module_& m) {
           "branch"_a, "runs"_a, "threads"_a = 0,
           "The History of ``branch`` from its case_summaries rows (store/summary_cache.hpp); ``runs`` are the\n"
           "branch's runs in order as (run_id, commit_sha, branch).")
+      .def(
+          "summarise_new_runs",
+          [](const store::Store& s, const std::string& branch, const std::vector<RunTuple>& runs, bool rebuild,
+             long long threads) {
+            const std::vector<StoredRun> infos = stored_runs(runs);
+            const auto workers = static_cast<unsigned>(non_negative(threads, "threads"));
+            py::gil_scoped_release release;
+            return store::summarise_new_runs(s, branch, infos, rebuild, workers);
+          },
+          "branch"_a, "runs"_a, "rebuild"_a = false, "threads"_a = 0,
+          "Adds the case_summaries rows of the branch's runs (as cached_history takes them) not yet summarised\n"
+          "(rebuild: all again), in transactions of STORE_RUNS_PER_TRANSACTION runs; returns how many runs.")
       .def("acknowledge", &acknowledge, "case"_a, "commit"_a, "note"_a, "branch"_a = py::none(),
            "Marks the change point of ``case`` at ``commit`` (a full sha or a unique prefix) acknowledged,\n"
            "with ``note``; returns (case key, commit sha). A history must have found it first. CASE is\n"
@@ -205,6 +218,7 @@ void register_store(py::module_& m) {
   m.attr("STORE_APPLICATION_ID") = store::kApplicationId;
   m.attr("STORE_CACHE_KIB") = store::kCacheKib;
   m.attr("STORE_BUSY_TIMEOUT") = store::kDefaultBusyTimeout;
+  m.attr("STORE_RUNS_PER_TRANSACTION") = store::kRunsPerTransaction;
   m.attr("STORE_LABELS") = string_tuple(store::kStoreLabels);
   // Lists, not tuples: the stub generator writes a 1-tuple without its comma.
   m.attr("STORE_COMMIT_KEYS") = py::list(string_tuple(store::kCommitKeys));

@@ -74,18 +74,13 @@ std::vector<ChangePointRow> matching_change_points(const Store& store, std::stri
 
 void acknowledge_change_point(const Store& store, std::int64_t change_id, std::string_view note) {
   sqlite3* db = store.handle();
-  execute(db, "BEGIN IMMEDIATE");
-  try {
+  in_transaction(db, [&] {
     Statement update(db,
                      "UPDATE change_points SET state = 'acknowledged', note = ?, updated = (SELECT MAX(time) FROM runs)"
                      " WHERE change_id = ?");
     update.bind(1, note).bind(2, change_id);
     update.step();
-  } catch (...) {
-    execute(db, "ROLLBACK");
-    throw;
-  }
-  execute(db, "COMMIT");
+  });
 }
 
 }  // namespace benchreport::store

@@ -27,6 +27,7 @@ class Statement {
 
   Statement& bind(int index, std::int64_t value);
   Statement& bind(int index, std::string_view text);
+  Statement& bind(int index, double value);
   // true while there is a row; false once the statement is done.
   bool step();
   // Ready to step again from the start with new bindings.
@@ -51,6 +52,20 @@ class Statement {
 
 // Runs one statement that returns no rows needed.
 void execute(sqlite3* db, std::string_view sql);
+
+// Runs `write` in BEGIN IMMEDIATE ... COMMIT: one writer at a time (others
+// wait up to the busy timeout), all or nothing.
+template <class Write>
+void in_transaction(sqlite3* db, Write&& write) {
+  execute(db, "BEGIN IMMEDIATE");
+  try {
+    write();
+  } catch (...) {
+    execute(db, "ROLLBACK");
+    throw;
+  }
+  execute(db, "COMMIT");
+}
 // The first column of the first row as an integer / text.
 std::int64_t query_integer(sqlite3* db, std::string_view sql);
 std::string query_text(sqlite3* db, std::string_view sql);
