@@ -14,17 +14,13 @@ the series is back nearer the old level than the new one.
 """
 from __future__ import annotations
 
-import json
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
-
-import numpy as np
 
 from . import _core
 from ._history import HistoryResult
 from ._reports import Report
-from .store import STORE_LABELS, RunInfo, Store
+from .store import RunInfo, Store
 
 __all__ = ["Alert", "StoreHistoryResult", "store_history", "acknowledge", "STATES", "commit_summaries",
            "analyze_series"]
@@ -33,7 +29,6 @@ __all__ = ["Alert", "StoreHistoryResult", "store_history", "acknowledge", "STATE
 STATES = ("new", "confirmed", "acknowledged", "resolved")
 #: At most this many environment differences are named as a change point's likely cause.
 MAX_CAUSES = 4
-
 
 
 @dataclass(frozen=True)
@@ -57,10 +52,6 @@ class StoreHistoryResult(HistoryResult):
         """Regression change points whose state is one of ``states``."""
         return sum(1 for changes, alerts in zip(self.core.changes, self.alerts)
                    for cp, alert in zip(changes.change_points, alerts) if cp.regression and alert.state in states)
-
-
-def _case_key(labels: Dict[str, str]) -> str:
-    return json.dumps(labels, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def commit_summaries(dataset: Any, threads: int) -> Tuple[List[str], List[Tuple[Dict[str, str], Any]]]:
@@ -106,7 +97,7 @@ def _update_states(store: Store, branch: str, analysis: Any, runs: Sequence[RunI
     for r in runs:
         runs_at.setdefault(commit_index[r.commit_sha], []).append(r.run_id)
     updated = runs[-1].time  # deterministic: the newest run's time, not the clock's
-    keys = [_case_key(dict(zip(history.by, series.key))) for series in history.series]
+    keys = [_core.store_case_key(history.by, series.key) for series in history.series]
     states = _alert_states(analysis, keys, stored, confirm_after)
     alerts: List[List[Alert]] = []
     found = set()

@@ -218,6 +218,9 @@ void register_store(py::module_& m) {
   m.attr("STORE_APPLICATION_ID") = store::kApplicationId;
   m.attr("STORE_CACHE_KIB") = store::kCacheKib;
   m.attr("STORE_BUSY_TIMEOUT") = store::kDefaultBusyTimeout;
+  m.def("store_case_key", &store::case_key, "names"_a, "values"_a,
+        "A case's key in the store: its labels as a JSON object, keys sorted (json.dumps(sort_keys=True,\n"
+        "separators=(\",\", \":\"), ensure_ascii=False)).");
   m.attr("STORE_RUNS_PER_TRANSACTION") = store::kRunsPerTransaction;
   m.attr("STORE_LABELS") = string_tuple(store::kStoreLabels);
   // Lists, not tuples: the stub generator writes a 1-tuple without its comma.
