@@ -6,17 +6,12 @@
 #include "benchreport/core/error.hpp"
 #include "benchreport/store/acknowledge.hpp"
 #include "benchreport/store/store.hpp"
-#include "scratch_folder.hpp"
+#include "store_fixture.hpp"
 
 using benchreport::InputError;
 using namespace benchreport::store;
 
 namespace {
-
-// Runs `statement` on the store's own connection and expects it to succeed.
-void run_sql(const Store& store, const char* statement) {
-  REQUIRE(sqlite3_exec(store.handle(), statement, nullptr, nullptr, nullptr) == SQLITE_OK);
-}
 
 std::string text_of(const Store& store, const char* query) {
   sqlite3_stmt* stmt = nullptr;
@@ -45,10 +40,9 @@ TEST_CASE("case_matches reads CASE as label pairs or one label's value", "[store
 
 TEST_CASE("a change point is found by case and commit prefix and acknowledged with the newest run's time",
           "[store][acknowledge]") {
-  ScratchFolder folder("acknowledge");
-  Store store = Store::open(folder.at("s.db"));
-  run_sql(
-      store,
+  const StoreFixture fixture("acknowledge");
+  const Store& store = fixture.store;
+  fixture.sql(
       "INSERT INTO runs(run_id, content_hash, commit_sha, branch, time, seq) VALUES"
       " (1, 'h1', 'abc_1', 'main', '2026-01-01T00:00:00Z', 0), (2, 'h2', 'abcd2', 'main', '2026-01-02T00:00:00Z', 1);"
       "INSERT INTO change_points(branch, case_key, commit_sha, direction, change, state) VALUES"

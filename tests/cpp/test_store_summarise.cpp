@@ -6,7 +6,7 @@
 
 #include "benchreport/store/store.hpp"
 #include "benchreport/store/summarise_runs.hpp"
-#include "scratch_folder.hpp"
+#include "store_fixture.hpp"
 
 using namespace benchreport::store;
 
@@ -32,21 +32,19 @@ std::vector<std::string> column_texts(const Store& store, const char* query) {
 
 TEST_CASE("summarise_new_runs caches each (case, run) once: median of process medians, counts, labels",
           "[store][summarise]") {
-  ScratchFolder folder("summarise");
-  Store store = Store::open(folder.at("s.db"));
+  const StoreFixture fixture("summarise");
+  const Store& store = fixture.store;
   // Samples as float64 little-endian: 1, 2, 3 (process 0) and 5, 7 (process 1) of case a; 4 of case b.
-  REQUIRE(sqlite3_exec(store.handle(),
-                       "INSERT INTO runs(run_id, content_hash, commit_sha, branch, time, seq) VALUES"
-                       " (1, 'h1', 'c1', 'main', 't1', 0);"
-                       "INSERT INTO sets(run_id, name, labels, unit, process, samples) VALUES"
-                       " (1, 'a', '{\"case\":\"a\",\"process\":\"0\"}', 's', 0,"
-                       "  X'000000000000F03F00000000000000400000000000000840'),"
-                       " (1, 'a', '{\"case\":\"a\",\"process\":\"1\"}', 's', 1,"
-                       "  X'00000000000014400000000000001C40'),"
-                       " (1, 'b', '{\"case\":\"b\\u00e9\"}', 'ms', NULL, X'0000000000001040')",
-                       nullptr, nullptr, nullptr) == SQLITE_OK);
-  std::vector<StoredRun> runs(1);
-  runs[0].run_id = 1, runs[0].commit_sha = "c1", runs[0].branch = "main";
+  fixture.sql(
+      "INSERT INTO runs(run_id, content_hash, commit_sha, branch, time, seq) VALUES"
+      " (1, 'h1', 'c1', 'main', 't1', 0);"
+      "INSERT INTO sets(run_id, name, labels, unit, process, samples) VALUES"
+      " (1, 'a', '{\"case\":\"a\",\"process\":\"0\"}', 's', 0,"
+      "  X'000000000000F03F00000000000000400000000000000840'),"
+      " (1, 'a', '{\"case\":\"a\",\"process\":\"1\"}', 's', 1,"
+      "  X'00000000000014400000000000001C40'),"
+      " (1, 'b', '{\"case\":\"b\\u00e9\"}', 'ms', NULL, X'0000000000001040')");
+  const auto runs = main_runs({{1, "c1"}});
   CHECK(summarise_new_runs(store, "main", runs, false, 1) == 1);
   CHECK(summarise_new_runs(store, "main", runs, false, 1) == 0);  // already cached
   const char* query =

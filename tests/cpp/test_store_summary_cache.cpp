@@ -6,7 +6,7 @@
 
 #include "benchreport/store/store.hpp"
 #include "benchreport/store/summary_cache.hpp"
-#include "scratch_folder.hpp"
+#include "store_fixture.hpp"
 
 using namespace benchreport::store;
 
@@ -21,23 +21,20 @@ TEST_CASE("case_key writes labels as Python's json.dumps(sort_keys=True, ensure_
 
 TEST_CASE("cached_branch_history orders commits, cases and columns by first appearance, skipping unlisted runs",
           "[store][summary_cache]") {
-  ScratchFolder folder("summary-cache");
-  Store store = Store::open(folder.at("s.db"));
+  const StoreFixture fixture("summary-cache");
+  const Store& store = fixture.store;
   // Run 3 is on the branch but not listed: its row is skipped. Labels as json.dumps(list(labels.items())) stores them.
-  REQUIRE(sqlite3_exec(store.handle(),
-                       "INSERT INTO runs(run_id, content_hash, commit_sha, branch, time, seq) VALUES"
-                       " (1, 'h1', 'c1', 'main', 't1', 0), (2, 'h2', 'c2', 'main', 't2', 1),"
-                       " (3, 'h3', 'c3', 'main', 't3', 2);"
-                       "INSERT INTO case_summaries VALUES"
-                       " ('main', '{\"case\":\"b\"}', 1, 0, '[[\"case\", \"b\"]]', 's', 'lower', 2.0, 3, 30),"
-                       " ('main', '{\"case\":\"a\"}', 1, 1, '[[\"case\", \"a\"]]', 's', 'lower', 1.0, 3, 30),"
-                       " ('main', '{\"case\":\"a\"}', 2, 0, '[[\"case\", \"a\"], [\"n\", \"caf\\u00e9\"]]', 'ms',"
-                       " 'higher', 1.5, 2, 20),"
-                       " ('main', '{\"case\":\"b\"}', 3, 0, '[[\"case\", \"b\"]]', 's', 'lower', 9.0, 3, 30)",
-                       nullptr, nullptr, nullptr) == SQLITE_OK);
-  std::vector<StoredRun> runs(2);
-  runs[0].run_id = 1, runs[0].commit_sha = "c1", runs[0].branch = "main";
-  runs[1].run_id = 2, runs[1].commit_sha = "c2", runs[1].branch = "main";
+  fixture.sql(
+      "INSERT INTO runs(run_id, content_hash, commit_sha, branch, time, seq) VALUES"
+      " (1, 'h1', 'c1', 'main', 't1', 0), (2, 'h2', 'c2', 'main', 't2', 1),"
+      " (3, 'h3', 'c3', 'main', 't3', 2);"
+      "INSERT INTO case_summaries VALUES"
+      " ('main', '{\"case\":\"b\"}', 1, 0, '[[\"case\", \"b\"]]', 's', 'lower', 2.0, 3, 30),"
+      " ('main', '{\"case\":\"a\"}', 1, 1, '[[\"case\", \"a\"]]', 's', 'lower', 1.0, 3, 30),"
+      " ('main', '{\"case\":\"a\"}', 2, 0, '[[\"case\", \"a\"], [\"n\", \"caf\\u00e9\"]]', 'ms',"
+      " 'higher', 1.5, 2, 20),"
+      " ('main', '{\"case\":\"b\"}', 3, 0, '[[\"case\", \"b\"]]', 's', 'lower', 9.0, 3, 30)");
+  const auto runs = main_runs({{1, "c1"}, {2, "c2"}});
   const benchreport::History history = cached_branch_history(store, "main", runs, 1);
   CHECK(history.commits == std::vector<std::string>{"c1", "c2"});
   CHECK(history.by == std::vector<std::string>{"case", "n"});
