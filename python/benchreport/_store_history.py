@@ -14,17 +14,13 @@ the series is back nearer the old level than the new one.
 """
 from __future__ import annotations
 
-import json
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
-
-import numpy as np
 
 from . import _core
 from ._history import HistoryResult
 from ._reports import Report
-from .store import STORE_LABELS, RunInfo, Store
+from .store import RunInfo, Store
 
 __all__ = ["Alert", "StoreHistoryResult", "store_history", "acknowledge", "STATES", "commit_summaries",
            "analyze_series"]
@@ -33,11 +29,6 @@ __all__ = ["Alert", "StoreHistoryResult", "store_history", "acknowledge", "STATE
 STATES = ("new", "confirmed", "acknowledged", "resolved")
 #: At most this many environment differences are named as a change point's likely cause.
 MAX_CAUSES = 4
-
-#: Runs summarised per transaction (a commit costs a WAL sync; a batch bounds the work an interrupt loses).
-RUNS_PER_TRANSACTION = 64
-
-_SUMMARY_COLUMNS = ("position", "labels", "unit", "direction", "value", "processes", "samples")
 
 
 @dataclass(frozen=True)
@@ -63,29 +54,6 @@ class StoreHistoryResult(HistoryResult):
                    for cp, alert in zip(changes.change_points, alerts) if cp.regression and alert.state in states)
 
 
-def _case_key(labels: Dict[str, str]) -> str:
-    return json.dumps(labels, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def _runs_dataset(store: Store, runs: Sequence[RunInfo]) -> Tuple[Any, List[List[str]]]:
-    """The native Dataset of ``runs`` (:meth:`Store.dataset`), and per run the case columns a
-    dataset of that run alone has (in order of first appearance, less commit and the per-process
-    labels)."""
-    skip = set(_core.PROCESS_LABELS) | {"commit"}
-    dataset, texts_per_run = store._read_runs(runs)
-    names_of: Dict[str, Tuple[str, ...]] = {}
-    run_columns = []
-    for texts in texts_per_run:
-        for text in texts:
-            if text not in names_of:
-                names_of[text] = tuple(k for k in json.loads(text) if k not in STORE_LABELS) + STORE_LABELS
-        seen: Dict[str, None] = OrderedDict()
-        for names in dict.fromkeys(map(names_of.__getitem__, texts)):  # the columns in the order a dataset
-            seen.update(dict.fromkeys(names))  # of this run adds them; one update per distinct set of names
-        run_columns.append([c for c in seen if c not in skip])
-    return dataset._ds, run_columns
-
-
 def commit_summaries(dataset: Any, threads: int) -> Tuple[List[str], List[Tuple[Dict[str, str], Any]]]:
     """The case columns, and (case labels in column order, series) of every case, of a native
     Dataset holding the runs of one commit (as :meth:`Store.dataset` labels them), summarised as one
@@ -93,124 +61,6 @@ def commit_summaries(dataset: Any, threads: int) -> Tuple[List[str], List[Tuple[
     benchreport.dask.store_history summarises each commit of a Parquet export with it."""
     history = _core.analyze_history(dataset, order="commit", threads=threads).history
     return list(history.by), [(dict(zip(history.by, s.key)), s) for s in history.series]
-
-
-def _summaries_of(store: Store, runs: Sequence[RunInfo], threads: int) -> List[Tuple[Dict[str, str], Any]]:
-    """:func:`commit_summaries` of these runs read from the store."""
-    return commit_summaries(store.dataset([r.run_id for r in runs])._ds, threads)[1]
-
-
-def _summary_rows(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) -> List[Tuple[Any, ...]]:
-    """``case_summaries`` rows of each of ``runs`` summarised alone (as :func:`_summaries_of` of that
-    run would), from one dataset of all of them: the run label joins the case key, so each series is
-    one (case, run) and holds one commit, and one analysis summarises them all."""
-    dataset, run_columns = _runs_dataset(store, runs)
-    columns_of = {r.run_id: tuple(cols) for r, cols in zip(runs, run_columns)}
-    by = [*OrderedDict.fromkeys(c for cols in run_columns for c in cols), "run"]
-    history = _core.analyze_history(dataset, order="commit", by=by, threads=threads).history
-    where = {c: i for i, c in enumerate(by)}
-    keys: Dict[Tuple[Tuple[str, ...], Tuple[str, ...]], Tuple[str, str]] = {}  # (columns, key) -> JSON texts
-    positions: Dict[int, int] = {}
-    rows = []
-    for s in history.series:
-        key = tuple(s.key)
-        run_id = int(key[-1])
-        columns = columns_of[run_id]
-        texts = keys.get((columns, key[:-1]))
-        if texts is None:  # the case's labels as a dataset of this run alone names them
-            labels = {c: key[where[c]] for c in columns}
-            texts = keys[(columns, key[:-1])] = (_case_key(labels), json.dumps(list(labels.items())))
-        position = positions.get(run_id, 0)
-        positions[run_id] = position + 1
-        rows.append((branch, texts[0], run_id, position, texts[1], s.unit, s.direction, float(s.values[0]),
-                     int(s.processes[0]), int(s.samples[0])))
-    return rows
-
-
-def _summarise_new_runs(store: Store, branch: str, runs: Sequence[RunInfo], rebuild: bool, threads: int) -> int:
-    """Adds the summaries of the branch's runs not yet in ``case_summaries``; returns how many runs."""
-    db = store.connection
-    if rebuild:
-        with store._transaction():
-            db.execute("DELETE FROM case_summaries WHERE branch = ?", (branch,))
-    done = {int(r[0]) for r in db.execute("SELECT DISTINCT run_id FROM case_summaries WHERE branch = ?", (branch,))}
-    new = [r for r in runs if r.run_id not in done]
-    for begin in range(0, len(new), RUNS_PER_TRANSACTION):  # an interrupted history keeps the batches done
-        # In key order: each case's rows go into one place of the (branch, case_key, run_id) index
-        # instead of one random page per row.
-        rows = sorted(_summary_rows(store, branch, new[begin:begin + RUNS_PER_TRANSACTION], threads),
-                      key=lambda row: (row[1], row[2]))
-        with store._transaction():
-            db.executemany(f"INSERT OR REPLACE INTO case_summaries(branch, case_key, run_id, "
-                           f"{', '.join(_SUMMARY_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-    return len(new)
-
-
-#: Cached summary rows read per fetch while assembling (bounds the Python tuples alive at once).
-FETCH_ROWS = 1 << 18
-
-
-def _read_rows(store: Store, branch: str, run_order: Dict[int, int]) -> Tuple[List[str], List[np.ndarray]]:
-    """Every cached row of ``branch``, read in chunks straight into arrays (10^7 rows as Python
-    tuples would take gigabytes): the case keys, and the columns case code (first-seen order of the
-    key), run (place in ``run_order``; -1, which the assembly skips: a run no longer listed, none
-    unless the store changed meanwhile), position in the run, value, processes, samples."""
-    codes: Dict[str, int] = {}
-    parts: List[List[Any]] = []
-    cursor = store.connection.execute(
-        "SELECT case_key, run_id, position, value, processes, samples FROM case_summaries WHERE branch = ?", (branch,))
-    while True:
-        chunk = cursor.fetchmany(FETCH_ROWS)
-        if not chunk:
-            break
-        keys, run_ids, positions, values, processes, samples = zip(*chunk)
-        n = len(chunk)
-        parts.append([np.fromiter((codes.setdefault(k, len(codes)) for k in keys), np.int64, n),
-                      np.fromiter((run_order.get(r, -1) for r in run_ids), np.int64, n),
-                      np.array(positions, np.int64), np.array(values, np.float64), np.array(processes, np.int64),
-                      np.array(samples, np.int64)])
-    columns = []
-    for i in range(6):  # one column at a time, its chunks freed as it is joined
-        columns.append(np.concatenate([p[i] for p in parts]) if parts else np.zeros(0, np.int64))
-        for p in parts:
-            p[i] = None
-    return list(codes), columns
-
-
-def _assemble(store: Store, branch: str, runs: Sequence[RunInfo], threads: int) -> Any:
-    """The branch's History from the cached summaries, in the order a full build_history of
-    ``store.dataset(runs)`` gives (compare/cached_history.hpp): commits and cases by first
-    appearance, columns likewise, a multi-run commit's pooled summaries replacing its last run's."""
-    commits = list(OrderedDict.fromkeys(r.commit_sha for r in runs))
-    position = {c: i for i, c in enumerate(commits)}
-    keys, columns = _read_rows(store, branch, {r.run_id: i for i, r in enumerate(runs)})
-    db = store.connection
-    by: Dict[str, None] = OrderedDict()
-    for r in runs:  # the columns from each run's first row
-        row = db.execute("SELECT labels FROM case_summaries WHERE branch = ? AND run_id = ? AND position = 0",
-                         (branch, r.run_id)).fetchone()
-        if row is not None:
-            by.update((k, None) for k, _ in json.loads(row[0]))
-    first = _core.cached_first_rows(*columns[:3])
-    cases = []  # what each case's first row says of it
-    for at in first.tolist():
-        labels, unit, direction = db.execute(
-            "SELECT labels, unit, direction FROM case_summaries WHERE branch = ? AND case_key = ? AND run_id = ?",
-            (branch, keys[columns[0][at]], runs[columns[1][at]].run_id)).fetchone()
-        cases.append((json.loads(labels), unit, direction))
-    # A commit with several runs: its processes are pooled across the runs (as a full run pools
-    # them), so its summaries come from those runs' samples together.
-    runs_per_commit: Dict[int, List[RunInfo]] = {}
-    for r in runs:
-        runs_per_commit.setdefault(position[r.commit_sha], []).append(r)
-    code = {key: i for i, key in enumerate(keys)}
-    pooled = [(code[key], commit, float(s.values[0]), int(s.processes[0]), int(s.samples[0]))
-              for commit, commit_runs in runs_per_commit.items() if len(commit_runs) > 1
-              for key, s in ((_case_key(labels), s) for labels, s in _summaries_of(store, commit_runs, threads))
-              if key in code]
-    return _core.assemble_cached_history(
-        *columns, commit_of_run=np.array([position[r.commit_sha] for r in runs], dtype=np.int64), first=first,
-        cases=cases, pooled=pooled, by=list(by), commits=commits)
 
 
 def _alert_states(analysis: Any, keys: List[str], stored: Dict[Tuple[str, str], Tuple[str, str]],
@@ -247,7 +97,7 @@ def _update_states(store: Store, branch: str, analysis: Any, runs: Sequence[RunI
     for r in runs:
         runs_at.setdefault(commit_index[r.commit_sha], []).append(r.run_id)
     updated = runs[-1].time  # deterministic: the newest run's time, not the clock's
-    keys = [_case_key(dict(zip(history.by, series.key))) for series in history.series]
+    keys = [_core.store_case_key(history.by, series.key) for series in history.series]
     states = _alert_states(analysis, keys, stored, confirm_after)
     alerts: List[List[Alert]] = []
     found = set()
@@ -299,9 +149,11 @@ def store_history(store: Store, branch: str = "main", *, confirm_after: int = 3,
     runs = store.runs(branch)
     if not runs:
         raise _core.InputError(f"{store.path}: no runs on branch {branch!r}")
-    summarised = _summarise_new_runs(store, branch, runs, rebuild, threads)
+    named = [(r.run_id, r.commit_sha, r.branch) for r in runs]
+    summarised = store._native.summarise_new_runs(branch, named, rebuild, threads)
     analysis = analyze_series(
-        _assemble(store, branch, runs, threads), max_p_value=max_p_value, permutations=permutations, seed=seed,
+        store._native.cached_history(branch, named, threads),
+        max_p_value=max_p_value, permutations=permutations, seed=seed,
         min_magnitude=min_magnitude, confidence=confidence, threshold=threshold, threads=threads,
         screen_p_value=screen_p_value, method=method)
     alerts = _update_states(store, branch, analysis, runs, confirm_after)
@@ -310,33 +162,8 @@ def store_history(store: Store, branch: str = "main", *, confirm_after: int = 3,
     return StoreHistoryResult(analysis, report, alerts, summarised)
 
 
-def _matches(case_key: str, case: str) -> bool:
-    """CASE as ``label=value[,label=value…]`` or one label's value."""
-    labels = json.loads(case_key)
-    if "=" not in case:
-        return case in labels.values()
-    wanted = dict(part.split("=", 1) for part in case.split(","))
-    return all(labels.get(k) == v for k, v in wanted.items())
-
-
 def acknowledge(store: Store, case: str, commit: str, note: str, branch: Optional[str] = None) -> Tuple[str, str]:
     """Marks the change point of ``case`` at ``commit`` (a full sha or a unique prefix) acknowledged,
     with ``note``; returns (case key, commit sha). A history must have found it first."""
-    sql = "SELECT change_id, branch, case_key, commit_sha, state FROM change_points WHERE commit_sha LIKE ?"
-    args: Tuple[Any, ...] = (commit.replace("%", "").replace("_", "\\_") + "%",)
-    rows = [r for r in store.connection.execute(sql + " ESCAPE '\\'", args)
-            if (branch is None or r[1] == branch) and _matches(r[2], case)]
-    where = f"case {case!r} at commit {commit!r}" + (f" on branch {branch!r}" if branch else "")
-    if not rows:
-        raise _core.InputError(f"{store.path}: no change point of {where} (run benchreport history --store first; "
-                               "CASE is LABEL=VALUE[,LABEL=VALUE] or one label's value)")
-    if len(rows) > 1:
-        listed = "; ".join(f"{r[2]} at {r[3]} on {r[1]}" for r in rows[:5])
-        raise _core.InputError(f"{store.path}: {len(rows)} change points match {where}: {listed}; "
-                               "name more labels, the full commit or --branch")
-    change_id, _, key, sha, _ = rows[0]
-    updated = store.connection.execute("SELECT MAX(time) FROM runs").fetchone()[0]
-    with store._transaction():
-        store.connection.execute("UPDATE change_points SET state = 'acknowledged', note = ?, updated = ?"
-                                 " WHERE change_id = ?", (note, updated, change_id))
+    key, sha = store._native.acknowledge(case, commit, note, branch)
     return key, sha

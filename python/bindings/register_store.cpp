@@ -12,9 +12,17 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "benchreport/cli/python_text.hpp"
+#include "benchreport/core/error.hpp"
+#include "benchreport/store/acknowledge.hpp"
 #include "benchreport/store/run_context.hpp"
 #include "benchreport/store/run_rows.hpp"
 #include "benchreport/store/store.hpp"
+#include "benchreport/store/summarise_runs.hpp"
+#include "benchreport/store/summary_cache.hpp"
+#include "arrays.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
@@ -26,6 +34,20 @@ namespace {
 using benchreport::Dataset;
 using store::SetRow;
 using store::StoredRun;
+
+// A run as Python names it to a read: (run_id, commit_sha, branch).
+using RunTuple = std::tuple<std::int64_t, std::string, std::string>;
+
+std::vector<StoredRun> stored_runs(const std::vector<RunTuple>& runs) {
+  std::vector<StoredRun> infos;
+  for (const auto& [run_id, commit, branch] : runs) {
+    StoredRun& info = infos.emplace_back();
+    info.run_id = run_id;
+    info.commit_sha = commit;
+    info.branch = branch;
+  }
+  return infos;
+}
 
 py::tuple run_tuple(const StoredRun& r) {
   return py::make_tuple(r.run_id, r.commit_sha, r.branch, r.time, r.seq, r.tool, r.source, r.environment_json);
@@ -62,6 +84,31 @@ py::tuple string_tuple(const std::array<std::string_view, N>& texts) {
   return out;
 }
 
+// The change point a user names (store/acknowledge.hpp), marked acknowledged; the messages
+// quote the user's words as Python shows them, like the rest of the command line.
+py::tuple acknowledge(const store::Store& s, const std::string& spec, const std::string& commit,
+                      const std::string& note, const std::optional<std::string>& branch) {
+  using cli::repr_text;
+  const auto rows = store::matching_change_points(s, spec, commit, branch);
+  const std::string where = fmt::format("case {} at commit {}{}", repr_text(spec), repr_text(commit),
+                                        branch && !branch->empty() ? " on branch " + repr_text(*branch) : "");
+  if (rows.empty()) {
+    throw InputError(
+        fmt::format("{}: no change point of {} (run benchreport history --store first; "
+                    "CASE is LABEL=VALUE[,LABEL=VALUE] or one label's value)",
+                    s.path(), where));
+  }
+  if (rows.size() > 1) {
+    std::string listed;
+    for (std::size_t i = 0; i < rows.size() && i < 5; ++i)
+      listed += fmt::format("{}{} at {} on {}", i ? "; " : "", rows[i].case_key, rows[i].commit_sha, rows[i].branch);
+    throw InputError(fmt::format("{}: {} change points match {}: {}; name more labels, the full commit or --branch",
+                                 s.path(), rows.size(), where, listed));
+  }
+  store::acknowledge_change_point(s, rows[0].change_id, note);
+  return py::make_tuple(rows[0].case_key, rows[0].commit_sha);
+}
+
 }  // namespace
 
 void register_store(py::module_& m) {
@@ -93,14 +140,8 @@ void register_store(py::module_& m) {
           "One run as runs() gives it; InputError when there is none.")
       .def(
           "read_runs",
-          [](const store::Store& s, const std::vector<std::tuple<std::int64_t, std::string, std::string>>& runs) {
-            std::vector<StoredRun> infos;
-            for (const auto& [run_id, commit, branch] : runs) {
-              StoredRun& info = infos.emplace_back();
-              info.run_id = run_id;
-              info.commit_sha = commit;
-              info.branch = branch;
-            }
+          [](const store::Store& s, const std::vector<RunTuple>& runs) {
+            const std::vector<StoredRun> infos = stored_runs(runs);
             store::ReadRuns read = [&] {
               py::gil_scoped_release release;
               return s.read_runs(infos);
@@ -109,7 +150,34 @@ void register_store(py::module_& m) {
           },
           "runs"_a,
           "The sets of runs given as (run_id, commit_sha, branch), as one Dataset, and per run its distinct "
-          "label texts as stored.");
+          "label texts as stored.")
+      .def(
+          "cached_history",
+          [](const store::Store& s, const std::string& branch, const std::vector<RunTuple>& runs, long long threads) {
+            const std::vector<StoredRun> infos = stored_runs(runs);
+            const auto workers = static_cast<unsigned>(non_negative(threads, "threads"));
+            py::gil_scoped_release release;
+            return store::cached_branch_history(s, branch, infos, workers);
+          },
+          "branch"_a, "runs"_a, "threads"_a = 0,
+          "The History of ``branch`` from its case_summaries rows (store/summary_cache.hpp); ``runs`` are the\n"
+          "branch's runs in order as (run_id, commit_sha, branch).")
+      .def(
+          "summarise_new_runs",
+          [](const store::Store& s, const std::string& branch, const std::vector<RunTuple>& runs, bool rebuild,
+             long long threads) {
+            const std::vector<StoredRun> infos = stored_runs(runs);
+            const auto workers = static_cast<unsigned>(non_negative(threads, "threads"));
+            py::gil_scoped_release release;
+            return store::summarise_new_runs(s, branch, infos, rebuild, workers);
+          },
+          "branch"_a, "runs"_a, "rebuild"_a = false, "threads"_a = 0,
+          "Adds the case_summaries rows of the branch's runs (as cached_history takes them) not yet summarised\n"
+          "(rebuild: all again), in transactions of STORE_RUNS_PER_TRANSACTION runs; returns how many runs.")
+      .def("acknowledge", &acknowledge, "case"_a, "commit"_a, "note"_a, "branch"_a = py::none(),
+           "Marks the change point of ``case`` at ``commit`` (a full sha or a unique prefix) acknowledged,\n"
+           "with ``note``; returns (case key, commit sha). A history must have found it first. CASE is\n"
+           "LABEL=VALUE[,LABEL=VALUE] or one label's value.");
 
   m.def(
       "store_run_rows",
@@ -150,6 +218,10 @@ void register_store(py::module_& m) {
   m.attr("STORE_APPLICATION_ID") = store::kApplicationId;
   m.attr("STORE_CACHE_KIB") = store::kCacheKib;
   m.attr("STORE_BUSY_TIMEOUT") = store::kDefaultBusyTimeout;
+  m.def("store_case_key", &store::case_key, "names"_a, "values"_a,
+        "A case's key in the store: its labels as a JSON object, keys sorted (json.dumps(sort_keys=True,\n"
+        "separators=(\",\", \":\"), ensure_ascii=False)).");
+  m.attr("STORE_RUNS_PER_TRANSACTION") = store::kRunsPerTransaction;
   m.attr("STORE_LABELS") = string_tuple(store::kStoreLabels);
   // Lists, not tuples: the stub generator writes a 1-tuple without its comma.
   m.attr("STORE_COMMIT_KEYS") = py::list(string_tuple(store::kCommitKeys));

@@ -61,6 +61,8 @@ class Store {
   bool is_open() const noexcept { return db_ != nullptr; }
   void close() noexcept;
   int schema_version() const;
+  // The SQLite connection, for the store's other concepts (store/acknowledge.hpp).
+  sqlite3* handle() const noexcept { return db_; }
 
   // Runs by branch, seq and id; only `branch`'s when given.
   std::vector<StoredRun> runs(const std::optional<std::string>& branch = std::nullopt) const;

@@ -14,7 +14,7 @@ import typing_extensions
 
 from . import cli, compare, notebook, plot
 
-__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonResult', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MatrixResult', 'MedianCI', 'ModelFit', 'Output', 'OutputError', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'RunnersResult', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'STORE_APPLICATION_ID', 'STORE_BRANCH_KEYS', 'STORE_BUSY_TIMEOUT', 'STORE_CACHE_KIB', 'STORE_COMMIT_KEYS', 'STORE_LABELS', 'STORE_SCHEMA_VERSION', 'SUMMARY_SCHEMA', 'ScalingAnalysis', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Store', 'Summary', 'SummaryResult', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'address_space_limit', 'alert_states', 'analyze_history', 'append_text', 'assemble_cached_history', 'assemble_export_cases', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'cap_address_space', 'case_labels', 'check_output_path', 'cli', 'code', 'commit_entries', 'compare', 'compare_dataset', 'compare_growth', 'concat', 'dataset_from_arrays', 'dataset_from_csr', 'describe_memory_limit', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'estimated_need', 'expand_paths', 'export_commits', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'history', 'known_unit_symbols', 'label_commits', 'label_sides', 'link', 'load', 'long_table_sets', 'matrix', 'matrix_report', 'median_ci', 'memory_limit', 'native_dataset', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'notebook', 'parse_unit', 'pelt_mean_changes', 'plot', 'presets_case_comparisons_report', 'presets_history_report', 'quantile', 'read', 'read_buffer', 'read_bytes', 'reader_names', 'refuse_split_cases', 'require_case_columns', 'resident_bytes', 'restore_address_space_limit', 'runners', 'runners_report', 'save', 'scaling', 'series_changes', 'sha256_hex', 'split_baseline', 'split_size', 'start_worker_pool', 'store_agreed_value', 'store_check_blob', 'store_content_hash', 'store_environment_json', 'store_run_identity', 'store_run_rows', 'strong', 'summarise_export_commit', 'summarize', 'summarize_grouped', 'summary', 'summary_report', 'write_atomic', 'write_outputs']
+__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonResult', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MatrixResult', 'MedianCI', 'ModelFit', 'Output', 'OutputError', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'RunnersResult', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'STORE_APPLICATION_ID', 'STORE_BRANCH_KEYS', 'STORE_BUSY_TIMEOUT', 'STORE_CACHE_KIB', 'STORE_COMMIT_KEYS', 'STORE_LABELS', 'STORE_RUNS_PER_TRANSACTION', 'STORE_SCHEMA_VERSION', 'SUMMARY_SCHEMA', 'ScalingAnalysis', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Store', 'Summary', 'SummaryResult', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'address_space_limit', 'alert_states', 'analyze_history', 'append_text', 'assemble_cached_history', 'assemble_export_cases', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'cap_address_space', 'case_labels', 'check_output_path', 'cli', 'code', 'commit_entries', 'compare', 'compare_dataset', 'compare_growth', 'concat', 'dataset_from_arrays', 'dataset_from_csr', 'describe_memory_limit', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'estimated_need', 'expand_paths', 'export_commits', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'history', 'known_unit_symbols', 'label_commits', 'label_sides', 'link', 'load', 'long_table_sets', 'matrix', 'matrix_report', 'median_ci', 'memory_limit', 'native_dataset', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'notebook', 'parse_unit', 'pelt_mean_changes', 'plot', 'presets_case_comparisons_report', 'presets_history_report', 'quantile', 'read', 'read_buffer', 'read_bytes', 'reader_names', 'refuse_split_cases', 'require_case_columns', 'resident_bytes', 'restore_address_space_limit', 'runners', 'runners_report', 'save', 'scaling', 'series_changes', 'sha256_hex', 'split_baseline', 'split_size', 'start_worker_pool', 'store_agreed_value', 'store_case_key', 'store_check_blob', 'store_content_hash', 'store_environment_json', 'store_run_identity', 'store_run_rows', 'strong', 'summarise_export_commit', 'summarize', 'summarize_grouped', 'summary', 'summary_report', 'write_atomic', 'write_outputs']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -1592,6 +1592,17 @@ class Store:
         """
         Opens (with create, makes) the store, migrating an older schema forward.
         """
+    def acknowledge(self, case: str, commit: str, note: str, branch: str | None = None) -> tuple:
+        """
+        Marks the change point of ``case`` at ``commit`` (a full sha or a unique prefix) acknowledged,
+        with ``note``; returns (case key, commit sha). A history must have found it first. CASE is
+        LABEL=VALUE[,LABEL=VALUE] or one label's value.
+        """
+    def cached_history(self, branch: str, runs: collections.abc.Sequence[tuple[typing.SupportsInt | typing.SupportsIndex, str, str]], threads: typing.SupportsInt | typing.SupportsIndex = 0) -> History:
+        """
+        The History of ``branch`` from its case_summaries rows (store/summary_cache.hpp); ``runs`` are the
+        branch's runs in order as (run_id, commit_sha, branch).
+        """
     def close(self) -> None:
         ...
     def read_runs(self, runs: collections.abc.Sequence[tuple[typing.SupportsInt | typing.SupportsIndex, str, str]]) -> tuple[typing.Any, typing.Any]:
@@ -1605,6 +1616,11 @@ class Store:
     def runs(self, branch: str | None = None) -> list:
         """
         Runs as (run_id, commit_sha, branch, time, seq, tool, source, environment JSON) by branch, seq, id.
+        """
+    def summarise_new_runs(self, branch: str, runs: collections.abc.Sequence[tuple[typing.SupportsInt | typing.SupportsIndex, str, str]], rebuild: bool = False, threads: typing.SupportsInt | typing.SupportsIndex = 0) -> int:
+        """
+        Adds the case_summaries rows of the branch's runs (as cached_history takes them) not yet summarised
+        (rebuild: all again), in transactions of STORE_RUNS_PER_TRANSACTION runs; returns how many runs.
         """
     @property
     def path(self) -> str:
@@ -2023,6 +2039,11 @@ def store_agreed_value(dataset: Dataset, keys: collections.abc.Sequence[str], wh
     The value the files' metadata gives for the first of keys found (shallowest first), or None;
     InputError when two files name different values.
     """
+def store_case_key(names: collections.abc.Sequence[str], values: collections.abc.Sequence[str]) -> str:
+    """
+    A case's key in the store: its labels as a JSON object, keys sorted (json.dumps(sort_keys=True,
+    separators=(",", ":"), ensure_ascii=False)).
+    """
 def store_check_blob(where: str, blob: typing.Any, set_id: typing.SupportsInt | typing.SupportsIndex, column: str, size: typing.SupportsInt | typing.SupportsIndex | None = None) -> None:
     """
     A samples/iterations blob must be whole float64 values (and as long as the samples); ``where``
@@ -2128,6 +2149,7 @@ STORE_BUSY_TIMEOUT: float = 600.0
 STORE_CACHE_KIB: int = 65536
 STORE_COMMIT_KEYS: list = ['commitSha', 'commit_id', 'commit']
 STORE_LABELS: tuple = ('commit', 'branch', 'run')
+STORE_RUNS_PER_TRANSACTION: int = 64
 STORE_SCHEMA_VERSION: int = 2
 SUMMARY_SCHEMA: str = 'benchreport-summary/1'
 THEIL_SEN_MAX_N: int = 3000
