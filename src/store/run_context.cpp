@@ -61,7 +61,8 @@ std::vector<std::pair<std::string_view, element>> fields(element object) {
   std::vector<std::pair<std::string_view, element>> out;
   const simdjson::dom::object fields_of = as_object(object);
   for (auto [key, value] : fields_of) {
-    auto at = std::find_if(out.begin(), out.end(), [&](const auto& f) { return f.first == key; });
+    // Clang before 16 cannot capture a structured binding in a lambda (the fuzz build): capture a copy.
+    auto at = std::find_if(out.begin(), out.end(), [&, name = key](const auto& f) { return f.first == name; });
     if (at == out.end()) {
       out.emplace_back(key, value);
     } else {
@@ -274,9 +275,9 @@ std::string tool_context(const Dataset& dataset) {
   Node root;
   if (flats.empty()) return "{}";
   for (const auto& [key, leaf] : flats[0]) {
-    const bool common = std::all_of(flats.begin() + 1, flats.end(), [&](const Flat& other) {
+    const bool common = std::all_of(flats.begin() + 1, flats.end(), [&, &name = key, &value = leaf](const Flat& other) {
       return std::any_of(other.begin(), other.end(),
-                         [&](const auto& f) { return f.first == key && equal(f.second, leaf); });
+                         [&](const auto& f) { return f.first == name && equal(f.second, value); });
     });
     if (!common) continue;
     Node* node = &root;
