@@ -201,7 +201,7 @@ void write_object(std::string& out, const std::vector<std::pair<std::string_view
   std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   out += '{';
   for (std::size_t i = 0; i < sorted.size(); ++i) {
-    out += (i ? "," : "") + json_string(sorted[i].first) + ':';
+    out += (i ? "," : "") + python_json_string(sorted[i].first) + ':';
     write(out, sorted[i].second);
   }
   out += '}';
@@ -223,7 +223,7 @@ void write(std::string& out, element value) {
       out += ']';
       break;
     }
-    case element_type::STRING: out += json_string(value.get_string().value_unsafe()); break;
+    case element_type::STRING: out += python_json_string(value.get_string().value_unsafe()); break;
     case element_type::DOUBLE: out += python_float_repr(value.get_double().value_unsafe()); break;
     case element_type::BOOL: out += value.get_bool().value_unsafe() ? "true" : "false"; break;
     case element_type::NULL_VALUE: out += "null"; break;
@@ -249,7 +249,7 @@ void write(std::string& out, const Node& node) {
   out += '{';
   bool first = true;
   for (const auto& [key, child] : node.children) {
-    out += (first ? "" : ",") + json_string(key) + ':';
+    out += (first ? "" : ",") + python_json_string(key) + ':';
     first = false;
     write(out, child);
   }
@@ -261,7 +261,7 @@ std::string write_strings(const Labels& pairs) {
   for (const auto& [key, value] : pairs) sorted[key] = value;
   std::string out = "{";
   for (const auto& [key, value] : sorted)
-    out += (out.size() > 1 ? "," : "") + json_string(key) + ':' + json_string(value);
+    out += (out.size() > 1 ? "," : "") + python_json_string(key) + ':' + python_json_string(value);
   return out + '}';
 }
 

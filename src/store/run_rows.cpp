@@ -33,7 +33,7 @@ std::string canonical_labels(Labels labels) {
   std::string out = "{";
   for (const auto& [key, value] : labels) {
     if (out.size() > 1) out += ',';
-    out += json_string(key) + ':' + json_string(value);
+    out += python_json_string(key) + ':' + python_json_string(value);
   }
   return out + '}';
 }
@@ -43,7 +43,7 @@ std::string canonical_metadata(const Metadata& metadata) {
   std::string out = "[";
   for (const auto& [key, value] : metadata) {
     if (out.size() > 1) out += ',';
-    out += '[' + json_string(key) + ',' + json_string(value) + ']';
+    out += '[' + python_json_string(key) + ',' + python_json_string(value) + ']';
   }
   return out + ']';
 }
@@ -52,7 +52,7 @@ std::string canonical_strings(const std::vector<std::string>& texts) {
   std::string out = "[";
   for (const auto& text : texts) {
     if (out.size() > 1) out += ',';
-    out += json_string(text);
+    out += python_json_string(text);
   }
   return out + ']';
 }
@@ -112,7 +112,7 @@ void hash_blob(Sha256& digest, std::string_view bytes) {
 
 }  // namespace
 
-std::string json_string(std::string_view text) {
+std::string python_json_string(std::string_view text) {
   std::string out;
   append_json_string(out, text);
   return out;

@@ -45,8 +45,9 @@ struct RunRows {
 };
 
 // A string as Python's json.dumps(ensure_ascii=False) writes it (the core's
-// append_json_string; json_string escapes more): the store's canonical JSON.
-std::string json_string(std::string_view text);
+// append_json_string; core json_string escapes more): the store's canonical JSON. Named apart from
+// the core's json_string, which has the same signature and escapes differently.
+std::string python_json_string(std::string_view text);
 
 // What makes a run the same run: SHA-256 (hex) of commit, branch and, per set
 // in order, labels, unit, direction, samples and iterations. Time, environment
