@@ -13,6 +13,9 @@ and Dask decode. The run and set tables are Arrow IPC files, not Parquet, so tha
 ``dask.dataframe.read_parquet(folder)`` sees the sample files only (Dask reads every ``*.parquet``
 below the folder, whatever its name). The samples are the
 float64 values as stored, so an import gives the same bits back.
+
+The store's rows are read and written through its one C++ connection (``_core.Store.export_runs``,
+``export_sets``, ``label_names``, ``import_runs``); this module reads and writes the Arrow files.
 """
 from __future__ import annotations
 
@@ -48,15 +51,6 @@ def partition_path(branch: str, commit: str) -> str:
     return f"branch={urllib.parse.quote(branch, safe='')}/commit={urllib.parse.quote(commit, safe='')}"
 
 
-def _label_columns(store: "Store") -> List[str]:
-    """Every label name in the store, sorted: each sample file has them all (null where a set lacks
-    one), so every file has one schema and a dataset reader keeps every column."""
-    names = set()
-    for (labels,) in store.connection.execute("SELECT DISTINCT labels FROM sets"):
-        names.update(json.loads(labels))
-    return sorted(n for n in names if n not in RESERVED_COLUMNS)
-
-
 def export_store(store: "Store", directory: Any) -> Dict[str, int]:
     pa = _pyarrow()
     import pyarrow.feather as feather
@@ -66,13 +60,15 @@ def export_store(store: "Store", directory: Any) -> Dict[str, int]:
     if root.exists() and any(root.iterdir()):
         raise InputError(f"{root}: the export folder must be new or empty")
     root.mkdir(parents=True, exist_ok=True)
-    db = store.connection
-    columns = _label_columns(store)
+    native = store._native
+    # Every label name in the store: each sample file has them all (null where a set lacks one), so
+    # every file has one schema and a dataset reader keeps every column.
+    columns = [n for n in native.label_names() if n not in RESERVED_COLUMNS]
     schema = pa.schema([*(pa.field(c, pa.string()) for c in columns), pa.field("unit", pa.string()),
                         pa.field("value", pa.float64())])
     counts = {"runs": 0, "sets": 0, "samples": 0, "files": 0}
     checksums: Dict[int, str] = {}
-    runs = db.execute("SELECT run_id, commit_sha, branch FROM runs ORDER BY branch, seq, run_id").fetchall()
+    runs = [run[:3] for run in native.runs()]
     # _sets.arrow is written one batch per run (the Arrow IPC file format that feather reads): the
     # set rows of 10^7 sets held at once would take gigabytes of Python objects.
     sets_schema = _sets_schema(pa)
@@ -80,7 +76,7 @@ def export_store(store: "Store", directory: Any) -> Dict[str, int]:
                          options=pa.ipc.IpcWriteOptions(compression="zstd")) as sets_file:
         for run_id, commit, branch in runs:
             set_rows: Dict[str, List[Any]] = {k: [] for k in _SET_FIELDS}
-            table, checksums[run_id] = _run_samples(db, store.path, run_id, commit, branch, columns, schema, set_rows)
+            table, checksums[run_id] = _run_samples(native, run_id, commit, branch, columns, schema, set_rows)
             folder = root / partition_path(branch, commit)
             folder.mkdir(parents=True, exist_ok=True)
             pq.write_table(table, folder / f"run-{run_id}.parquet")
@@ -89,7 +85,7 @@ def export_store(store: "Store", directory: Any) -> Dict[str, int]:
             counts["files"] += 1
             counts["samples"] += table.num_rows
             counts["sets"] += len(set_rows["run_id"])
-    feather.write_feather(_runs_table(pa, db, checksums), root / "_runs.arrow", compression="zstd")
+    feather.write_feather(_runs_table(pa, native, checksums), root / "_runs.arrow", compression="zstd")
     (root / "_store.json").write_text(json.dumps({"format": FORMAT, "schema_version": store.schema_version}) + "\n",
                                       encoding="utf-8")
     return counts
@@ -105,21 +101,14 @@ def _sets_schema(pa: Any) -> Any:
                       ("file", pa.int64()), ("metadata", pa.string()), ("n", pa.int64()), ("iterations", pa.binary())])
 
 
-def _run_samples(db: Any, db_path: str, run_id: int, commit: str, branch: str, columns: Sequence[str], schema: Any,
+def _run_samples(native: Any, run_id: int, commit: str, branch: str, columns: Sequence[str], schema: Any,
                  set_rows: Dict[str, List[Any]]) -> Tuple[Any, str]:
     """One run's samples as a table (one row per sample, sets in recorded order) and its checksum;
     its set rows are appended to ``set_rows``."""
-    from .store import check_blob, content_hash
-
     pa = _pyarrow()
-    blobs, per_set_labels, units, hashed = [], [], [], []
-    for row in db.execute("SELECT set_id, name, labels, unit, process, direction, exact, file, metadata, samples,"
-                          " iterations FROM sets WHERE run_id = ? ORDER BY set_id", (run_id,)):
-        set_id, name, labels, unit, process, direction, exact, file, metadata, samples, iterations = row
-        check_blob(db_path, samples, set_id, "samples")
-        if iterations is not None:
-            check_blob(db_path, iterations, set_id, "iterations", len(samples))
-        hashed.append((name, labels, unit, process, samples, iterations, direction))
+    rows, checksum = native.export_sets(run_id, commit, branch)
+    blobs, per_set_labels, units = [], [], []
+    for name, labels, unit, process, samples, iterations, direction, exact, file, metadata in rows:
         for key, value in zip(_SET_FIELDS, (run_id, name, labels, unit, process, direction, exact, file, metadata,
                                             len(samples) // 8, iterations)):
             set_rows[key].append(value)
@@ -133,19 +122,17 @@ def _run_samples(db: Any, db_path: str, run_id: int, commit: str, branch: str, c
               .cast(pa.string()) for c in columns]
     arrays.append(pa.array(np.repeat(np.array(units, dtype=object), counts), pa.string()))
     arrays.append(pa.array(values.astype(np.float64), pa.float64()))
-    return pa.Table.from_arrays(arrays, schema=schema), content_hash(commit, branch, hashed)
+    return pa.Table.from_arrays(arrays, schema=schema), checksum
 
 
 _RUN_COLUMNS = ("run_id", "content_hash", "commit_sha", "branch", "time", "seq", "tool", "source", "warnings")
 
 
-def _runs_table(pa: Any, db: Any, checksums: Dict[int, str]) -> Any:
-    rows = db.execute(f"SELECT {', '.join('r.' + c for c in _RUN_COLUMNS)}, e.json FROM runs r LEFT JOIN environments e"
-                      " ON e.environment_id = r.environment_id ORDER BY r.run_id").fetchall()
+def _runs_table(pa: Any, native: Any, checksums: Dict[int, str]) -> Any:
+    rows = native.export_runs()
     data: Dict[str, List[Any]] = {c: [r[i] for r in rows] for i, c in enumerate(_RUN_COLUMNS)}
     data["environment"] = [r[len(_RUN_COLUMNS)] for r in rows]
-    data["files"] = [json.dumps(db.execute("SELECT position, file, format, metadata FROM run_files WHERE run_id = ?"
-                                           " ORDER BY position", (r[0],)).fetchall()) for r in rows]
+    data["files"] = [json.dumps([list(f) for f in r[-1]]) for r in rows]
     data["checksum"] = [checksums[r[0]] for r in rows]
     types = {"run_id": pa.int64(), "seq": pa.int64()}
     return pa.table({c: pa.array(v, types.get(c, pa.string())) for c, v in data.items()})
@@ -155,7 +142,7 @@ def import_store(store: "Store", directory: Any) -> Dict[str, int]:
     _pyarrow()
     import pyarrow.feather as feather
 
-    from .store import _Prepared, content_hash
+    from .store import content_hash
 
     root = Path(os.fspath(directory))
     marker = root / "_store.json"
@@ -172,25 +159,17 @@ def import_store(store: "Store", directory: Any) -> Dict[str, int]:
     by_run: Dict[int, List[Dict[str, Any]]] = {}
     for row in sets:
         by_run.setdefault(int(row["run_id"]), []).append(row)
-    db = store.connection
-    counts = {"imported": 0, "skipped": 0}
-    with store._transaction():
-        # Into an empty store, run ids and seqs are kept (the round trip is exact); else runs are appended.
-        empty = db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 0
-        for run in runs:
-            rows = _set_rows(root, run, by_run.get(int(run["run_id"]), []))
-            if content_hash(run["commit_sha"], run["branch"], rows) != run["checksum"]:
-                raise InputError(f"{root}: run {run['run_id']} does not match its checksum (damaged export)")
-            digest = run["content_hash"]  # as stored: a harness may have written its own
-            if db.execute("SELECT 1 FROM runs WHERE content_hash = ?", (digest,)).fetchone():
-                counts["skipped"] += 1
-                continue
-            prepared = _Prepared(digest, run["tool"], run["source"], run["environment"] or "{}", run["warnings"],
-                                 [tuple(f) for f in json.loads(run["files"])], rows)
-            keep = (int(run["run_id"]), int(run["seq"])) if empty else (None, None)
-            store._insert_run(prepared, run["commit_sha"], run["branch"], run["time"], keep[1], run_id=keep[0])
-            counts["imported"] += 1
-    return counts
+    prepared = []
+    for run in runs:
+        rows = _set_rows(root, run, by_run.get(int(run["run_id"]), []))
+        if content_hash(run["commit_sha"], run["branch"], rows) != run["checksum"]:
+            raise InputError(f"{root}: run {run['run_id']} does not match its checksum (damaged export)")
+        # The content hash as stored: a harness may have written its own.
+        prepared.append((run["run_id"], run["seq"], run["content_hash"], run["commit_sha"], run["branch"], run["time"],
+                         run["tool"], run["source"], run["environment"] or "{}", run["warnings"],
+                         json.loads(run["files"]), rows))
+    imported, skipped = store._native.import_runs(prepared)
+    return {"imported": imported, "skipped": skipped}
 
 
 def _set_rows(root: Path, run: Dict[str, Any], sets: List[Dict[str, Any]]) -> List[tuple]:

@@ -12,27 +12,25 @@ second waits, up to the busy timeout), and every record is one transaction: a pr
 mid-record leaves the store as it was. The schema is versioned (``PRAGMA user_version``) and older
 files are migrated forward when opened.
 
-The store itself (schema, migrations, reading runs back, a dataset as a run's rows and its content
-hash) is C++ (store/store.hpp, bound as ``_core.Store``). This skin adds the run's environment and
-a Python sqlite3 connection on the same file (:attr:`Store.connection`), which every write uses:
-the C++ connection only reads outside writes, so a transaction is always one connection's.
+The store is C++ (store/store.hpp and store/write_runs.hpp, bound as ``_core.Store``): the schema,
+migrations, recording, import and export, reading runs back. Every read and write of the file goes
+through that one C++ connection; no Python sqlite3 connection is opened on a store, since two SQLite
+copies in one process (the wheel bundles its own) break each other's file locks. SQLite errors are
+:class:`StoreError`, a ``sqlite3.OperationalError``. This skin converts arguments (a Dataset or
+paths) and gives results as dataclasses.
 """
 from __future__ import annotations
 
-import contextlib
-import datetime as _dt
-import hashlib
 import json
 import os
-import sqlite3
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _core
 from ._core import InputError
 from ._dataset import Dataset, PathLike, expand_paths, load
 
-__all__ = ["Store", "RunInfo", "RecordResult", "SCHEMA_VERSION", "APPLICATION_ID", "CI_VARIABLES",
+__all__ = ["Store", "StoreError", "RunInfo", "RecordResult", "SCHEMA_VERSION", "APPLICATION_ID", "CI_VARIABLES",
            "environment_diff", "commit_from_metadata", "ci_environment", "STORE_LABELS"]
 
 #: Schema version written by this benchreport (``PRAGMA user_version``).
@@ -48,6 +46,8 @@ STORE_LABELS: Tuple[str, ...] = _core.STORE_LABELS
 
 check_blob = _core.store_check_blob
 content_hash = _core.store_content_hash
+#: An SQLite failure on a store file (busy, locked, full, closed, I/O), naming the file; a sqlite3.OperationalError.
+StoreError = _core.StoreError
 
 #: Environment variables of CI systems recorded with every run (when set): the runner, its OS image.
 CI_VARIABLES: Tuple[str, ...] = (
@@ -86,33 +86,6 @@ class RecordResult:
     note: str = ""
 
 
-@dataclass
-class _Prepared:
-    """A dataset turned into rows, ready for one transaction (``_core.store_run_rows``)."""
-
-    content_hash: str
-    tool: Optional[str]
-    source: str
-    environment_json: str
-    warnings: Optional[str]
-    files: List[Tuple[int, str, Optional[str], str]]
-    sets: List[Tuple[Any, ...]]
-
-
-def _utc_time(text: Optional[str]) -> str:
-    """ISO-8601 UTC (``YYYY-MM-DDTHH:MM:SSZ``, fractions kept); a time without zone is taken as UTC."""
-    if text is None:
-        return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
-    try:
-        parsed = _dt.datetime.fromisoformat(text.strip().replace("Z", "+00:00").replace("z", "+00:00"))
-    except ValueError:
-        raise InputError(f"time {text!r}: expected an ISO-8601 date and time, e.g. 2026-12-05T19:30:00Z") from None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=_dt.timezone.utc)
-    utc = parsed.astimezone(_dt.timezone.utc)
-    return utc.strftime("%Y-%m-%dT%H:%M:%S") + (f".{utc.microsecond:06d}".rstrip("0") if utc.microsecond else "") + "Z"
-
-
 def commit_from_metadata(dataset: Dataset, keys: Sequence[str] = COMMIT_KEYS) -> Optional[str]:
     """The commit the tool wrote into its files (Nitro ``commitSha``, pyperf ``commit_id``), or None.
 
@@ -146,10 +119,8 @@ def environment_diff(old: Optional[Mapping[str, Any]], new: Optional[Mapping[str
 class Store:
     """A benchreport results store (one SQLite file); see the module docstring and docs/store.md."""
 
-    def __init__(self, native: Any, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> None:
+    def __init__(self, native: Any) -> None:
         self._native = native
-        self._busy_timeout = busy_timeout
-        self._db: Optional[sqlite3.Connection] = None
         self.path: str = native.path
 
     @classmethod
@@ -158,23 +129,10 @@ class Store:
 
         InputError when the file is not a benchreport store, is newer than this benchreport reads,
         or does not exist and ``create`` is False."""
-        return cls(_core.Store.open(path, create, busy_timeout), busy_timeout)
-
-    @contextlib.contextmanager
-    def _transaction(self) -> Iterator[None]:
-        """BEGIN IMMEDIATE … COMMIT on :attr:`connection`: one writer at a time (others wait up to the
-        busy timeout), all or nothing."""
-        self.connection.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self.connection.execute("ROLLBACK")
-            raise
-        self.connection.execute("COMMIT")
+        return cls(_core.Store.open(os.fsencode(path), create, busy_timeout))
 
     def close(self) -> None:
-        if self._db is not None:
-            self._db.close()
+        """Close the connection; closing again does nothing (a closed store's methods raise StoreError)."""
         self._native.close()
 
     def __enter__(self) -> "Store":
@@ -187,16 +145,6 @@ class Store:
     def schema_version(self) -> int:
         return int(self._native.schema_version)
 
-    @property
-    def connection(self) -> sqlite3.Connection:
-        """The SQLite connection (autocommit; wrap writes in BEGIN IMMEDIATE … COMMIT), opened on first use."""
-        if self._db is None:
-            self._db = sqlite3.connect(self.path, timeout=self._busy_timeout, isolation_level=None,
-                                       check_same_thread=False)
-            for pragma in ("foreign_keys = ON", "synchronous = NORMAL", f"cache_size = -{CACHE_KIB}"):
-                self._db.execute(f"PRAGMA {pragma}")
-        return self._db
-
     # --- recording ----------------------------------------------------
     def record(self, dataset_or_paths: Union[Dataset, PathLike, Iterable[PathLike]], commit: Optional[str] = None,
                branch: Optional[str] = None, time: Optional[str] = None,
@@ -208,23 +156,11 @@ class Store:
         ``branch``. ``time`` is ISO-8601 (default now, UTC). The environment recorded is the tool's
         context, the CI variables set (:data:`CI_VARIABLES`) and ``environment`` (``--env KEY=VALUE``).
         A run whose content (commit, branch, sets and samples) is already stored is skipped:
-        ``RecordResult(None, note)``."""
+        ``RecordResult(None, note)``. One transaction: a failed record leaves the store as it was."""
         dataset, source = self._as_dataset(dataset_or_paths)
-        commit_sha, branch_name = _core.store_run_identity(dataset._ds, commit, branch, source)
-        when = _utc_time(time)
-        env = _core.store_environment_json(dataset._ds, ci_environment(),
-                                           {str(k): str(v) for k, v in (environment or {}).items()})
-        digest, tool, warnings, files, sets = _core.store_run_rows(dataset._ds, commit_sha, branch_name)
-        prepared = _Prepared(digest, tool, source, env, warnings, files, sets)
-        with self._transaction():
-            existing = self.connection.execute("SELECT run_id, commit_sha, branch FROM runs WHERE content_hash = ?",
-                                               (prepared.content_hash,)).fetchone()
-            if existing is not None:
-                return RecordResult(None, f"already recorded as run {existing[0]} (commit {existing[1]} on "
-                                          f"{existing[2]}); skipped")
-            run_id = self._insert_run(prepared, commit_sha, branch_name, when, None)
-        return RecordResult(run_id, f"recorded run {run_id}: {len(prepared.sets)} sets, commit {commit_sha} "
-                                    f"on {branch_name}")
+        env = {str(k): str(v) for k, v in (environment or {}).items()}
+        run_id, note = self._native.record(dataset._ds, source, commit, branch, time, ci_environment(), env)
+        return RecordResult(run_id, note)
 
     def _as_dataset(self, given: Any) -> Tuple[Dataset, str]:
         if isinstance(given, Dataset):
@@ -232,43 +168,6 @@ class Store:
         items = [given] if isinstance(given, (str, os.PathLike)) else list(given)
         paths = expand_paths(items)
         return load(paths), "\n".join(paths)
-
-    def _insert_run(self, prepared: _Prepared, commit_sha: str, branch: str, time: str, seq: Optional[int],
-                    run_id: Optional[int] = None) -> int:
-        db = self.connection
-        environment_id = self._environment_id(prepared.environment_json)
-        if seq is None:
-            seq = self._seq_of(branch, commit_sha)
-        cursor = db.execute(
-            "INSERT INTO runs(run_id, content_hash, commit_sha, branch, time, seq, tool, source, environment_id,"
-            " warnings) VALUES (?,?,?,?,?,?,?,?,?,?)",
-            (run_id, prepared.content_hash, commit_sha, branch, time, seq, prepared.tool, prepared.source,
-             environment_id, prepared.warnings))
-        run_id = int(cursor.lastrowid or 0)
-        db.executemany("INSERT INTO run_files(run_id, position, file, format, metadata) VALUES (?,?,?,?,?)",
-                       [(run_id, *f) for f in prepared.files])
-        self._insert_sets(run_id, prepared.sets)
-        return run_id
-
-    def _insert_sets(self, run_id: int, rows: List[Tuple[Any, ...]]) -> None:
-        self.connection.executemany(
-            "INSERT INTO sets(run_id, name, labels, unit, process, samples, iterations, direction, exact, file,"
-            " metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?)", ((run_id, *row) for row in rows))
-
-    def _seq_of(self, branch: str, commit_sha: str) -> int:
-        """The commit's place on the branch: its earlier runs' seq, else one past the last."""
-        row = self.connection.execute("SELECT seq FROM runs WHERE branch = ? AND commit_sha = ? LIMIT 1",
-                                      (branch, commit_sha)).fetchone()
-        if row is not None:
-            return int(row[0])
-        last = self.connection.execute("SELECT MAX(seq) FROM runs WHERE branch = ?", (branch,)).fetchone()[0]
-        return 0 if last is None else int(last) + 1
-
-    def _environment_id(self, text: str) -> int:
-        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-        self.connection.execute("INSERT OR IGNORE INTO environments(hash, json) VALUES (?, ?)", (digest, text))
-        return int(self.connection.execute("SELECT environment_id FROM environments WHERE hash = ?",
-                                           (digest,)).fetchone()[0])
 
     # --- reading ------------------------------------------------------
     def runs(self, branch: Optional[str] = None) -> List[RunInfo]:

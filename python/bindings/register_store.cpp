@@ -1,7 +1,6 @@
-// Bindings for store/store.hpp and store/run_rows.hpp: the results store's
-// connection (open, runs, reading runs back) and a dataset as one run's rows.
-// benchreport.store wraps them (its Store adds recording and a Python sqlite3
-// connection on the same file for the other stages' SQL).
+// Bindings for store/store.hpp, store/write_runs.hpp and store/run_rows.hpp:
+// the results store's one connection (open, record, import, export, reading
+// runs back) and a dataset as one run's rows. benchreport.store wraps them.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -22,6 +21,7 @@
 #include "benchreport/store/store.hpp"
 #include "benchreport/store/summarise_runs.hpp"
 #include "benchreport/store/summary_cache.hpp"
+#include "benchreport/store/write_runs.hpp"
 #include "arrays.hpp"
 #include "register.hpp"
 
@@ -63,16 +63,69 @@ py::tuple set_tuple(const SetRow& s) {
                         s.direction, s.exact, s.file, s.metadata);
 }
 
-// A `sets` row from Python (name, labels, unit, process, samples, iterations, direction, ...): what the hash reads.
-SetRow hashed_row(const py::handle& row) {
+template <class T>
+std::optional<T> optional_cell(const py::handle& cell) {
+  if (cell.is_none()) return std::nullopt;
+  return cell.cast<T>();
+}
+
+// A `sets` row from Python (name, labels, unit, process, samples, iterations, direction, exact, file, metadata).
+SetRow set_row(const py::handle& row) {
   const auto cells = py::reinterpret_borrow<py::sequence>(row);
-  SetRow out;
-  out.labels = cells[1].cast<std::string>();
-  out.unit = cells[2].cast<std::string>();
-  out.samples = cells[4].cast<std::string>();
-  if (!cells[5].is_none()) out.iterations = cells[5].cast<std::string>();
-  if (!cells[6].is_none()) out.direction = cells[6].cast<std::string>();
+  return {cells[0].cast<std::string>(),
+          cells[1].cast<std::string>(),
+          cells[2].cast<std::string>(),
+          optional_cell<std::int64_t>(cells[3]),
+          cells[4].cast<std::string>(),
+          optional_cell<std::string>(cells[5]),
+          optional_cell<std::string>(cells[6]),
+          optional_cell<std::int64_t>(cells[7]),
+          optional_cell<std::int64_t>(cells[8]),
+          optional_cell<std::string>(cells[9])};
+}
+
+py::list file_tuples(const std::vector<store::FileRow>& files) {
+  py::list out;
+  for (const auto& f : files) out.append(py::make_tuple(f.position, f.file, f.format, f.metadata));
   return out;
+}
+
+// A run of an export as Python gives it: (run_id, seq, content_hash, commit_sha, branch, time, tool,
+// source, environment JSON, warnings JSON, files as (position, file, format, metadata), sets rows).
+store::FullRun full_run(const py::handle& given) {
+  const auto cells = py::reinterpret_borrow<py::sequence>(given);
+  store::FullRun run{optional_cell<std::int64_t>(cells[0]), optional_cell<std::int64_t>(cells[1]),
+                     cells[3].cast<std::string>(),          cells[4].cast<std::string>(),
+                     cells[5].cast<std::string>(),          optional_cell<std::string>(cells[7]),
+                     optional_cell<std::string>(cells[8]),  {}};
+  run.rows.content_hash = cells[2].cast<std::string>();
+  run.rows.tool = optional_cell<std::string>(cells[6]);
+  run.rows.warnings = optional_cell<std::string>(cells[9]);
+  for (const auto& f : cells[10]) {
+    const auto file = py::reinterpret_borrow<py::sequence>(f);
+    run.rows.files.push_back({file[0].cast<std::int64_t>(), file[1].cast<std::string>(),
+                              optional_cell<std::string>(file[2]), file[3].cast<std::string>()});
+  }
+  for (const auto& row : cells[11]) run.rows.sets.push_back(set_row(row));
+  return run;
+}
+
+// SQLite errors as benchreport.store.StoreError, a sqlite3.OperationalError (so `except
+// sqlite3.OperationalError` keeps working); the text keeps a non-UTF-8 file name's bytes.
+void register_store_error(py::module_& m) {
+  static py::exception<store::StoreError> error(m, "StoreError",
+                                                py::module_::import("sqlite3").attr("OperationalError"));
+  error.doc() = "An SQLite failure on a store file (busy, locked, full, closed, I/O); the message names the file.";
+  py::register_exception_translator([](std::exception_ptr thrown) {
+    try {
+      if (thrown) std::rethrow_exception(thrown);
+    } catch (const store::StoreError& e) {
+      const std::string_view text = e.what();
+      py::object message = py::reinterpret_steal<py::object>(
+          PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "surrogateescape"));
+      PyErr_SetObject(error.ptr(), message.ptr());
+    }
+  });
 }
 
 Labels labels_of(const std::map<std::string, std::string>& pairs) { return {pairs.begin(), pairs.end()}; }
@@ -112,20 +165,82 @@ py::tuple acknowledge(const store::Store& s, const std::string& spec, const std:
 }  // namespace
 
 void register_store(py::module_& m) {
+  register_store_error(m);
   py::class_<store::Store>(m, "Store",
-                           "The results store's SQLite connection (store/store.hpp); see benchreport.store.")
+                           "The results store's one SQLite connection (store/store.hpp): every read and write of\n"
+                           "the file goes through it. See benchreport.store.")
       .def_static(
           "open",
-          [](const py::object& path, bool create, double busy_timeout) {
-            const auto text = py::module_::import("os").attr("fspath")(path).cast<std::string>();
+          [](const py::bytes& path, bool create, double busy_timeout) {
+            std::string file = path;
             py::gil_scoped_release release;
-            return store::Store::open(text, create, busy_timeout);
+            return store::Store::open(file, create, busy_timeout);
           },
           "path"_a, "create"_a = true, "busy_timeout"_a = store::kDefaultBusyTimeout,
-          "Opens (with create, makes) the store, migrating an older schema forward.")
-      .def_property_readonly("path", &store::Store::path)
+          "Opens (with create, makes) the store at ``path`` (bytes, os.fsencode's), migrating an older schema\n"
+          "forward.")
+      .def_property_readonly(
+          "path", [](const store::Store& s) { return py::module_::import("os").attr("fsdecode")(py::bytes(s.path())); },
+          "The store's file, as os.fsdecode gives it.")
       .def_property_readonly("schema_version", &store::Store::schema_version)
-      .def("close", &store::Store::close)
+      .def("close", &store::Store::close, "Closes the connection; closing again does nothing.")
+      .def(
+          "record",
+          [](const store::Store& s, const Dataset& dataset, const std::string& source,
+             const std::optional<std::string>& commit, const std::optional<std::string>& branch,
+             const std::optional<std::string>& time, const std::map<std::string, std::string>& ci,
+             const std::map<std::string, std::string>& env) {
+            const store::RecordRequest request{source, commit, branch, time, labels_of(ci), labels_of(env)};
+            py::gil_scoped_release release;
+            const store::Recorded recorded = store::record(s, dataset, request);
+            return std::make_tuple(recorded.run_id, recorded.note);
+          },
+          "dataset"_a, "source"_a, "commit"_a = py::none(), "branch"_a = py::none(), "time"_a = py::none(),
+          "ci"_a = std::map<std::string, std::string>(), "env"_a = std::map<std::string, std::string>(),
+          "Stores ``dataset`` (read from ``source``, its files one a line) as one run in one transaction:\n"
+          "(run id, note), or (None, note) when a run with the same content is stored. The commit and branch\n"
+          "come from the files' metadata, else ``commit``/``branch``; ``time`` is ISO-8601 (None: now), kept\n"
+          "in UTC; the environment is the tool's context, ``ci`` and ``env``.")
+      .def(
+          "import_runs",
+          [](const store::Store& s, const py::iterable& runs) {
+            std::vector<store::FullRun> given;
+            for (const auto& run : runs) given.push_back(full_run(run));
+            py::gil_scoped_release release;
+            const store::ImportCounts counts = store::import_runs(s, given);
+            return std::make_tuple(counts.imported, counts.skipped);
+          },
+          "runs"_a,
+          "Adds the runs of an export in one transaction: (imported, skipped). Each run is (run_id, seq,\n"
+          "content_hash, commit_sha, branch, time, tool, source, environment JSON, warnings JSON, files as\n"
+          "(position, file, format, metadata), sets rows as store_run_rows gives them). Into an empty store\n"
+          "ids and seqs are kept, else runs are appended; a stored content hash is skipped.")
+      .def(
+          "export_runs",
+          [](const store::Store& s) {
+            py::list out;
+            for (const store::FullRun& r : store::export_runs(s)) {
+              out.append(py::make_tuple(*r.run_id, r.rows.content_hash, r.commit_sha, r.branch, r.time, *r.seq,
+                                        r.rows.tool, r.source, r.rows.warnings, r.environment_json,
+                                        file_tuples(r.rows.files)));
+            }
+            return out;
+          },
+          "Every run by id as (run_id, content_hash, commit_sha, branch, time, seq, tool, source, warnings JSON,\n"
+          "environment JSON, files as (position, file, format, metadata)).")
+      .def(
+          "export_sets",
+          [](const store::Store& s, std::int64_t run_id, const std::string& commit_sha, const std::string& branch) {
+            const std::vector<SetRow> rows = store::export_sets(s, run_id);
+            py::list sets;
+            for (const SetRow& row : rows) sets.append(set_tuple(row));
+            return py::make_tuple(sets, store::content_hash(commit_sha, branch, rows));
+          },
+          "run_id"_a, "commit_sha"_a, "branch"_a,
+          "One run's sets rows in recorded order (as store_run_rows gives them; blobs checked) and the run's\n"
+          "content hash computed from them (commit_sha and branch are the run's).")
+      .def("label_names", &store::label_names,
+           "Every label name of the stored sets, sorted, less the store's own (commit, branch, run).")
       .def(
           "runs",
           [](const store::Store& s, const std::optional<std::string>& branch) {
@@ -183,8 +298,7 @@ void register_store(py::module_& m) {
       "store_run_rows",
       [](const Dataset& dataset, const std::string& commit_sha, const std::string& branch) {
         const store::RunRows rows = store::run_rows(dataset, commit_sha, branch);
-        py::list files;
-        for (const auto& f : rows.files) files.append(py::make_tuple(f.position, f.file, f.format, f.metadata));
+        py::list files = file_tuples(rows.files);
         py::list sets;
         for (const auto& s : rows.sets) sets.append(set_tuple(s));
         return py::make_tuple(rows.content_hash, rows.tool, rows.warnings, files, sets);
@@ -195,7 +309,7 @@ void register_store(py::module_& m) {
       "store_content_hash",
       [](const std::string& commit_sha, const std::string& branch, const py::iterable& rows) {
         std::vector<SetRow> sets;
-        for (const auto& row : rows) sets.push_back(hashed_row(row));
+        for (const auto& row : rows) sets.push_back(set_row(row));
         return store::content_hash(commit_sha, branch, sets);
       },
       "commit_sha"_a, "branch"_a, "rows"_a,

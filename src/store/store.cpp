@@ -6,12 +6,12 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
-#include <simdjson.h>
 #include <utility>
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/data/direction.hpp"
 #include "benchreport/data/units.hpp"
+#include "benchreport/store/stored_json.hpp"
 #include "store/sqlite.hpp"
 
 namespace benchreport::store {
@@ -71,80 +71,10 @@ StoredRun stored_run(const Statement& row) {
           row.integer(4), row.optional_text(5), row.optional_text(6), row.optional_text(7)};
 }
 
-// What Python calls a cell's type, for the message about a cell that is not a blob.
-std::string_view python_type(int sqlite_type) {
-  switch (sqlite_type) {
-    case SQLITE_INTEGER: return "int";
-    case SQLITE_FLOAT: return "float";
-    case SQLITE_TEXT: return "str";
-    case SQLITE_NULL: return "NoneType";
-    default: return "bytes";
-  }
-}
-
-std::optional<std::size_t> blob_size(const Statement& row, int column) {
-  if (row.type(column) != SQLITE_BLOB) return std::nullopt;
-  return row.bytes(column).size();
-}
-
 void append_float64(std::vector<double>& out, std::string_view bytes) {
   const std::size_t at = out.size();
   out.resize(at + bytes.size() / sizeof(double));
   if (!bytes.empty()) std::memcpy(out.data() + at, bytes.data(), bytes.size());
-}
-
-std::string json_text(simdjson::ondemand::value value, std::string_view where) {
-  std::string_view text;
-  if (value.get_string().get(text) != simdjson::SUCCESS) throw InputError(fmt::format("{}: expected a string", where));
-  return std::string(text);
-}
-
-// A stored labels object, less the labels the store adds itself.
-Labels parse_labels(std::string_view text, std::string_view where) {
-  simdjson::ondemand::parser parser;
-  simdjson::padded_string json(text);
-  Labels out;
-  simdjson::ondemand::document document;
-  simdjson::ondemand::object object;
-  if (parser.iterate(json).get(document) != simdjson::SUCCESS ||
-      document.get_object().get(object) != simdjson::SUCCESS) {
-    throw InputError(fmt::format("{}: labels {} are not a JSON object", where, text));
-  }
-  for (auto field : object) {
-    std::string_view key;
-    if (field.unescaped_key().get(key) != simdjson::SUCCESS) throw InputError(fmt::format("{}: bad labels", where));
-    if (std::find(kStoreLabels.begin(), kStoreLabels.end(), key) != kStoreLabels.end()) continue;
-    out.emplace_back(std::string(key), json_text(field.value(), where));
-  }
-  return out;
-}
-
-// A JSON list of strings ([[key, text], ...] flattened when `pairs`).
-std::vector<std::string> parse_strings(std::string_view text, std::string_view where) {
-  simdjson::ondemand::parser parser;
-  simdjson::padded_string json(text);
-  std::vector<std::string> out;
-  simdjson::ondemand::document document;
-  simdjson::ondemand::array array;
-  if (parser.iterate(json).get(document) != simdjson::SUCCESS || document.get_array().get(array) != simdjson::SUCCESS) {
-    throw InputError(fmt::format("{}: {} is not a JSON list", where, text));
-  }
-  for (auto item : array) {
-    simdjson::ondemand::array pair;
-    if (item.get_array().get(pair) == simdjson::SUCCESS) {
-      for (auto part : pair) out.push_back(json_text(part.value(), where));
-    } else {
-      out.push_back(json_text(item.value(), where));
-    }
-  }
-  return out;
-}
-
-Metadata parse_metadata(std::string_view text, std::string_view where) {
-  const std::vector<std::string> flat = parse_strings(text, where);
-  Metadata out;
-  for (std::size_t i = 0; i + 1 < flat.size(); i += 2) out.emplace_back(flat[i], flat[i + 1]);
-  return out;
 }
 
 // A set's iterations cell, checked once every samples cell of the run is.
@@ -187,7 +117,7 @@ Store Store::open(const std::string& path, bool create, double busy_timeout) {
   try {
     store.prepare();
   } catch (const SqliteError& e) {
-    throw InputError(fmt::format("{}: not a benchreport store ({})", path, e.what()));
+    throw InputError(fmt::format("{}: not a benchreport store ({})", path, e.message()));
   }
   return store;
 }
@@ -205,12 +135,17 @@ Store& Store::operator=(Store&& other) noexcept {
 
 Store::~Store() { close(); }
 
+sqlite3* Store::handle() const {
+  if (db_ == nullptr) throw StoreError(path_, "the store is closed");
+  return db_;
+}
+
 void Store::close() noexcept {
   sqlite3_close_v2(db_);
   db_ = nullptr;
 }
 
-int Store::schema_version() const { return static_cast<int>(query_integer(db_, "PRAGMA user_version")); }
+int Store::schema_version() const { return static_cast<int>(query_integer(handle(), "PRAGMA user_version")); }
 
 void Store::prepare() {
   execute(db_, "PRAGMA foreign_keys = ON");
@@ -223,18 +158,13 @@ void Store::prepare() {
   // into the case_summaries index, whose pages then stay in memory instead of being re-read.
   execute(db_, fmt::format("PRAGMA cache_size = -{}", kCacheKib));
   if (version == kSchemaVersion) return;
-  execute(db_, "BEGIN IMMEDIATE");
-  try {
+  in_transaction(db_, [&] {
     version = check_version();  // another process may have created or migrated it meanwhile
     for (; version < kSchemaVersion; ++version) {
       migrate(db_, version);
       if (version > 0) execute(db_, fmt::format("PRAGMA user_version = {}", version + 1));
     }
-    execute(db_, "COMMIT");
-  } catch (...) {
-    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-    throw;
-  }
+  });
 }
 
 int Store::check_version() const {
@@ -262,7 +192,7 @@ int Store::check_version() const {
 
 std::vector<StoredRun> Store::runs(const std::optional<std::string>& branch) const {
   Statement query(
-      db_, std::string(kRunColumns) + (branch ? " WHERE r.branch = ?" : "") + " ORDER BY r.branch, r.seq, r.run_id");
+      handle(), std::string(kRunColumns) + (branch ? " WHERE r.branch = ?" : "") + " ORDER BY r.branch, r.seq, r.run_id");
   if (branch) query.bind(1, *branch);
   std::vector<StoredRun> out;
   while (query.step()) out.push_back(stored_run(query));
@@ -270,7 +200,7 @@ std::vector<StoredRun> Store::runs(const std::optional<std::string>& branch) con
 }
 
 StoredRun Store::run(std::int64_t run_id) const {
-  Statement query(db_, std::string(kRunColumns) + " WHERE r.run_id = ?");
+  Statement query(handle(), std::string(kRunColumns) + " WHERE r.run_id = ?");
   query.bind(1, run_id);
   if (!query.step()) throw InputError(fmt::format("{}: no run {}", path_, run_id));
   return stored_run(query);
@@ -285,7 +215,7 @@ ReadRuns Store::read_runs(std::span<const StoredRun> runs) const {
   bool any_iterations = false;
   for (const StoredRun& info : runs) {
     std::map<std::int64_t, std::string> names;  // file position -> run name in the dataset
-    Statement files(db_, "SELECT position, file, format, metadata FROM run_files WHERE run_id = ? ORDER BY position");
+    Statement files(handle(), "SELECT position, file, format, metadata FROM run_files WHERE run_id = ? ORDER BY position");
     files.bind(1, info.run_id);
     while (files.step()) {
       std::string file = files.text(1);
@@ -296,7 +226,7 @@ ReadRuns Store::read_runs(std::span<const StoredRun> runs) const {
       if (const std::string format = files.text(2); !format.empty()) out.dataset.set_run_format(name, format);
       names[files.integer(0)] = std::move(name);
     }
-    Statement rows(db_,
+    Statement rows(handle(),
                    "SELECT set_id, labels, unit, samples, iterations, direction, exact, file, metadata FROM sets"
                    " WHERE run_id = ? ORDER BY set_id");
     rows.bind(1, info.run_id);
@@ -305,18 +235,18 @@ ReadRuns Store::read_runs(std::span<const StoredRun> runs) const {
     std::vector<IterationCell> iteration_cells;
     while (rows.step()) {
       const std::int64_t set_id = rows.integer(0);
-      check_blob(path_, blob_size(rows, 3), python_type(rows.type(3)), set_id, "samples");
+      check_blob(path_, rows.blob_size(3), python_type_name(rows.type(3)), set_id, "samples");
       PendingSet set;
       const std::string text = rows.text(1);
       if (std::find(texts.begin(), texts.end(), text) == texts.end()) texts.push_back(text);
       auto found = parsed.find(text);
-      if (found == parsed.end()) found = parsed.emplace(text, parse_labels(text, path_)).first;
+      if (found == parsed.end()) found = parsed.emplace(text, parse_stored_labels(text, path_)).first;
       set.labels = found->second;
       set.labels.insert(set.labels.end(),
                         {{"commit", info.commit_sha}, {"branch", info.branch}, {"run", std::to_string(info.run_id)}});
       set.unit = rows.text(2);
       set.samples = std::string(rows.bytes(3));
-      iteration_cells.push_back({set_id, rows.is_null(4), blob_size(rows, 4), python_type(rows.type(4))});
+      iteration_cells.push_back({set_id, rows.is_null(4), rows.blob_size(4), python_type_name(rows.type(4))});
       if (!rows.is_null(4)) {
         set.iterations = std::string(rows.bytes(4));
         any_iterations = true;
@@ -328,7 +258,7 @@ ReadRuns Store::read_runs(std::span<const StoredRun> runs) const {
         if (name != names.end()) set.run = name->second;
       }
       if (const auto metadata = rows.optional_text(8); metadata && !metadata->empty()) {
-        set.metadata = parse_metadata(*metadata, path_);
+        set.metadata = parse_stored_metadata(*metadata, path_);
       }
       sets.push_back(std::move(set));
     }
@@ -340,10 +270,10 @@ ReadRuns Store::read_runs(std::span<const StoredRun> runs) const {
         check_blob(path_, cell.bytes, cell.type, cell.set_id, "iterations", sets[first_set + i].samples.size());
       }
     }
-    Statement run_warnings(db_, "SELECT warnings FROM runs WHERE run_id = ?");
+    Statement run_warnings(handle(), "SELECT warnings FROM runs WHERE run_id = ?");
     run_warnings.bind(1, info.run_id);
     if (run_warnings.step() && !run_warnings.is_null(0) && !run_warnings.text(0).empty()) {
-      for (auto& warning : parse_strings(run_warnings.text(0), path_)) warnings.push_back(std::move(warning));
+      for (auto& warning : parse_stored_strings(run_warnings.text(0), path_)) warnings.push_back(std::move(warning));
     }
   }
   std::map<std::string, Unit> units;  // a run repeats a few symbols over 10^4 sets

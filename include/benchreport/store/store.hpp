@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,20 @@ inline constexpr std::int64_t kApplicationId = 0x62525354;  // PRAGMA applicatio
 inline constexpr int kCacheKib = 65536;                     // page cache of a connection
 inline constexpr double kDefaultBusyTimeout = 600.0;        // seconds a writer waits for another's transaction
 using benchreport::kStoreLabels;                            // data/label_roles.hpp
+
+// An SQLite failure on a store file (busy, locked, full, closed, I/O): the
+// file's path, then what went wrong. Python sees benchreport.store.StoreError,
+// a sqlite3.OperationalError.
+class StoreError : public std::runtime_error {
+ public:
+  StoreError(const std::string& path, const std::string& message)
+      : std::runtime_error(path.empty() ? message : path + ": " + message), message_(message) {}
+  // What went wrong, without the path.
+  const std::string& message() const noexcept { return message_; }
+
+ private:
+  std::string message_;
+};
 
 // One row of `runs` with its environment's JSON (none for version 1 runs).
 struct StoredRun {
@@ -61,8 +76,9 @@ class Store {
   bool is_open() const noexcept { return db_ != nullptr; }
   void close() noexcept;
   int schema_version() const;
-  // The SQLite connection, for the store's other concepts (store/acknowledge.hpp).
-  sqlite3* handle() const noexcept { return db_; }
+  // The SQLite connection, for the store's other concepts (store/acknowledge.hpp):
+  // every read and write of the file goes through it. StoreError once closed.
+  sqlite3* handle() const;
 
   // Runs by branch, seq and id; only `branch`'s when given.
   std::vector<StoredRun> runs(const std::optional<std::string>& branch = std::nullopt) const;
