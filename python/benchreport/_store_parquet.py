@@ -75,24 +75,21 @@ def export_store(store: "Store", directory: Any) -> Dict[str, int]:
     with pa.ipc.new_file(str(root / "_sets.arrow"), sets_schema,
                          options=pa.ipc.IpcWriteOptions(compression="zstd")) as sets_file:
         for run_id, commit, branch in runs:
-            set_rows: Dict[str, List[Any]] = {k: [] for k in _SET_FIELDS}
-            table, checksums[run_id] = _run_samples(native, run_id, commit, branch, columns, schema, set_rows)
+            part = native.export_sets(run_id, commit, branch, columns)
+            table = _samples_table(pa, part, schema)
+            checksums[run_id] = part["checksum"]
             folder = root / partition_path(branch, commit)
             folder.mkdir(parents=True, exist_ok=True)
             pq.write_table(table, folder / f"run-{run_id}.parquet")
-            sets_file.write_batch(pa.record_batch(set_rows, schema=sets_schema))
+            sets_file.write_batch(pa.record_batch(part["sets"], schema=sets_schema))
             counts["runs"] += 1
             counts["files"] += 1
             counts["samples"] += table.num_rows
-            counts["sets"] += len(set_rows["run_id"])
+            counts["sets"] += len(part["counts"])
     feather.write_feather(_runs_table(pa, native, checksums), root / "_runs.arrow", compression="zstd")
     (root / "_store.json").write_text(json.dumps({"format": FORMAT, "schema_version": store.schema_version}) + "\n",
                                       encoding="utf-8")
     return counts
-
-
-_SET_FIELDS = ("run_id", "name", "labels", "unit", "process", "direction", "exact", "file", "metadata", "n",
-               "iterations")
 
 
 def _sets_schema(pa: Any) -> Any:
@@ -101,28 +98,14 @@ def _sets_schema(pa: Any) -> Any:
                       ("file", pa.int64()), ("metadata", pa.string()), ("n", pa.int64()), ("iterations", pa.binary())])
 
 
-def _run_samples(native: Any, run_id: int, commit: str, branch: str, columns: Sequence[str], schema: Any,
-                 set_rows: Dict[str, List[Any]]) -> Tuple[Any, str]:
-    """One run's samples as a table (one row per sample, sets in recorded order) and its checksum;
-    its set rows are appended to ``set_rows``."""
-    pa = _pyarrow()
-    rows, checksum = native.export_sets(run_id, commit, branch)
-    blobs, per_set_labels, units = [], [], []
-    for name, labels, unit, process, samples, iterations, direction, exact, file, metadata in rows:
-        for key, value in zip(_SET_FIELDS, (run_id, name, labels, unit, process, direction, exact, file, metadata,
-                                            len(samples) // 8, iterations)):
-            set_rows[key].append(value)
-        blobs.append(samples)
-        per_set_labels.append(json.loads(labels))
-        units.append(unit)
-    counts = np.array([len(b) // 8 for b in blobs], dtype=np.int64)
-    values = np.frombuffer(b"".join(blobs), dtype="<f8")
-    arrays = [pa.DictionaryArray.from_arrays(pa.array(np.repeat(np.arange(len(blobs), dtype=np.int32), counts)),
-                                             pa.array([labels.get(c) for labels in per_set_labels], pa.string()))
-              .cast(pa.string()) for c in columns]
-    arrays.append(pa.array(np.repeat(np.array(units, dtype=object), counts), pa.string()))
-    arrays.append(pa.array(values.astype(np.float64), pa.float64()))
-    return pa.Table.from_arrays(arrays, schema=schema), checksum
+def _samples_table(pa: Any, part: Dict[str, Any], schema: Any) -> Any:
+    """One run's samples (``_core.Store.export_sets``) as a table: one row per sample, its set's
+    label values (dictionary-encoded per set), unit and value."""
+    index = pa.array(np.repeat(np.arange(len(part["counts"]), dtype=np.int32), part["counts"]))
+    arrays = [pa.DictionaryArray.from_arrays(index, pa.array(values, pa.string())).cast(pa.string())
+              for values in [*part["labels"], part["units"]]]
+    arrays.append(pa.array(part["values"], pa.float64()))
+    return pa.Table.from_arrays(arrays, schema=schema)
 
 
 _RUN_COLUMNS = ("run_id", "content_hash", "commit_sha", "branch", "time", "seq", "tool", "source", "warnings")

@@ -4,6 +4,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <array>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <string>
@@ -72,16 +74,11 @@ std::optional<T> optional_cell(const py::handle& cell) {
 // A `sets` row from Python (name, labels, unit, process, samples, iterations, direction, exact, file, metadata).
 SetRow set_row(const py::handle& row) {
   const auto cells = py::reinterpret_borrow<py::sequence>(row);
-  return {cells[0].cast<std::string>(),
-          cells[1].cast<std::string>(),
-          cells[2].cast<std::string>(),
-          optional_cell<std::int64_t>(cells[3]),
-          cells[4].cast<std::string>(),
-          optional_cell<std::string>(cells[5]),
-          optional_cell<std::string>(cells[6]),
-          optional_cell<std::int64_t>(cells[7]),
-          optional_cell<std::int64_t>(cells[8]),
-          optional_cell<std::string>(cells[9])};
+  return {cells[0].cast<std::string>(),          cells[1].cast<std::string>(),
+          cells[2].cast<std::string>(),          optional_cell<std::int64_t>(cells[3]),
+          cells[4].cast<std::string>(),          optional_cell<std::string>(cells[5]),
+          optional_cell<std::string>(cells[6]),  optional_cell<std::int64_t>(cells[7]),
+          optional_cell<std::int64_t>(cells[8]), optional_cell<std::string>(cells[9])};
 }
 
 py::list file_tuples(const std::vector<store::FileRow>& files) {
@@ -108,6 +105,40 @@ store::FullRun full_run(const py::handle& given) {
   }
   for (const auto& row : cells[11]) run.rows.sets.push_back(set_row(row));
   return run;
+}
+
+// The columns of an export's _sets.arrow, in order.
+constexpr std::array<const char*, 11> kExportSetColumns{"run_id", "name", "labels",   "unit", "process",   "direction",
+                                                        "exact",  "file", "metadata", "n",    "iterations"};
+
+// One run as Python's export writes it (see the export_sets binding).
+py::dict export_sets(const store::Store& s, std::int64_t run_id, const std::string& commit_sha,
+                     const std::string& branch, const std::vector<std::string>& columns) {
+  const std::vector<SetRow> rows = store::export_sets(s, run_id);
+  std::vector<double> values;
+  std::vector<std::int64_t> counts;
+  std::vector<py::list> sets(kExportSetColumns.size());
+  py::list units;
+  for (const SetRow& row : rows) {
+    const std::size_t n = row.samples.size() / sizeof(double);
+    values.resize(values.size() + n);
+    if (n != 0) std::memcpy(values.data() + values.size() - n, row.samples.data(), row.samples.size());
+    counts.push_back(static_cast<std::int64_t>(n));
+    units.append(row.unit);
+    const py::tuple cells = py::make_tuple(run_id, row.name, row.labels, row.unit, row.process, row.direction,
+                                           row.exact, row.file, row.metadata, n, optional_bytes(row.iterations));
+    for (std::size_t c = 0; c < sets.size(); ++c) sets[c].append(cells[c]);
+  }
+  py::dict set_columns;
+  for (std::size_t c = 0; c < sets.size(); ++c) set_columns[kExportSetColumns[c]] = sets[c];
+  py::dict out;
+  out["values"] = py::array_t<double>(static_cast<py::ssize_t>(values.size()), values.data());
+  out["counts"] = py::array_t<std::int64_t>(static_cast<py::ssize_t>(counts.size()), counts.data());
+  out["units"] = units;
+  out["labels"] = py::cast(store::label_table(rows, columns, s.path()));
+  out["sets"] = set_columns;
+  out["checksum"] = store::content_hash(commit_sha, branch, rows);
+  return out;
 }
 
 // SQLite errors as benchreport.store.StoreError, a sqlite3.OperationalError (so `except
@@ -230,15 +261,13 @@ void register_store(py::module_& m) {
           "environment JSON, files as (position, file, format, metadata)).")
       .def(
           "export_sets",
-          [](const store::Store& s, std::int64_t run_id, const std::string& commit_sha, const std::string& branch) {
-            const std::vector<SetRow> rows = store::export_sets(s, run_id);
-            py::list sets;
-            for (const SetRow& row : rows) sets.append(set_tuple(row));
-            return py::make_tuple(sets, store::content_hash(commit_sha, branch, rows));
-          },
-          "run_id"_a, "commit_sha"_a, "branch"_a,
-          "One run's sets rows in recorded order (as store_run_rows gives them; blobs checked) and the run's\n"
-          "content hash computed from them (commit_sha and branch are the run's).")
+          [](const store::Store& s, std::int64_t run_id, const std::string& commit_sha, const std::string& branch,
+             const std::vector<std::string>& columns) { return export_sets(s, run_id, commit_sha, branch, columns); },
+          "run_id"_a, "commit_sha"_a, "branch"_a, "columns"_a,
+          "One run as an export writes it, a dict: ``values`` (every sample, float64, sets in recorded order),\n"
+          "``counts`` (samples per set), ``units``, ``labels`` (per column, each set's value or None),\n"
+          "``sets`` (the _sets.arrow columns: run_id, name, labels, unit, process, direction, exact, file,\n"
+          "metadata, n, iterations) and ``checksum`` (the content hash of the rows; blobs are checked).")
       .def("label_names", &store::label_names,
            "Every label name of the stored sets, sorted, less the store's own (commit, branch, run).")
       .def(

@@ -191,8 +191,8 @@ int Store::check_version() const {
 }
 
 std::vector<StoredRun> Store::runs(const std::optional<std::string>& branch) const {
-  Statement query(
-      handle(), std::string(kRunColumns) + (branch ? " WHERE r.branch = ?" : "") + " ORDER BY r.branch, r.seq, r.run_id");
+  Statement query(handle(), std::string(kRunColumns) + (branch ? " WHERE r.branch = ?" : "") +
+                                " ORDER BY r.branch, r.seq, r.run_id");
   if (branch) query.bind(1, *branch);
   std::vector<StoredRun> out;
   while (query.step()) out.push_back(stored_run(query));
@@ -215,7 +215,8 @@ ReadRuns Store::read_runs(std::span<const StoredRun> runs) const {
   bool any_iterations = false;
   for (const StoredRun& info : runs) {
     std::map<std::int64_t, std::string> names;  // file position -> run name in the dataset
-    Statement files(handle(), "SELECT position, file, format, metadata FROM run_files WHERE run_id = ? ORDER BY position");
+    Statement files(handle(),
+                    "SELECT position, file, format, metadata FROM run_files WHERE run_id = ? ORDER BY position");
     files.bind(1, info.run_id);
     while (files.step()) {
       std::string file = files.text(1);

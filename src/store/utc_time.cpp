@@ -146,8 +146,8 @@ std::string utc_time(const std::optional<std::string>& text) {
   try {
     return format_utc(parse(replace_z(*text)));
   } catch (const BadTime&) {
-    throw InputError(fmt::format("time {}: expected an ISO-8601 date and time, e.g. 2026-12-05T19:30:00Z",
-                                 python_repr(*text)));
+    throw InputError(
+        fmt::format("time {}: expected an ISO-8601 date and time, e.g. 2026-12-05T19:30:00Z", python_repr(*text)));
   }
 }
 

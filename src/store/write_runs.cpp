@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "benchreport/core/sha256.hpp"
@@ -112,8 +113,14 @@ std::optional<std::int64_t> optional_integer(const Statement& row, int column) {
 
 Recorded record(const Store& store, const Dataset& dataset, const RecordRequest& request) {
   const RunIdentity identity = run_identity(dataset, request.commit, request.branch, request.source);
-  FullRun run{std::nullopt, std::nullopt, identity.commit_sha, identity.branch, utc_time(request.time),
-              request.source, environment_json(dataset, request.ci, request.env), {}};
+  FullRun run{std::nullopt,
+              std::nullopt,
+              identity.commit_sha,
+              identity.branch,
+              utc_time(request.time),
+              request.source,
+              environment_json(dataset, request.ci, request.env),
+              {}};
   run.rows = run_rows(dataset, run.commit_sha, run.branch);
   Recorded out;
   in_transaction(store.handle(), [&] {
@@ -171,7 +178,8 @@ std::vector<FullRun> export_runs(const Store& store) {
     run.rows.warnings = runs.optional_text(8);
     run.environment_json = runs.optional_text(9);
     files.bind(1, *run.run_id);
-    while (files.step()) run.rows.files.push_back({files.integer(0), files.text(1), files.optional_text(2), files.text(3)});
+    while (files.step())
+      run.rows.files.push_back({files.integer(0), files.text(1), files.optional_text(2), files.text(3)});
     files.reset();
   }
   return out;
@@ -200,6 +208,21 @@ std::vector<SetRow> export_sets(const Store& store, std::int64_t run_id) {
     if (s.iterations) {
       check_blob(store.path(), rows.blob_size(10), python_type_name(rows.type(10)), set_id, "iterations",
                  s.samples.size());
+    }
+  }
+  return out;
+}
+
+std::vector<std::vector<std::optional<std::string>>> label_table(std::span<const SetRow> sets,
+                                                                 std::span<const std::string> columns,
+                                                                 std::string_view where) {
+  std::vector<std::vector<std::optional<std::string>>> out(columns.size());
+  for (const SetRow& set : sets) {
+    const Labels labels = parse_stored_labels(set.labels, where);
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      const auto found =
+          std::find_if(labels.begin(), labels.end(), [&](const auto& l) { return l.first == columns[c]; });
+      out[c].push_back(found == labels.end() ? std::nullopt : std::optional(found->second));
     }
   }
   return out;

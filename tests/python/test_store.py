@@ -7,6 +7,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +21,17 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 NITRO_BASE = str(DATA / "nitro" / "raw" / "android" / "base-*.json")
 PYPERF = DATA / "pyperf" / "two_benchmarks.json"
 GBENCH = DATA / "google_benchmark" / "repetitions.json"
+
+
+def _sql(path, statement, *args):
+    """Direct SQL on a store file, only while no Store of this process has it open: one SQLite copy
+    touches a store file in a process (docs/store.md)."""
+    db = sqlite3.connect(path)
+    try:
+        with db:
+            return db.execute(statement, args).fetchall()
+    finally:
+        db.close()
 
 
 def _bits(a):
@@ -132,7 +144,7 @@ def test_environment_is_recorded_and_diffed(tmp_path, monkeypatch):
         b = store.record(_synthetic(), commit="c2", branch="main", environment={"compiler": "gcc-15"}).run_id
         env_a = store.run(a).environment
         diff = store.environment_diff(a, b)
-        n_environments = store.connection.execute("SELECT COUNT(*) FROM environments").fetchone()[0]
+    n_environments = _sql(tmp_path / "s.db", "SELECT COUNT(*) FROM environments")[0][0]
     assert env_a["ci"] == {"RUNNER_NAME": "runner-7", "ImageOS": "ubuntu24"}
     assert env_a["env"] == {"compiler": "gcc-14"}
     assert env_a["tool"]["context"]["num_cpus"] == 2 and "date" not in env_a["tool"]["context"]
@@ -147,7 +159,7 @@ def test_equal_environments_share_one_row(tmp_path):
     with Store.open(tmp_path / "s.db") as store:
         store.record(_synthetic(seed=1), commit="c1", branch="main")
         store.record(_synthetic(seed=2), commit="c2", branch="main")
-        assert store.connection.execute("SELECT COUNT(*) FROM environments").fetchone()[0] == 1
+    assert _sql(tmp_path / "s.db", "SELECT COUNT(*) FROM environments") == [(1,)]
 
 
 # ---------------------------------------------------------------- bad input
@@ -238,8 +250,8 @@ def test_migration_from_schema_version_1(tmp_path):
         store.export_parquet(tmp_path / "export")
     with Store.open(tmp_path / "copy.db") as copy:
         assert copy.import_parquet(tmp_path / "export") == {"imported": 2, "skipped": 0}
-        assert copy.connection.execute("SELECT content_hash FROM runs WHERE run_id = 1").fetchone()[0] == "h1"
         assert np.array_equal(_bits(copy.dataset([1]).values_as_read), _bits(samples))
+    assert _sql(tmp_path / "copy.db", "SELECT content_hash FROM runs WHERE run_id = 1") == [("h1",)]
     with sqlite3.connect(path) as db:
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert {"runs", "sets", "environments", "change_points", "case_summaries", "run_files"} <= tables
@@ -248,18 +260,19 @@ def test_migration_from_schema_version_1(tmp_path):
 
 
 def test_change_point_states_are_constrained(tmp_path):
-    with Store.open(tmp_path / "s.db") as store:
-        db = store.connection
-        db.execute("INSERT INTO change_points(branch, case_key, commit_sha, state) VALUES ('main', 'a', 'c', 'new')")
-        with pytest.raises(sqlite3.IntegrityError):
-            db.execute("INSERT INTO change_points(branch, case_key, commit_sha, state) VALUES ('main', 'b', 'c', 'x')")
+    Store.open(tmp_path / "s.db").close()
+    insert = "INSERT INTO change_points(branch, case_key, commit_sha, state) VALUES ('main', ?, 'c', ?)"
+    _sql(tmp_path / "s.db", insert, "a", "new")
+    with pytest.raises(sqlite3.IntegrityError):
+        _sql(tmp_path / "s.db", insert, "b", "x")
 
 
 def test_a_blob_that_is_not_float64_is_a_clear_error(tmp_path):
     path = tmp_path / "s.db"
     with Store.open(path) as store:
         store.record(_synthetic(), commit="c1", branch="main")
-        store.connection.execute("UPDATE sets SET samples = x'00112233445566778899' WHERE set_id = 2")
+    _sql(path, "UPDATE sets SET samples = x'00112233445566778899' WHERE set_id = 2")
+    with Store.open(path) as store:
         with pytest.raises(br.InputError, match=r"s.db: set 2: column samples holds 10 bytes, expected a multiple of 8"):
             store.dataset([1])
         with pytest.raises(br.InputError, match="set 2: column samples holds 10 bytes"):
@@ -269,7 +282,8 @@ def test_a_blob_that_is_not_float64_is_a_clear_error(tmp_path):
 def test_iterations_of_the_wrong_length_are_a_clear_error(tmp_path):
     with Store.open(tmp_path / "s.db") as store:
         store.record(_synthetic(weights=True), commit="c1", branch="main")
-        store.connection.execute("UPDATE sets SET iterations = zeroblob(16) WHERE set_id = 3")
+    _sql(tmp_path / "s.db", "UPDATE sets SET iterations = zeroblob(16) WHERE set_id = 3")
+    with Store.open(tmp_path / "s.db") as store:
         with pytest.raises(br.InputError, match=r"set 3: column iterations holds 16 bytes, expected 56 bytes, as the"):
             store.dataset([1])
 
@@ -331,22 +345,32 @@ def test_two_concurrent_writers_lose_nothing(tmp_path):
 
 
 KILLED = textwrap.dedent("""
-    import os, sys
+    import sys
     import numpy as np
     import benchreport as br
     from benchreport import store as st
-    path = sys.argv[1]
-    original = st.Store._insert_sets
-    def stop_halfway(self, run_id, rows):
-        original(self, run_id, rows[: len(rows) // 2])
-        sys.stdout.write("inside\\n"); sys.stdout.flush()
-        sys.stdin.readline()  # killed here, mid-transaction
-    st.Store._insert_sets = stop_halfway
     values = np.arange(4000, dtype=float)
     data = br.Dataset.from_arrays(values, np.arange(0, 4001, 40), {"benchmark": [f"c{i}" for i in range(100)]})
-    with st.Store.open(path) as store:
+    with st.Store.open(sys.argv[1]) as store:
         store.record(data, commit="doomed", branch="main")
 """)
+# Half the sets in, the insert of set c50 runs a query that never ends: the record is mid-transaction.
+STALL = """CREATE TRIGGER stall AFTER INSERT ON sets WHEN NEW.name = 'c50' BEGIN
+  SELECT COUNT(*) FROM (WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x FROM n);
+END"""
+
+
+def _write_locked(path):
+    """Whether another connection holds the store's write lock (a transaction is open)."""
+    db = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("ROLLBACK")
+        return False
+    except sqlite3.OperationalError:
+        return True
+    finally:
+        db.close()
 
 
 def test_kill_9_mid_record_leaves_the_store_as_it_was(tmp_path):
@@ -354,17 +378,74 @@ def test_kill_9_mid_record_leaves_the_store_as_it_was(tmp_path):
     with Store.open(path) as store:
         store.record(_synthetic(), commit="c1", branch="main")
         before = store.dataset([1]).to_json()
-    child = subprocess.Popen([sys.executable, "-c", KILLED, str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             text=True)
-    assert child.stdout.readline() == "inside\n"  # the run and half its sets are written, not committed
+    _sql(path, STALL)
+    child = subprocess.Popen([sys.executable, "-c", KILLED, str(path)])
+    while not _write_locked(path):  # the run and half its sets are written, not committed
+        assert child.poll() is None
+        time.sleep(0.05)
     os.kill(child.pid, signal.SIGKILL)
     assert child.wait() == -signal.SIGKILL
+    _sql(path, "DROP TRIGGER stall")
+    assert _sql(path, "SELECT COUNT(*) FROM sets") == [(3,)]
+    assert _sql(path, "PRAGMA integrity_check") == [("ok",)]
     with Store.open(path) as store:
         assert [r.commit_sha for r in store.runs()] == ["c1"]
         assert store.dataset([1]).to_json() == before
-        assert store.connection.execute("SELECT COUNT(*) FROM sets").fetchone()[0] == 3
-        assert store.connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert store.record(_synthetic(seed=5), commit="c2", branch="main").run_id == 2
+
+
+def test_a_failed_record_leaves_nothing_and_names_the_real_error(tmp_path):
+    path = tmp_path / "s.db"
+    Store.open(path).close()
+    _sql(path, "CREATE TRIGGER refuse AFTER INSERT ON sets WHEN NEW.name = 'case_2' BEGIN"
+               " SELECT RAISE(ABORT, 'refused by a trigger'); END")
+    with Store.open(path) as store:
+        with pytest.raises(st.StoreError, match=r"s\.db: refused by a trigger") as raised:
+            store.record(_synthetic(), commit="c1", branch="main")
+        assert isinstance(raised.value, sqlite3.OperationalError)
+        assert store.runs() == []
+    assert _sql(path, "SELECT (SELECT COUNT(*) FROM sets) + (SELECT COUNT(*) FROM run_files)") == [(0,)]
+
+
+HOLDER = textwrap.dedent("""
+    import sqlite3, sys, time
+    db = sqlite3.connect(sys.argv[1], isolation_level=None)
+    db.execute("BEGIN IMMEDIATE")
+    print("holding", flush=True)
+    time.sleep(1.5)
+    db.execute("COMMIT")
+""")
+
+
+def test_a_writer_waits_for_another_process_then_succeeds(tmp_path):
+    path = tmp_path / "s.db"
+    Store.open(path).close()
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline() == "holding\n"
+    started = time.monotonic()
+    with Store.open(path) as store:
+        assert store.record(_synthetic(), commit="c1", branch="main").run_id == 1
+    assert time.monotonic() - started > 0.5 and holder.wait() == 0
+
+
+def test_a_closed_store_says_so_and_closes_twice(tmp_path):
+    store = Store.open(tmp_path / "s.db")
+    store.close()
+    store.close()
+    with pytest.raises(st.StoreError, match=r"s\.db: the store is closed"):
+        store.runs()
+    with pytest.raises(sqlite3.OperationalError, match="the store is closed"):
+        store.record(_synthetic(), commit="c1", branch="main")
+
+
+def test_a_file_name_that_is_not_utf8_works(tmp_path):
+    path = os.path.join(os.fsencode(tmp_path), b"caf\xe9.db")
+    with Store.open(path) as store:
+        assert store.record(_synthetic(), commit="c1", branch="main").run_id == 1
+        assert store.path == os.fsdecode(path)
+    with Store.open(path, create=False) as store:
+        assert len(store.dataset([1])) == 3
+    assert os.path.exists(path)
 
 
 # ---------------------------------------------------------------- Parquet

@@ -23,7 +23,7 @@ struct SetRow {
   std::string samples;
   std::optional<std::string> iterations;
   std::optional<std::string> direction;
-  std::optional<std::int64_t> exact;  // 1 when the unit is exact; none in version 1 rows
+  std::optional<std::int64_t> exact;    // 1 when the unit is exact; none in version 1 rows
   std::optional<std::int64_t> file;     // position in the run's files
   std::optional<std::string> metadata;  // canonical JSON [[key, verbatim JSON], ...]
 };

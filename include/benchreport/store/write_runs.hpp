@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "benchreport/data/dataset.hpp"
@@ -63,6 +64,11 @@ ImportCounts import_runs(const Store& store, std::span<const FullRun> runs);
 std::vector<FullRun> export_runs(const Store& store);
 // One run's sets in recorded order, with their blobs checked (check_blob).
 std::vector<SetRow> export_sets(const Store& store, std::int64_t run_id);
+// Per column, each set's value of that label (none where the set lacks it): an
+// export's sample files have a column per label name.
+std::vector<std::vector<std::optional<std::string>>> label_table(std::span<const SetRow> sets,
+                                                                 std::span<const std::string> columns,
+                                                                 std::string_view where);
 // Every label name of the stored sets, sorted, less the store's own (kStoreLabels).
 std::vector<std::string> label_names(const Store& store);
 
