@@ -108,15 +108,10 @@ def _samples_table(pa: Any, part: Dict[str, Any], schema: Any) -> Any:
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
-_RUN_COLUMNS = ("run_id", "content_hash", "commit_sha", "branch", "time", "seq", "tool", "source", "warnings")
-
-
 def _runs_table(pa: Any, native: Any, checksums: Dict[int, str]) -> Any:
-    rows = native.export_runs()
-    data: Dict[str, List[Any]] = {c: [r[i] for r in rows] for i, c in enumerate(_RUN_COLUMNS)}
-    data["environment"] = [r[len(_RUN_COLUMNS)] for r in rows]
-    data["files"] = [json.dumps([list(f) for f in r[-1]]) for r in rows]
-    data["checksum"] = [checksums[r[0]] for r in rows]
+    data = native.export_runs()
+    data["files"] = [json.dumps(files) for files in data["files"]]
+    data["checksum"] = [checksums[run_id] for run_id in data["run_id"]]
     types = {"run_id": pa.int64(), "seq": pa.int64()}
     return pa.table({c: pa.array(v, types.get(c, pa.string())) for c, v in data.items()})
 
@@ -124,8 +119,6 @@ def _runs_table(pa: Any, native: Any, checksums: Dict[int, str]) -> Any:
 def import_store(store: "Store", directory: Any) -> Dict[str, int]:
     _pyarrow()
     import pyarrow.feather as feather
-
-    from .store import content_hash
 
     root = Path(os.fspath(directory))
     marker = root / "_store.json"
@@ -142,16 +135,8 @@ def import_store(store: "Store", directory: Any) -> Dict[str, int]:
     by_run: Dict[int, List[Dict[str, Any]]] = {}
     for row in sets:
         by_run.setdefault(int(row["run_id"]), []).append(row)
-    prepared = []
-    for run in runs:
-        rows = _set_rows(root, run, by_run.get(int(run["run_id"]), []))
-        if content_hash(run["commit_sha"], run["branch"], rows) != run["checksum"]:
-            raise InputError(f"{root}: run {run['run_id']} does not match its checksum (damaged export)")
-        # The content hash as stored: a harness may have written its own.
-        prepared.append((run["run_id"], run["seq"], run["content_hash"], run["commit_sha"], run["branch"], run["time"],
-                         run["tool"], run["source"], run["environment"] or "{}", run["warnings"],
-                         json.loads(run["files"]), rows))
-    imported, skipped = store._native.import_runs(prepared)
+    runs_and_rows = [(run, _set_rows(root, run, by_run.get(int(run["run_id"]), []))) for run in runs]
+    imported, skipped = store._native.import_runs(runs_and_rows, str(root))
     return {"imported": imported, "skipped": skipped}
 
 

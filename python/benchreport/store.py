@@ -50,10 +50,7 @@ content_hash = _core.store_content_hash
 StoreError = _core.StoreError
 
 #: Environment variables of CI systems recorded with every run (when set): the runner, its OS image.
-CI_VARIABLES: Tuple[str, ...] = (
-    "RUNNER_NAME", "RUNNER_OS", "RUNNER_ARCH", "RUNNER_ENVIRONMENT", "ImageOS", "ImageVersion",
-    "CI_RUNNER_DESCRIPTION", "CI_RUNNER_TAGS", "CI_RUNNER_VERSION", "BUILDKITE_AGENT_NAME",
-)
+CI_VARIABLES: Tuple[str, ...] = _core.STORE_CI_VARIABLES
 
 #: Run-metadata keys naming the commit (Nitro ``commitSha``, pyperf ``commit_id``, any ``commit``) and the branch.
 COMMIT_KEYS: Tuple[str, ...] = tuple(_core.STORE_COMMIT_KEYS)

@@ -87,24 +87,30 @@ py::list file_tuples(const std::vector<store::FileRow>& files) {
   return out;
 }
 
-// A run of an export as Python gives it: (run_id, seq, content_hash, commit_sha, branch, time, tool,
-// source, environment JSON, warnings JSON, files as (position, file, format, metadata), sets rows).
-store::FullRun full_run(const py::handle& given) {
-  const auto cells = py::reinterpret_borrow<py::sequence>(given);
-  store::FullRun run{optional_cell<std::int64_t>(cells[0]), optional_cell<std::int64_t>(cells[1]),
-                     cells[3].cast<std::string>(),          cells[4].cast<std::string>(),
-                     cells[5].cast<std::string>(),          optional_cell<std::string>(cells[7]),
-                     optional_cell<std::string>(cells[8]),  {}};
-  run.rows.content_hash = cells[2].cast<std::string>();
-  run.rows.tool = optional_cell<std::string>(cells[6]);
-  run.rows.warnings = optional_cell<std::string>(cells[9]);
-  for (const auto& f : cells[10]) {
+// A run of an export: its _runs.arrow row (a dict: run_id, seq, content_hash, commit_sha, branch, time,
+// tool, source, environment, warnings, files as JSON, checksum) and its sets rows.
+store::FullRun full_run(const py::dict& run, const py::iterable& sets) {
+  const auto text = [&](const char* key) { return run[key].cast<std::string>(); };
+  const auto optional_text = [&](const char* key) { return optional_cell<std::string>(run[key]); };
+  store::FullRun out{optional_cell<std::int64_t>(run["run_id"]),
+                     optional_cell<std::int64_t>(run["seq"]),
+                     text("commit_sha"),
+                     text("branch"),
+                     text("time"),
+                     optional_text("source"),
+                     optional_text("environment"),
+                     {},
+                     optional_text("checksum")};
+  out.rows.content_hash = text("content_hash");  // as stored: a harness may have written its own
+  out.rows.tool = optional_text("tool");
+  out.rows.warnings = optional_text("warnings");
+  for (const auto& f : py::module_::import("json").attr("loads")(run["files"])) {
     const auto file = py::reinterpret_borrow<py::sequence>(f);
-    run.rows.files.push_back({file[0].cast<std::int64_t>(), file[1].cast<std::string>(),
+    out.rows.files.push_back({file[0].cast<std::int64_t>(), file[1].cast<std::string>(),
                               optional_cell<std::string>(file[2]), file[3].cast<std::string>()});
   }
-  for (const auto& row : cells[11]) run.rows.sets.push_back(set_row(row));
-  return run;
+  for (const auto& row : sets) out.rows.sets.push_back(set_row(row));
+  return out;
 }
 
 // The columns of an export's _sets.arrow, in order.
@@ -234,31 +240,45 @@ void register_store(py::module_& m) {
           "in UTC; the environment is the tool's context, ``ci`` and ``env``.")
       .def(
           "import_runs",
-          [](const store::Store& s, const py::iterable& runs) {
+          [](const store::Store& s, const std::vector<std::pair<py::dict, py::iterable>>& runs,
+             const std::string& where) {
             std::vector<store::FullRun> given;
-            for (const auto& run : runs) given.push_back(full_run(run));
+            for (const auto& [run, sets] : runs) given.push_back(full_run(run, sets));
             py::gil_scoped_release release;
-            const store::ImportCounts counts = store::import_runs(s, given);
+            const store::ImportCounts counts = store::import_runs(s, given, where);
             return std::make_tuple(counts.imported, counts.skipped);
           },
-          "runs"_a,
-          "Adds the runs of an export in one transaction: (imported, skipped). Each run is (run_id, seq,\n"
-          "content_hash, commit_sha, branch, time, tool, source, environment JSON, warnings JSON, files as\n"
-          "(position, file, format, metadata), sets rows as store_run_rows gives them). Into an empty store\n"
-          "ids and seqs are kept, else runs are appended; a stored content hash is skipped.")
+          "runs"_a, "where"_a,
+          "Adds the runs of an export (read from ``where``) in one transaction: (imported, skipped). Each run\n"
+          "is (its _runs.arrow row as a dict, its sets rows as store_run_rows gives them); its checksum must\n"
+          "match the rows (else InputError, nothing added). Into an empty store ids and seqs are kept, else\n"
+          "runs are appended; a run whose content_hash is stored is skipped.")
       .def(
           "export_runs",
           [](const store::Store& s) {
-            py::list out;
+            std::map<std::string, py::list> columns;
             for (const store::FullRun& r : store::export_runs(s)) {
-              out.append(py::make_tuple(*r.run_id, r.rows.content_hash, r.commit_sha, r.branch, r.time, *r.seq,
-                                        r.rows.tool, r.source, r.rows.warnings, r.environment_json,
-                                        file_tuples(r.rows.files)));
+              columns["run_id"].append(*r.run_id);
+              columns["content_hash"].append(r.rows.content_hash);
+              columns["commit_sha"].append(r.commit_sha);
+              columns["branch"].append(r.branch);
+              columns["time"].append(r.time);
+              columns["seq"].append(*r.seq);
+              columns["tool"].append(r.rows.tool);
+              columns["source"].append(r.source);
+              columns["warnings"].append(r.rows.warnings);
+              columns["environment"].append(r.environment_json);
+              columns["files"].append(file_tuples(r.rows.files));
+            }
+            py::dict out;  // in _runs.arrow's column order
+            for (const char* name : {"run_id", "content_hash", "commit_sha", "branch", "time", "seq", "tool", "source",
+                                     "warnings", "environment", "files"}) {
+              out[name] = columns[name];
             }
             return out;
           },
-          "Every run by id as (run_id, content_hash, commit_sha, branch, time, seq, tool, source, warnings JSON,\n"
-          "environment JSON, files as (position, file, format, metadata)).")
+          "Every run by id, as columns: run_id, content_hash, commit_sha, branch, time, seq, tool, source,\n"
+          "warnings JSON, environment JSON, files as (position, file, format, metadata).")
       .def(
           "export_sets",
           [](const store::Store& s, std::int64_t run_id, const std::string& commit_sha, const std::string& branch,
@@ -369,6 +389,7 @@ void register_store(py::module_& m) {
   // Lists, not tuples: the stub generator writes a 1-tuple without its comma.
   m.attr("STORE_COMMIT_KEYS") = py::list(string_tuple(store::kCommitKeys));
   m.attr("STORE_BRANCH_KEYS") = py::list(string_tuple(store::kBranchKeys));
+  m.attr("STORE_CI_VARIABLES") = string_tuple(store::kCiVariables);
   m.def(
       "store_agreed_value",
       [](const Dataset& dataset, const std::vector<std::string>& keys, const std::string& what) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "benchreport/core/error.hpp"
 #include "benchreport/core/sha256.hpp"
 #include "benchreport/store/run_context.hpp"
 #include "benchreport/store/stored_json.hpp"
@@ -138,7 +139,13 @@ Recorded record(const Store& store, const Dataset& dataset, const RecordRequest&
   return out;
 }
 
-ImportCounts import_runs(const Store& store, std::span<const FullRun> runs) {
+ImportCounts import_runs(const Store& store, std::span<const FullRun> runs, std::string_view where) {
+  for (const FullRun& run : runs) {
+    if (run.checksum && content_hash(run.commit_sha, run.branch, run.rows.sets) != *run.checksum) {
+      throw InputError(
+          fmt::format("{}: run {} does not match its checksum (damaged export)", where, run.run_id.value_or(0)));
+    }
+  }
   sqlite3* db = store.handle();
   ImportCounts counts;
   in_transaction(db, [&] {

@@ -119,16 +119,22 @@ TEST_CASE("export_runs, export_sets and import_runs round-trip a store", "[store
 
   StoreFixture to("export_to");
   record(to.store, two_cases(5.0), at_commit("c0"));
-  const ImportCounts counts = import_runs(to.store, runs);
+  const ImportCounts counts = import_runs(to.store, runs, "export");
   CHECK((counts.imported == 2 && counts.skipped == 0));
   CHECK(to.store.run(2).commit_sha == "c1");  // appended: new ids
-  CHECK(import_runs(to.store, runs).skipped == 2);
+  CHECK(import_runs(to.store, runs, "export").skipped == 2);
 
   StoreFixture empty("export_empty");
   runs[0].run_id = 10;
-  CHECK(import_runs(empty.store, runs).imported == 2);
+  CHECK(import_runs(empty.store, runs, "export").imported == 2);
   CHECK(empty.store.run(10).commit_sha == "c1");  // into an empty store: ids kept
   CHECK(export_sets(empty.store, 10).size() == 2);
+
+  StoreFixture damaged("export_damaged");
+  runs[1].checksum = runs[0].rows.content_hash;
+  CHECK_THROWS_WITH(import_runs(damaged.store, runs, "export"),
+                    "export: run 2 does not match its checksum (damaged export)");
+  CHECK(count(damaged.store, "runs") == 0);
 }
 
 TEST_CASE("a closed store says so", "[store]") {

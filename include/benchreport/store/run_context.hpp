@@ -16,6 +16,10 @@ namespace benchreport::store {
 // Run-metadata keys naming the commit measured, in the order they are looked for: Nitro's
 // configuration.commitSha, pyperformance's commit_id (pyperf metadata), any commit.
 inline constexpr std::array<std::string_view, 3> kCommitKeys{"commitSha", "commit_id", "commit"};
+// Environment variables of CI systems recorded with every run (when set): the runner, its OS image.
+inline constexpr std::array<std::string_view, 10> kCiVariables{
+    "RUNNER_NAME",           "RUNNER_OS",      "RUNNER_ARCH",       "RUNNER_ENVIRONMENT",  "ImageOS", "ImageVersion",
+    "CI_RUNNER_DESCRIPTION", "CI_RUNNER_TAGS", "CI_RUNNER_VERSION", "BUILDKITE_AGENT_NAME"};
 // Run-metadata keys naming the branch (pyperformance's commit_branch).
 inline constexpr std::array<std::string_view, 1> kBranchKeys{"commit_branch"};
 

@@ -25,6 +25,7 @@ struct FullRun {
   std::optional<std::string> source;
   std::optional<std::string> environment_json;  // none only in version 1 runs
   RunRows rows;
+  std::optional<std::string> checksum;  // an export's: the content hash of its rows at export time
 };
 
 // What `record` did: the new run's id, or none when the same content was
@@ -54,10 +55,11 @@ struct ImportCounts {
   std::int64_t skipped = 0;
 };
 
-// Adds `runs` (an export read back) in one transaction: into an empty store
-// run ids and seqs are kept (the round trip is exact), else runs are
-// appended; a run whose content hash is stored already is skipped.
-ImportCounts import_runs(const Store& store, std::span<const FullRun> runs);
+// Adds `runs` (an export read back from `where`) in one transaction: into an
+// empty store run ids and seqs are kept (the round trip is exact), else runs
+// are appended; a run whose content hash is stored already is skipped. A run
+// whose rows do not give its checksum is an InputError, and nothing is added.
+ImportCounts import_runs(const Store& store, std::span<const FullRun> runs, std::string_view where);
 
 // Every run (ordered by id) with its environment and files; the sets are
 // left out (export_sets reads them one run at a time).
