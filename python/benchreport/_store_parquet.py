@@ -23,7 +23,7 @@ import json
 import os
 import urllib.parse
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List
 
 import numpy as np
 

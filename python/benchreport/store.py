@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _core
-from ._core import InputError
 from ._dataset import Dataset, PathLike, expand_paths, load
 
 __all__ = ["Store", "StoreError", "RunInfo", "RecordResult", "SCHEMA_VERSION", "APPLICATION_ID", "CI_VARIABLES",

@@ -23,6 +23,7 @@
 #include "benchreport/store/store.hpp"
 #include "benchreport/store/summarise_runs.hpp"
 #include "benchreport/store/summary_cache.hpp"
+#include "benchreport/store/utc_time.hpp"
 #include "benchreport/store/write_runs.hpp"
 #include "arrays.hpp"
 #include "register.hpp"
@@ -390,6 +391,9 @@ void register_store(py::module_& m) {
   m.attr("STORE_COMMIT_KEYS") = py::list(string_tuple(store::kCommitKeys));
   m.attr("STORE_BRANCH_KEYS") = py::list(string_tuple(store::kBranchKeys));
   m.attr("STORE_CI_VARIABLES") = string_tuple(store::kCiVariables);
+  m.def("store_utc_time", &store::utc_time, "text"_a = py::none(),
+        "A run's time as the store keeps it: ISO-8601 ``text`` (as datetime.fromisoformat reads it; no zone\n"
+        "is UTC) in UTC, YYYY-MM-DDTHH:MM:SS[.ffffff]Z; the current second when None. InputError otherwise.");
   m.def(
       "store_agreed_value",
       [](const Dataset& dataset, const std::vector<std::string>& keys, const std::string& what) {

@@ -63,34 +63,40 @@ sys_days parse_date(std::string_view text, std::size_t& at) {
   return date;
 }
 
-// HH[:MM[:SS[.f]]] or HH[MM[SS[.f]]]: a fraction of a second only, to the microsecond.
-microseconds parse_clock(std::string_view text, std::size_t& at, int max_hour) {
-  const int hours = digits(text, at, 2);
-  int minutes = 0;
-  int seconds = 0;
+// Digits after a decimal point as microseconds: up to six read, more ignored.
+std::int64_t fraction(std::string_view text, std::size_t& at) {
+  if (!is_digit(text, at)) throw BadTime{};
   std::int64_t micros = 0;
-  const bool extended = at < text.size() && text[at] == ':';
-  auto part = [&](int& value) {
-    if (extended) {
-      if (at >= text.size() || text[at] != ':') return false;
-      ++at;
-    } else if (!is_digit(text, at)) {
-      return false;
-    }
-    value = digits(text, at, 2);
-    return true;
-  };
-  if (part(minutes) && part(seconds) && at < text.size() && (text[at] == '.' || text[at] == ',')) {
-    ++at;
-    if (!is_digit(text, at)) throw BadTime{};
-    int place = 0;
-    for (; is_digit(text, at); ++place, ++at) {
-      if (place < 6) micros = micros * 10 + (text[at] - '0');  // further digits are dropped
-    }
-    for (; place < 6; ++place) micros *= 10;
+  int place = 0;
+  for (; is_digit(text, at); ++place, ++at) {
+    if (place < 6) micros = micros * 10 + (text[at] - '0');
   }
-  if (hours > max_hour || minutes > 59 || seconds > 59) throw BadTime{};
-  return std::chrono::hours(hours) + std::chrono::minutes(minutes) + std::chrono::seconds(seconds) +
+  for (; place < 6; ++place) micros *= 10;
+  return micros;
+}
+
+// HH[:MM[:SS]] or HH[MM[SS]], then a fraction of a second after any of them (as Python reads
+// "10:30.5": 10:30 and half a second).
+// An offset's parts are not range-checked (Python takes "+01:70"), only its total (below 24 h).
+microseconds parse_clock(std::string_view text, std::size_t& at, bool offset) {
+  int parts[3] = {0, 0, 0};
+  std::int64_t micros = 0;
+  bool extended = false;
+  for (int i = 0; i < 3; ++i) {
+    parts[i] = digits(text, at, 2);
+    if (i == 0) extended = at < text.size() && text[at] == ':';
+    if (at >= text.size()) break;
+    const bool separator = extended ? text[at] == ':' : is_digit(text, at);
+    // After the seconds Python reads on as the fraction, past a ':' too ("10:30:00:5").
+    if (text[at] == '.' || text[at] == ',' || (i == 2 && extended && separator)) {
+      micros = fraction(text, ++at);
+      break;
+    }
+    if (i == 2 || !separator) break;
+    if (extended) ++at;
+  }
+  if (!offset && (parts[0] > 23 || parts[1] > 59 || parts[2] > 59)) throw BadTime{};
+  return std::chrono::hours(parts[0]) + std::chrono::minutes(parts[1]) + std::chrono::seconds(parts[2]) +
          microseconds(micros);
 }
 
@@ -107,14 +113,12 @@ std::chrono::sys_time<microseconds> parse(std::string_view text) {
   std::size_t at = 0;
   const sys_days date = parse_date(text, at);
   if (at == text.size()) return date;
-  // One character (a code point) separates the date and the time.
-  ++at;
-  while (at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) ++at;
-  const microseconds time = parse_clock(text, at, 23);
+  ++at;  // one character (one byte: Python refuses a non-ASCII one) separates the date and the time
+  const microseconds time = parse_clock(text, at, false);
   microseconds offset{0};
   if (at < text.size() && (text[at] == '+' || text[at] == '-')) {
     const bool negative = text[at++] == '-';
-    offset = parse_clock(text, at, 99);
+    offset = parse_clock(text, at, true);
     if (offset >= std::chrono::hours(24)) throw BadTime{};
     if (negative) offset = -offset;
   }
@@ -122,11 +126,12 @@ std::chrono::sys_time<microseconds> parse(std::string_view text) {
   return date + time - offset;
 }
 
+// As Python's strftime("%Y-%m-%dT%H:%M:%S") (the year unpadded) with the fraction's trailing zeros dropped.
 std::string format_utc(std::chrono::sys_time<microseconds> when) {
   const sys_days day = std::chrono::floor<days>(when);
   const std::chrono::year_month_day date(day);
   const std::chrono::hh_mm_ss clock(when - day);
-  std::string out = fmt::format("{:04d}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}", static_cast<int>(date.year()),
+  std::string out = fmt::format("{}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}", static_cast<int>(date.year()),
                                 static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
                                 clock.hours().count(), clock.minutes().count(), clock.seconds().count());
   if (const auto micros = clock.subseconds().count(); micros != 0) {

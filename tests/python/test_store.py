@@ -1,7 +1,9 @@
 """The results store (benchreport.store, docs/store.md): recording, reading back bit-exact,
 concurrency, crash safety, migrations, Parquet round trips and bad input."""
+import datetime
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -14,6 +16,7 @@ import numpy as np
 import pytest
 
 import benchreport as br
+from benchreport import _core
 from benchreport import store as st
 from benchreport.store import Store
 
@@ -181,6 +184,36 @@ def test_missing_branch_and_bad_time_are_clear_errors(tmp_path):
         assert store.runs() == []
 
 
+def _python_utc_time(text):
+    """The time normalisation the Python store did, as the reference for the C++ one."""
+    parsed = datetime.datetime.fromisoformat(text.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=datetime.timezone.utc)
+    utc = parsed.astimezone(datetime.timezone.utc)
+    return utc.strftime("%Y-%m-%dT%H:%M:%S") + (f".{utc.microsecond:06d}".rstrip("0") if utc.microsecond else "") + "Z"
+
+
+TIMES = ["2026-01-01T00:00:00Z", "2026-01-02T00:00:00+02:00", " 2026-12-05T19:30:00z ", "2026-12-05", "2026-12-05T19",
+         "2026-12-05T1930", "20261205T193000", "20261205", "2026-12-05 19:30:00.5", "2026-12-05x19:30:00,25",
+         "2026-12-05T19:30:00.1234567", "2026-03-01T00:30:00.250+01:00", "2026-01-01T10:30-0530", "2026-01-01T10:30+05",
+         "2026-01-01T10:30:00+05:30:10.5", "2026-W01-1", "2026W011", "2026-W53-7", "2020-W53-7", "2024-02-29T23:59:59-00:01",
+         "2026-12-31T23:00:00-01:00", "yesterday", "2026-13-01", "2026-02-30", "2026-01-01T24:00", "2026-1-01",
+         "2026-01-01T10:30:60", "2026-01-01T10:3", "2026-01-01T10:30:00.", "2026-01-01T10:30:00+24:00", "", "2026",
+         "2026-01-01T10:30:00Z junk", "2026-01-01T", "2026-01-01Té10:30"]
+
+
+@pytest.mark.parametrize("text", TIMES)
+def test_the_utc_time_is_what_python_made_of_it(text):
+    try:
+        expected = _python_utc_time(text)
+    except ValueError:
+        with pytest.raises(br.InputError, match=re.escape(f"time {text!r}: expected an ISO-8601 date and time")):
+            _core.store_utc_time(text)
+    else:
+        assert _core.store_utc_time(text) == expected
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", _core.store_utc_time())
+
+
 def test_a_file_that_is_not_a_store_is_refused(tmp_path):
     text = tmp_path / "notes.db"
     text.write_text("not a database at all, just text\n" * 10)
@@ -311,6 +344,7 @@ WRITER = textwrap.dedent("""
     import sys
     import numpy as np
     import benchreport as br
+from benchreport import _core
     from benchreport.store import Store
     path, name, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
     sys.stdout.write("ready\\n"); sys.stdout.flush()
@@ -348,6 +382,7 @@ KILLED = textwrap.dedent("""
     import sys
     import numpy as np
     import benchreport as br
+from benchreport import _core
     from benchreport import store as st
     values = np.arange(4000, dtype=float)
     data = br.Dataset.from_arrays(values, np.arange(0, 4001, 40), {"benchmark": [f"c{i}" for i in range(100)]})
