@@ -1,6 +1,6 @@
 """The store's commands: ``benchreport record`` and ``benchreport store export|import`` (docs/store.md).
 
-The store (and sqlite3) is imported when one of these commands runs, not when the parser is
+The store (and pyarrow) is imported when one of these commands runs, not when the parser is
 built, so the other commands start as lean as before (tests/python/test_low_memory.py)."""
 from __future__ import annotations
 
