@@ -127,7 +127,8 @@ void write_python(std::string& out, element value, bool quoted) {
     case element_type::ARRAY: {
       out += '[';
       bool first = true;
-      for (element item : value.get_array().value_unsafe()) {
+      const simdjson::dom::array items = value.get_array().value_unsafe();  // not a temporary's member
+      for (element item : items) {
         out += first ? "" : ", ";
         first = false;
         write_python(out, item, true);

@@ -111,7 +111,7 @@ TEST_CASE("update_alert_states writes each state once, keeps acknowledgements an
   alerts = update_alert_states(store, "main", analysis, runs, 2);
   CHECK(alerts[0][0].state == "acknowledged");
   CHECK(alerts[0][0].note == "ok");
-  CHECK(rows(store, query)[0] == R"({"case":"a"}|c3|regression|acknowledged|ok|t)");  // unchanged: not written
+  CHECK(rows(store, query)[0] == R"({"case":"a"}|c3|regression|acknowledged|ok|t5)");  // unchanged: not written
 }
 
 TEST_CASE("summarise_new_runs stops after a finished batch when asked, and a later call continues",
