@@ -1,26 +1,27 @@
 """History: change points across commits (``br.history``), and Parquet/Arrow input.
 
-Keywords, defaults, docstrings and the work are the compiled core's (python/bindings/register_history.cpp;
-docs/statistics-history.md). What stays here: reading files and Arrow tables, and the result's Python side.
+Keywords, defaults, docstrings, the work and HistoryResult are the compiled core's (python/bindings/
+register_history.cpp, preset_results.cpp; docs/statistics-history.md). What stays here: reading
+files and Arrow tables.
 """
 from __future__ import annotations
 
+import copyreg
 import functools
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, List, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from . import _core
-from ._core import commit_entries, e_divisive
+from ._core import HistoryResult, StoreHistoryResult, commit_entries, e_divisive
 from ._dataset import Dataset, expand_paths, load
-from ._pickling import remembers_call
-from ._presets import _RendersReport
-from ._reports import Report
+from ._pickling import reduce_remembered, remembers_call
 
 __all__ = ["HistoryResult", "history", "e_divisive", "read_arrow", "label_commits", "ARROW_SUFFIXES", "HISTORY_SCHEMA"]
 
 HISTORY_SCHEMA = _core.HISTORY_SCHEMA
+for _result in (HistoryResult, StoreHistoryResult):  # by the call that made them (br.history)
+    copyreg.pickle(_result, reduce_remembered)
 #: Files read through pyarrow (the ``arrow`` extra) instead of the C++ readers.
 ARROW_SUFFIXES = (".parquet", ".pq", ".arrow", ".feather")
 
@@ -82,45 +83,9 @@ def _history_dataset(data: Any, order: Optional[str], format: str) -> Dataset:
     return parts[0].concat(*parts[1:]) if order is not None else label_commits(parts, [Path(p).name for p in paths])
 
 
-@dataclass
-class HistoryResult(_RendersReport):
-    """Result of :func:`history`: the series, their change points and the report."""
-
-    core: Any  # _core.HistoryAnalysis
-    report: Report = field(repr=False)
-
-    @property
-    def commits(self) -> List[str]:
-        return list(self.core.history.commits)
-
-    @property
-    def by(self) -> List[str]:
-        return list(self.core.history.by)
-
-    def columns(self) -> dict:
-        """``{field: numpy array}``, one entry per change point: the case labels, ``unit`` (base unit)
-        and the fields of a JSON change point (commit, index, before, after, change, lower, upper,
-        p_value, test, regression)."""
-        return dict(self.core.columns())
-
-    def to_pandas(self) -> Any:
-        """One row per change point: ``DataFrame(self.columns())``; ``relative`` False means change, lower
-        and upper are after - before in the base unit (the series has a value <= 0)."""
-        return self.core.to_pandas()
-
-    def series_frame(self) -> Any:
-        """One row per (case, commit): case labels, commit, position, value (base unit), processes, samples."""
-        return self.core.history.series_frame()
-
-    def plot(self, *, ax: Any = None, max_cases: int = 12) -> Any:
-        """Each case's summaries relative to its first commit, change points marked (matplotlib)."""
-        from .plot import plot_history
-        return plot_history(self, ax=ax, max_cases=max_cases)
-
-
 @remembers_call
 @functools.wraps(_core.history, assigned=("__doc__",))
 def history(data: Any, **options: Any) -> HistoryResult:
     if not isinstance(data, Dataset):
         data = _history_dataset(data, options.get("order"), options.get("format", "auto"))
-    return HistoryResult(*_core.history(data, **options))
+    return _core.history(data, **options)

@@ -77,33 +77,6 @@ _split_baseline = _core.split_baseline  # these two: used by launch_noise, _hist
 _native = _core.native_dataset
 
 
-class _RendersReport:
-    """Rendering and notebook display of a Python-made result through its ``report``."""
-
-    report: Report
-
-    def __reduce__(self) -> Any:
-        return reduce_remembered(self)
-
-    def to_markdown(self, **kwargs: Any) -> str:
-        return self.report.to_markdown(**kwargs)
-
-    def to_html(self, **kwargs: Any) -> str:
-        return self.report.to_html(**kwargs)
-
-    def to_text(self, **kwargs: Any) -> str:
-        return self.report.to_text(**kwargs)
-
-    def to_json(self, **kwargs: Any) -> str:
-        return self.report.to_json(**kwargs)
-
-    def _repr_html_(self) -> str:
-        return self.report.to_html_fragment()
-
-    def _repr_markdown_(self) -> str:
-        return self.to_markdown()
-
-
 #: the ``comparison`` preset as a result; ``compare(base_paths, head_paths)`` reads the two sides first.
 compare = remembers_call(_core.compare_dataset)
 

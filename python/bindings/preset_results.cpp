@@ -8,10 +8,15 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
 
+#include "benchreport/compare/series.hpp"
 #include "benchreport/presets/bmf.hpp"
 #include "benchreport/render/render.hpp"
 #include "arrays.hpp"
@@ -294,6 +299,82 @@ void bind_preset(py::module_& m, const char* name, const char* doc, const char* 
   def_report_and_columns(result, columns_doc, "One row per entry of columns(): ``DataFrame(self.columns())``.");
 }
 
+void bind_alert(py::module_& m) {
+  py::class_<ChangePointAlert>(m, "Alert", "What a results store remembers of one change point.")
+      .def(py::init([](std::string state, std::string note, std::string cause) {
+             return ChangePointAlert{std::move(state), std::move(note), std::move(cause)};
+           }),
+           py::arg("state"), py::arg("note") = "", py::arg("cause") = "")
+      .def_readonly("state", &ChangePointAlert::state, "'new', 'confirmed', 'acknowledged' or 'resolved'.")
+      .def_readonly("note", &ChangePointAlert::note, "The acknowledgement's note.")
+      .def_readonly("cause", &ChangePointAlert::cause, "The environment difference at the change point, or ''.")
+      .def("__eq__",
+           [](const ChangePointAlert& a, const ChangePointAlert& b) {
+             return std::tie(a.state, a.note, a.cause) == std::tie(b.state, b.note, b.cause);
+           })
+      .def("__hash__", [](const ChangePointAlert& a) { return py::hash(py::make_tuple(a.state, a.note, a.cause)); })
+      .def("__repr__", [](const ChangePointAlert& a) {
+        return fmt::format("Alert(state={}, note={}, cause={})", py::repr(py::str(a.state)).cast<std::string>(),
+                           py::repr(py::str(a.note)).cast<std::string>(),
+                           py::repr(py::str(a.cause)).cast<std::string>());
+      });
+}
+
+// br.history's result: the analysis (`core`), its report and their Python views.
+void bind_history_result(py::module_& m) {
+  py::class_<HistoryResult> result(m, "HistoryResult", py::dynamic_attr(),
+                                   "Result of history(): the series, their change points and the report.");
+  def_report_renderers(result);
+  result
+      .def_property_readonly(
+          "core", [](HistoryResult& r) -> HistoryAnalysis& { return r.analysis; },
+          py::return_value_policy::reference_internal, "The HistoryAnalysis: the series and their change points.")
+      .def_property_readonly(
+          "report", [](HistoryResult& r) -> Report& { return r.report; }, py::return_value_policy::reference_internal,
+          "The history preset's Report.")
+      .def_property_readonly("commits", [](const HistoryResult& r) { return r.analysis.history.commits; })
+      .def_property_readonly("by", [](const HistoryResult& r) { return r.analysis.history.by; })
+      .def(
+          "columns", [](const HistoryResult& r) { return columns_dict(history_columns(r.analysis)); },
+          "``{field: numpy array}``, one entry per change point: the case labels, ``unit`` (base unit) and the "
+          "fields of a JSON change point (commit, index, before, after, change, lower, upper, p_value, test, "
+          "regression).")
+      .def(
+          "to_pandas", [](const HistoryResult& r) { return data_frame(history_columns(r.analysis)); },
+          "One row per change point: ``DataFrame(self.columns())``; ``relative`` False means change, lower and "
+          "upper are after - before in the base unit (the series has a value <= 0).")
+      .def(
+          "series_frame", [](const HistoryResult& r) { return data_frame(series_frame(r.analysis.history)); },
+          "One row per (case, commit): case labels, commit, position, value (base unit), processes, samples.")
+      .def(
+          "plot",
+          [](const py::object& self, const py::object& ax, long long max_cases) {
+            return py::module_::import("benchreport.plot")
+                .attr("plot_history")(self, py::arg("ax") = ax, py::arg("max_cases") = max_cases);
+          },
+          py::kw_only(), py::arg("ax") = py::none(), py::arg("max_cases") = 12,
+          "Each case's summaries relative to its first commit, change points marked (matplotlib).");
+  py::class_<StoreHistoryPreset, HistoryResult>(
+      m, "StoreHistoryResult", py::dynamic_attr(),
+      "HistoryResult of a store's branch, with each change point's Alert (``alerts[i][k]`` for change point k of "
+      "series i) and how many runs were summarised now.")
+      .def_readonly("alerts", &StoreHistoryPreset::alerts)
+      .def_readonly("summarised_runs", &StoreHistoryPreset::summarised_runs)
+      .def(
+          "regressions_in",
+          [](const StoreHistoryPreset& r, const std::vector<std::string>& states) {
+            std::size_t n = 0;
+            for (std::size_t i = 0; i < r.alerts.size(); ++i) {
+              const auto& points = r.analysis.changes[i].change_points;
+              for (std::size_t k = 0; k < points.size(); ++k)
+                n += points[k].regression &&
+                     std::find(states.begin(), states.end(), r.alerts[i][k].state) != states.end();
+            }
+            return n;
+          },
+          py::arg("states"), "Regression change points whose state is one of ``states``.");
+}
+
 }  // namespace
 
 py::object data_frame(const Columns& columns) {
@@ -326,6 +407,8 @@ void register_preset_results(py::module_& m) {
                              "``{field: numpy array}``, one entry per row: the label values (unprefixed, \"\" where a "
                              "set has none) and the scalar fields of the JSON ``data`` groups (NaN where JSON has "
                              "null).");
+  bind_alert(m);
+  bind_history_result(m);
   bind_preset<RunnersPreset>(m, "RunnersResult", "Result of runners(): the runners preset's report and its columns.",
                              "``{field: numpy array}``, one entry per compared set (the fields of the JSON "
                              "``data[\"results\"]``): runner, suite, metric, backend, service, unit, pinned, then "

@@ -1,7 +1,7 @@
 #pragma once
 // What the presets return to Python (benchreport.ComparisonResult, ComparisonCase, MatrixResult,
-// SummaryResult, RunnersResult): a report to render and display, its columnar view, and what else
-// the preset computed. The classes are bound in preset_results.cpp, the functions that make them in
+// SummaryResult, RunnersResult, HistoryResult, StoreHistoryResult): a report to render and display, its columnar view,
+// and what else the preset computed. The classes are bound in preset_results.cpp, the functions that make them in
 // register_presets.cpp. Results pickle as the call that made them (benchreport/_pickling.py), so
 // each class takes attributes (`_call`).
 #include <pybind11/pybind11.h>
@@ -10,6 +10,7 @@
 
 #include "benchreport/compare/matrix.hpp"
 #include "benchreport/presets/comparison.hpp"
+#include "benchreport/presets/history.hpp"
 #include "benchreport/presets/preset_result.hpp"
 #include "benchreport/render/render.hpp"
 #include "report_renderers.hpp"
@@ -35,6 +36,13 @@ struct MatrixPreset {
 // br.summary and br.runners: one C++ type each, so that Python sees two classes.
 struct SummaryPreset : PresetResult {};
 struct RunnersPreset : PresetResult {};
+
+// The history of a store's branch (benchreport.store_history): br.history's result, each change
+// point's alert (alerts[i][k]: change point k of series i) and how many runs were summarised now.
+struct StoreHistoryPreset : HistoryResult {
+  std::vector<std::vector<ChangePointAlert>> alerts;
+  std::size_t summarised_runs = 0;
+};
 
 // The core Dataset of a benchreport.Dataset (a core Dataset as it is); TypeError naming what was given otherwise.
 const Dataset& native_dataset(const pybind11::object& dataset);

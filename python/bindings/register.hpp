@@ -19,4 +19,5 @@ void register_cli(pybind11::module_& m);           // cli/*.hpp (into _core.cli)
 void register_launch_noise(pybind11::module_& m);  // stats/launch_noise.hpp, compare/stored_runs.hpp (_core.compare)
 void register_dask(pybind11::module_& m);          // label_roles.hpp case_labels, whole_cases.hpp, store_export.hpp
 void register_store(pybind11::module_& m);         // store/store.hpp, store/run_rows.hpp
+void bind_store_history(pybind11::module_& m);     // store/alert_states.hpp (register_history.cpp; after Store)
 }  // namespace benchreport::python

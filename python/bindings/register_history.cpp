@@ -1,13 +1,16 @@
 // Bindings for stats/edivisive.hpp, compare/series.hpp, compare/history.hpp,
 // compare/cached_history.hpp, compare/alert_state.hpp, presets/history.hpp and the inputs of a
 // history: io/commit_entries.hpp, data/label_commits.hpp, data/long_table.hpp (br.read_arrow).
-// The Python skins are python/benchreport/_history.py and _store_history.py.
+// The Python skins are python/benchreport/_history.py and _store_history.py; store_history
+// (store/alert_states.hpp) is bound by register_store after the Store class (bind_store_history).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
 #include <fmt/format.h>
+
+#include <functional>
 
 #include "benchreport/data/direction.hpp"
 #include "benchreport/compare/alert_state.hpp"
@@ -22,7 +25,12 @@
 #include "benchreport/stats/edivisive.hpp"
 #include "benchreport/stats/pelt.hpp"
 #include "benchreport/stats/steps.hpp"
+#include "benchreport/store/alert_states.hpp"
+#include "benchreport/store/run_context.hpp"
+#include "benchreport/store/summarise_runs.hpp"
+#include "benchreport/store/summary_cache.hpp"
 #include "arrays.hpp"
+#include "interruptible.hpp"
 #include "preset_results.hpp"
 #include "register.hpp"
 
@@ -323,12 +331,8 @@ void bind_history(py::module_& m) {
         c.threads = static_cast<unsigned>(non_negative(threads, "threads"));
         c.method = parse_method(method);
         const Dataset& dataset = native_dataset(data);
-        HistoryResult result;
-        {
-          py::gil_scoped_release release;
-          result = history(dataset, o);
-        }
-        return py::make_tuple(std::move(result.analysis), std::move(result.report));
+        py::gil_scoped_release release;
+        return history(dataset, o);
       },
       "data"_a, py::kw_only(), "order"_a = py::none(), "by"_a = py::none(), "max_p_value"_a = c.detect.max_p_value,
       "permutations"_a = static_cast<long long>(c.detect.permutations),
@@ -352,11 +356,69 @@ permutations, 0 always permutes; ``permutations``, ``seed`` and ``min_segment`` 
 to it alone). Changes below ``min_magnitude`` are dropped. A series with a value <= 0
 gets absolute changes (after - before) instead of relative ones
 (``ChangePoint.relative``). The latest segment worse than the first by more than
-``threshold`` is "still regressed". Returns (HistoryAnalysis, Report), which
-benchreport.history wraps as a HistoryResult.)doc");
+``threshold`` is "still regressed". Returns a HistoryResult.)doc");
+}
+
+// The change-point options of a store's history (those benchreport.store_history takes).
+ChangePointOptions store_change_options(double min_magnitude, double confidence, double threshold,
+                                        const std::string& method, double max_p_value, long long permutations,
+                                        std::uint64_t seed, double screen_p_value, long long threads) {
+  ChangePointOptions c;
+  c.detect = detect_options(max_p_value, permutations, static_cast<long long>(c.detect.min_segment), seed, "pairs",
+                            c.detect.search_end, screen_p_value);
+  c.min_magnitude = min_magnitude;
+  c.confidence = confidence;
+  c.threshold = threshold;
+  c.method = parse_method(method);
+  c.threads = static_cast<unsigned>(non_negative(threads, "threads"));
+  return c;
+}
+
+// benchreport.store_history: summarise the new runs (Ctrl-C keeps the finished batches), analyse
+// the cached history, update the alert states, and make the report.
+StoreHistoryPreset store_history(const store::Store& s, const std::string& branch, long long confirm_after,
+                                 bool rebuild, std::string title, const ChangePointOptions& options) {
+  if (confirm_after < 1) throw InputError(fmt::format("confirm_after is {}: it must be at least 1", confirm_after));
+  const std::vector<store::StoredRun> runs = s.runs(branch);
+  if (runs.empty()) throw InputError(fmt::format("{}: no runs on branch {}", s.path(), store::python_repr(branch)));
+  StoreHistoryPreset out;
+  out.summarised_runs = interruptible([&](const std::function<bool()>& should_stop) {
+    return store::summarise_new_runs(s, branch, runs, rebuild, options.threads, should_stop);
+  });
+  py::gil_scoped_release release;
+  out.analysis = analyze_history(store::cached_branch_history(s, branch, runs, options.threads), options);
+  out.alerts = store::update_alert_states(s, branch, out.analysis, runs, static_cast<std::size_t>(confirm_after));
+  HistoryReportOptions o;
+  o.title = std::move(title);
+  o.alerts = out.alerts;
+  out.report = history_report(out.analysis, o);
+  return out;
 }
 
 }  // namespace
+
+void bind_store_history(py::module_& m) {
+  const ChangePointOptions c;
+  m.def(
+      "store_history",
+      [](const store::Store& s, const std::string& branch, long long confirm_after, bool rebuild, long long threads,
+         std::string title, double min_magnitude, double confidence, double threshold, const std::string& method,
+         double max_p_value, long long permutations, std::uint64_t seed, double screen_p_value) {
+        const ChangePointOptions options = store_change_options(
+            min_magnitude, confidence, threshold, method, max_p_value, permutations, seed, screen_p_value, threads);
+        return store_history(s, branch, confirm_after, rebuild, std::move(title), options);
+      },
+      "store"_a, "branch"_a = "main", py::kw_only(), "confirm_after"_a = 3, "rebuild"_a = false, "threads"_a = 0,
+      "title"_a = HistoryReportOptions{}.title, "min_magnitude"_a = c.min_magnitude, "confidence"_a = c.confidence,
+      "threshold"_a = c.threshold, "method"_a = "steps", "max_p_value"_a = c.detect.max_p_value,
+      "permutations"_a = static_cast<long long>(c.detect.permutations), "seed"_a = c.detect.seed,
+      "screen_p_value"_a = c.detect.screen_p_value,
+      R"doc(The history of ``branch`` in ``store`` (a _core.Store; cases = every label but commit and the
+per-process ones, commits in branch order), summarising only the runs not summarised before
+(``rebuild=True``: every run again; Ctrl-C stops after a finished batch, which a later history
+keeps), and the change points' alert states, updated in the store (store/alert_states.hpp). The
+options are history()'s. Returns a StoreHistoryResult.)doc");
+}
 
 void register_history(py::module_& m) {
   bind_results(m);

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -18,6 +19,7 @@
 #include "benchreport/cli/python_text.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/store/acknowledge.hpp"
+#include "benchreport/store/environment_diff.hpp"
 #include "benchreport/store/run_context.hpp"
 #include "benchreport/store/run_rows.hpp"
 #include "benchreport/store/store.hpp"
@@ -26,6 +28,7 @@
 #include "benchreport/store/utc_time.hpp"
 #include "benchreport/store/write_runs.hpp"
 #include "arrays.hpp"
+#include "interruptible.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
@@ -333,12 +336,14 @@ void register_store(py::module_& m) {
              long long threads) {
             const std::vector<StoredRun> infos = stored_runs(runs);
             const auto workers = static_cast<unsigned>(non_negative(threads, "threads"));
-            py::gil_scoped_release release;
-            return store::summarise_new_runs(s, branch, infos, rebuild, workers);
+            return interruptible([&](const std::function<bool()>& should_stop) {
+              return store::summarise_new_runs(s, branch, infos, rebuild, workers, should_stop);
+            });
           },
           "branch"_a, "runs"_a, "rebuild"_a = false, "threads"_a = 0,
           "Adds the case_summaries rows of the branch's runs (as cached_history takes them) not yet summarised\n"
-          "(rebuild: all again), in transactions of STORE_RUNS_PER_TRANSACTION runs; returns how many runs.")
+          "(rebuild: all again), in transactions of STORE_RUNS_PER_TRANSACTION runs; returns how many runs.\n"
+          "Ctrl-C stops after the batch being summarised, which is kept, and raises KeyboardInterrupt.")
       .def("acknowledge", &acknowledge, "case"_a, "commit"_a, "note"_a, "branch"_a = py::none(),
            "Marks the change point of ``case`` at ``commit`` (a full sha or a unique prefix) acknowledged,\n"
            "with ``note``; returns (case key, commit sha). A history must have found it first. CASE is\n"
@@ -422,6 +427,29 @@ void register_store(py::module_& m) {
       "dataset"_a, "ci"_a, "env"_a,
       "The environment a run records, as canonical JSON: the CI variables, the user's facts and the tool\n"
       "context every file agrees on (volatile keys such as dates and load left out).");
+  // The store history (store/alert_states.hpp, store/environment_diff.hpp; register_history.cpp).
+  m.def(
+      "store_environment_diff",
+      [](const std::string& old_json, const std::string& new_json) {
+        const py::object loads = py::module_::import("json").attr("loads");
+        const auto value = [&](const std::optional<std::string>& json) { return json ? loads(*json) : py::none(); };
+        py::list out;
+        for (const auto& c : store::environment_diff(old_json, new_json))
+          out.append(py::make_tuple(c.key, value(c.old_value), value(c.new_value)));
+        return out;
+      },
+      "old_json"_a, "new_json"_a,
+      "What changed between two environments (JSON objects, '' = none): (dotted key, old value, new value)\n"
+      "sorted by key, None where a side lacks the key; nested objects are dotted keys, lists are values.");
+  m.def(
+      "store_environment_cause",
+      [](const std::string& old_json, const std::string& new_json) {
+        return store::environment_cause(store::environment_diff(old_json, new_json));
+      },
+      "old_json"_a, "new_json"_a,
+      "A change point's likely cause: 'environment changed: key: old \u2192 new; ...' (at most 4, then\n"
+      "' (+N more)'), values as Python's str() prints them, '(none)' for a missing side; '' when equal.");
+  bind_store_history(m);
 }
 
 }  // namespace benchreport::python

@@ -141,7 +141,7 @@ std::string ascii_json_string(std::string_view text) {
 }
 
 std::size_t summarise_new_runs(const Store& store, const std::string& branch, std::span<const StoredRun> runs,
-                               bool rebuild, unsigned threads) {
+                               bool rebuild, unsigned threads, const std::function<bool()>& should_stop) {
   sqlite3* db = store.handle();
   if (rebuild) {
     in_transaction(db, [&] {
@@ -163,6 +163,8 @@ std::size_t summarise_new_runs(const Store& store, const std::string& branch, st
     const std::span<const StoredRun> batch(fresh.data() + begin, std::min(kRunsPerTransaction, fresh.size() - begin));
     const std::vector<SummaryRow> rows = summary_rows(store, batch, threads);
     in_transaction(db, [&] { insert_rows(db, branch, rows); });
+    const std::size_t done_runs = begin + batch.size();
+    if (done_runs < fresh.size() && should_stop && should_stop()) return done_runs;
   }
   return fresh.size();
 }
