@@ -150,8 +150,8 @@ TEST_CASE("--github: the comment body and the step summary, then one line on std
   o.comment_file = scratch("comment.md").string();
   o.step_summary = scratch("summary.md").string();
   fs::remove(*o.step_summary);
-  REQUIRE(run_runners(o, c.io) == kExitOk);
-  CHECK(file_text(*o.comment_file) + "\n" == file_text(*o.step_summary));
+  REQUIRE(run_summary(o, c.io) == kExitOk);
+  CHECK(with_newline(file_text(*o.comment_file)) == file_text(*o.step_summary));
   CHECK(c.err ==
         "benchreport: PR comment body written to " + *o.comment_file + " and appended to " + *o.step_summary + "\n");
 }
