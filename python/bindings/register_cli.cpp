@@ -1,8 +1,9 @@
 // The submodule _core.cli: the command line's work below argparse (cli/*.hpp):
 // inputs and stdin, the input budget, reading with a progress bar, option
 // parsing, the validate lines and the gate message, and each command's
-// option declarations. Text reaches Python's streams through write callbacks,
-// never the process's file descriptors.
+// option declarations, and the commands themselves (cli/run.hpp): the argparse
+// namespace becomes CommandOptions here, in one place. Text reaches Python's
+// streams through write callbacks, never the process's file descriptors.
 #include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -14,16 +15,20 @@
 #include <vector>
 
 #include "benchreport/cli/budget.hpp"
+#include "benchreport/cli/command_inputs.hpp"
 #include "benchreport/cli/commands.hpp"
+#include "benchreport/cli/emit.hpp"
 #include "benchreport/cli/gate.hpp"
 #include "benchreport/cli/inputs.hpp"
 #include "benchreport/cli/load.hpp"
 #include "benchreport/cli/options.hpp"
 #include "benchreport/cli/progress.hpp"
+#include "benchreport/cli/run.hpp"
 #include "benchreport/cli/usage_error.hpp"
 #include "benchreport/cli/validate.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/data/dataset.hpp"
+#include "preset_results.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
@@ -220,8 +225,13 @@ void bind_options(py::module_& m) {
         "UsageError naming the columns the inputs lack, before a preset fails on them less clearly.");
   m.def("check_integer_option", &check_integer_option, "name"_a, "decimal"_a,
         "UsageError when an integer option lies outside the range the core takes.");
-  m.def("one_line", &one_line, "text"_a, "whole"_a, "type_name"_a,
-        "An error message as one terminal-safe line (whole: every line joined, else the first).");
+  m.def(
+      "one_line",
+      [](const py::object& text, bool whole, const std::string& type_name) {
+        return one_line(path_bytes(py::str(text)), whole, type_name);
+      },
+      "text"_a, "whole"_a, "type_name"_a,
+      "An error message as one terminal-safe line (whole: every line joined, else the first).");
 }
 
 void bind_commands(py::module_& m) {
@@ -272,16 +282,304 @@ void bind_commands(py::module_& m) {
       "cases"_a, "compare --fail-on slower: the stderr line naming the slower cases, or None.");
 }
 
+// ---- the commands ----------------------------------------------------------------------
+
+// The value of a namespace field in a CommandOptions field; None keeps the default.
+void assign(const py::handle& value, std::string& field) { field = path_bytes(value); }
+void assign(const py::handle& value, std::optional<std::string>& field) { field = path_bytes(value); }
+void assign(const py::handle& value, std::vector<std::string>& field) { field = path_list(value); }
+template <class Number>
+void assign(const py::handle& value, Number& field) {
+  field = value.cast<Number>();
+}
+template <class Number>
+void assign(const py::handle& value, std::optional<Number>& field) {
+  field = value.cast<Number>();
+}
+
+template <class Field>
+void read_field(const py::handle& args, const char* name, Field& field) {
+  const py::object value = py::getattr(args, name, py::none());
+  if (!value.is_none()) assign(value, field);
+}
+
+// The argparse namespace as CommandOptions: the one place its fields are read (names as argparse's dests).
+CommandOptions options_of(const py::handle& args) {
+  CommandOptions o;
+  const auto text_fields = {std::pair{"input_format", &o.input_format},
+                            {"format", &o.format},
+                            {"baseline", &o.baseline},
+                            {"threshold", &o.threshold},
+                            {"min_magnitude", &o.min_magnitude},
+                            {"method", &o.method},
+                            {"stat", &o.stat}};
+  for (const auto& [name, field] : text_fields) read_field(args, name, *field);
+  const auto maybe_fields = {std::pair{"output", &o.output},
+                             {"comment_file", &o.comment_file},
+                             {"head_value", &o.head_value},
+                             {"fail_on", &o.fail_on},
+                             {"bmf_dir", &o.bmf_dir},
+                             {"size_label", &o.size_label},
+                             {"at", &o.at},
+                             {"order", &o.order},
+                             {"output_dir", &o.output_dir}};
+  for (const auto& [name, field] : maybe_fields) read_field(args, name, *field);
+  const auto list_fields = {
+      std::pair{"inputs", &o.inputs}, {"label", &o.labels}, {"by", &o.by},    {"rows", &o.rows}, {"cols", &o.cols},
+      {"tables", &o.tables},          {"base", &o.base},    {"head", &o.head}};
+  for (const auto& [name, field] : list_fields) read_field(args, name, *field);
+  const auto flag_fields = {std::pair{"quiet", &o.quiet},
+                            {"verbose", &o.verbose},
+                            {"github", &o.github},
+                            {"no_check", &o.no_check},
+                            {"assume_launches_identical", &o.assume_launches_identical}};
+  for (const auto& [name, field] : flag_fields) read_field(args, name, *field);
+  const auto real_fields = {std::pair{"alpha", &o.alpha},
+                            {"confidence", &o.confidence},
+                            {"exponent_threshold", &o.exponent_threshold},
+                            {"max_p_value", &o.max_p_value},
+                            {"screen_p_value", &o.screen_p_value}};
+  for (const auto& [name, field] : real_fields) read_field(args, name, *field);
+  const auto size_fields = {std::pair{"budget", &o.budget},
+                            {"size_argument", &o.size_argument},
+                            {"permutations", &o.permutations},
+                            {"k", &o.k}};
+  for (const auto& [name, field] : size_fields) read_field(args, name, *field);
+  read_field(args, "max_samples", o.max_samples);
+  read_field(args, "max_input_bytes", o.max_input_bytes);
+  read_field(args, "seed", o.seed);
+  read_field(args, "resamples", o.resamples);
+  const py::object limit = py::getattr(args, "memory_limit", py::none());
+  if (!limit.is_none())
+    o.memory_limit = MemoryLimit{limit[py::int_(0)].cast<std::uint64_t>(), path_bytes(limit[py::int_(1)])};
+  const py::object summary = py::module_::import("os").attr("environ").attr("get")("GITHUB_STEP_SUMMARY");
+  if (!summary.is_none() && py::len(summary) > 0) o.step_summary = path_bytes(summary);
+  // The skin's thresholds (module constants, so that a test can lower them).
+  const py::module_ skin = py::module_::import("benchreport.cli");
+  o.progress = {skin.attr("PROGRESS_MIN_INPUTS").cast<std::uint64_t>(),
+                skin.attr("PROGRESS_MIN_BYTES").cast<std::uint64_t>()};
+  o.status_min_sets = skin.attr("PROGRESS_MIN_SETS").cast<std::size_t>();
+  return o;
+}
+
+bool is_terminal(const py::object& stream) {
+  try {
+    return stream.attr("isatty")().cast<bool>();
+  } catch (py::error_already_set& error) {
+    if (error.matches(PyExc_AttributeError) || error.matches(PyExc_ValueError)) return false;
+    throw;
+  }
+}
+
+// Text to a Python stream: stdout written, stderr also flushed (a progress bar shows at once).
+Write stream_writer(const char* name, bool flush) {
+  return [name, flush](std::string_view text) {
+    const py::object stream = py::module_::import("sys").attr(name);
+    stream.attr("write")(py::str(text.data(), text.size()));
+    if (flush) stream.attr("flush")();
+  };
+}
+
+// An exception as the one line `benchreport: error:` and validate's INVALID show: an InputError
+// whole, an OSError as "file: reason", a KeyError as the key missing, anything else its first line.
+std::string error_line(const py::object& error) {
+  const py::module_ builtins = py::module_::import("builtins");
+  const py::object input_error = py::module_::import("benchreport._core").attr("InputError");
+  py::object text = py::str(error);
+  if (py::isinstance(error, builtins.attr("OSError")) && !error.attr("filename").is_none() &&
+      py::bool_(error.attr("strerror"))) {
+    text = py::str("{}: {}").format(error.attr("filename"), error.attr("strerror"));
+  }
+  if (py::isinstance(error, builtins.attr("KeyError")) && py::bool_(error.attr("args")) &&
+      !py::isinstance(error, input_error)) {
+    text = py::str("no such label or key: {}").format(error.attr("args")[py::int_(0)]);
+  }
+  return one_line(path_bytes(text), py::isinstance(error, input_error),
+                  py::type::of(error).attr("__name__").cast<std::string>());
+}
+
+// The skin's reader read(source, limits) -> Dataset. A reader's InputError reaches the budget
+// as C++ (which names the option behind a limit); with `as_problems` (validate) every
+// ValueError and OSError becomes the ReadProblem line that validate prints.
+ReadDataset python_reader(const py::object& read, bool as_problems) {
+  return [read, as_problems](const Source& source, const ReadLimits& limits) -> std::shared_ptr<const Dataset> {
+    py::dict kwargs;
+    if (limits.max_samples) kwargs["max_samples"] = *limits.max_samples;
+    if (limits.max_file_size) kwargs["max_file_size"] = *limits.max_file_size;
+    try {
+      const auto core = std::make_shared<py::object>(read(source, kwargs).attr("_ds"));
+      return {core, &core->cast<const Dataset&>()};
+    } catch (py::error_already_set& error) {
+      if (as_problems && (error.matches(PyExc_ValueError) || error.matches(PyExc_OSError)))
+        throw ReadProblem(error_line(error.value()));
+      if (!as_problems && error.matches(py::module_::import("benchreport._core").attr("InputError")))
+        throw InputError(path_bytes(py::str(error.value())));
+      throw;
+    }
+  };
+}
+
+// Python's streams (looked up at each write: a test may swap them) and stdin's bytes.
+CommandIo python_io(const py::object& read, bool as_problems = false) {
+  const py::module_ sys = py::module_::import("sys");
+  CommandIo io;
+  io.read = python_reader(read, as_problems);
+  io.read_stdin = [](std::uint64_t limit) {
+    const py::object stream = py::module_::import("sys").attr("stdin");
+    py::object data = (py::hasattr(stream, "buffer") ? stream.attr("buffer") : stream).attr("read")(limit);
+    if (py::isinstance<py::str>(data)) data = data.attr("encode")("utf-8");
+    return py::bytes(data).cast<std::string>();
+  };
+  io.out = stream_writer("stdout", false);
+  io.err = stream_writer("stderr", true);
+  io.out_is_terminal = is_terminal(sys.attr("stdout"));
+  io.err_is_terminal = is_terminal(sys.attr("stderr"));
+  io.check_signals = [] {
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+  };
+  return io;
+}
+
+// compare --store: the skin's compare (launch noise from the store) called with the same options.
+Compare python_compare(const py::object& compare, const CommandOptions& options) {
+  return [compare, &options](const Dataset& dataset, const ComparisonReportOptions& o) {
+    const py::object wrapped = py::module_::import("benchreport._dataset").attr("Dataset")(dataset);
+    py::dict baseline;
+    baseline[py::str(o.baseline_column)] = o.baseline_value;
+    const py::object result = compare(
+        wrapped, "baseline"_a = baseline, "by"_a = o.by.empty() ? py::object(py::none()) : py::cast(o.by),
+        "threshold"_a = o.threshold, "alpha"_a = o.alpha, "confidence"_a = o.confidence, "seed"_a = o.seed,
+        "resamples"_a = o.resamples, "gate"_a = o.gate, "head_value"_a = options.head_value,
+        "check_comparability"_a = o.check_comparability, "assume_launches_identical"_a = o.assume_launches_identical);
+    const auto& preset = result.cast<const ComparisonPreset&>();
+    const auto kept = std::make_shared<py::object>(result);
+    return ComparisonOutcome{
+        std::shared_ptr<const Report>(kept, &preset.report), gate_cases(*preset.view),
+        [kept] { return kept->attr("bmf_files")().cast<std::vector<std::pair<std::string, std::string>>>(); }};
+  };
+}
+
+int run_command(const py::object& args, const py::object& read, const py::object& compare, const py::object& read_table,
+                const py::object& demo_reports) {
+  const std::string command = py::getattr(args, "command").cast<std::string>();
+  const CommandOptions options = options_of(args);
+  const CommandIo io = python_io(read, command == "validate");
+  if (command == "summary") return run_summary(options, io);
+  if (command == "runners") return run_runners(options, io);
+  if (command == "matrix") return run_matrix(options, io);
+  if (command == "scaling") return run_scaling(options, io);
+  if (command == "validate") return run_validate(options, io);
+  if (command == "compare")
+    return compare.is_none() ? run_compare(options, io) : run_compare(options, io, python_compare(compare, options));
+  if (command == "history") {
+    return run_history(options, io, [&read_table](const Source& source) -> std::shared_ptr<const Dataset> {
+      const auto core = std::make_shared<py::object>(read_table(source).attr("_ds"));
+      return {core, &core->cast<const Dataset&>()};
+    });
+  }
+  if (command == "demo") {
+    return run_demo(options, io, [&demo_reports](long long resamples) {
+      NamedReports reports;
+      for (const auto& item : demo_reports(resamples)) {
+        const auto pair = py::reinterpret_borrow<py::tuple>(item);
+        const auto kept = std::make_shared<py::object>(pair[1]);
+        reports.emplace_back(pair[0].cast<std::string>(),
+                             std::shared_ptr<const Report>(kept, &kept->cast<const Report&>()));
+      }
+      return reports;
+    });
+  }
+  throw UsageError("no command " + command + " below argparse");
+}
+
+void bind_runs(py::module_& m) {
+  m.attr("EXTENSIONS") = [] {
+    py::dict out;
+    for (const char* format : {"markdown", "html", "text", "csv", "json"}) out[format] = format_extension(format);
+    return out;
+  }();
+  m.def("run_command", &run_command, "args"_a, "read"_a, py::kw_only(), "compare"_a = py::none(),
+        "read_table"_a = py::none(), "demo_reports"_a = py::none(),
+        "Runs args.command (summary, runners, matrix, scaling, compare, history, validate, demo) with the options "
+        "of the argparse namespace args (cli/run.hpp); read(source, limits) -> Dataset reads an input. compare: "
+        "another compare(dataset, **options) (launch noise from a store); read_table(source) -> Dataset: "
+        "history's Parquet/Arrow files; demo_reports(resamples) -> [(name, Report)]. Returns the exit code.");
+  m.def(
+      "load_inputs",
+      [](const py::object& args, const py::object& read) { return load_inputs(options_of(args), python_io(read)); },
+      "args"_a, "read"_a, "The namespace's positional inputs read, joined and labelled (--label) as one Dataset.");
+  m.def(
+      "load_sides",
+      [](const py::object& base, const py::object& head, const py::object& column, const py::object& base_value,
+         const py::object& head_value, const py::object& read, bool quiet, InputBudget* budget, bool verbose) {
+        CommandOptions options;
+        options.quiet = quiet;
+        options.verbose = verbose;
+        InputBudget unlimited;
+        return load_sides(path_list(base), path_list(head), {path_bytes(column), path_bytes(base_value)},
+                          path_bytes(head_value), options, python_io(read), budget ? *budget : unlimited);
+      },
+      "base"_a, "head"_a, "column"_a, "base_value"_a, "head_value"_a, "read"_a, py::kw_only(), "quiet"_a = false,
+      "budget"_a = py::none(), "verbose"_a = false,
+      "Each --base/--head input read as a process of its side (label_sides); base-1 pairs with head-1.");
+  m.def(
+      "emit",
+      [](const Report& report, const py::object& args) { emit(report, options_of(args), python_io(py::none())); },
+      "report"_a, "args"_a,
+      "Writes the report as the namespace asks (stdout or -o, --format, --budget, --github), every path checked "
+      "first.");
+  m.def(
+      "write_github",
+      [](const Report& report, std::size_t budget, const py::object& comment_file) {
+        const CommandIo io = python_io(py::none());
+        const py::object summary = py::module_::import("os").attr("environ").attr("get")("GITHUB_STEP_SUMMARY");
+        std::optional<std::string> step_summary;
+        if (!summary.is_none() && py::len(summary) > 0) step_summary = path_bytes(summary);
+        std::vector<std::string> held;
+        const auto outputs =
+            github_outputs(report, budget, comment_file.is_none() ? kDefaultCommentFile : path_bytes(comment_file),
+                           step_summary, io, held);
+        write_outputs(outputs);
+        return path_text(say_github_written(outputs, io));
+      },
+      "report"_a, "budget"_a = kGithubCommentBudget, "comment_file"_a = py::none(),
+      "Appends the Markdown report to $GITHUB_STEP_SUMMARY (when set) and writes a PR comment body within the "
+      "budget (0 = GitHub's limit); every path is checked first. Returns the comment file's path.");
+  m.def("error_line", &error_line, "error"_a,
+        "The exception as one terminal-safe line: an InputError whole, an OSError as 'file: reason', a KeyError as "
+        "the missing key, anything else its first line.");
+}
+
+// UsageError, its message decoded as Python decodes a command line (surrogateescape): a
+// message quoting a file name that is no UTF-8 still reaches the one line that prints it.
+void bind_usage_error(py::module_& m) {
+  static PyObject* type = nullptr;
+  py::exception<UsageError> error(m, "UsageError", PyExc_Exception);
+  error.doc() = "A problem with the command line or its inputs: reported in one line, exit 2.";
+  type = error.ptr();
+  Py_INCREF(type);
+  py::register_exception_translator([](std::exception_ptr raised) {
+    try {
+      if (raised) std::rethrow_exception(raised);
+    } catch (const UsageError& usage) {
+      const std::string_view text = usage.what();
+      const py::object message = py::reinterpret_steal<py::object>(
+          PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "surrogateescape"));
+      PyErr_SetObject(type, message.ptr());
+    }
+  });
+}
+
 }  // namespace
 
 void register_cli(py::module_& m) {
   py::module_ sub = m.def_submodule("cli", "The command line's work below argparse (cli/*.hpp).");
-  py::register_exception<benchreport::cli::UsageError>(sub, "UsageError", PyExc_Exception).doc() =
-      "A problem with the command line or its inputs: reported in one line, exit 2.";
+  bind_usage_error(sub);
   bind_inputs(sub);
   bind_reading(sub);
   bind_options(sub);
   bind_commands(sub);
+  bind_runs(sub);
 }
 
 }  // namespace benchreport::python

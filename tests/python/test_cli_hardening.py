@@ -142,3 +142,24 @@ def test_stdin_is_read_with_a_limit(capsys):
     with pytest.raises(cli.UsageError, match=r"<stdin>: more than 10 bytes exceeds the input size limit"):
         cli.expand_inputs(["-"], stdin=Stream(data), max_bytes=10)
     assert cli.MAX_STDIN_BYTES == 1 << 30
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX file names are bytes")
+def test_file_name_that_is_not_utf8(tmp_path, capsys, monkeypatch):
+    # `benchreport validate $'r\xe9.json'`: argv holds the name undecodable (r\udce9.json); a usage error
+    # quoting it failed to decode in the binding's exception translation (a traceback). Now: one line, U+FFFD.
+    monkeypatch.chdir(tmp_path)
+    name = os.fsdecode(b"r\xe9.json")
+    code, out, err = run_main(capsys, "validate", name)  # no such file: a usage error naming it
+    assert code == cli.EXIT_INPUT
+    assert err.startswith("benchreport: error: r\ufffd.json") and len(err.splitlines()) == 1
+    with open(b"r\xe9.json", "w") as f:
+        f.write(GO)
+    code, out, err = run_main(capsys, "validate", name)
+    assert code in (cli.EXIT_OK, cli.EXIT_INPUT)
+    assert "r\ufffd.json" in out + err and "Traceback" not in err
+    assert_terminal_safe(out + err)
+    code, out, err = run_main(capsys, "compare", "--base", name, "--head", name, name)
+    assert code == cli.EXIT_INPUT
+    assert err == ("benchreport: error: r\ufffd.json: give inputs either positionally or with --base/--head, "
+                   "not both\n")
