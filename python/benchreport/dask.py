@@ -111,12 +111,7 @@ def check_cases(frame: dd.DataFrame, columns: Sequence[str]) -> None:
     cols = list(columns)
     if not cols:
         return
-    _refuse_repeats(frame[cols].map_partitions(_distinct, meta=frame._meta[cols]).compute(), cols)
-
-
-def _refuse_repeats(keys: pd.DataFrame, cols: List[str]) -> None:
-    """``keys``: each partition's distinct case keys, concatenated; a repeat is a case in two partitions."""
-    _core.refuse_split_cases(cols, [[str(v) for v in keys[c].tolist()] for c in cols])
+    _core.refuse_split_cases(cols, frame[cols].map_partitions(_distinct, meta=frame._meta[cols]).compute())
 
 
 def _table(part: pd.DataFrame) -> pa.Table:
@@ -218,7 +213,7 @@ def analyze(frame: dd.DataFrame, *, by: Sequence[str] = (), order: str = "commit
     parts = [task(p, case_cols, list(by), summarize_options, history_options, empty) for p in frame.to_delayed()]
     summaries_parts, changes_parts, keys = dask.compute([p[0] for p in parts], [p[1] for p in parts],
                                                         [p[2] for p in parts])
-    _refuse_repeats(pd.concat(keys, ignore_index=True), case_cols)
+    _core.refuse_split_cases(case_cols, pd.concat(keys, ignore_index=True))  # a repeat: a case in two partitions
     return (pd.concat(summaries_parts, ignore_index=True), pd.concat(changes_parts, ignore_index=True))
 
 

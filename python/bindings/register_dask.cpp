@@ -87,11 +87,16 @@ void register_dask(py::module_& m) {
       "cases"_a, "caller"_a);
   m.def(
       "refuse_split_cases",
-      [](const std::vector<std::string>& columns, const std::vector<std::vector<std::string>>& keys) {
-        refuse_split_cases(columns, keys);
+      [](const std::vector<std::string>& columns, const py::object& keys) {
+        std::vector<std::vector<std::string>> texts;  // each value as Python's str() of it
+        for (const std::string& c : columns) {
+          auto& column = texts.emplace_back();
+          for (const auto& value : keys[py::str(c)].attr("tolist")()) column.emplace_back(py::str(value));
+        }
+        refuse_split_cases(columns, texts);
       },
-      "InputError naming the first case key seen twice in ``keys`` (per column, as text: each partition's "
-      "distinct keys, concatenated): that case is split across partitions.",
+      "InputError naming the first case key seen twice in ``keys`` (a DataFrame holding each partition's "
+      "distinct keys, concatenated; values compared as text): that case is split across partitions.",
       "columns"_a, "keys"_a);
   m.def(
       "export_commits",
