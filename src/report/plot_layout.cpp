@@ -73,7 +73,7 @@ std::string stripped(std::string_view text) {
 
 ScalingSide scaling_side(const FamilyFit& family, const std::string& side, std::string_view color, double factor) {
   ScalingSide drawn{family.fit, factor, std::string(color), {}, {}, "", "", !family.fit.lack_of_fit.detected};
-  for (std::size_t i = 0; i < family.levels.size(); ++i) {
+  for (std::size_t i = 0; i < std::min(family.levels.size(), family.fit.sizes.size()); ++i) {
     for (double v : family.levels[i].values) {
       drawn.x.push_back(family.fit.sizes[i]);
       drawn.y.push_back(factor * v);
@@ -156,9 +156,10 @@ SamplesPlot samples_plot(std::span<const double> values, std::size_t k, std::str
     plot.windows.push_back({static_cast<double>(begin) - 0.5, static_cast<double>(end) - 0.5, median,
                             fmt::format("median of {} {}: {}", name, k, value_with_unit(median, scale.symbol))});
   }
-  // Python's {:+.2%}: the value times 100 in fixed notation with 2 decimals.
+  // Python's {:+.2%}: the value times 100 in fixed notation with 2 decimals; a NaN is "+nan" whatever its sign.
   const double change = drift(plot.values, {.k = k}).change;
-  plot.title = fmt::format("drift {:+.2f}% (median of last {} / first {} \u2212 1)", 100 * change, k, k);
+  const std::string percent = std::isnan(change) ? "+nan" : fmt::format("{:+.2f}", 100 * change);
+  plot.title = fmt::format("drift {}% (median of last {} / first {} \u2212 1)", percent, k, k);
   return plot;
 }
 
