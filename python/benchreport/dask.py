@@ -35,13 +35,6 @@ __all__ = ["read_parquet", "read_store", "store_history", "commit_of", "case_col
 #: Labels that name a process or repetition, never a case (data/label_roles.hpp, as history uses them).
 PROCESS_COLUMNS: tuple[str, ...] = tuple(_core.PROCESS_LABELS)
 
-# The columns of HistoryResult.to_pandas after the case labels, with a value of each one's type:
-# an empty partition's frame is built from them so that its dtypes match a non-empty one's.
-_CHANGE_POINT_EXAMPLE = {"unit": "", "commit": "", "index": 0, "before": 0.0, "after": 0.0, "change": 0.0,
-                         "lower": 0.0, "upper": 0.0, "p_value": 0.0, "relative": True,
-                         "test": "", "regression": False}
-
-
 def read_parquet(path: Any, **options: Any) -> dd.DataFrame:
     """A Parquet file or folder (e.g. hive-partitioned by case, ``case=.../part-0000.parquet``) read
     with one Dask partition per file, so that a case written to its own files never straddles two
@@ -74,10 +67,8 @@ def _export_commits(path: Any, branch: str) -> List[List[Tuple[int, int, str, in
     import pyarrow.feather as feather
 
     runs = feather.read_table(f"{path}/_runs.arrow", columns=["run_id", "branch", "commit_sha", "seq"]).to_pydict()
-    commits = _core.export_commits(runs["run_id"], runs["branch"], runs["commit_sha"], runs["seq"], branch)
-    if not commits:
-        raise _core.InputError(f"{path}: no runs of branch {branch!r} in this export")
-    return commits
+    return _core.export_commits(runs["run_id"], runs["branch"], runs["commit_sha"], runs["seq"], branch,
+                                where=str(path))
 
 
 def _read_run_file(item: Tuple[str, int, int]) -> pd.DataFrame:
@@ -120,12 +111,7 @@ def check_cases(frame: dd.DataFrame, columns: Sequence[str]) -> None:
     cols = list(columns)
     if not cols:
         return
-    _refuse_repeats(frame[cols].map_partitions(_distinct, meta=frame._meta[cols]).compute(), cols)
-
-
-def _refuse_repeats(keys: pd.DataFrame, cols: List[str]) -> None:
-    """``keys``: each partition's distinct case keys, concatenated; a repeat is a case in two partitions."""
-    _core.refuse_split_cases(cols, [[str(v) for v in keys[c].tolist()] for c in cols])
+    _core.refuse_split_cases(cols, frame[cols].map_partitions(_distinct, meta=frame._meta[cols]).compute())
 
 
 def _table(part: pd.DataFrame) -> pa.Table:
@@ -195,7 +181,7 @@ def change_points(frame: dd.DataFrame, *, order: str = "commit", by: Optional[Se
 
 def _change_points_empty(cases: Sequence[str]) -> pd.DataFrame:
     """No change points, with the columns and dtypes of HistoryResult.to_pandas."""
-    return pd.DataFrame([{**dict.fromkeys(cases, ""), **_CHANGE_POINT_EXAMPLE}]).iloc[:0]
+    return _core.analyze_history(_core.History("commit", list(cases), [], [])).to_pandas()
 
 
 def _analyze_part(part: pd.DataFrame, cases: List[str], by: Sequence[str], summarize_options: dict,
@@ -227,7 +213,7 @@ def analyze(frame: dd.DataFrame, *, by: Sequence[str] = (), order: str = "commit
     parts = [task(p, case_cols, list(by), summarize_options, history_options, empty) for p in frame.to_delayed()]
     summaries_parts, changes_parts, keys = dask.compute([p[0] for p in parts], [p[1] for p in parts],
                                                         [p[2] for p in parts])
-    _refuse_repeats(pd.concat(keys, ignore_index=True), case_cols)
+    _core.refuse_split_cases(case_cols, pd.concat(keys, ignore_index=True))  # a repeat: a case in two partitions
     return (pd.concat(summaries_parts, ignore_index=True), pd.concat(changes_parts, ignore_index=True))
 
 
@@ -241,9 +227,7 @@ def compute(*frames: dd.DataFrame, **options: Any) -> Tuple[pd.DataFrame, ...]:
 
 # --- History of a store's Parquet export ------------------------------------------------------------
 # The columns of the per-(case, commit) summaries that store_history shuffles by case.
-_SUMMARY_META = pd.DataFrame({column: pd.Series([], dtype=dtype) for column, dtype in (
-    ("case_key", object), ("unit", object), ("direction", object), ("commit", "int64"), ("position", "int64"),
-    ("value", "float64"), ("processes", "int64"), ("samples", "int64"))})
+_SUMMARY_META = pd.DataFrame(_core.export_summary_schema())
 
 
 def store_history(path: Any, branch: str = "main", *, npartitions: Optional[int] = None, threads: int = 1,

@@ -43,14 +43,11 @@ def case_columns(dataset: Dataset, baseline_column: str, by: Optional[Sequence[s
 def from_store(store: Any, branch: str, by: Sequence[str], *, min_runs: int = MIN_RUNS,
                max_runs: int = MAX_RUNS) -> Dict[str, LaunchNoise]:
     """Launch noise of every case the store holds on ``branch`` (a :class:`benchreport.store.Store`)."""
-    runs = store.runs(branch)
-    # Only the latest runs can be used; a few more than max_runs leave room for a change point's segment.
-    recent = runs[-(4 * max_runs):]
+    recent = _core.compare.launch_noise_window([r.run_id for r in store.runs(branch)], max_runs=max_runs)
     if not recent:
         return {}
-    history = store.dataset([r.run_id for r in recent])
-    per_case = stored_runs(history, by, [str(r.run_id) for r in recent])
-    return estimate_all(per_case, min_runs=min_runs, max_runs=max_runs, branch=branch)
+    return _core.compare.estimate_stored_launch_noise(store.dataset(recent), by, recent, min_runs=min_runs,
+                                                      max_runs=max_runs, branch=branch)
 
 
 def compare_with_store(dataset: Any, store: Union[str, Any], branch: str = "main", baseline: Any = None,

@@ -18,7 +18,7 @@ Needs no matplotlib; ``to_pandas`` needs pandas.
 from __future__ import annotations
 
 import sys
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from . import _core
 from ._core.notebook import DATASET_EDGE_ROWS as DATASET_EDGE_ROWS
@@ -47,24 +47,14 @@ def to_pandas(obj: Any) -> Any:
 
     if hasattr(obj, "to_pandas"):
         return obj.to_pandas()
-    results = _compare_results(obj)
-    if results is not None:
-        return pd.DataFrame(_core.compare.case_columns(results))
-    if isinstance(obj, _core.Summary):
-        return pd.DataFrame([summary_row(obj)])
-    if isinstance(obj, Mapping) and "quantiles" in obj and "probabilities" in obj:  # summarize_grouped's
-        return pd.DataFrame(_core.notebook.grouped_frame_columns(obj))
-    raise TypeError(f"no pandas view for {type(obj).__name__}")
+    return pd.DataFrame(_core.notebook.frame_data(obj))
 
 
 def to_report(obj: Any, title: Optional[str] = None) -> Report:
-    """A :class:`Report` for a Summary, CompareResult(s), Dataset (its summary table) or Report.
+    """A :class:`Report` for a Summary, CompareResult(s), Dataset (its summary table), Report, or
+    ComparisonResult / MatrixResult (their report).
 
     Past DATASET_MAX_ROWS (60) sets, a Dataset's table is its first and last DATASET_EDGE_ROWS (5), as pandas."""
-    from ._presets import ComparisonResult, MatrixResult
-
-    if isinstance(obj, (ComparisonResult, MatrixResult)):
-        return obj.report
     return _core.notebook.notebook_report(obj, title)
 
 
@@ -95,13 +85,9 @@ def _display_types() -> List[type]:
 
 
 def _missing_display(t: type) -> List[Tuple[str, str, Any]]:
-    """(method, MIME type, render) of each display method ``t`` lacks. A Dataset keeps its
-    one-line repr as plain text; results print as their report."""
-    wanted: List[Tuple[str, str, Any]] = [("_repr_html_", "text/html", to_html),
-                                          ("_repr_markdown_", "text/markdown", to_markdown)]
-    if t.__name__ != "Dataset":
-        wanted.append(("_repr_pretty_", "text/plain", _pretty))
-    return [(method, mime, render) for method, mime, render in wanted if not hasattr(t, method)]
+    """(method, MIME type, render) of each display method ``t`` lacks (``_core.notebook.missing_display``)."""
+    renders = {"text/html": to_html, "text/markdown": to_markdown, "text/plain": _pretty}
+    return [(method, mime, renders[mime]) for method, mime in _core.notebook.missing_display(t)]
 
 
 def _install_display_methods() -> None:

@@ -21,15 +21,8 @@ __all__ = ["plot_distributions", "plot_samples", "plot_forest", "forest_rows", "
 
 ArrayLike = Union[np.ndarray, Sequence[float]]
 
-BASE_COLOR = "#4c72b0"
-HEAD_COLOR = "#dd8452"
-VERDICT_COLORS = {
-    "faster": "#2a9d3f",
-    "slower": "#c8372d",
-    "inconclusive": "#d49a00",
-    "equivalent": "#5b6b7a",
-    "unchanged": "#5b6b7a",
-}
+#: Colours of the base and head sides, and of each verdict (report/plot_layout.hpp).
+BASE_COLOR, HEAD_COLOR, VERDICT_COLORS = _plot.BASE_COLOR, _plot.HEAD_COLOR, dict(_plot.VERDICT_COLORS)
 
 
 def _pyplot() -> Any:
@@ -59,17 +52,13 @@ def plot_distributions(base: Union[ArrayLike, Sequence[ArrayLike]], head: Union[
     which are in base units); values are shown scaled as the reports show them
     (``19.74 µs``). Returns the Axes.
     """
-    base_values, head_values = _plot.plot_values(base, labels[0]), _plot.plot_values(head, labels[1])
-    factor, unit = display_scale(np.concatenate([base_values, head_values]), unit)
-    base_values, head_values = base_values * factor, head_values * factor
+    plot = _plot.distributions(base, head, unit=unit, labels=labels)
     ax = _axes(ax)
-    edges = np.histogram_bin_edges(np.concatenate([base_values, head_values]), bins=bins)
-    for values, color, label in ((base_values, BASE_COLOR, labels[0]), (head_values, HEAD_COLOR, labels[1])):
-        median = float(np.median(values))
-        ax.hist(values, bins=edges, alpha=0.5, color=color,
-                label=f"{label} (n={values.size}, median {_plot.value_with_unit(median, unit)})")
-        ax.axvline(median, color=color, linestyle="--", linewidth=1.5)
-    ax.set_xlabel(f"value ({unit})" if unit else "value")
+    edges = np.histogram_bin_edges(np.concatenate([side.values for side in plot.sides]), bins=bins)
+    for side in plot.sides:
+        ax.hist(side.values, bins=edges, alpha=0.5, color=side.color, label=side.label)
+        ax.axvline(side.median, color=side.color, linestyle="--", linewidth=1.5)
+    ax.set_xlabel(plot.x_label)
     ax.set_ylabel("samples")
     ax.legend(loc="best", fontsize="small")
     return ax
@@ -84,25 +73,16 @@ def plot_samples(values: ArrayLike, k: int = 5, *, ax: Any = None, unit: str = "
     the title says why drift is not available. ``unit`` is the unit of
     ``values``; they are shown scaled as the reports show them. Returns the Axes.
     """
-    samples = _plot.plot_values(values, label)
-    factor, unit = display_scale(samples, unit)
-    samples = samples * factor
+    plot = _plot.samples(values, k=k, unit=unit, label=label)
     ax = _axes(ax)
-    ax.plot(np.arange(samples.size), samples, marker="o", markersize=3, linewidth=0.8, color=BASE_COLOR, label=label)
-    windows = drift_windows(samples.size, k)
-    if windows is None:
-        ax.set_title(f"drift n/a: {samples.size} samples, needs at least {2 * k} (k = {k})")
-    else:
-        for (lo, hi), name in zip(windows, ("first", "last")):
-            median = float(np.median(samples[lo:hi]))
-            ax.axvspan(lo - 0.5, hi - 0.5, color="#999999", alpha=0.2)
-            ax.hlines(median, lo - 0.5, hi - 0.5, colors=HEAD_COLOR, linewidth=2,
-                      label=f"median of {name} {k}: {_plot.value_with_unit(median, unit)}")
-        from ._stats import drift  # the one drift (stats/drift.hpp), not recomputed here
-
-        ax.set_title(f"drift {drift(samples, k).change:+.2%} (median of last {k} / first {k} − 1)")
+    ax.plot(np.arange(plot.values.size), plot.values, marker="o", markersize=3, linewidth=0.8, color=BASE_COLOR,
+            label=label)
+    for window in plot.windows:
+        ax.axvspan(window.begin, window.end, color="#999999", alpha=0.2)
+        ax.hlines(window.median, window.begin, window.end, colors=HEAD_COLOR, linewidth=2, label=window.label)
+    ax.set_title(plot.title)
     ax.set_xlabel("sample (measurement order)")
-    ax.set_ylabel(f"value ({unit})" if unit else "value")
+    ax.set_ylabel(plot.y_label)
     ax.legend(loc="best", fontsize="small")
     return ax
 
@@ -115,31 +95,24 @@ def plot_forest(result: Any, *, ax: Any = None, threshold: Optional[float] = 0.0
     |change| are kept (and the title says so). The legend names the verdict
     of each colour and the threshold lines; the x axis is in percent. Returns the Axes.
     """
-    rows = forest_rows(result)
-    if not rows:
-        raise ValueError("nothing to plot: the comparison has no matched cases")
-    shown = _plot.forest_shown(rows, max_cases)
+    plot = _plot.forest(result, max_cases=max_cases, threshold=threshold)
     if ax is None:
-        _, ax = _pyplot().subplots(figsize=(7, max(2.0, 0.28 * len(shown) + 1)))
-    positions = np.arange(len(shown))
-    for y, (_, change, lower, upper, verdict) in zip(positions, shown):
-        color = VERDICT_COLORS.get(verdict, BASE_COLOR)
-        if np.isfinite(lower) and np.isfinite(upper):
-            ax.hlines(y, 100 * lower, 100 * upper, colors=color, linewidth=2)
-        ax.plot(100 * change, y, "o", color=color, markersize=5)
+        _, ax = _pyplot().subplots(figsize=(7, plot.height))
+    for y, mark in enumerate(plot.marks):
+        if mark.interval:
+            ax.hlines(y, mark.lower, mark.upper, colors=mark.color, linewidth=2)
+        ax.plot(mark.change, y, "o", color=mark.color, markersize=5)
     ax.axvline(0, color="black", linewidth=0.8)
-    if threshold:
-        for i, edge in enumerate((-threshold, threshold)):
-            ax.axvline(100 * edge, color="#888888", linewidth=0.8, linestyle=":",
-                       label=f"\u00b1{100 * threshold:g}% threshold" if i == 0 else None)
-    for verdict in dict.fromkeys(r[4] for r in shown):  # one legend entry per verdict shown, first-seen order
-        ax.plot([], [], "o-", color=VERDICT_COLORS.get(verdict, BASE_COLOR), label=f"{verdict} (change, CI)")
+    for i, edge in enumerate(plot.thresholds):
+        ax.axvline(edge, color="#888888", linewidth=0.8, linestyle=":", label=None if i else plot.threshold_label)
+    for entry in plot.verdicts:  # one legend entry per verdict shown
+        ax.plot([], [], "o-", color=entry.color, label=entry.label)
     ax.legend(loc="best", fontsize="small")
-    ax.set_yticks(positions)
-    ax.set_yticklabels([r[0] for r in shown], fontsize="small")
+    ax.set_yticks(range(len(plot.names)))
+    ax.set_yticklabels(plot.names, fontsize="small")
     ax.set_xlabel("change of median, % (head vs base) with CI")
-    if len(shown) < len(rows):
-        ax.set_title(f"{len(shown)} of {len(rows)} cases (largest |change|)")
+    if plot.title:
+        ax.set_title(plot.title)
     return ax
 
 
@@ -158,24 +131,18 @@ def plot_scaling(result: Any, family: Optional[str] = None, ax: Any = None) -> A
     fits). Costs are drawn in the unit the reports show them in (``µs``, not base seconds); both
     axes have 1-2-5 ticks with plain labels (``200k``); the x axis is named after the size's label."""
     ax = _axes(ax)
-    title, sides, factor, unit = _plot.scaling_family(result.core, family)
-    for (side, fit), color in zip(sides, (BASE_COLOR, HEAD_COLOR)):
-        xs = [n for n, values in zip(fit.sizes, fit.process_values) for _ in values]
-        ys = [factor * v for values in fit.process_values for v in values]
-        ax.scatter(xs, ys, s=12, color=color, alpha=0.7, label=f"{side} processes".strip())
-        grid = np.geomspace(fit.sizes[0], fit.sizes[-1], 48)
-        name = f"O({fit.fit.closest})" if fit.fit.best is not None else f"no model fits (closest O({fit.fit.closest}))"
-        ax.plot(grid, [factor * fit.fit.predict(float(n)) for n in grid], color=color,
-                linestyle="-" if fit.fit.best is not None else "--",
-                label=f"{side} {name}, b = {fit.fit.power.exponent:.2f}".strip())
+    plot = _plot.scaling(result.core, family)
+    for side in plot.sides:
+        ax.scatter(side.sizes, side.costs, s=12, color=side.color, alpha=0.7, label=side.points_label)
+        grid = np.geomspace(side.first_size, side.last_size, 48)
+        ax.plot(grid, side.curve(grid), color=side.color, linestyle="-" if side.fits else "--", label=side.curve_label)
     ax.set_xscale("log")
     ax.set_yscale("log")
     _human_log_axis(ax.xaxis)
     _human_log_axis(ax.yaxis)
-    size_source = result.core.size_source
-    ax.set_xlabel("size n" if size_source in ("", "name") else size_source)
-    ax.set_ylabel(f"cost ({unit})" if unit else "cost")
-    ax.set_title(title)
+    ax.set_xlabel(plot.x_label)
+    ax.set_ylabel(plot.y_label)
+    ax.set_title(plot.title)
     ax.legend(fontsize="small")
     return ax
 
@@ -188,28 +155,20 @@ def plot_history(result: Any, *, ax: Any = None, max_cases: int = 12, relative: 
     first commit; otherwise the summaries are drawn in the unit the reports show them in (``ms``, not base
     seconds), with that unit on the y axis."""
     ax = _axes(ax)
-    commits = result.commits
-    drawn = list(zip(result.core.history.series, result.core.changes))[:max_cases]
-    relative, factor, unit = _plot.history_axis([series for series, _ in drawn], relative)
-    for series, changes in drawn:
-        values = np.asarray(series.values, dtype=np.float64)
-        shown = values / values[0] if relative else values * factor
-        line, = ax.plot(np.asarray(series.commits), shown, linewidth=1, label=" / ".join(series.key) or "all sets")
-        for cp in changes.change_points:
-            color = VERDICT_COLORS["slower"] if cp.regression else VERDICT_COLORS["faster"]
-            ax.axvline(cp.commit, color=color, alpha=0.35, linewidth=1)
-            ax.plot([cp.commit], [shown[cp.index]], "o", color=line.get_color(), markersize=4)
-    ticks = np.unique(np.linspace(0, max(len(commits) - 1, 0), num=min(len(commits), 8)).astype(int))
-    ax.set_xticks(ticks)
-    ax.set_xticklabels([commits[t][:12] for t in ticks], rotation=30, ha="right", fontsize=8)
-    if relative:
-        ax.set_ylabel("summary / first commit")
-    else:
+    plot = _plot.history(result.core, max_cases=max_cases, relative=relative)
+    for drawn in plot.lines:
+        line, = ax.plot(np.asarray(drawn.commits), drawn.values, linewidth=1, label=drawn.label)
+        for change in drawn.changes:
+            ax.axvline(change.commit, color=change.color, alpha=0.35, linewidth=1)
+            ax.plot([change.commit], [change.value], "o", color=line.get_color(), markersize=4)
+    ax.set_xticks(plot.ticks)
+    ax.set_xticklabels(plot.tick_labels, rotation=30, ha="right", fontsize=8)
+    if not plot.relative:
         from matplotlib import ticker
 
         ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: human_number(v)))
-        ax.set_ylabel(f"summary ({unit})" if unit else "summary")
-    ax.set_xlabel(result.core.history.order)
-    if len(drawn) > 1:
+    ax.set_ylabel(plot.y_label)
+    ax.set_xlabel(plot.x_label)
+    if len(plot.lines) > 1:
         ax.legend(fontsize=7, loc="best")
     return ax

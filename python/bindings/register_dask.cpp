@@ -87,18 +87,28 @@ void register_dask(py::module_& m) {
       "cases"_a, "caller"_a);
   m.def(
       "refuse_split_cases",
-      [](const std::vector<std::string>& columns, const std::vector<std::vector<std::string>>& keys) {
-        refuse_split_cases(columns, keys);
+      [](const std::vector<std::string>& columns, const py::object& keys) {
+        std::vector<std::vector<std::string>> texts;  // each value as Python's str() of it
+        for (const std::string& c : columns) {
+          auto& column = texts.emplace_back();
+          for (const auto& value : keys[py::str(c)].attr("tolist")()) column.emplace_back(py::str(value));
+        }
+        refuse_split_cases(columns, texts);
       },
-      "InputError naming the first case key seen twice in ``keys`` (per column, as text: each partition's "
-      "distinct keys, concatenated): that case is split across partitions.",
+      "InputError naming the first case key seen twice in ``keys`` (a DataFrame holding each partition's "
+      "distinct keys, concatenated; values compared as text): that case is split across partitions.",
       "columns"_a, "keys"_a);
   m.def(
       "export_commits",
       [](const std::vector<std::int64_t>& run_ids, const std::vector<std::string>& branches,
-         const std::vector<std::string>& commits, const std::vector<std::int64_t>& seqs, const std::string& branch) {
+         const std::vector<std::string>& commits, const std::vector<std::int64_t>& seqs, const std::string& branch,
+         const std::string& where) {
+        const auto groups = export_commits(run_ids, branches, commits, seqs, branch);
+        if (groups.empty()) {
+          throw InputError(where + ": no runs of branch " + std::string(py::repr(py::str(branch))) + " in this export");
+        }
         py::list out;
-        for (const auto& group : export_commits(run_ids, branches, commits, seqs, branch)) {
+        for (const auto& group : groups) {
           py::list runs;
           for (const auto& r : group) runs.append(py::make_tuple(r.run, r.batch, r.commit, r.seq));
           out.append(runs);
@@ -106,13 +116,18 @@ void register_dask(py::module_& m) {
         return out;
       },
       "The runs of ``branch`` in a store's Parquet export (the columns of its _runs.arrow) grouped by "
-      "commit in branch order, each as (run id, its batch in _sets.arrow, commit, seq).",
-      "run_ids"_a, "branches"_a, "commits"_a, "seqs"_a, "branch"_a);
+      "commit in branch order, each as (run id, its batch in _sets.arrow, commit, seq); InputError naming "
+      "``where`` (the export) when the branch has no run.",
+      "run_ids"_a, "branches"_a, "commits"_a, "seqs"_a, "branch"_a, py::kw_only(), "where"_a);
   m.def("summarise_export_commit", &summarise_commit,
         "One commit's sets of a store export, each (run id, labels JSON, unit, samples bytes, iterations bytes or "
         "None, direction or None, exact), summarised per case as ``history --store`` summarises a commit: "
         "(columns case_key, unit, direction, value, processes, samples; the case columns).",
         "sets"_a, "commit"_a, "branch"_a, "where"_a, "threads"_a = 1);
+  m.def(
+      "export_summary_schema", [] { return columns_dict(export_summary_schema()); },
+      "The columns of summarise_export_commit's rows with each row's commit index and position, as empty numpy "
+      "arrays of their dtypes (object, int64, float64): the frame store_history shuffles by case.");
   m.def(
       "assemble_export_cases",
       [](const std::vector<std::string>& case_key, const std::vector<std::string>& unit,

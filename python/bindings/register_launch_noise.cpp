@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,6 +42,21 @@ LaunchNoise estimate(const RunsOfCase& runs, const LaunchNoiseOptions& options) 
   for (const auto& [commit, medians] : runs) stored.push_back({commit, log_medians(commit, medians)});
   py::gil_scoped_release release;
   return estimate_launch_noise(stored, options);
+}
+
+// Each case's stored runs in a Dataset of a store's runs (python's benchreport.Dataset holds its _core.Dataset as _ds).
+py::dict stored_runs_of(const py::object& history, const std::vector<std::string>& by,
+                        const std::vector<std::string>& run_order) {
+  const auto& ds = (py::hasattr(history, "_ds") ? history.attr("_ds") : history).cast<const Dataset&>();
+  py::dict out;
+  for (auto& c : stored_runs(ds, by, run_order)) out[py::str(c.name)] = py::cast(std::move(c.runs));
+  return out;
+}
+
+py::dict estimate_all(const py::dict& runs, const LaunchNoiseOptions& options) {
+  py::dict out;
+  for (const auto& [name, case_runs] : runs) out[name] = estimate(case_runs.cast<RunsOfCase>(), options);
+  return out;
 }
 
 }  // namespace
@@ -84,31 +100,43 @@ void register_launch_noise(py::module_& m) {
   c.def(
       "estimate_launch_noise_all",
       [](const py::dict& runs, std::size_t min_runs, std::size_t max_runs, const std::string& branch) {
-        py::dict out;
-        for (const auto& [name, case_runs] : runs) {
-          out[name] =
-              estimate(case_runs.cast<RunsOfCase>(), {.min_runs = min_runs, .max_runs = max_runs, .branch = branch});
-        }
-        return out;
+        return estimate_all(runs, {.min_runs = min_runs, .max_runs = max_runs, .branch = branch});
       },
       "``estimate_launch_noise`` of every case: ``runs`` maps a case name to its runs; a dict of the same names.",
       py::arg("runs"), py::kw_only(), py::arg("min_runs") = defaults.min_runs, py::arg("max_runs") = defaults.max_runs,
       py::arg("branch") = defaults.branch);
   c.def(
-      "stored_runs",
-      [](const py::object& history, const std::vector<std::string>& by, const std::vector<std::string>& run_order) {
-        // A benchreport.Dataset holds its _core.Dataset as _ds.
-        const auto& ds = (py::hasattr(history, "_ds") ? history.attr("_ds") : history).cast<const Dataset&>();
-        py::dict out;
-        for (auto& c : stored_runs(ds, by, run_order)) out[py::str(c.name)] = py::cast(std::move(c.runs));
-        return out;
-      },
+      "stored_runs", &stored_runs_of,
       "Per case of ``history`` (a Dataset) (its ``by`` values joined by \" / \", as the comparison names it): the runs "
       "of ``history`` in "
       "``run_order`` (values of its ``run`` label), each ``(commit, medians)`` with the median of every process "
       "(sets sharing a ``process`` or ``pair`` label are one process, as in a comparison; other sets one each). "
       "Empty when ``history`` lacks a ``by`` column, ``run`` or ``commit``.",
       py::arg("history"), py::arg("by"), py::arg("run_order"));
+  c.def(
+      "launch_noise_window",
+      [](const std::vector<std::int64_t>& run_ids, std::size_t max_runs) {
+        // Only the latest runs can be used; a few more than max_runs leave room for a change point's segment.
+        // max_runs 0 keeps every run (as the Python slice runs[-0:] did).
+        const std::size_t keep = max_runs == 0 ? run_ids.size() : std::min(run_ids.size(), 4 * max_runs);
+        return std::vector<std::int64_t>(run_ids.end() - static_cast<std::ptrdiff_t>(keep), run_ids.end());
+      },
+      "The run ids (a branch's, in order) whose runs the launch noise is estimated from: the latest 4 × max_runs "
+      "(every one when max_runs is 0).",
+      py::arg("run_ids"), py::kw_only(), py::arg("max_runs") = defaults.max_runs);
+  c.def(
+      "estimate_stored_launch_noise",
+      [](const py::object& history, const std::vector<std::string>& by, const std::vector<std::int64_t>& run_ids,
+         std::size_t min_runs, std::size_t max_runs, const std::string& branch) {
+        std::vector<std::string> run_order;
+        for (std::int64_t id : run_ids) run_order.push_back(std::to_string(id));
+        return estimate_all(stored_runs_of(history, by, run_order),
+                            {.min_runs = min_runs, .max_runs = max_runs, .branch = branch});
+      },
+      "``estimate_launch_noise_all`` of ``stored_runs(history, by, run_ids)``: the launch noise of every case of "
+      "``history`` (a Dataset of the runs ``run_ids``, in branch order).",
+      py::arg("history"), py::arg("by"), py::arg("run_ids"), py::kw_only(), py::arg("min_runs") = defaults.min_runs,
+      py::arg("max_runs") = defaults.max_runs, py::arg("branch") = defaults.branch);
 }
 
 }  // namespace benchreport::python

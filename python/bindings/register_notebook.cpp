@@ -1,7 +1,8 @@
 // Bindings for what benchreport.notebook and benchreport.plot show beside the reports:
 // presets/notebook.hpp (a Summary's and a Dataset's notebook table), report/forest.hpp (forest-plot
-// rows), report/general_format.hpp (tick and legend text), data/display_unit.hpp's display_scale and
-// stats/drift.hpp's drift windows. The Python modules keep matplotlib, pandas and IPython.
+// rows), report/plot_layout.hpp (what each chart draws), report/general_format.hpp (tick and legend
+// text), data/display_unit.hpp's display_scale and stats/drift.hpp's drift windows. The Python modules
+// keep matplotlib, pandas and IPython.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -22,12 +23,15 @@
 #include "benchreport/data/display_unit.hpp"
 #include "benchreport/presets/comparison.hpp"
 #include "benchreport/presets/notebook.hpp"
+#include "benchreport/report/case_fields.hpp"
 #include "benchreport/report/forest.hpp"
 #include "benchreport/report/general_format.hpp"
 #include "benchreport/report/plot_axes.hpp"
+#include "benchreport/report/plot_layout.hpp"
 #include "benchreport/stats/drift.hpp"
 #include "benchreport/stats/summary.hpp"
 #include "arrays.hpp"
+#include "preset_results.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
@@ -127,6 +131,144 @@ py::array_t<double> plot_values(const py::object& side, const std::string& name)
   return py::array_t<double>(static_cast<py::ssize_t>(values.size()), values.data());
 }
 
+// How many of n items a Python slice [:max_count] keeps (a negative count keeps all but that many).
+std::size_t slice_count(std::size_t n, long long max_count) {
+  const auto size = static_cast<long long>(n);
+  return static_cast<std::size_t>(max_count < 0 ? std::max(0LL, size + max_count) : std::min(size, max_count));
+}
+
+// The drift window size k from Python's int: at least 1.
+std::size_t window_k(long long k) {
+  if (k < 1) throw InputError(fmt::format("k must be at least 1 (got {})", k));
+  return static_cast<std::size_t>(k);
+}
+
+// A numpy view of a vector of values held by the bound object `self`.
+template <class Owner, class T>
+auto array_of(std::vector<T> Owner::*member) {
+  return [member](const py::object& self) { return readonly_view<T>(self.cast<const Owner&>().*member, self); };
+}
+
+void register_plot_layouts(py::module_& plot) {
+  py::class_<DistributionSide>(plot, "DistributionSide", "One side of a distributions plot, in the unit drawn.")
+      .def_property_readonly("values", array_of(&DistributionSide::values))
+      .def_readonly("median", &DistributionSide::median)
+      .def_readonly("color", &DistributionSide::color)
+      .def_readonly("label", &DistributionSide::label);
+  py::class_<DistributionsPlot>(plot, "DistributionsPlot", "What plot_distributions draws.")
+      .def_readonly("sides", &DistributionsPlot::sides)
+      .def_readonly("x_label", &DistributionsPlot::x_label);
+  py::class_<DriftWindowMark>(plot, "DriftWindowMark",
+                              "A drift window: shaded over [begin, end], its median across it.")
+      .def_readonly("begin", &DriftWindowMark::begin)
+      .def_readonly("end", &DriftWindowMark::end)
+      .def_readonly("median", &DriftWindowMark::median)
+      .def_readonly("label", &DriftWindowMark::label);
+  py::class_<SamplesPlot>(plot, "SamplesPlot", "What plot_samples draws.")
+      .def_property_readonly("values", array_of(&SamplesPlot::values))
+      .def_readonly("windows", &SamplesPlot::windows)
+      .def_readonly("title", &SamplesPlot::title)
+      .def_readonly("y_label", &SamplesPlot::y_label);
+  py::class_<ForestMark>(plot, "ForestMark", "One case of a forest plot: change and interval in percent.")
+      .def_readonly("change", &ForestMark::change)
+      .def_readonly("lower", &ForestMark::lower)
+      .def_readonly("upper", &ForestMark::upper)
+      .def_readonly("interval", &ForestMark::interval)
+      .def_readonly("color", &ForestMark::color);
+  py::class_<LegendEntry>(plot, "LegendEntry", "A legend entry: a colour and its text.")
+      .def_readonly("color", &LegendEntry::color)
+      .def_readonly("label", &LegendEntry::label);
+  py::class_<ForestPlot>(plot, "ForestPlot", "What plot_forest draws; case i at height i.")
+      .def_readonly("marks", &ForestPlot::marks)
+      .def_readonly("names", &ForestPlot::names)
+      .def_readonly("thresholds", &ForestPlot::thresholds)
+      .def_readonly("threshold_label", &ForestPlot::threshold_label)
+      .def_readonly("verdicts", &ForestPlot::verdicts)
+      .def_readonly("title", &ForestPlot::title)
+      .def_readonly("height", &ForestPlot::height);
+  py::class_<HistoryChangeMark>(plot, "HistoryChangeMark", "A change point on a history line.")
+      .def_readonly("commit", &HistoryChangeMark::commit)
+      .def_readonly("value", &HistoryChangeMark::value)
+      .def_readonly("color", &HistoryChangeMark::color);
+  py::class_<HistoryLine>(plot, "HistoryLine", "One case of a history plot.")
+      .def_readonly("commits", &HistoryLine::commits)
+      .def_property_readonly("values", array_of(&HistoryLine::values))
+      .def_readonly("label", &HistoryLine::label)
+      .def_readonly("changes", &HistoryLine::changes);
+  py::class_<HistoryPlot>(plot, "HistoryPlot", "What plot_history draws.")
+      .def_readonly("lines", &HistoryPlot::lines)
+      .def_readonly("relative", &HistoryPlot::relative)
+      .def_readonly("ticks", &HistoryPlot::ticks)
+      .def_readonly("tick_labels", &HistoryPlot::tick_labels)
+      .def_readonly("x_label", &HistoryPlot::x_label)
+      .def_readonly("y_label", &HistoryPlot::y_label);
+  py::class_<ScalingSide>(plot, "ScalingSide", "One fit of a scaling plot: its process medians and model curve.")
+      .def_readonly("sizes", &ScalingSide::x)
+      .def_readonly("costs", &ScalingSide::y)
+      .def_property_readonly("first_size", [](const ScalingSide& s) { return s.fit.sizes.front(); })
+      .def_property_readonly("last_size", [](const ScalingSide& s) { return s.fit.sizes.back(); })
+      .def_readonly("color", &ScalingSide::color)
+      .def_readonly("points_label", &ScalingSide::points_label)
+      .def_readonly("curve_label", &ScalingSide::curve_label)
+      .def_readonly("fits", &ScalingSide::fits)
+      .def(
+          "curve",
+          [](const ScalingSide& s, const DoubleArray& sizes) { return s.curve(one_dimensional(sizes, "sizes")); },
+          "sizes"_a, "The curve's costs at ``sizes`` (the best model's, in the unit drawn).");
+  py::class_<ScalingPlot>(plot, "ScalingPlot", "What plot_scaling draws.")
+      .def_readonly("sides", &ScalingPlot::sides)
+      .def_readonly("title", &ScalingPlot::title)
+      .def_readonly("x_label", &ScalingPlot::x_label)
+      .def_readonly("y_label", &ScalingPlot::y_label);
+  plot.attr("BASE_COLOR") = std::string(kBaseColor);
+  plot.attr("HEAD_COLOR") = std::string(kHeadColor);
+  py::dict colors;
+  for (const auto& [verdict, color] : verdict_colors()) colors[py::str(std::string(verdict))] = std::string(color);
+  plot.attr("VERDICT_COLORS") = colors;
+  plot.def(
+      "distributions",
+      [](const py::object& base, const py::object& head, const std::string& unit,
+         const std::pair<std::string, std::string>& labels) {
+        const auto b = plot_values(base, labels.first), h = plot_values(head, labels.second);
+        return distributions_plot({b.data(), static_cast<std::size_t>(b.size())},
+                                  {h.data(), static_cast<std::size_t>(h.size())}, unit, labels);
+      },
+      "base"_a, "head"_a, py::kw_only(), "unit"_a, "labels"_a,
+      "Both sides' samples (as plot_values takes them, in ``unit``) as plot_distributions draws them.");
+  plot.def(
+      "samples",
+      [](const py::object& values, long long k, const std::string& unit, const std::string& label) {
+        const auto v = plot_values(values, label);
+        return samples_plot({v.data(), static_cast<std::size_t>(v.size())}, window_k(k), unit);
+      },
+      "values"_a, py::kw_only(), "k"_a, "unit"_a, "label"_a,
+      "Samples in measurement order (``label`` names them in errors) as plot_samples draws them.");
+  plot.def(
+      "forest",
+      [](const py::object& result, long long max_cases, std::optional<double> threshold) {
+        std::vector<ForestRow> rows = forest_rows(result);
+        const std::size_t keep = slice_count(rows.size(), max_cases);
+        return forest_plot(std::move(rows), keep, threshold);
+      },
+      "result"_a, py::kw_only(), "max_cases"_a, "threshold"_a,
+      "Any comparison result (as forest_rows takes it) as plot_forest draws it; ValueError when it has no cases.");
+  plot.def(
+      "history",
+      [](const py::object& core, long long max_cases, std::optional<bool> relative) {
+        const auto& analysis = core.cast<const HistoryAnalysis&>();
+        return history_plot(analysis, slice_count(analysis.history.series.size(), max_cases), relative);
+      },
+      "core"_a, py::kw_only(), "max_cases"_a, "relative"_a,
+      "A HistoryAnalysis (``br.history(...).core``) as plot_history draws it.");
+  plot.def(
+      "scaling",
+      [](const py::object& core, const std::optional<std::string>& family) {
+        return scaling_plot(core.cast<const ScalingResult&>(), family);
+      },
+      "core"_a, "family"_a = py::none(),
+      "A ScalingResult (``br.scaling(...).core``) as plot_scaling draws one family (the first when None).");
+}
+
 std::pair<double, std::string> display_scale_of(const DoubleArray& values, const std::string& unit) {
   PlotScale scale = plot_scale({values.data(), static_cast<std::size_t>(values.size())}, unit);
   return {scale.factor, std::move(scale.symbol)};
@@ -217,12 +359,38 @@ py::dict summary_row(const Summary& s) {
   return row;
 }
 
+// What notebook.to_pandas makes a DataFrame of when obj has no to_pandas of its own: CaseComparisons'
+// columns (report/case_fields.hpp), a Summary's one row, summarize_grouped's columns; else a TypeError.
+py::object frame_data(const py::object& obj) {
+  if (const py::object results = case_comparisons_in(obj); !results.is_none()) {
+    return columns_dict(case_columns(results.cast<std::vector<const CaseComparison*>>()));
+  }
+  if (py::isinstance<Summary>(obj)) return py::list(py::make_tuple(summary_row(obj.cast<const Summary&>())));
+  const py::object mapping = py::module_::import("collections.abc").attr("Mapping");
+  if (py::isinstance(obj, mapping) && obj.contains("quantiles") && obj.contains("probabilities")) {
+    return grouped_frame_columns(obj);
+  }
+  throw py::type_error(fmt::format("no pandas view for {}", std::string(py::str(py::type::of(obj).attr("__name__")))));
+}
+
+// The display methods IPython looks for that type t lacks, each (method, MIME type): HTML and
+// Markdown, and pretty text except for a Dataset, which keeps its one-line repr (results print as
+// their report). Methods a type defines itself are left alone.
+std::vector<std::pair<std::string, std::string>> missing_display(const py::type& t) {
+  std::vector<std::pair<std::string, std::string>> wanted{{"_repr_html_", "text/html"},
+                                                          {"_repr_markdown_", "text/markdown"}};
+  if (std::string(py::str(t.attr("__name__"))) != "Dataset") wanted.emplace_back("_repr_pretty_", "text/plain");
+  std::erase_if(wanted, [&t](const auto& w) { return py::hasattr(t, w.first.c_str()); });
+  return wanted;
+}
+
 }  // namespace
 
-// A Report for what notebook.to_report takes that the core knows: a Report (itself), CaseComparisons,
-// a Summary or a Dataset (benchreport.Dataset); a TypeError names any other type.
+// A Report for what notebook.to_report takes: a Report (itself), a preset result (its report),
+// CaseComparisons, a Summary or a Dataset (benchreport.Dataset); a TypeError names any other type.
 py::object notebook_report(const py::object& obj, const std::optional<std::string>& title) {
   if (py::isinstance<Report>(obj)) return obj;
+  if (py::isinstance<ComparisonPreset>(obj) || py::isinstance<MatrixPreset>(obj)) return obj.attr("report");
   if (const py::object results = case_comparisons_in(obj); !results.is_none()) {
     std::vector<const CaseComparison*> cases;
     for (const auto& r : results) cases.push_back(&r.cast<const CaseComparison&>());
@@ -240,7 +408,14 @@ py::object notebook_report(const py::object& obj, const std::optional<std::strin
 void register_notebook(py::module_& m) {
   py::module_ nb = m.def_submodule("notebook", "What benchreport.notebook shows that is not IPython or pandas.");
   nb.def("notebook_report", &notebook_report, "obj"_a, "title"_a = py::none(),
-         "A Report for a Report (itself), CaseComparison(s), a Summary or a Dataset; TypeError otherwise.");
+         "A Report for a Report (itself), a ComparisonResult or MatrixResult (its report), CaseComparison(s), a\n"
+         "Summary or a Dataset; TypeError otherwise.");
+  nb.def("missing_display", &missing_display, "t"_a,
+         "(method, MIME type) of each IPython display method type ``t`` lacks: ``_repr_html_`` and\n"
+         "``_repr_markdown_``, and ``_repr_pretty_`` except for a Dataset (it keeps its one-line repr).");
+  nb.def("frame_data", &frame_data, "obj"_a,
+         "What ``pandas.DataFrame`` makes notebook.to_pandas's frame of, for a result without a ``to_pandas``:\n"
+         "CaseComparisons' columns, a Summary's one row, summarize_grouped's columns; TypeError otherwise.");
   nb.def("case_comparisons_in", &case_comparisons_in, "obj"_a,
          "The CaseComparisons in obj (one, a list or tuple of them, or a dict's values) as a list, else None.");
   nb.def("summary_row", &summary_row, "s"_a,
@@ -258,8 +433,7 @@ void register_notebook(py::module_& m) {
       "drift_windows",
       [](long long n, long long k)
           -> std::optional<std::pair<std::pair<std::size_t, std::size_t>, std::pair<std::size_t, std::size_t>>> {
-        if (k < 1) throw InputError(fmt::format("k must be at least 1 (got {})", k));
-        const auto w = drift_windows(n < 0 ? 0 : static_cast<std::size_t>(n), static_cast<std::size_t>(k));
+        const auto w = drift_windows(n < 0 ? 0 : static_cast<std::size_t>(n), window_k(k));
         if (!w) return std::nullopt;
         return std::pair{std::pair{w->first_begin, w->first_end}, std::pair{w->last_begin, w->last_end}};
       },
@@ -268,6 +442,16 @@ void register_notebook(py::module_& m) {
            "(factor, symbol): values given in ``unit`` times factor are in the unit benchreport's reports\n"
            "show their median in (``_core.display_unit``): seconds ``1.974e-05`` -> ``19.74`` µs. A unit\n"
            "benchreport does not know, or none, is kept as given (factor 1).");
+  plot.def("human_number", &human_number, "value"_a,
+           "A tick label people read: ``200k`` and ``1M``, not ``184536`` or ``1.0838e+06``; 3 significant digits.");
+  plot.def(
+      "forest_rows", [](const py::object& result) { return to_tuples(forest_rows(result)); }, "result"_a,
+      "(name, change, lower, upper, verdict) per case from any comparison result.\n\n"
+      "Accepts a :class:`benchreport.ComparisonResult` (``br.compare``), one\n"
+      ":class:`benchreport.CompareResult` (``br.compare_samples``) or a list of\n"
+      "them, or a DataFrame with ``change``, ``change_lower``, ``change_upper``\n"
+      "(and optionally ``name``, ``verdict``) columns.");
+  // TEMP-BASELINE-START
   plot.def(
       "history_axis",
       [](const std::vector<const Series*>& drawn, std::optional<bool> relative) {
@@ -304,24 +488,17 @@ void register_notebook(py::module_& m) {
            "One side's samples as one 1-D float64 array (a list of per-process arrays is concatenated);\n"
            "ValueError naming the side when there are none or one is NaN or infinite.");
   plot.def(
-      "forest_rows", [](const py::object& result) { return to_tuples(forest_rows(result)); }, "result"_a,
-      "(name, change, lower, upper, verdict) per case from any comparison result.\n\n"
-      "Accepts a :class:`benchreport.ComparisonResult` (``br.compare``), one\n"
-      ":class:`benchreport.CompareResult` (``br.compare_samples``) or a list of\n"
-      "them, or a DataFrame with ``change``, ``change_lower``, ``change_upper``\n"
-      "(and optionally ``name``, ``verdict``) columns.");
-  plot.def(
       "forest_shown",
       [](const std::vector<RowTuple>& rows, long long max_cases) {
         std::vector<ForestRow> all;
         for (const auto& [name, change, lower, upper, verdict] : rows)
           all.push_back({name, change, lower, upper, verdict});
-        // A negative count keeps all but that many, as a Python slice [:max_cases] would.
-        const long long n = static_cast<long long>(all.size());
-        const long long keep = max_cases < 0 ? std::max(0LL, n + max_cases) : max_cases;
-        return to_tuples(forest_shown(std::move(all), static_cast<std::size_t>(keep)));
+        const std::size_t keep = slice_count(all.size(), max_cases);
+        return to_tuples(forest_shown(std::move(all), keep));
       },
       "rows"_a, "max_cases"_a, "The forest rows a plot shows: the ``max_cases`` largest |change|, sorted by change.");
+  // TEMP-BASELINE-END
+  register_plot_layouts(plot);
 }
 
 }  // namespace benchreport::python

@@ -109,4 +109,15 @@ std::pair<History, std::vector<std::pair<std::int64_t, std::int64_t>>> assemble_
   return {assemble_cached_history(std::move(in)), std::move(where)};
 }
 
+Columns export_summary_schema() {
+  Columns columns;
+  columns.begin_row();
+  for (const char* text : {"case_key", "unit", "direction"}) columns.add(text, std::string());
+  for (const char* count : {"commit", "position"}) columns.add(count, std::size_t{0});
+  columns.add("value", 0.0);
+  for (const char* count : {"processes", "samples"}) columns.add(count, std::size_t{0});
+  columns.drop_rows();
+  return columns;
+}
+
 }  // namespace benchreport

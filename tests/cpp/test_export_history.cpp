@@ -3,6 +3,7 @@
 // commit's runs) and a partition of such summaries assembled into series in branch order.
 #include <catch2/catch.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "benchreport/compare/export_history.hpp"
@@ -85,4 +86,25 @@ TEST_CASE("a partition's summaries become series in branch order", "[export_hist
   CHECK_THROWS_AS(
       assemble_export_cases({keys, units, directions, commit, position, value, processes, {}}, {"case"}, {"c0", "c1"}),
       InputError);
+}
+
+TEST_CASE("the export summary schema names the columns of ExportSummaryRows with no rows", "[export_history]") {
+  const Columns schema = export_summary_schema();
+  CHECK(schema.rows() == 0);
+  std::vector<std::pair<std::string, ColumnKind>> named;
+  for (const DataColumn& c : schema.columns()) {
+    named.emplace_back(c.name, c.kind);
+    CHECK(c.reals.empty());
+    CHECK(c.counts.empty());
+    CHECK(c.texts.empty());
+  }
+  using K = ColumnKind;
+  CHECK(named == std::vector<std::pair<std::string, ColumnKind>>{{"case_key", K::text},
+                                                                 {"unit", K::text},
+                                                                 {"direction", K::text},
+                                                                 {"commit", K::count},
+                                                                 {"position", K::count},
+                                                                 {"value", K::real},
+                                                                 {"processes", K::count},
+                                                                 {"samples", K::count}});
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "benchreport/compare/series.hpp"
+#include "benchreport/core/columns.hpp"
 
 namespace benchreport {
 
@@ -51,6 +52,11 @@ struct ExportSummaryRows {
   std::span<const double> value;
   std::span<const std::int64_t> processes, samples;
 };
+
+// The columns of ExportSummaryRows, in that order and with no rows: the schema of the frame
+// benchreport.dask shuffles (case_key, unit, direction texts; commit, position counts; value real;
+// processes, samples counts).
+Columns export_summary_schema();
 
 // The series of the rows' cases (cases ordered by first appearance: commit,
 // then position), and where each case first appears (commit, position).
