@@ -35,6 +35,13 @@ __all__ = ["read_parquet", "read_store", "store_history", "commit_of", "case_col
 #: Labels that name a process or repetition, never a case (data/label_roles.hpp, as history uses them).
 PROCESS_COLUMNS: tuple[str, ...] = tuple(_core.PROCESS_LABELS)
 
+# The columns of HistoryResult.to_pandas after the case labels, with a value of each one's type:
+# an empty partition's frame is built from them so that its dtypes match a non-empty one's.
+_CHANGE_POINT_EXAMPLE = {"unit": "", "commit": "", "index": 0, "before": 0.0, "after": 0.0, "change": 0.0,
+                         "lower": 0.0, "upper": 0.0, "p_value": 0.0, "relative": True,
+                         "test": "", "regression": False}
+
+
 def read_parquet(path: Any, **options: Any) -> dd.DataFrame:
     """A Parquet file or folder (e.g. hive-partitioned by case, ``case=.../part-0000.parquet``) read
     with one Dask partition per file, so that a case written to its own files never straddles two
@@ -181,7 +188,7 @@ def change_points(frame: dd.DataFrame, *, order: str = "commit", by: Optional[Se
 
 def _change_points_empty(cases: Sequence[str]) -> pd.DataFrame:
     """No change points, with the columns and dtypes of HistoryResult.to_pandas."""
-    return _core.analyze_history(_core.History("commit", list(cases), [], [])).to_pandas()
+    return pd.DataFrame([{**dict.fromkeys(cases, ""), **_CHANGE_POINT_EXAMPLE}]).iloc[:0]
 
 
 def _analyze_part(part: pd.DataFrame, cases: List[str], by: Sequence[str], summarize_options: dict,

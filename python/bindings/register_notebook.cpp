@@ -451,53 +451,6 @@ void register_notebook(py::module_& m) {
       ":class:`benchreport.CompareResult` (``br.compare_samples``) or a list of\n"
       "them, or a DataFrame with ``change``, ``change_lower``, ``change_upper``\n"
       "(and optionally ``name``, ``verdict``) columns.");
-  // TEMP-BASELINE-START
-  plot.def(
-      "history_axis",
-      [](const std::vector<const Series*>& drawn, std::optional<bool> relative) {
-        HistoryAxis axis = history_axis(drawn, relative);
-        return std::tuple(axis.relative, axis.scale.factor, std::move(axis.scale.symbol));
-      },
-      "drawn"_a, "relative"_a = py::none(),
-      "(relative, factor, unit) of a history plot's y axis for the Series drawn: relative (default: more\n"
-      "than one series, or base units that differ) divides each by its first value; otherwise values\n"
-      "× factor are in `unit`, the display unit of them all. ValueError when units differ and not relative.");
-  plot.def(
-      "scaling_family",
-      [](const py::object& core, const std::optional<std::string>& family) {
-        const auto& result = core.cast<const ScalingResult&>();
-        const ScalingFamilyPlot chosen = scaling_family_plot(result, family);
-        py::list sides;  // (label, FamilyFit): base and head when compared, else ("", the fit)
-        if (result.compared) {
-          const py::object c = core.attr("comparisons")[py::int_(chosen.index)];
-          sides.append(py::make_tuple(result.base_value, c.attr("base")));
-          sides.append(py::make_tuple(result.head_value, c.attr("head")));
-        } else {
-          sides.append(py::make_tuple("", core.attr("fits")[py::int_(chosen.index)]));
-        }
-        return py::make_tuple(chosen.title, sides, chosen.scale.factor, chosen.scale.symbol);
-      },
-      "core"_a, "family"_a = py::none(),
-      "(title, [(side, FamilyFit)], factor, unit) of the family a scaling plot draws (the first when\n"
-      "family is None), its costs × factor in `unit`. ValueError when there is no such family.");
-  plot.def("human_number", &human_number, "value"_a,
-           "A tick label people read: ``200k`` and ``1M``, not ``184536`` or ``1.0838e+06``; 3 significant digits.");
-  plot.def("value_with_unit", &value_with_unit, "value"_a, "unit"_a,
-           "A legend number with its unit (\"19.74 µs\"), 4 significant digits, as its axis is labelled.");
-  plot.def("plot_values", &plot_values, "side"_a, "name"_a,
-           "One side's samples as one 1-D float64 array (a list of per-process arrays is concatenated);\n"
-           "ValueError naming the side when there are none or one is NaN or infinite.");
-  plot.def(
-      "forest_shown",
-      [](const std::vector<RowTuple>& rows, long long max_cases) {
-        std::vector<ForestRow> all;
-        for (const auto& [name, change, lower, upper, verdict] : rows)
-          all.push_back({name, change, lower, upper, verdict});
-        const std::size_t keep = slice_count(all.size(), max_cases);
-        return to_tuples(forest_shown(std::move(all), keep));
-      },
-      "rows"_a, "max_cases"_a, "The forest rows a plot shows: the ``max_cases`` largest |change|, sorted by change.");
-  // TEMP-BASELINE-END
   register_plot_layouts(plot);
 }
 

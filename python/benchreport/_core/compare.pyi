@@ -10,7 +10,7 @@ import typing
 import numpy
 import numpy.typing
 
-__all__: list[str] = ['BootstrapInterval', 'Bounds', 'BrunnerMunzelResult', 'CaseComparison', 'LAUNCH_NOISE_MAX_RUNS', 'LAUNCH_NOISE_MIN_RUNS', 'LaunchNoise', 'LogTInterval', 'MannWhitneyResult', 'NoiseCalibration', 'Rollup', 'VariancePrior', 'WilcoxonResult', 'adjust_pvalues', 'bootstrap_median_ratio_ci', 'bootstrap_median_ratio_ci_batch', 'brunner_munzel', 'calibrate_noise', 'case_columns', 'center', 'center_bounds', 'center_margin', 'compare_many', 'compare_samples', 'detectable_log_change', 'disparity', 'disparity_bounds', 'estimate_launch_noise', 'estimate_launch_noise_all', 'estimate_robust_variance_prior', 'estimate_variance_prior', 'hodges_lehmann_shift', 'kth_pairwise_difference', 'mann_whitney_u', 'mann_whitney_u_batch', 'moderate_variance', 'paired_t_interval', 'ratio', 'ratio_bounds', 'rollup', 'rule_power', 'shift_bounds', 'shift_margin', 'sign_margin', 'spread', 'spread_bounds', 'stored_runs', 'timer_resolution', 'trigamma_inverse', 'welch_t_interval', 'wilcoxon_signed_rank', 'winsorised_log_f_moments']
+__all__: list[str] = ['BootstrapInterval', 'Bounds', 'BrunnerMunzelResult', 'CaseComparison', 'LAUNCH_NOISE_MAX_RUNS', 'LAUNCH_NOISE_MIN_RUNS', 'LaunchNoise', 'LogTInterval', 'MannWhitneyResult', 'NoiseCalibration', 'Rollup', 'VariancePrior', 'WilcoxonResult', 'adjust_pvalues', 'bootstrap_median_ratio_ci', 'bootstrap_median_ratio_ci_batch', 'brunner_munzel', 'calibrate_noise', 'case_columns', 'center', 'center_bounds', 'center_margin', 'compare_many', 'compare_samples', 'detectable_log_change', 'disparity', 'disparity_bounds', 'estimate_launch_noise', 'estimate_launch_noise_all', 'estimate_robust_variance_prior', 'estimate_stored_launch_noise', 'estimate_variance_prior', 'hodges_lehmann_shift', 'kth_pairwise_difference', 'launch_noise_window', 'mann_whitney_u', 'mann_whitney_u_batch', 'moderate_variance', 'paired_t_interval', 'ratio', 'ratio_bounds', 'rollup', 'rule_power', 'shift_bounds', 'shift_margin', 'sign_margin', 'spread', 'spread_bounds', 'stored_runs', 'timer_resolution', 'trigamma_inverse', 'welch_t_interval', 'wilcoxon_signed_rank', 'winsorised_log_f_moments']
 class Bounds:
     """
     Distribution-free bounds of an estimator at a misrate.
@@ -651,6 +651,10 @@ def estimate_robust_variance_prior(variances: typing.Annotated[numpy.typing.Arra
     """
     Robust empirical-Bayes prior (winsorised moments, per-case d0 for outliers; Phipson et al. 2016).
     """
+def estimate_stored_launch_noise(history: typing.Any, by: collections.abc.Sequence[str], run_ids: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], *, min_runs: typing.SupportsInt | typing.SupportsIndex = 10, max_runs: typing.SupportsInt | typing.SupportsIndex = 30, branch: str = '') -> dict:
+    """
+    ``estimate_launch_noise_all`` of ``stored_runs(history, by, run_ids)``: the launch noise of every case of ``history`` (a Dataset of the runs ``run_ids``, in branch order).
+    """
 def estimate_variance_prior(variances: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], dfs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], excess_z: typing.SupportsFloat | typing.SupportsIndex = 0.0, min_cases: typing.SupportsInt | typing.SupportsIndex = 3, min_d0: typing.SupportsFloat | typing.SupportsIndex = 0.5) -> VariancePrior:
     """
     Empirical-Bayes prior (d0, s0^2) of per-case variances (Smyth 2004).
@@ -661,6 +665,10 @@ def hodges_lehmann_shift(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float
     """
 def kth_pairwise_difference(xs: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], ys: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], k: typing.SupportsInt | typing.SupportsIndex) -> float:
     ...
+def launch_noise_window(run_ids: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], *, max_runs: typing.SupportsInt | typing.SupportsIndex = 30) -> list[int]:
+    """
+    The run ids (a branch's, in order) whose runs the launch noise is estimated from: the latest 4 × max_runs (every one when max_runs is 0).
+    """
 def mann_whitney_u(x: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], y: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> MannWhitneyResult:
     """
     Two-sided Mann–Whitney U test, as ``scipy.stats.mannwhitneyu(x, y)`` (method="auto").

@@ -8,7 +8,7 @@ import typing
 
 import benchreport._core
 
-__all__: list[str] = ['DATASET_EDGE_ROWS', 'DATASET_MAX_ROWS', 'case_comparisons_in', 'flatten', 'grouped_frame_columns', 'notebook_report', 'summary_row']
+__all__: list[str] = ['DATASET_EDGE_ROWS', 'DATASET_MAX_ROWS', 'case_comparisons_in', 'flatten', 'frame_data', 'grouped_frame_columns', 'missing_display', 'notebook_report', 'summary_row']
 def case_comparisons_in(obj: typing.Any) -> typing.Any:
     """
     The CaseComparisons in obj (one, a list or tuple of them, or a dict's values) as a list, else None.
@@ -18,13 +18,24 @@ def flatten(record: typing.Any, prefix: str = '') -> dict:
     One flat row from a nested mapping: dicts become ``outer_inner`` columns,
     2-tuples ``_lower``/``_upper``; lists stay as cells.
     """
+def frame_data(obj: typing.Any) -> typing.Any:
+    """
+    What ``pandas.DataFrame`` makes notebook.to_pandas's frame of, for a result without a ``to_pandas``:
+    CaseComparisons' columns, a Summary's one row, summarize_grouped's columns; TypeError otherwise.
+    """
 def grouped_frame_columns(grouped: typing.Any) -> dict:
     """
     summarize_grouped's columns with the quantiles matrix as one ``q<p>`` column per probability.
     """
+def missing_display(t: type) -> list[tuple[str, str]]:
+    """
+    (method, MIME type) of each IPython display method type ``t`` lacks: ``_repr_html_`` and
+    ``_repr_markdown_``, and ``_repr_pretty_`` except for a Dataset (it keeps its one-line repr).
+    """
 def notebook_report(obj: typing.Any, title: str | None = None) -> typing.Any:
     """
-    A Report for a Report (itself), CaseComparison(s), a Summary or a Dataset; TypeError otherwise.
+    A Report for a Report (itself), a ComparisonResult or MatrixResult (its report), CaseComparison(s), a
+    Summary or a Dataset; TypeError otherwise.
     """
 def summary_row(s: benchreport._core.Summary) -> dict:
     """

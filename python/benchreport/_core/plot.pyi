@@ -4,24 +4,240 @@ What benchreport.plot draws that is not matplotlib.
 """
 from __future__ import annotations
 
-import collections.abc
 import typing
 
 import numpy
 import numpy.typing
 
-import benchreport._core
-
-__all__: list[str] = ['display_scale', 'drift_windows', 'forest_rows', 'forest_shown', 'history_axis', 'human_number', 'plot_values', 'scaling_family', 'value_with_unit']
+__all__: list[str] = ['BASE_COLOR', 'DistributionSide', 'DistributionsPlot', 'DriftWindowMark', 'ForestMark', 'ForestPlot', 'HEAD_COLOR', 'HistoryChangeMark', 'HistoryLine', 'HistoryPlot', 'LegendEntry', 'SamplesPlot', 'ScalingPlot', 'ScalingSide', 'VERDICT_COLORS', 'display_scale', 'distributions', 'drift_windows', 'forest', 'forest_rows', 'history', 'human_number', 'samples', 'scaling']
+class DistributionSide:
+    """
+    One side of a distributions plot, in the unit drawn.
+    """
+    @property
+    def color(self) -> str:
+        ...
+    @property
+    def label(self) -> str:
+        ...
+    @property
+    def median(self) -> float:
+        ...
+    @property
+    def values(self) -> numpy.ndarray:
+        ...
+class DistributionsPlot:
+    """
+    What plot_distributions draws.
+    """
+    @property
+    def sides(self) -> list[DistributionSide]:
+        ...
+    @property
+    def x_label(self) -> str:
+        ...
+class DriftWindowMark:
+    """
+    A drift window: shaded over [begin, end], its median across it.
+    """
+    @property
+    def begin(self) -> float:
+        ...
+    @property
+    def end(self) -> float:
+        ...
+    @property
+    def label(self) -> str:
+        ...
+    @property
+    def median(self) -> float:
+        ...
+class SamplesPlot:
+    """
+    What plot_samples draws.
+    """
+    @property
+    def title(self) -> str:
+        ...
+    @property
+    def values(self) -> numpy.ndarray:
+        ...
+    @property
+    def windows(self) -> list[DriftWindowMark]:
+        ...
+    @property
+    def y_label(self) -> str:
+        ...
+class ForestMark:
+    """
+    One case of a forest plot: change and interval in percent.
+    """
+    @property
+    def change(self) -> float:
+        ...
+    @property
+    def color(self) -> str:
+        ...
+    @property
+    def interval(self) -> bool:
+        ...
+    @property
+    def lower(self) -> float:
+        ...
+    @property
+    def upper(self) -> float:
+        ...
+class LegendEntry:
+    """
+    A legend entry: a colour and its text.
+    """
+    @property
+    def color(self) -> str:
+        ...
+    @property
+    def label(self) -> str:
+        ...
+class ForestPlot:
+    """
+    What plot_forest draws; case i at height i.
+    """
+    @property
+    def height(self) -> float:
+        ...
+    @property
+    def marks(self) -> list[ForestMark]:
+        ...
+    @property
+    def names(self) -> list[str]:
+        ...
+    @property
+    def threshold_label(self) -> str:
+        ...
+    @property
+    def thresholds(self) -> list[float]:
+        ...
+    @property
+    def title(self) -> str:
+        ...
+    @property
+    def verdicts(self) -> list[LegendEntry]:
+        ...
+class HistoryChangeMark:
+    """
+    A change point on a history line.
+    """
+    @property
+    def color(self) -> str:
+        ...
+    @property
+    def commit(self) -> int:
+        ...
+    @property
+    def value(self) -> float:
+        ...
+class HistoryLine:
+    """
+    One case of a history plot.
+    """
+    @property
+    def changes(self) -> list[HistoryChangeMark]:
+        ...
+    @property
+    def commits(self) -> list[int]:
+        ...
+    @property
+    def label(self) -> str:
+        ...
+    @property
+    def values(self) -> numpy.ndarray:
+        ...
+class HistoryPlot:
+    """
+    What plot_history draws.
+    """
+    @property
+    def lines(self) -> list[HistoryLine]:
+        ...
+    @property
+    def relative(self) -> bool:
+        ...
+    @property
+    def tick_labels(self) -> list[str]:
+        ...
+    @property
+    def ticks(self) -> list[int]:
+        ...
+    @property
+    def x_label(self) -> str:
+        ...
+    @property
+    def y_label(self) -> str:
+        ...
+class ScalingSide:
+    """
+    One fit of a scaling plot: its process medians and model curve.
+    """
+    def curve(self, sizes: typing.Annotated[numpy.typing.ArrayLike, numpy.float64]) -> list[float]:
+        """
+        The curve's costs at ``sizes`` (the best model's, in the unit drawn).
+        """
+    @property
+    def color(self) -> str:
+        ...
+    @property
+    def costs(self) -> list[float]:
+        ...
+    @property
+    def curve_label(self) -> str:
+        ...
+    @property
+    def first_size(self) -> float:
+        ...
+    @property
+    def fits(self) -> bool:
+        ...
+    @property
+    def last_size(self) -> float:
+        ...
+    @property
+    def points_label(self) -> str:
+        ...
+    @property
+    def sizes(self) -> list[float]:
+        ...
+class ScalingPlot:
+    """
+    What plot_scaling draws.
+    """
+    @property
+    def sides(self) -> list[ScalingSide]:
+        ...
+    @property
+    def title(self) -> str:
+        ...
+    @property
+    def x_label(self) -> str:
+        ...
+    @property
+    def y_label(self) -> str:
+        ...
 def display_scale(values: typing.Annotated[numpy.typing.ArrayLike, numpy.float64], unit: str) -> tuple[float, str]:
     """
     (factor, symbol): values given in ``unit`` times factor are in the unit benchreport's reports
     show their median in (``_core.display_unit``): seconds ``1.974e-05`` -> ``19.74`` µs. A unit
     benchreport does not know, or none, is kept as given (factor 1).
     """
+def distributions(base: typing.Any, head: typing.Any, *, unit: str, labels: tuple[str, str]) -> DistributionsPlot:
+    """
+    Both sides' samples (as plot_values takes them, in ``unit``) as plot_distributions draws them.
+    """
 def drift_windows(n: typing.SupportsInt | typing.SupportsIndex, k: typing.SupportsInt | typing.SupportsIndex) -> tuple[tuple[int, int], tuple[int, int]] | None:
     """
     Half-open index ranges of the first and last ``k`` samples, or None when n < 2k (drift n/a).
+    """
+def forest(result: typing.Any, *, max_cases: typing.SupportsInt | typing.SupportsIndex, threshold: typing.SupportsFloat | typing.SupportsIndex | None) -> ForestPlot:
+    """
+    Any comparison result (as forest_rows takes it) as plot_forest draws it; ValueError when it has no cases.
     """
 def forest_rows(result: typing.Any) -> list[tuple[str, float, float, float, str]]:
     """
@@ -32,31 +248,22 @@ def forest_rows(result: typing.Any) -> list[tuple[str, float, float, float, str]
     them, or a DataFrame with ``change``, ``change_lower``, ``change_upper``
     (and optionally ``name``, ``verdict``) columns.
     """
-def forest_shown(rows: collections.abc.Sequence[tuple[str, typing.SupportsFloat | typing.SupportsIndex, typing.SupportsFloat | typing.SupportsIndex, typing.SupportsFloat | typing.SupportsIndex, str]], max_cases: typing.SupportsInt | typing.SupportsIndex) -> list[tuple[str, float, float, float, str]]:
+def history(core: typing.Any, *, max_cases: typing.SupportsInt | typing.SupportsIndex, relative: bool | None) -> HistoryPlot:
     """
-    The forest rows a plot shows: the ``max_cases`` largest |change|, sorted by change.
-    """
-def history_axis(drawn: collections.abc.Sequence[benchreport._core.Series], relative: bool | None = None) -> tuple[bool, float, str]:
-    """
-    (relative, factor, unit) of a history plot's y axis for the Series drawn: relative (default: more
-    than one series, or base units that differ) divides each by its first value; otherwise values
-    × factor are in `unit`, the display unit of them all. ValueError when units differ and not relative.
+    A HistoryAnalysis (``br.history(...).core``) as plot_history draws it.
     """
 def human_number(value: typing.SupportsFloat | typing.SupportsIndex) -> str:
     """
     A tick label people read: ``200k`` and ``1M``, not ``184536`` or ``1.0838e+06``; 3 significant digits.
     """
-def plot_values(side: typing.Any, name: str) -> numpy.typing.NDArray[numpy.float64]:
+def samples(values: typing.Any, *, k: typing.SupportsInt | typing.SupportsIndex, unit: str, label: str) -> SamplesPlot:
     """
-    One side's samples as one 1-D float64 array (a list of per-process arrays is concatenated);
-    ValueError naming the side when there are none or one is NaN or infinite.
+    Samples in measurement order (``label`` names them in errors) as plot_samples draws them.
     """
-def scaling_family(core: typing.Any, family: str | None = None) -> tuple[str, list, float, str]:
+def scaling(core: typing.Any, family: str | None = None) -> ScalingPlot:
     """
-    (title, [(side, FamilyFit)], factor, unit) of the family a scaling plot draws (the first when
-    family is None), its costs × factor in `unit`. ValueError when there is no such family.
+    A ScalingResult (``br.scaling(...).core``) as plot_scaling draws one family (the first when None).
     """
-def value_with_unit(value: typing.SupportsFloat | typing.SupportsIndex, unit: str) -> str:
-    """
-    A legend number with its unit ("19.74 µs"), 4 significant digits, as its axis is labelled.
-    """
+BASE_COLOR: str = '#4c72b0'
+HEAD_COLOR: str = '#dd8452'
+VERDICT_COLORS: dict = {'faster': '#2a9d3f', 'slower': '#c8372d', 'inconclusive': '#d49a00', 'equivalent': '#5b6b7a', 'unchanged': '#5b6b7a'}
