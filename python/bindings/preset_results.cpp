@@ -320,8 +320,10 @@ void bind_alert(py::module_& m) {
       });
 }
 
-// br.history's result: the analysis (`core`), its report and their Python views.
-void bind_history_result(py::module_& m) {
+}  // namespace
+
+void bind_history_results(py::module_& m) {
+  bind_alert(m);
   py::class_<HistoryResult> result(m, "HistoryResult", py::dynamic_attr(),
                                    "Result of history(): the series, their change points and the report.");
   def_report_renderers(result);
@@ -375,8 +377,6 @@ void bind_history_result(py::module_& m) {
           py::arg("states"), "Regression change points whose state is one of ``states``.");
 }
 
-}  // namespace
-
 py::object data_frame(const Columns& columns) {
   return py::module_::import("pandas").attr("DataFrame")(columns_dict(columns));
 }
@@ -407,8 +407,6 @@ void register_preset_results(py::module_& m) {
                              "``{field: numpy array}``, one entry per row: the label values (unprefixed, \"\" where a "
                              "set has none) and the scalar fields of the JSON ``data`` groups (NaN where JSON has "
                              "null).");
-  bind_alert(m);
-  bind_history_result(m);
   bind_preset<RunnersPreset>(m, "RunnersResult", "Result of runners(): the runners preset's report and its columns.",
                              "``{field: numpy array}``, one entry per compared set (the fields of the JSON "
                              "``data[\"results\"]``): runner, suite, metric, backend, service, unit, pinned, then "

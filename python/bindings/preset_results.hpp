@@ -51,5 +51,7 @@ const Dataset& native_dataset(const pybind11::object& dataset);
 pybind11::object data_frame(const Columns& columns);
 
 void register_preset_results(pybind11::module_& m);
+// HistoryResult, StoreHistoryResult and Alert: bound by register_history after HistoryAnalysis.
+void bind_history_results(pybind11::module_& m);
 
 }  // namespace benchreport::python

@@ -422,6 +422,7 @@ options are history()'s. Returns a StoreHistoryResult.)doc");
 
 void register_history(py::module_& m) {
   bind_results(m);
+  bind_history_results(m);
   bind_cached_history(m);
   bind_inputs(m);
   bind_history(m);
