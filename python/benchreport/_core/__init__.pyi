@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import collections.abc
 import os
+import sqlite3
 import typing
 
 import numpy
@@ -14,7 +15,7 @@ import typing_extensions
 
 from . import cli, compare, notebook, plot
 
-__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonResult', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MatrixResult', 'MedianCI', 'ModelFit', 'Output', 'OutputError', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'RunnersResult', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'STORE_APPLICATION_ID', 'STORE_BRANCH_KEYS', 'STORE_BUSY_TIMEOUT', 'STORE_CACHE_KIB', 'STORE_COMMIT_KEYS', 'STORE_LABELS', 'STORE_RUNS_PER_TRANSACTION', 'STORE_SCHEMA_VERSION', 'SUMMARY_SCHEMA', 'ScalingAnalysis', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Store', 'Summary', 'SummaryResult', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'address_space_limit', 'alert_states', 'analyze_history', 'append_text', 'assemble_cached_history', 'assemble_export_cases', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'cap_address_space', 'case_labels', 'check_output_path', 'cli', 'code', 'commit_entries', 'compare', 'compare_dataset', 'compare_growth', 'concat', 'dataset_from_arrays', 'dataset_from_csr', 'describe_memory_limit', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'estimated_need', 'expand_paths', 'export_commits', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'history', 'known_unit_symbols', 'label_commits', 'label_sides', 'link', 'load', 'long_table_sets', 'matrix', 'matrix_report', 'median_ci', 'memory_limit', 'native_dataset', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'notebook', 'parse_unit', 'pelt_mean_changes', 'plot', 'presets_case_comparisons_report', 'presets_history_report', 'quantile', 'read', 'read_buffer', 'read_bytes', 'reader_names', 'refuse_split_cases', 'require_case_columns', 'resident_bytes', 'restore_address_space_limit', 'runners', 'runners_report', 'save', 'scaling', 'series_changes', 'sha256_hex', 'split_baseline', 'split_size', 'start_worker_pool', 'store_agreed_value', 'store_case_key', 'store_check_blob', 'store_content_hash', 'store_environment_json', 'store_run_identity', 'store_run_rows', 'strong', 'summarise_export_commit', 'summarize', 'summarize_grouped', 'summary', 'summary_report', 'write_atomic', 'write_outputs']
+__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonResult', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MatrixResult', 'MedianCI', 'ModelFit', 'Output', 'OutputError', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'RunnersResult', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'STORE_APPLICATION_ID', 'STORE_BRANCH_KEYS', 'STORE_BUSY_TIMEOUT', 'STORE_CACHE_KIB', 'STORE_CI_VARIABLES', 'STORE_COMMIT_KEYS', 'STORE_LABELS', 'STORE_RUNS_PER_TRANSACTION', 'STORE_SCHEMA_VERSION', 'SUMMARY_SCHEMA', 'ScalingAnalysis', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Store', 'StoreError', 'Summary', 'SummaryResult', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'address_space_limit', 'alert_states', 'analyze_history', 'append_text', 'assemble_cached_history', 'assemble_export_cases', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'cap_address_space', 'case_labels', 'check_output_path', 'cli', 'code', 'commit_entries', 'compare', 'compare_dataset', 'compare_growth', 'concat', 'dataset_from_arrays', 'dataset_from_csr', 'describe_memory_limit', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'estimated_need', 'expand_paths', 'export_commits', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'history', 'known_unit_symbols', 'label_commits', 'label_sides', 'link', 'load', 'long_table_sets', 'matrix', 'matrix_report', 'median_ci', 'memory_limit', 'native_dataset', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'notebook', 'parse_unit', 'pelt_mean_changes', 'plot', 'presets_case_comparisons_report', 'presets_history_report', 'quantile', 'read', 'read_buffer', 'read_bytes', 'reader_names', 'refuse_split_cases', 'require_case_columns', 'resident_bytes', 'restore_address_space_limit', 'runners', 'runners_report', 'save', 'scaling', 'series_changes', 'sha256_hex', 'split_baseline', 'split_size', 'start_worker_pool', 'store_agreed_value', 'store_case_key', 'store_check_blob', 'store_content_hash', 'store_environment_json', 'store_run_identity', 'store_run_rows', 'store_utc_time', 'strong', 'summarise_export_commit', 'summarize', 'summarize_grouped', 'summary', 'summary_report', 'write_atomic', 'write_outputs']
 class InputError(ValueError):
     pass
 class MedianCI:
@@ -1583,14 +1584,20 @@ class Output:
     @property
     def write_to(self) -> typing.Any:
         ...
+class StoreError(sqlite3.OperationalError):
+    """
+    An SQLite failure on a store file (busy, locked, full, closed, I/O); the message names the file.
+    """
 class Store:
     """
-    The results store's SQLite connection (store/store.hpp); see benchreport.store.
+    The results store's one SQLite connection (store/store.hpp): every read and write of
+    the file goes through it. See benchreport.store.
     """
     @staticmethod
-    def open(path: typing.Any, create: bool = True, busy_timeout: typing.SupportsFloat | typing.SupportsIndex = 600.0) -> Store:
+    def open(path: bytes, create: bool = True, busy_timeout: typing.SupportsFloat | typing.SupportsIndex = 600.0) -> Store:
         """
-        Opens (with create, makes) the store, migrating an older schema forward.
+        Opens (with create, makes) the store at ``path`` (bytes, os.fsencode's), migrating an older schema
+        forward.
         """
     def acknowledge(self, case: str, commit: str, note: str, branch: str | None = None) -> tuple:
         """
@@ -1604,10 +1611,42 @@ class Store:
         branch's runs in order as (run_id, commit_sha, branch).
         """
     def close(self) -> None:
-        ...
+        """
+        Closes the connection; closing again does nothing.
+        """
+    def export_runs(self) -> dict:
+        """
+        Every run by id, as columns: run_id, content_hash, commit_sha, branch, time, seq, tool, source,
+        warnings JSON, environment JSON, files as (position, file, format, metadata).
+        """
+    def export_sets(self, run_id: typing.SupportsInt | typing.SupportsIndex, commit_sha: str, branch: str, columns: collections.abc.Sequence[str]) -> dict:
+        """
+        One run as an export writes it, a dict: ``values`` (every sample, float64, sets in recorded order),
+        ``counts`` (samples per set), ``units``, ``labels`` (per column, each set's value or None),
+        ``sets`` (the _sets.arrow columns: run_id, name, labels, unit, process, direction, exact, file,
+        metadata, n, iterations) and ``checksum`` (the content hash of the rows; blobs are checked).
+        """
+    def import_runs(self, runs: collections.abc.Sequence[tuple[dict, collections.abc.Iterable]], where: str) -> tuple[int, int]:
+        """
+        Adds the runs of an export (read from ``where``) in one transaction: (imported, skipped). Each run
+        is (its _runs.arrow row as a dict, its sets rows as store_run_rows gives them); its checksum must
+        match the rows (else InputError, nothing added). Into an empty store ids and seqs are kept, else
+        runs are appended; a run whose content_hash is stored is skipped.
+        """
+    def label_names(self) -> list[str]:
+        """
+        Every label name of the stored sets, sorted, less the store's own (commit, branch, run).
+        """
     def read_runs(self, runs: collections.abc.Sequence[tuple[typing.SupportsInt | typing.SupportsIndex, str, str]]) -> tuple[typing.Any, typing.Any]:
         """
         The sets of runs given as (run_id, commit_sha, branch), as one Dataset, and per run its distinct label texts as stored.
+        """
+    def record(self, dataset: Dataset, source: str, commit: str | None = None, branch: str | None = None, time: str | None = None, ci: collections.abc.Mapping[str, str] = {}, env: collections.abc.Mapping[str, str] = {}) -> tuple[int | None, str]:
+        """
+        Stores ``dataset`` (read from ``source``, its files one a line) as one run in one transaction:
+        (run id, note), or (None, note) when a run with the same content is stored. The commit and branch
+        come from the files' metadata, else ``commit``/``branch``; ``time`` is ISO-8601 (None: now), kept
+        in UTC; the environment is the tool's context, ``ci`` and ``env``.
         """
     def run(self, run_id: typing.SupportsInt | typing.SupportsIndex) -> tuple:
         """
@@ -1624,7 +1663,9 @@ class Store:
         """
     @property
     def path(self) -> str:
-        ...
+        """
+        The store's file, as os.fsdecode gives it.
+        """
     @property
     def schema_version(self) -> int:
         ...
@@ -2069,6 +2110,11 @@ def store_run_rows(dataset: Dataset, commit_sha: str, branch: str) -> tuple[str,
     """
     A dataset as one stored run: (content hash, tool, warnings JSON, run_files rows, sets rows).
     """
+def store_utc_time(text: str | None = None) -> str:
+    """
+    A run's time as the store keeps it: ISO-8601 ``text`` (as datetime.fromisoformat reads it; no zone
+    is UTC) in UTC, YYYY-MM-DDTHH:MM:SS[.ffffff]Z; the current second when None. InputError otherwise.
+    """
 def strong(text: typing.Any) -> Span:
     """
     Bold inline text.
@@ -2147,6 +2193,7 @@ STORE_APPLICATION_ID: int = 1649562452
 STORE_BRANCH_KEYS: list = ['commit_branch']
 STORE_BUSY_TIMEOUT: float = 600.0
 STORE_CACHE_KIB: int = 65536
+STORE_CI_VARIABLES: tuple = ('RUNNER_NAME', 'RUNNER_OS', 'RUNNER_ARCH', 'RUNNER_ENVIRONMENT', 'ImageOS', 'ImageVersion', 'CI_RUNNER_DESCRIPTION', 'CI_RUNNER_TAGS', 'CI_RUNNER_VERSION', 'BUILDKITE_AGENT_NAME')
 STORE_COMMIT_KEYS: list = ['commitSha', 'commit_id', 'commit']
 STORE_LABELS: tuple = ('commit', 'branch', 'run')
 STORE_RUNS_PER_TRANSACTION: int = 64
