@@ -221,7 +221,10 @@ void register_store(py::module_& m) {
           "Opens (with create, makes) the store at ``path`` (bytes, os.fsencode's), migrating an older schema\n"
           "forward.")
       .def_property_readonly(
-          "path", [](const store::Store& s) { return py::module_::import("os").attr("fsdecode")(py::bytes(s.path())); },
+          "path",
+          [](const store::Store& s) -> py::str {
+            return py::module_::import("os").attr("fsdecode")(py::bytes(s.path()));
+          },
           "The store's file, as os.fsdecode gives it.")
       .def_property_readonly("schema_version", &store::Store::schema_version)
       .def("close", &store::Store::close, "Closes the connection; closing again does nothing.")

@@ -89,7 +89,7 @@ TEST_CASE("record: numbered, placed on its branch, skipped when the content is s
   std::vector<std::pair<std::string, std::int64_t>> placed;
   for (const StoredRun& r : f.store.runs()) placed.emplace_back(r.branch + "/" + r.commit_sha, r.seq);
   CHECK(placed == std::vector<std::pair<std::string, std::int64_t>>{
-                      {"feature/c1", 0}, {"main/c1", 0}, {"main/c2", 1}, {"main/c1", 0}});
+                      {"feature/c1", 0}, {"main/c1", 0}, {"main/c1", 0}, {"main/c2", 1}});
   CHECK(count(f.store, "sets") == 8);
   CHECK(count(f.store, "run_files") == 4);
   CHECK(count(f.store, "environments") == 1);  // one environment, shared

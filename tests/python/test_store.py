@@ -344,7 +344,6 @@ WRITER = textwrap.dedent("""
     import sys
     import numpy as np
     import benchreport as br
-from benchreport import _core
     from benchreport.store import Store
     path, name, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
     sys.stdout.write("ready\\n"); sys.stdout.flush()
@@ -382,7 +381,6 @@ KILLED = textwrap.dedent("""
     import sys
     import numpy as np
     import benchreport as br
-from benchreport import _core
     from benchreport import store as st
     values = np.arange(4000, dtype=float)
     data = br.Dataset.from_arrays(values, np.arange(0, 4001, 40), {"benchmark": [f"c{i}" for i in range(100)]})
