@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -117,20 +117,7 @@ class Dataset(_core.DatasetBase):
         ``unit``, ``value`` (in the set's unit unless ``base_units``) and ``weight`` if any."""
         import pandas as pd
 
-        offsets = self.offsets
-        counts = np.diff(offsets)
-        set_index = np.repeat(np.arange(len(self)), counts)
-        data: Dict[str, Any] = {}
-        for name, column in self.labels.items():
-            data[name] = np.asarray(column, dtype=object)[set_index]
-        data["run"] = np.asarray(self.run_ids, dtype=object)[set_index] if len(self) else []
-        data["set"] = set_index
-        data["sample"] = np.arange(len(self._ds.values)) - np.repeat(offsets[:-1], counts)
-        data["unit"] = np.asarray(self.units, dtype=object)[set_index] if len(self) else []
-        data["value"] = np.array(self.values if base_units else self.values_as_read)
-        if self.weights is not None:
-            data["weight"] = np.array(self.weights)
-        return pd.DataFrame(data)
+        return pd.DataFrame(self._long_columns(base_units))
 
 
 def _is_missing(value: Any) -> bool:

@@ -19,6 +19,7 @@
 #include "benchreport/io/read.hpp"
 #include "benchreport/core/error.hpp"
 #include "arrays.hpp"
+#include "output_file.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
@@ -114,6 +115,55 @@ py::typing::Dict<py::str, py::typing::List<py::typing::Optional<py::str>>> label
   return out;
 }
 
+// One value per set (None where it has none) repeated over the set's samples: a numpy object array.
+template <class OfSet>
+py::object per_sample(const Dataset& ds, const OfSet& of_set) {
+  py::list out(static_cast<py::ssize_t>(ds.n_values()));
+  for (std::size_t i = 0; i < ds.n_sets(); ++i) {
+    const py::object value = of_set(i);
+    for (std::int64_t k = ds.offsets()[i]; k < ds.offsets()[i + 1]; ++k) out[static_cast<std::size_t>(k)] = value;
+  }
+  return py::module_::import("numpy").attr("array")(out, "dtype"_a = "object");
+}
+
+// A run id, None for a set outside any run.
+py::object text_or_none(std::string_view text) {
+  return text.empty() ? py::object(py::none()) : py::object(py::str(text.data(), text.size()));
+}
+
+// to_pandas's columns, one entry per sample: the label columns, run, set, sample, unit, value
+// (as read, or in base units) and weight when the dataset has weights.
+py::dict long_columns(const py::object& self, bool base_units) {
+  const Dataset& ds = ds_of(self);
+  py::dict out;
+  for (const std::string& name : ds.columns()) {
+    const LabelColumn* column = ds.column(name);
+    out[py::str(name)] = per_sample(ds, [column](std::size_t i) {
+      const std::int32_t code = column->codes[i];
+      return code >= 0 ? py::object(py::str(column->dictionary[static_cast<std::size_t>(code)]))
+                       : py::object(py::none());
+    });
+  }
+  out["run"] = per_sample(ds, [&ds](std::size_t i) { return text_or_none(ds.run_id(i)); });
+  const auto n = static_cast<py::ssize_t>(ds.n_values());
+  py::array_t<std::int64_t> set(n), sample(n);
+  for (std::size_t i = 0; i < ds.n_sets(); ++i) {
+    for (std::int64_t k = ds.offsets()[i]; k < ds.offsets()[i + 1]; ++k) {
+      set.mutable_at(k) = static_cast<std::int64_t>(i);
+      sample.mutable_at(k) = k - ds.offsets()[i];
+    }
+  }
+  out["set"] = set;
+  out["sample"] = sample;
+  const Strings units = call_core(self, "unit_symbols").cast<Strings>();
+  out["unit"] = per_sample(ds, [&units](std::size_t i) { return py::str(units[i]); });
+  const py::object numpy_array = py::module_::import("numpy").attr("array");
+  out["value"] = numpy_array(base_units ? py::object(base_values(self)) : self.attr("values_as_read"));
+  const py::object weights = self.attr("weights");
+  if (!weights.is_none()) out["weight"] = numpy_array(weights);
+  return out;
+}
+
 std::string describe(const Dataset& ds) {
   std::vector<std::string> columns;
   for (const std::string& name : ds.columns()) {
@@ -127,10 +177,10 @@ std::string describe(const Dataset& ds) {
                      or_dash(fmt::format("{}", fmt::join(units, ", "))), ds.runs().size(), ds.warnings().size());
 }
 
-// `text` written to `path` (UTF-8) and None, or `text` itself when path is None.
+// `text` written to `path` (atomically, as every output) and None, or `text` itself when path is None.
 std::optional<std::string> write_or_return(const py::object& path, const std::string& text) {
   if (path.is_none()) return text;
-  py::module_::import("pathlib").attr("Path")(path).attr("write_text")(text, "encoding"_a = "utf-8");
+  write_file(path, text);
   return std::nullopt;
 }
 
@@ -376,7 +426,8 @@ void bind_dataset_base(py::module_& m) {
             return write_or_return(path, call_core(self, "to_json_string").cast<std::string>());
           },
           "path"_a = py::none(),
-          "Canonical JSON (schema benchreport/1): written to path, or returned when path is None.")
+          "Canonical JSON (schema benchreport/1): written to path (atomically, never through a symbolic link; "
+          "OutputError when it cannot be), or returned when path is None.")
       .def("to_csv", &to_csv, "path"_a = py::none(),
            "Canonical long CSV; warns (UserWarning) about what CSV cannot carry.")
       .def("to_bmf", &to_bmf, "path"_a = py::none(), py::kw_only(), "by"_a = py::none(), "confidence"_a = 0.95,
@@ -407,6 +458,9 @@ void bind_dataset_base(py::module_& m) {
             return out;
           },
           "Indices of the sets whose labels equal every given ``column=value``.")
+      .def("_long_columns", &long_columns, "base_units"_a,
+           "{column: numpy array} of to_pandas: one entry per sample (label columns, run, set, sample, unit, "
+           "value, weight when there are weights).")
       .def("_summary_columns", &summary_columns, "by"_a, "options"_a,
            "(label or by columns, unit per row, one column per statistic) of Dataset.summarize.")
       // Pickles as the core Dataset (its canonical JSON and the reader of each run), wrapped again

@@ -20,6 +20,7 @@
 #include "benchreport/presets/bmf.hpp"
 #include "benchreport/render/render.hpp"
 #include "arrays.hpp"
+#include "output_file.hpp"
 
 namespace py = pybind11;
 using namespace pybind11::literals;
@@ -213,7 +214,7 @@ py::object side_bmf_of(const ComparisonPreset& r, const std::string& side, const
   }
   if (!text) throw py::value_error(fmt::format("no {} sets with {}", side, std::string(py::repr(labels))));
   if (path.is_none()) return py::str(*text);
-  py::module_::import("pathlib").attr("Path")(path).attr("write_text")(*text, "encoding"_a = "utf-8");
+  write_file(path, *text);
   return py::none();
 }
 

@@ -1,21 +1,43 @@
 // Bindings for cli/outputs.hpp (the command line's output files) and
 // core/memory_limit.hpp (the cgroup memory limit and the address-space cap).
 // The Python skins are python/benchreport/_output.py and _limits.py.
+//
+// Paths are taken as os.fsencode gives them (str, bytes or os.PathLike; a name from argv that is not
+// UTF-8 keeps its bytes as surrogate escapes), and given back, also inside messages, as os.fsdecode does.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
 
 #include <deque>
+#include <filesystem>
 #include <memory>
 #include <string_view>
 
 #include "benchreport/cli/outputs.hpp"
 #include "benchreport/core/memory_limit.hpp"
+#include "output_file.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
 
 namespace benchreport::python {
 namespace {
+
+// The bytes of a path the caster took from str, bytes or os.PathLike: os.fsencode's (UTF-8 on Windows).
+std::string fs_bytes(const std::filesystem::path& path) {
+#ifdef _WIN32
+  const std::u8string text = path.u8string();
+  return std::string(text.begin(), text.end());
+#else
+  return path.native();
+#endif
+}
+
+// os.fsdecode of path bytes (undecodable ones as surrogate escapes), also for messages naming one.
+py::str fs_text(std::string_view bytes) {
+  return py::reinterpret_steal<py::str>(
+      PyUnicode_DecodeFSDefaultAndSize(bytes.data(), static_cast<py::ssize_t>(bytes.size())));
+}
 
 // One output as Python gives it: text (str, bytes or a buffer), or write_to(fd) rendering it.
 struct Output {
@@ -90,24 +112,38 @@ void write_outputs(const py::iterable& given) {
   cli::write_outputs(outputs);
 }
 
-void bind_outputs(py::module_& m) {
-  auto error = py::register_exception<cli::OutputError>(m, "OutputError", PyExc_OSError);
+// OutputError with its message decoded as the path in it was encoded (pybind11's own translation
+// wants UTF-8, and a path from argv may not be).
+void bind_output_error(py::module_& m) {
+  static auto& error = py::register_exception<cli::OutputError>(m, "OutputError", PyExc_OSError);
   error.attr("__doc__") = "An output path that cannot be written; the message names the path.";
+  py::register_exception_translator([](std::exception_ptr raised) {
+    try {
+      if (raised) std::rethrow_exception(raised);
+    } catch (const cli::OutputError& failed) {
+      PyErr_SetObject(error.ptr(), fs_text(failed.what()).ptr());
+    }
+  });
+}
+
+void bind_outputs(py::module_& m) {
+  bind_output_error(m);
   py::class_<Output>(m, "Output",
                      "Text for one path: replaced atomically, or appended to (append=True). text may be UTF-8 "
                      "already, as bytes or a buffer. Instead of text, write_to may render the output into an open "
                      "binary file descriptor (a large report, never held whole).")
-      .def(py::init([](std::string path, py::object text, bool append, py::object write_to) {
-             return Output{std::move(path), std::move(text), append, std::move(write_to)};
+      .def(py::init([](const std::filesystem::path& path, py::object text, bool append, py::object write_to) {
+             return Output{fs_bytes(path), std::move(text), append, std::move(write_to)};
            }),
            py::arg("path"), py::arg("text") = py::bytes(""), py::arg("append") = false,
            py::arg("write_to") = py::none())
-      .def_readonly("path", &Output::path)
+      .def_property_readonly(
+          "path", [](const Output& o) { return fs_text(o.path); }, "The path as str (os.fsdecode of its bytes).")
       .def_readonly("text", &Output::text)
       .def_readonly("append", &Output::append)
       .def_readonly("write_to", &Output::write_to)
       .def("__repr__", [](const Output& o) {
-        return "Output(path=" + py::repr(py::str(o.path)).cast<std::string>() +
+        return "Output(path=" + py::repr(fs_text(o.path)).cast<std::string>() +
                ", append=" + (o.append ? "True" : "False") + ")";
       });
   m.def("write_outputs", &write_outputs,
@@ -117,22 +153,23 @@ void bind_outputs(py::module_& m) {
         py::arg("outputs"));
   m.def(
       "write_atomic",
-      [](const std::string& path, const py::object& text) {
+      [](const std::filesystem::path& path, const py::object& text) {
         std::deque<TextBytes> held;
-        cli::write_atomic(path, writer_of(text, held));
+        cli::write_atomic(fs_bytes(path), writer_of(text, held));
       },
       "Writes text (str as UTF-8, bytes, a buffer, or a callable writing into a descriptor) to path through a "
       "temporary file in its folder and a rename; a stream (/dev/null, /dev/stdout) is written in place.",
       py::arg("path"), py::arg("text"));
   m.def(
       "append_text",
-      [](const std::string& path, const py::object& text) {
+      [](const std::filesystem::path& path, const py::object& text) {
         const TextBytes bytes(text);
-        cli::append_output(path, [&bytes](int fd) { cli::write_all(fd, bytes.bytes()); });
+        cli::append_output(fs_bytes(path), [&bytes](int fd) { cli::write_all(fd, bytes.bytes()); });
       },
       "Appends text to path (created when missing), never through a symbolic link.", py::arg("path"), py::arg("text"));
-  m.def("check_output_path", &cli::check_output_path,
-        "Raises OutputError unless path can be written as a regular file without following a link.", py::arg("path"));
+  m.def(
+      "check_output_path", [](const std::filesystem::path& path) { cli::check_output_path(fs_bytes(path)); },
+      "Raises OutputError unless path can be written as a regular file without following a link.", py::arg("path"));
 }
 
 py::object limits_tuple(const std::optional<AddressSpaceLimit>& limits) {
@@ -180,6 +217,10 @@ void bind_memory_limit(py::module_& m) {
 }
 
 }  // namespace
+
+void write_file(const py::handle& path, std::string_view text) {
+  cli::write_outputs({{fs_bytes(path.cast<std::filesystem::path>()), text_writer(text)}});  // checked first
+}
 
 void register_outputs(py::module_& m) {
   bind_outputs(m);

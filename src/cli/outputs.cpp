@@ -36,6 +36,23 @@ namespace {
 
 std::string system_text(int error) { return std::generic_category().message(error); }
 
+// A path's bytes as the file system's path: as they are on POSIX, UTF-8 (os.fsencode's) on Windows.
+std::filesystem::path native(const std::string& path) {
+#ifdef _WIN32
+  return std::filesystem::path(std::u8string(path.begin(), path.end()));
+#else
+  return std::filesystem::path(path);
+#endif
+}
+
+int open_file(const std::string& path, int flags, int mode = 0) {
+#ifdef _WIN32
+  return ::_wopen(native(path).c_str(), flags, mode);
+#else
+  return ::open(path.c_str(), flags, mode);
+#endif
+}
+
 [[noreturn]] void fail(const std::string& path, const std::string& what, const std::string& reason) {
   throw OutputError(path + ": " + what + " (" + reason + ")");
 }
@@ -54,7 +71,7 @@ std::optional<Found> probe(const std::string& path, bool follow, int& error) {
 #ifdef _WIN32
   (void)follow;  // no symbolic links to refuse here: std::filesystem tells files from folders
   std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
+  const auto status = std::filesystem::status(native(path), ec);
   if (status.type() == std::filesystem::file_type::not_found) return std::nullopt;
   if (ec) {
     error = ec.value();
@@ -99,12 +116,12 @@ bool is_stream_path(const std::string& path, const std::optional<Found>& found) 
 
 bool is_folder(const std::string& path) {
   std::error_code ec;
-  return std::filesystem::is_directory(path, ec);
+  return std::filesystem::is_directory(native(path), ec);
 }
 
 bool folder_writable(const std::string& folder) {
 #ifdef _WIN32
-  return ::_access(folder.c_str(), 2) == 0;
+  return ::_waccess(native(folder).c_str(), 2) == 0;
 #else
   return ::access(folder.c_str(), W_OK | X_OK) == 0;
 #endif
@@ -147,10 +164,10 @@ std::string make_temporary(const std::string& path, int& fd) {
   std::uniform_int_distribution<std::size_t> pick(0, sizeof kLetters - 2);
   const std::string folder = path_parent(path);
   for (int attempt = 0; attempt < 100; ++attempt) {
-    std::string temporary = folder + "/." + path_name(path) + ".";
-    for (int i = 0; i < 8; ++i) temporary += kLetters[pick(entropy)];
-    temporary += ".tmp";
-    fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_BINARY, 0600);
+    std::string name = "." + path_name(path) + ".";
+    for (int i = 0; i < 8; ++i) name += kLetters[pick(entropy)];
+    const std::string temporary = path_join(folder, name + ".tmp");
+    fd = open_file(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_BINARY, 0600);
     if (fd >= 0) return temporary;
     if (errno != EEXIST) fail(path, "cannot be written", system_text(errno));
   }
@@ -177,7 +194,7 @@ void set_mode(const std::string& file, unsigned mode) {
 }
 
 void write_in_place(const std::string& path, const FdWriter& write) {
-  Descriptor fd(::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_BINARY));
+  Descriptor fd(open_file(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_BINARY));
   if (fd.get() < 0) fail(path, "cannot be written", system_text(errno));
   try {
     write(fd.get());
@@ -226,12 +243,12 @@ void write_atomic(const std::string& path, const FdWriter& write) {
     sync_and_close(fd);
     set_mode(temporary, mode);
     std::error_code ec;
-    std::filesystem::rename(temporary, pure_path(path), ec);
+    std::filesystem::rename(native(temporary), native(pure_path(path)), ec);
     if (ec) throw DescriptorWriteError{ec.message()};
   } catch (...) {
     fd.close();
     std::error_code ignored;
-    std::filesystem::remove(temporary, ignored);  // no partial file is left, whatever ended the write
+    std::filesystem::remove(native(temporary), ignored);  // no partial file is left, whatever ended the write
     try {
       throw;
     } catch (const DescriptorWriteError& failed) {
@@ -241,7 +258,7 @@ void write_atomic(const std::string& path, const FdWriter& write) {
 }
 
 void append_output(const std::string& path, const FdWriter& write) {
-  Descriptor fd(::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_BINARY, 0666));
+  Descriptor fd(open_file(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_BINARY, 0666));
   if (fd.get() < 0) fail(path, "cannot be appended to", system_text(errno));
   try {
     write(fd.get());

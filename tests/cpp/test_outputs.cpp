@@ -66,6 +66,58 @@ TEST_CASE("path text is pathlib's and os.path's", "[outputs]") {
   CHECK(absolute_path("x/../y") == fs::current_path().string() + "/y");
 }
 
+TEST_CASE("POSIX path text joins to a working folder of / without doubling the slash", "[outputs]") {
+  constexpr auto posix = PathStyle::posix;
+  CHECK(absolute_path("a.md", "/", posix) == "/a.md");
+  CHECK(absolute_path("x/../a.md", "/", posix) == "/a.md");
+  CHECK(absolute_path("a.md", "/w/x/", posix) == "/w/x/a.md");
+  CHECK(absolute_path("../a.md", "//w", posix) == "//a.md");
+  CHECK(path_join("/", "a", posix) == "/a");
+  CHECK(path_join("a", "b", posix) == "a/b");
+  CHECK(path_join("", "b", posix) == "b");
+  CHECK(pure_path("a\\b", posix) == "a\\b");                       // a backslash is part of a POSIX name
+  CHECK(path_name("/tmp/r\xe9port.md", posix) == "r\xe9port.md");  // bytes, not UTF-8
+}
+
+TEST_CASE("path text in the Windows style is PureWindowsPath's and ntpath's", "[outputs]") {
+  constexpr auto windows = PathStyle::windows;
+  CHECK(pure_path("C:/a//b/", windows) == "C:\\a\\b");
+  CHECK(pure_path("c:\\x\\.\\y", windows) == "c:\\x\\y");
+  CHECK(pure_path("C:a", windows) == "C:a");
+  CHECK(pure_path("//server/share/x/r.md", windows) == "\\\\server\\share\\x\\r.md");
+  CHECK(pure_path("//server/share", windows) == "\\\\server\\share\\");
+  CHECK(pure_path("\\\\server\\\\x", windows) == "\\server\\x");
+  CHECK(pure_path("", windows) == ".");
+  CHECK(path_parent("C:/a//b/", windows) == "C:\\a");
+  CHECK(path_parent("C:a", windows) == "C:");
+  CHECK(path_parent("C:", windows) == "C:");
+  CHECK(path_parent("//server/share/x/r.md", windows) == "\\\\server\\share\\x");
+  CHECK(path_parent("//server/share", windows) == "\\\\server\\share\\");
+  CHECK(path_parent("//server", windows) == "\\");
+  CHECK(path_parent("a/../b", windows) == "a\\..");
+  CHECK(path_name("C:", windows) == "");
+  CHECK(path_name("//server/share/x/r.md", windows) == "r.md");
+  CHECK(path_join("C:\\", "a", windows) == "C:\\a");
+  CHECK(path_join("C:", "a", windows) == "C:a");
+  CHECK(path_join("\\\\s\\sh", "a", windows) == "\\\\s\\sh\\a");
+  CHECK(absolute_path("..\\a/./b", "C:\\w\\x", windows) == "C:\\w\\a\\b");
+  CHECK(absolute_path("..\\..\\..\\a", "C:\\w", windows) == "C:\\a");
+  // What GetFullPathName gives: a root without a drive is on the working folder's drive, and
+  // "D:a" is relative to D:'s own working folder (here its root).
+  CHECK(absolute_path("\\a", "D:\\w", windows) == "D:\\a");
+  CHECK(absolute_path("c:a", "C:\\w", windows) == "C:\\w\\a");
+  CHECK(absolute_path("D:a", "C:\\w", windows) == "D:\\a");
+}
+
+TEST_CASE("a path that is not UTF-8 is written under its own bytes", "[outputs]") {
+  Folder folder;
+  const std::string target = folder.at("r\xe9port.md");
+  check_output_path(target);
+  write_outputs({{target, text("x\n")}});
+  CHECK(read(target) == "x\n");
+  CHECK(folder.names() == std::vector<std::string>{"r\xe9port.md"});
+}
+
 TEST_CASE("a replacement is atomic, keeps the mode and leaves no temporary file", "[outputs]") {
   Folder folder;
   const std::string target = folder.at("report.md");

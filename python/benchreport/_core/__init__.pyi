@@ -331,6 +331,10 @@ class DatasetBase:
         ...
     def __repr__(self) -> str:
         ...
+    def _long_columns(self, base_units: bool) -> dict:
+        """
+        {column: numpy array} of to_pandas: one entry per sample (label columns, run, set, sample, unit, value, weight when there are weights).
+        """
     def _summary_columns(self, by: collections.abc.Sequence[str], options: dict) -> tuple:
         """
         (label or by columns, unit per row, one column per statistic) of Dataset.summarize.
@@ -381,7 +385,7 @@ class DatasetBase:
         """
     def to_json(self, path: typing.Any = None) -> str | None:
         """
-        Canonical JSON (schema benchreport/1): written to path, or returned when path is None.
+        Canonical JSON (schema benchreport/1): written to path (atomically, never through a symbolic link; OutputError when it cannot be), or returned when path is None.
         """
     def unit(self, i: typing.SupportsInt | typing.SupportsIndex) -> Unit:
         """
@@ -1567,7 +1571,7 @@ class Output:
     """
     Text for one path: replaced atomically, or appended to (append=True). text may be UTF-8 already, as bytes or a buffer. Instead of text, write_to may render the output into an open binary file descriptor (a large report, never held whole).
     """
-    def __init__(self, path: str, text: typing.Any = b'', append: bool = False, write_to: typing.Any = None) -> None:
+    def __init__(self, path: os.PathLike | str | bytes, text: typing.Any = b'', append: bool = False, write_to: typing.Any = None) -> None:
         ...
     def __repr__(self) -> str:
         ...
@@ -1576,7 +1580,9 @@ class Output:
         ...
     @property
     def path(self) -> str:
-        ...
+        """
+        The path as str (os.fsdecode of its bytes).
+        """
     @property
     def text(self) -> typing.Any:
         ...
@@ -1640,7 +1646,7 @@ def analyze_history(data: typing.Any, *, order: str = 'commit', sort: bool = Fal
     """
     Series per case ordered by `order` (a Dataset), or the series of a History, and the change points of each.
     """
-def append_text(path: str, text: typing.Any) -> None:
+def append_text(path: os.PathLike | str | bytes, text: typing.Any) -> None:
     """
     Appends text to path (created when missing), never through a symbolic link.
     """
@@ -1676,7 +1682,7 @@ def case_labels(columns: collections.abc.Sequence[str], excluded: collections.ab
     """
     The labels naming a case: ``by`` when given, else every column neither in ``excluded`` nor a per-process label (PROCESS_LABELS).
     """
-def check_output_path(path: str) -> None:
+def check_output_path(path: os.PathLike | str | bytes) -> None:
     """
     Raises OutputError unless path can be written as a regular file without following a link.
     """
@@ -2122,7 +2128,7 @@ def summary_report(dataset: typing.Any, by: collections.abc.Sequence[str] | None
     with throughputs), which cannot be pooled. Definitions are in
     docs/statistics-summary.md.
     """
-def write_atomic(path: str, text: typing.Any) -> None:
+def write_atomic(path: os.PathLike | str | bytes, text: typing.Any) -> None:
     """
     Writes text (str as UTF-8, bytes, a buffer, or a callable writing into a descriptor) to path through a temporary file in its folder and a rename; a stream (/dev/null, /dev/stdout) is written in place.
     """
