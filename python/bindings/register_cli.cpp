@@ -22,6 +22,7 @@
 #include "benchreport/cli/inputs.hpp"
 #include "benchreport/cli/load.hpp"
 #include "benchreport/cli/options.hpp"
+#include "benchreport/cli/outputs.hpp"
 #include "benchreport/cli/progress.hpp"
 #include "benchreport/cli/run.hpp"
 #include "benchreport/cli/usage_error.hpp"
@@ -437,6 +438,18 @@ CommandIo python_io(const py::object& read, bool as_problems = false) {
   io.check_signals = [] {
     if (PyErr_CheckSignals() != 0) throw py::error_already_set();
   };
+  // -o through the bound Report.render_to_fd, as a Python caller renders it (a signal arriving while it
+  // writes is raised there); its OSError becomes the writer's error, named by its reason.
+  io.render_to_fd = [](const Report& report, int fd, const std::string& format, std::size_t budget) {
+    try {
+      py::cast(&report, py::return_value_policy::reference)
+          .attr("render_to_fd")(fd, "format"_a = format, "markdown_budget"_a = budget);
+    } catch (py::error_already_set& raised) {
+      if (!raised.matches(PyExc_OSError)) throw;
+      const py::object reason = raised.value().attr("strerror");
+      throw DescriptorWriteError{py::str(py::bool_(reason) ? reason : raised.value())};
+    }
+  };
   return io;
 }
 
@@ -502,7 +515,8 @@ void bind_runs(py::module_& m) {
         "read_table"_a = py::none(), "demo_reports"_a = py::none(),
         "Runs args.command (summary, runners, matrix, scaling, compare, history, validate, demo) with the options "
         "of the argparse namespace args (cli/run.hpp); read(source, limits) -> Dataset reads an input. compare: "
-        "another compare(dataset, **options) (launch noise from a store); read_table(source) -> Dataset: "
+        "another compare(dataset, baseline=, by=, ...) taking the comparison options as keywords (launch noise from a "
+        "store); read_table(source) -> Dataset: "
         "history's Parquet/Arrow files; demo_reports(resamples) -> [(name, Report)]. Returns the exit code.");
   m.def(
       "load_inputs",
@@ -511,13 +525,14 @@ void bind_runs(py::module_& m) {
   m.def(
       "load_sides",
       [](const py::object& base, const py::object& head, const py::object& column, const py::object& base_value,
-         const py::object& head_value, const py::object& read, bool quiet, InputBudget* budget, bool verbose) {
+         const py::object& head_value, const py::object& read, bool quiet, const py::object& budget, bool verbose) {
         CommandOptions options;
         options.quiet = quiet;
         options.verbose = verbose;
         InputBudget unlimited;
         return load_sides(path_list(base), path_list(head), {path_bytes(column), path_bytes(base_value)},
-                          path_bytes(head_value), options, python_io(read), budget ? *budget : unlimited);
+                          path_bytes(head_value), options, python_io(read),
+                          budget.is_none() ? unlimited : budget.cast<InputBudget&>());
       },
       "base"_a, "head"_a, "column"_a, "base_value"_a, "head_value"_a, "read"_a, py::kw_only(), "quiet"_a = false,
       "budget"_a = py::none(), "verbose"_a = false,

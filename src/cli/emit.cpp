@@ -36,8 +36,11 @@ void emit(const Report& report, const CommandOptions& options, const CommandIo& 
     // Rendered into the descriptor a piece at a time: a large JSON report is never held whole.
     outputs.push_back({*options.output,
                        [&](int fd) {
-                         render_into(report, format, render_options,
-                                     [fd](std::string_view piece) { write_all(fd, piece); });
+                         if (io.render_to_fd)
+                           io.render_to_fd(report, fd, options.format, options.budget);
+                         else
+                           render_into(report, format, render_options,
+                                       [fd](std::string_view piece) { write_all(fd, piece); });
                          io.check_signals();
                        },
                        false, true});

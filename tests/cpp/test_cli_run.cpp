@@ -167,7 +167,7 @@ TEST_CASE("-o: the report rendered into its file, nothing on stdout", "[cli][run
   CHECK(!file_text(*o.output).empty());
 }
 
-TEST_CASE("history: --fail-on states need a store; inputs are needed", "[cli][run]") {
+TEST_CASE("history: --fail-on states need a store, and inputs are needed", "[cli][run]") {
   Captured c;
   CommandOptions o;
   const ReadTable no_tables = [](const Source&) -> std::shared_ptr<const Dataset> { return nullptr; };

@@ -159,7 +159,7 @@ def test_file_name_that_is_not_utf8(tmp_path, capsys, monkeypatch):
     assert code in (cli.EXIT_OK, cli.EXIT_INPUT)
     assert "r\ufffd.json" in out + err and "Traceback" not in err
     assert_terminal_safe(out + err)
-    code, out, err = run_main(capsys, "compare", "--base", name, "--head", name, name)
+    code, out, err = run_main(capsys, "compare", name, "--base", name, "--head", name)
     assert code == cli.EXIT_INPUT
     assert err == ("benchreport: error: r\ufffd.json: give inputs either positionally or with --base/--head, "
                    "not both\n")

@@ -19,7 +19,8 @@
 
 namespace benchreport {
 class Dataset;
-}
+struct Report;
+}  // namespace benchreport
 
 namespace benchreport::cli {
 
@@ -80,6 +81,9 @@ struct CommandIo {
   bool out_is_terminal = false, err_is_terminal = false;
   // Raises a pending signal (SIGINT, SIGTERM) between output files; may throw.
   std::function<void()> check_signals = [] {};
+  // Renders -o's report into its open descriptor (empty: render_into here); throws
+  // DescriptorWriteError when a write fails. The skin renders through its Report.
+  std::function<void(const Report&, int fd, const std::string& format, std::size_t budget)> render_to_fd;
 };
 
 }  // namespace benchreport::cli

@@ -7,7 +7,9 @@ from __future__ import annotations
 import collections.abc
 import typing
 
-__all__: list[str] = ['InputBudget', 'MAX_STDIN_BYTES', 'Progress', 'STDIN_NAME', 'Source', 'UsageError', 'check_columns', 'check_fraction', 'check_integer_option', 'command_options', 'expand_inputs', 'gate_message', 'input_bytes', 'input_options', 'load_sources', 'needs_file_column', 'one_line', 'parse_baseline', 'parse_key_values', 'parse_labels', 'parse_size', 'parse_threshold', 'source_bytes', 'split_columns', 'status_text', 'validate_invalid_line', 'validate_ok_lines']
+import benchreport._core
+
+__all__: list[str] = ['EXTENSIONS', 'InputBudget', 'MAX_STDIN_BYTES', 'Progress', 'STDIN_NAME', 'Source', 'UsageError', 'check_columns', 'check_fraction', 'check_integer_option', 'command_options', 'emit', 'error_line', 'expand_inputs', 'gate_message', 'input_bytes', 'input_options', 'load_inputs', 'load_sides', 'load_sources', 'needs_file_column', 'one_line', 'parse_baseline', 'parse_key_values', 'parse_labels', 'parse_size', 'parse_threshold', 'run_command', 'source_bytes', 'split_columns', 'status_text', 'validate_invalid_line', 'validate_ok_lines', 'write_github']
 class UsageError(Exception):
     """
     A problem with the command line or its inputs: reported in one line, exit 2.
@@ -72,6 +74,14 @@ def command_options(command: str) -> list:
     """
     A command's options as (flags, argparse keywords); the store's actions are "store export" and "store import".
     """
+def emit(report: benchreport._core.Report, args: typing.Any) -> None:
+    """
+    Writes the report as the namespace asks (stdout or -o, --format, --budget, --github), every path checked first.
+    """
+def error_line(error: typing.Any) -> str:
+    """
+    The exception as one terminal-safe line: an InputError whole, an OSError as 'file: reason', a KeyError as the missing key, anything else its first line.
+    """
 def expand_inputs(items: typing.Any, read_stdin: collections.abc.Callable[[int], bytes], max_bytes: typing.SupportsInt | typing.SupportsIndex = 1073741824) -> list[Source]:
     """
     Files, folders and globs as given (globs in natural order); - reads stdin once through read_stdin(limit) (at most max_bytes). UsageError for an item nothing matches, a second -, or no items.
@@ -88,6 +98,14 @@ def input_options(required: bool) -> list:
     """
     The input options as (flags, argparse keywords).
     """
+def load_inputs(args: typing.Any, read: typing.Any) -> benchreport._core.Dataset:
+    """
+    The namespace's positional inputs read, joined and labelled (--label) as one Dataset.
+    """
+def load_sides(base: typing.Any, head: typing.Any, column: typing.Any, base_value: typing.Any, head_value: typing.Any, read: typing.Any, *, quiet: bool = False, budget: typing.Any = None, verbose: bool = False) -> benchreport._core.Dataset:
+    """
+    Each --base/--head input read as a process of its side (label_sides); base-1 pairs with head-1.
+    """
 def load_sources(sources: collections.abc.Sequence[Source], budget: InputBudget, progress: Progress, read: collections.abc.Callable) -> list:
     """
     Every source read in order by read(source, limits) under the budget, the bar advanced before each; one Dataset per source. A reader's limit error names the option it came from.
@@ -96,7 +114,7 @@ def needs_file_column(parts: list) -> bool:
     """
     Whether the inputs' sets repeat one another's labels (a file label must tell them apart).
     """
-def one_line(text: str, whole: bool, type_name: str) -> str:
+def one_line(text: typing.Any, whole: bool, type_name: str) -> str:
     """
     An error message as one terminal-safe line (whole: every line joined, else the first).
     """
@@ -120,6 +138,10 @@ def parse_threshold(text: typing.Any) -> float:
     """
     5% or 0.05 -> 0.05. A bare number of 1 or more is refused: --threshold 5 would mean 500 %.
     """
+def run_command(args: typing.Any, read: typing.Any, *, compare: typing.Any = None, read_table: typing.Any = None, demo_reports: typing.Any = None) -> int:
+    """
+    Runs args.command (summary, runners, matrix, scaling, compare, history, validate, demo) with the options of the argparse namespace args (cli/run.hpp); read(source, limits) -> Dataset reads an input. compare: another compare(dataset, baseline=, by=, ...) taking the comparison options as keywords (launch noise from a store); read_table(source) -> Dataset: history's Parquet/Arrow files; demo_reports(resamples) -> [(name, Report)]. Returns the exit code.
+    """
 def source_bytes(source: Source) -> int:
     """
     Bytes a source decompresses to (a .gz by the larger of its size and its gzip trailer's length).
@@ -140,5 +162,10 @@ def validate_ok_lines(name: typing.Any, dataset: typing.Any, verbose: bool) -> s
     """
     validate's lines for an input that read cleanly.
     """
+def write_github(report: benchreport._core.Report, budget: typing.SupportsInt | typing.SupportsIndex = 65536, comment_file: typing.Any = None) -> str:
+    """
+    Appends the Markdown report to $GITHUB_STEP_SUMMARY (when set) and writes a PR comment body within the budget (0 = GitHub's limit); every path is checked first. Returns the comment file's path.
+    """
+EXTENSIONS: dict = {'markdown': 'md', 'html': 'html', 'text': 'txt', 'csv': 'csv', 'json': 'json'}
 MAX_STDIN_BYTES: int = 1073741824
 STDIN_NAME: str = '<stdin>'
