@@ -72,8 +72,8 @@ def main() -> int:
             record_seconds += time.perf_counter() - start
             if k % max(1, args.commits // 10) == 0:
                 print(f"  commit {k + 1}/{args.commits}: {record_seconds:.1f} s recording", file=sys.stderr)
-        store.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        size = path.stat().st_size
+    size = path.stat().st_size  # closed: the WAL is checkpointed into the file
+    with Store.open(path) as store:
         start = time.perf_counter()
         counts = store.export_parquet(export)
         export_seconds = time.perf_counter() - start

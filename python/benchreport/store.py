@@ -95,21 +95,11 @@ def ci_environment(environ: Optional[Mapping[str, str]] = None) -> Dict[str, str
     return {name: environ[name] for name in CI_VARIABLES if environ.get(name)}
 
 
-def _flatten(value: Any, prefix: str = "") -> Dict[str, Any]:
-    """Nested objects as dotted keys (``tool.context.num_cpus``); lists and scalars are leaves."""
-    if isinstance(value, dict) and value:
-        out: Dict[str, Any] = {}
-        for key, item in value.items():
-            out.update(_flatten(item, f"{prefix}.{key}" if prefix else str(key)))
-        return out
-    return {prefix: value} if prefix else {}
-
-
 def environment_diff(old: Optional[Mapping[str, Any]], new: Optional[Mapping[str, Any]]) -> List[Tuple[str, Any, Any]]:
-    """What changed between two environments: ``(dotted key, old value, new value)`` sorted by key,
-    None where a side lacks the key; equal environments give []."""
-    a, b = _flatten(dict(old or {})), _flatten(dict(new or {}))
-    return [(k, a.get(k), b.get(k)) for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+    """What changed between two environments: ``(dotted key, old value, new value)`` sorted by key, nested
+    objects as dotted keys (``tool.context.num_cpus``), None where a side lacks the key; equal environments
+    give [] (C++ store/environment_diff.hpp, which also names a change point's cause)."""
+    return _core.store_environment_diff(json.dumps(dict(old or {})), json.dumps(dict(new or {})))
 
 
 class Store:

@@ -4,6 +4,7 @@
 
 #include "benchreport/core/error.hpp"
 #include "benchreport/core/worker_pool.hpp"
+#include "exceptions.hpp"
 #include "register.hpp"
 
 namespace py = pybind11;
@@ -17,7 +18,8 @@ PYBIND11_MODULE(_core, m) {
   // address-space limit calls start_worker_pool() first, while memory is there.
   m.doc() = "benchreport compiled core (statistics, comparison, readers, reports)";
   m.attr("__version__") = benchreport::version();
-  py::register_exception<benchreport::InputError>(m, "InputError", PyExc_ValueError);
+  benchreport::python::register_decoded_exception<benchreport::InputError>(
+      m, "InputError", PyExc_ValueError, "Bad input: the message names the file, line or field.");
   m.def("start_worker_pool", &benchreport::start_worker_pool,
         "Starts the helper threads now (else the first parallel loop does): call it before setting an "
         "address-space limit (docs/hardening.md).");

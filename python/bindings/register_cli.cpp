@@ -29,6 +29,7 @@
 #include "benchreport/cli/validate.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/data/dataset.hpp"
+#include "exceptions.hpp"
 #include "preset_results.hpp"
 #include "register.hpp"
 
@@ -565,24 +566,10 @@ void bind_runs(py::module_& m) {
         "the missing key, anything else its first line.");
 }
 
-// UsageError, its message decoded as Python decodes a command line (surrogateescape): a
-// message quoting a file name that is no UTF-8 still reaches the one line that prints it.
+// UsageError, its message decoded as Python decodes a command line (exceptions.hpp).
 void bind_usage_error(py::module_& m) {
-  static PyObject* type = nullptr;
-  py::exception<UsageError> error(m, "UsageError", PyExc_Exception);
-  error.doc() = "A problem with the command line or its inputs: reported in one line, exit 2.";
-  type = error.ptr();
-  Py_INCREF(type);
-  py::register_exception_translator([](std::exception_ptr raised) {
-    try {
-      if (raised) std::rethrow_exception(raised);
-    } catch (const UsageError& usage) {
-      const std::string_view text = usage.what();
-      const py::object message = py::reinterpret_steal<py::object>(
-          PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "surrogateescape"));
-      PyErr_SetObject(type, message.ptr());
-    }
-  });
+  register_decoded_exception<UsageError>(
+      m, "UsageError", PyExc_Exception, "A problem with the command line or its inputs: reported in one line, exit 2.");
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Bindings for stats/edivisive.hpp, compare/series.hpp, compare/history.hpp,
-// compare/cached_history.hpp, compare/alert_state.hpp, presets/history.hpp and the inputs of a
+// compare/cached_history.hpp, presets/history.hpp and the inputs of a
 // history: io/commit_entries.hpp, data/label_commits.hpp, data/long_table.hpp (br.read_arrow).
 // The Python skins are python/benchreport/_history.py and _store_history.py; store_history
 // (store/alert_states.hpp) is bound by register_store after the Store class (bind_store_history).
@@ -12,8 +12,8 @@
 
 #include <functional>
 
+#include "benchreport/core/python_text.hpp"
 #include "benchreport/data/direction.hpp"
-#include "benchreport/compare/alert_state.hpp"
 #include "benchreport/compare/cached_history.hpp"
 #include "benchreport/compare/history.hpp"
 #include "benchreport/core/error.hpp"
@@ -155,26 +155,6 @@ void bind_cached_history(py::module_& m) {
       "first"_a, "cases"_a, "pooled"_a, "by"_a, "commits"_a,
       "The History of cached per-(case, run) summaries (compare/cached_history.hpp): cases = (labels, unit, "
       "direction) of each first row, pooled = (case, commit, value, processes, samples) of multi-run commits.");
-  m.def(
-      "alert_states",
-      [](const HistoryAnalysis& analysis, long long confirm_after, const std::vector<std::vector<bool>>& acknowledged) {
-        const auto& series = analysis.history.series;
-        if (acknowledged.size() != series.size()) {
-          throw InputError(
-              fmt::format("alert_states: {} acknowledgement lists for {} series", acknowledged.size(), series.size()));
-        }
-        const std::size_t confirm = non_negative(confirm_after, "confirm_after");
-        std::vector<std::vector<std::string>> out(series.size());
-        for (std::size_t i = 0; i < series.size(); ++i) {
-          for (AlertState state :
-               alert_states(series[i].values, analysis.changes[i].change_points, confirm, acknowledged[i]))
-            out[i].emplace_back(alert_state_name(state));
-        }
-        return out;
-      },
-      "analysis"_a, "confirm_after"_a, "acknowledged"_a,
-      "Per series, per change point: 'new', 'confirmed', 'acknowledged' or 'resolved' (compare/alert_state.hpp); "
-      "acknowledged[i][k] = the store holds change point k of series i acknowledged.");
 }
 
 void bind_results(py::module_& m) {
@@ -380,7 +360,7 @@ StoreHistoryPreset store_history(const store::Store& s, const std::string& branc
                                  bool rebuild, std::string title, const ChangePointOptions& options) {
   if (confirm_after < 1) throw InputError(fmt::format("confirm_after is {}: it must be at least 1", confirm_after));
   const std::vector<store::StoredRun> runs = s.runs(branch);
-  if (runs.empty()) throw InputError(fmt::format("{}: no runs on branch {}", s.path(), store::python_repr(branch)));
+  if (runs.empty()) throw InputError(fmt::format("{}: no runs on branch {}", s.path(), repr_text(branch)));
   StoreHistoryPreset out;
   out.summarised_runs = interruptible([&](const std::function<bool()>& should_stop) {
     return store::summarise_new_runs(s, branch, runs, rebuild, options.threads, should_stop);

@@ -15,6 +15,7 @@
 
 #include "benchreport/cli/outputs.hpp"
 #include "benchreport/core/memory_limit.hpp"
+#include "exceptions.hpp"
 #include "output_file.hpp"
 #include "register.hpp"
 
@@ -112,18 +113,10 @@ void write_outputs(const py::iterable& given) {
   cli::write_outputs(outputs);
 }
 
-// OutputError with its message decoded as the path in it was encoded (pybind11's own translation
-// wants UTF-8, and a path from argv may not be).
+// OutputError, its message decoded as the path in it was encoded (exceptions.hpp).
 void bind_output_error(py::module_& m) {
-  static auto& error = py::register_exception<cli::OutputError>(m, "OutputError", PyExc_OSError);
-  error.attr("__doc__") = "An output path that cannot be written; the message names the path.";
-  py::register_exception_translator([](std::exception_ptr raised) {
-    try {
-      if (raised) std::rethrow_exception(raised);
-    } catch (const cli::OutputError& failed) {
-      PyErr_SetObject(error.ptr(), fs_text(failed.what()).ptr());
-    }
-  });
+  register_decoded_exception<cli::OutputError>(m, "OutputError", PyExc_OSError,
+                                               "An output path that cannot be written; the message names the path.");
 }
 
 void bind_outputs(py::module_& m) {

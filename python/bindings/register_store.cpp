@@ -16,7 +16,7 @@
 
 #include <fmt/format.h>
 
-#include "benchreport/cli/python_text.hpp"
+#include "benchreport/core/python_text.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/store/acknowledge.hpp"
 #include "benchreport/store/environment_diff.hpp"
@@ -28,6 +28,7 @@
 #include "benchreport/store/utc_time.hpp"
 #include "benchreport/store/write_runs.hpp"
 #include "arrays.hpp"
+#include "exceptions.hpp"
 #include "interruptible.hpp"
 #include "register.hpp"
 
@@ -154,19 +155,9 @@ py::dict export_sets(const store::Store& s, std::int64_t run_id, const std::stri
 // SQLite errors as benchreport.store.StoreError, a sqlite3.OperationalError (so `except
 // sqlite3.OperationalError` keeps working); the text keeps a non-UTF-8 file name's bytes.
 void register_store_error(py::module_& m) {
-  static py::exception<store::StoreError> error(m, "StoreError",
-                                                py::module_::import("sqlite3").attr("OperationalError"));
-  error.doc() = "An SQLite failure on a store file (busy, locked, full, closed, I/O); the message names the file.";
-  py::register_exception_translator([](std::exception_ptr thrown) {
-    try {
-      if (thrown) std::rethrow_exception(thrown);
-    } catch (const store::StoreError& e) {
-      const std::string_view text = e.what();
-      py::object message = py::reinterpret_steal<py::object>(
-          PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "surrogateescape"));
-      PyErr_SetObject(error.ptr(), message.ptr());
-    }
-  });
+  register_decoded_exception<store::StoreError>(
+      m, "StoreError", py::module_::import("sqlite3").attr("OperationalError"),
+      "An SQLite failure on a store file (busy, locked, full, closed, I/O); the message names the file.");
 }
 
 Labels labels_of(const std::map<std::string, std::string>& pairs) { return {pairs.begin(), pairs.end()}; }
@@ -182,7 +173,6 @@ py::tuple string_tuple(const std::array<std::string_view, N>& texts) {
 // quote the user's words as Python shows them, like the rest of the command line.
 py::tuple acknowledge(const store::Store& s, const std::string& spec, const std::string& commit,
                       const std::string& note, const std::optional<std::string>& branch) {
-  using cli::repr_text;
   const auto rows = store::matching_change_points(s, spec, commit, branch);
   const std::string where = fmt::format("case {} at commit {}{}", repr_text(spec), repr_text(commit),
                                         branch && !branch->empty() ? " on branch " + repr_text(*branch) : "");

@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <sys/stat.h>
 
-#include <cerrno>
-#include <cstring>
+#include <system_error>
 
 #include "benchreport/core/escape.hpp"
 #include "benchreport/render/render.hpp"
@@ -96,10 +94,10 @@ void make_folders(const std::string& path) {
   if (!name.has_filename()) name = name.parent_path();
   const fs::path parent = name.parent_path();
   if (!parent.empty() && name.has_filename() && !fs::exists(parent, error)) make_folders(parent.string());
-  if (::mkdir(path.c_str(), 0777) == 0) return;
-  const int failed = errno;
-  if (failed == EEXIST && fs::is_directory(path, error)) return;
-  throw OutputError(path + ": " + std::strerror(failed));
+  // std::filesystem, not ::mkdir: the cli stage is also built for Windows (scripts/check_mingw.sh).
+  if (fs::create_directory(name, error) || (!error && fs::is_directory(name, error))) return;
+  if (!error) error = std::make_error_code(std::errc::file_exists);
+  throw OutputError(path + ": " + error.message());
 }
 
 }  // namespace benchreport::cli

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "benchreport/cli/python_text.hpp"
+#include "benchreport/core/python_text.hpp"
 #include "benchreport/cli/usage_error.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/io/paths.hpp"

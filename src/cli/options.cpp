@@ -4,7 +4,7 @@
 #include <array>
 #include <cstdio>
 
-#include "benchreport/cli/python_text.hpp"
+#include "benchreport/core/python_text.hpp"
 #include "benchreport/cli/usage_error.hpp"
 
 namespace benchreport::cli {

@@ -1,6 +1,6 @@
 #include "benchreport/cli/usage_error.hpp"
 
-#include "benchreport/cli/python_text.hpp"
+#include "benchreport/core/python_text.hpp"
 #include "benchreport/core/escape.hpp"
 
 namespace benchreport::cli {

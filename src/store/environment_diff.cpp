@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <simdjson.h>
 #include <string>
@@ -11,7 +12,7 @@
 #include <vector>
 
 #include "benchreport/core/error.hpp"
-#include "benchreport/store/run_context.hpp"
+#include "benchreport/core/python_text.hpp"
 
 namespace benchreport::store {
 namespace {
@@ -45,23 +46,34 @@ bool is_number(element e) {
   return t == element_type::INT64 || t == element_type::UINT64 || t == element_type::DOUBLE || t == element_type::BOOL;
 }
 
-// A number (bool as 0/1, as Python's bool is an int) as an exact integer, or none for a float.
-std::optional<__int128> exact_integer(element e) {
+// A JSON integer (bool as 0/1, as Python's bool is an int) as sign and magnitude, so that every
+// int64 and uint64 compares exactly; none for a float.
+struct ExactInteger {
+  bool negative = false;
+  std::uint64_t magnitude = 0;
+  bool operator==(const ExactInteger&) const = default;
+};
+
+std::optional<ExactInteger> exact_integer(element e) {
   switch (e.type()) {
-    case element_type::INT64: return e.get_int64().value_unsafe();
-    case element_type::UINT64: return e.get_uint64().value_unsafe();
-    case element_type::BOOL: return e.get_bool().value_unsafe() ? 1 : 0;
+    case element_type::INT64: {
+      const std::int64_t v = e.get_int64().value_unsafe();
+      return ExactInteger{v < 0, v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v)};
+    }
+    case element_type::UINT64: return ExactInteger{false, e.get_uint64().value_unsafe()};
+    case element_type::BOOL: return ExactInteger{false, e.get_bool().value_unsafe() ? 1U : 0U};
     default: return std::nullopt;
   }
 }
 
+// As Python compares an int with a float: equal when the float is that integer exactly.
 bool numbers_equal(element a, element b) {
   const auto ia = exact_integer(a), ib = exact_integer(b);
   if (ia && ib) return *ia == *ib;
   if (!ia && !ib) return a.get_double().value_unsafe() == b.get_double().value_unsafe();
   const double d = (ia ? b : a).get_double().value_unsafe();
-  const __int128 i = ia ? *ia : *ib;
-  return std::isfinite(d) && std::trunc(d) == d && std::fabs(d) < 1e38 && static_cast<__int128>(d) == i;
+  if (!std::isfinite(d) || std::trunc(d) != d || std::fabs(d) >= 18446744073709551616.0) return false;  // 2^64
+  return ExactInteger{d < 0, static_cast<std::uint64_t>(std::fabs(d))} == (ia ? *ia : *ib);
 }
 
 bool json_equal(element a, element b);
@@ -116,12 +128,12 @@ void write_python(std::string& out, element value, bool quoted) {
   switch (value.type()) {
     case element_type::STRING: {
       const std::string_view text = value.get_string().value_unsafe();
-      out += quoted ? python_repr(text) : std::string(text);
+      out += quoted ? repr_text(text) : std::string(text);
       break;
     }
     case element_type::INT64: out += std::to_string(value.get_int64().value_unsafe()); break;
     case element_type::UINT64: out += std::to_string(value.get_uint64().value_unsafe()); break;
-    case element_type::DOUBLE: out += python_float_repr(value.get_double().value_unsafe()); break;
+    case element_type::DOUBLE: out += repr_number(value.get_double().value_unsafe()); break;
     case element_type::BOOL: out += value.get_bool().value_unsafe() ? "True" : "False"; break;
     case element_type::NULL_VALUE: out += "None"; break;
     case element_type::ARRAY: {
@@ -140,7 +152,7 @@ void write_python(std::string& out, element value, bool quoted) {
       out += '{';
       bool first = true;
       for (const auto& [key, item] : dict_items(value.get_object().value_unsafe())) {
-        out += (first ? "" : ", ") + python_repr(key) + ": ";
+        out += (first ? "" : ", ") + repr_text(key) + ": ";
         first = false;
         write_python(out, item, true);
       }

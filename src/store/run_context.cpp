@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "benchreport/core/python_text.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/core/json_writer.hpp"
 #include "benchreport/store/run_rows.hpp"
@@ -234,7 +235,7 @@ void write(std::string& out, element value) {
       break;
     }
     case element_type::STRING: out += python_json_string(value.get_string().value_unsafe()); break;
-    case element_type::DOUBLE: out += python_float_repr(value.get_double().value_unsafe()); break;
+    case element_type::DOUBLE: out += json_float(value.get_double().value_unsafe()); break;
     case element_type::BOOL: out += value.get_bool().value_unsafe() ? "true" : "false"; break;
     case element_type::NULL_VALUE: out += "null"; break;
     default: out += *scalar_text(value);
@@ -318,7 +319,7 @@ std::string resolve(const std::optional<std::string>& from_files, const std::opt
   if (from_files) {
     if (!given.empty() && given != *from_files) {
       throw InputError(fmt::format("{}: the file's metadata says {} {} but {} says {}", source, what,
-                                   python_repr(*from_files), flag, python_repr(given)));
+                                   repr_text(*from_files), flag, repr_text(given)));
     }
     return *from_files;
   }
@@ -339,7 +340,7 @@ std::optional<std::string> agreed_metadata_value(const Dataset& dataset, std::sp
       first.emplace(run.id, *value);
     } else if (*value != first->second) {
       throw InputError(fmt::format("{}: {} {} but {}: {} {}; record one {} at a time", first->first, what,
-                                   python_repr(first->second), run.id, what, python_repr(*value), what));
+                                   repr_text(first->second), run.id, what, repr_text(*value), what));
     }
   }
   if (!first) return std::nullopt;
@@ -360,51 +361,10 @@ std::string environment_json(const Dataset& dataset, const Labels& ci, const Lab
   return "{\"ci\":" + write_strings(ci) + ",\"env\":" + write_strings(env) + ",\"tool\":" + tool_context(dataset) + "}";
 }
 
-std::string python_repr(std::string_view text) {
-  const bool double_quoted = text.find('\'') != std::string_view::npos && text.find('"') == std::string_view::npos;
-  const char quote = double_quoted ? '"' : '\'';
-  std::string out(1, quote);
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c == static_cast<unsigned char>(quote) || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c == '\t' || c == '\n' || c == '\r') {
-      out += c == '\t' ? "\\t" : c == '\n' ? "\\n" : "\\r";
-    } else if (c < 0x20 || c == 0x7f) {
-      out += fmt::format("\\x{:02x}", c);
-    } else if (c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) < 0xa0) {
-      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[++i]));  // U+0080..U+009F, C1 controls
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + quote;
-}
-
-std::string python_float_repr(double value) {
+std::string json_float(double value) {
   if (std::isnan(value)) return "NaN";
   if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
-  char buffer[64];
-  const auto end = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific).ptr;
-  const std::string_view text(buffer, static_cast<std::size_t>(end - buffer));  // [-]d[.ddd]e±XX, shortest
-  const std::size_t e = text.find('e');
-  const bool negative = text.front() == '-';
-  std::string digits;
-  for (char c : text.substr(negative ? 1 : 0, e - (negative ? 1 : 0))) {
-    if (c != '.') digits += c;
-  }
-  int exponent = 0;
-  std::from_chars(text.data() + e + (text[e + 1] == '+' ? 2 : 1), text.data() + text.size(), exponent);
-  std::string out = negative ? "-" : "";
-  if (exponent < -4 || exponent >= 16) {  // Python's repr switches to exponent form here
-    out += digits.substr(0, 1) + (digits.size() > 1 ? "." + digits.substr(1) : "");
-    return out + fmt::format("e{}{:02d}", exponent < 0 ? '-' : '+', std::abs(exponent));
-  }
-  if (exponent < 0) return out + "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + digits;
-  const auto whole = static_cast<std::size_t>(exponent) + 1;
-  if (digits.size() <= whole) return out + digits + std::string(whole - digits.size(), '0') + ".0";
-  return out + digits.substr(0, whole) + "." + digits.substr(whole);
+  return repr_number(value);
 }
 
 }  // namespace benchreport::store

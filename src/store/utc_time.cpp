@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "benchreport/core/error.hpp"
-#include "benchreport/store/run_context.hpp"
+#include "benchreport/core/python_text.hpp"
 
 namespace benchreport::store {
 namespace {
@@ -152,7 +152,7 @@ std::string utc_time(const std::optional<std::string>& text) {
     return format_utc(parse(replace_z(*text)));
   } catch (const BadTime&) {
     throw InputError(
-        fmt::format("time {}: expected an ISO-8601 date and time, e.g. 2026-12-05T19:30:00Z", python_repr(*text)));
+        fmt::format("time {}: expected an ISO-8601 date and time, e.g. 2026-12-05T19:30:00Z", repr_text(*text)));
   }
 }
 

@@ -121,7 +121,8 @@ Recorded record(const Store& store, const Dataset& dataset, const RecordRequest&
               utc_time(request.time),
               request.source,
               environment_json(dataset, request.ci, request.env),
-              {}};
+              {},
+              std::nullopt};
   run.rows = run_rows(dataset, run.commit_sha, run.branch);
   Recorded out;
   in_transaction(store.handle(), [&] {

@@ -17,7 +17,7 @@
 #include "benchreport/cli/load.hpp"
 #include "benchreport/cli/options.hpp"
 #include "benchreport/cli/progress.hpp"
-#include "benchreport/cli/python_text.hpp"
+#include "benchreport/core/python_text.hpp"
 #include "benchreport/cli/usage_error.hpp"
 #include "benchreport/core/error.hpp"
 

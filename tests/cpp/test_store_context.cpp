@@ -4,11 +4,13 @@
 #include <string>
 #include <vector>
 
+#include "benchreport/core/python_text.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/data/units.hpp"
 #include "benchreport/store/run_context.hpp"
 
 using benchreport::Dataset;
+using benchreport::repr_text;
 using namespace benchreport::store;
 
 namespace {
@@ -45,16 +47,16 @@ TEST_CASE("environment_json: the context every file agrees on, Python's canonica
   CHECK(environment_json(repeated, {}, {}) == R"({"ci":{},"env":{},"tool":{"a":{"a":2},"p":[],"q":{}}})");
 }
 
-TEST_CASE("python_float_repr and python_repr print as Python does", "[store]") {
-  CHECK(python_float_repr(1e16) == "1e+16");
-  CHECK(python_float_repr(1e15) == "1000000000000000.0");
-  CHECK(python_float_repr(0.0001) == "0.0001");
-  CHECK(python_float_repr(1.5e-7) == "1.5e-07");
-  CHECK(python_float_repr(-2.5) == "-2.5");
-  CHECK(python_float_repr(1.7976931348623157e308) == "1.7976931348623157e+308");
-  CHECK(python_repr("abc") == "'abc'");
-  CHECK(python_repr("ab'c") == "\"ab'c\"");
-  CHECK(python_repr("a'\"\\\n\x01") == "'a\\'\"\\\\\\n\\x01'");
+TEST_CASE("json_float and repr_text print as Python does", "[store]") {
+  CHECK(json_float(1e16) == "1e+16");
+  CHECK(json_float(1e15) == "1000000000000000.0");
+  CHECK(json_float(0.0001) == "0.0001");
+  CHECK(json_float(1.5e-7) == "1.5e-07");
+  CHECK(json_float(-2.5) == "-2.5");
+  CHECK(json_float(1.7976931348623157e308) == "1.7976931348623157e+308");
+  CHECK(repr_text("abc") == "'abc'");
+  CHECK(repr_text("ab'c") == "\"ab'c\"");
+  CHECK(repr_text("a'\"\\\n\x01") == "'a\\'\"\\\\\\n\\x01'");
 }
 
 TEST_CASE("run_identity: the files' commit wins, disagreement and absence are errors", "[store]") {

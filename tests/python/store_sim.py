@@ -4,6 +4,7 @@ planted steps and an optional environment change."""
 from __future__ import annotations
 
 import datetime as dt
+import sqlite3
 from typing import Dict, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
@@ -12,6 +13,17 @@ import benchreport as br
 from benchreport.store import Store
 
 START = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+
+
+def sql(path, statement: str, *args):
+    """Direct SQL on a store file, only while no Store of this process has it open: one SQLite copy
+    touches a store file in a process (docs/store.md)."""
+    db = sqlite3.connect(path)
+    try:
+        with db:
+            return db.execute(statement, args).fetchall()
+    finally:
+        db.close()
 
 
 def sha(commit: int) -> str:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from store_sim import sql
 
 import benchreport as br
 from benchreport import _core
@@ -24,17 +25,6 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 NITRO_BASE = str(DATA / "nitro" / "raw" / "android" / "base-*.json")
 PYPERF = DATA / "pyperf" / "two_benchmarks.json"
 GBENCH = DATA / "google_benchmark" / "repetitions.json"
-
-
-def _sql(path, statement, *args):
-    """Direct SQL on a store file, only while no Store of this process has it open: one SQLite copy
-    touches a store file in a process (docs/store.md)."""
-    db = sqlite3.connect(path)
-    try:
-        with db:
-            return db.execute(statement, args).fetchall()
-    finally:
-        db.close()
 
 
 def _bits(a):
@@ -147,7 +137,7 @@ def test_environment_is_recorded_and_diffed(tmp_path, monkeypatch):
         b = store.record(_synthetic(), commit="c2", branch="main", environment={"compiler": "gcc-15"}).run_id
         env_a = store.run(a).environment
         diff = store.environment_diff(a, b)
-    n_environments = _sql(tmp_path / "s.db", "SELECT COUNT(*) FROM environments")[0][0]
+    n_environments = sql(tmp_path / "s.db", "SELECT COUNT(*) FROM environments")[0][0]
     assert env_a["ci"] == {"RUNNER_NAME": "runner-7", "ImageOS": "ubuntu24"}
     assert env_a["env"] == {"compiler": "gcc-14"}
     assert env_a["tool"]["context"]["num_cpus"] == 2 and "date" not in env_a["tool"]["context"]
@@ -162,7 +152,7 @@ def test_equal_environments_share_one_row(tmp_path):
     with Store.open(tmp_path / "s.db") as store:
         store.record(_synthetic(seed=1), commit="c1", branch="main")
         store.record(_synthetic(seed=2), commit="c2", branch="main")
-    assert _sql(tmp_path / "s.db", "SELECT COUNT(*) FROM environments") == [(1,)]
+    assert sql(tmp_path / "s.db", "SELECT COUNT(*) FROM environments") == [(1,)]
 
 
 # ---------------------------------------------------------------- bad input
@@ -284,7 +274,7 @@ def test_migration_from_schema_version_1(tmp_path):
     with Store.open(tmp_path / "copy.db") as copy:
         assert copy.import_parquet(tmp_path / "export") == {"imported": 2, "skipped": 0}
         assert np.array_equal(_bits(copy.dataset([1]).values_as_read), _bits(samples))
-    assert _sql(tmp_path / "copy.db", "SELECT content_hash FROM runs WHERE run_id = 1") == [("h1",)]
+    assert sql(tmp_path / "copy.db", "SELECT content_hash FROM runs WHERE run_id = 1") == [("h1",)]
     with sqlite3.connect(path) as db:
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert {"runs", "sets", "environments", "change_points", "case_summaries", "run_files"} <= tables
@@ -295,16 +285,16 @@ def test_migration_from_schema_version_1(tmp_path):
 def test_change_point_states_are_constrained(tmp_path):
     Store.open(tmp_path / "s.db").close()
     insert = "INSERT INTO change_points(branch, case_key, commit_sha, state) VALUES ('main', ?, 'c', ?)"
-    _sql(tmp_path / "s.db", insert, "a", "new")
+    sql(tmp_path / "s.db", insert, "a", "new")
     with pytest.raises(sqlite3.IntegrityError):
-        _sql(tmp_path / "s.db", insert, "b", "x")
+        sql(tmp_path / "s.db", insert, "b", "x")
 
 
 def test_a_blob_that_is_not_float64_is_a_clear_error(tmp_path):
     path = tmp_path / "s.db"
     with Store.open(path) as store:
         store.record(_synthetic(), commit="c1", branch="main")
-    _sql(path, "UPDATE sets SET samples = x'00112233445566778899' WHERE set_id = 2")
+    sql(path, "UPDATE sets SET samples = x'00112233445566778899' WHERE set_id = 2")
     with Store.open(path) as store:
         with pytest.raises(br.InputError, match=r"s.db: set 2: column samples holds 10 bytes, expected a multiple of 8"):
             store.dataset([1])
@@ -315,7 +305,7 @@ def test_a_blob_that_is_not_float64_is_a_clear_error(tmp_path):
 def test_iterations_of_the_wrong_length_are_a_clear_error(tmp_path):
     with Store.open(tmp_path / "s.db") as store:
         store.record(_synthetic(weights=True), commit="c1", branch="main")
-    _sql(tmp_path / "s.db", "UPDATE sets SET iterations = zeroblob(16) WHERE set_id = 3")
+    sql(tmp_path / "s.db", "UPDATE sets SET iterations = zeroblob(16) WHERE set_id = 3")
     with Store.open(tmp_path / "s.db") as store:
         with pytest.raises(br.InputError, match=r"set 3: column iterations holds 16 bytes, expected 56 bytes, as the"):
             store.dataset([1])
@@ -411,16 +401,16 @@ def test_kill_9_mid_record_leaves_the_store_as_it_was(tmp_path):
     with Store.open(path) as store:
         store.record(_synthetic(), commit="c1", branch="main")
         before = store.dataset([1]).to_json()
-    _sql(path, STALL)
+    sql(path, STALL)
     child = subprocess.Popen([sys.executable, "-c", KILLED, str(path)])
     while not _write_locked(path):  # the run and half its sets are written, not committed
         assert child.poll() is None
         time.sleep(0.05)
     os.kill(child.pid, signal.SIGKILL)
     assert child.wait() == -signal.SIGKILL
-    _sql(path, "DROP TRIGGER stall")
-    assert _sql(path, "SELECT COUNT(*) FROM sets") == [(3,)]
-    assert _sql(path, "PRAGMA integrity_check") == [("ok",)]
+    sql(path, "DROP TRIGGER stall")
+    assert sql(path, "SELECT COUNT(*) FROM sets") == [(3,)]
+    assert sql(path, "PRAGMA integrity_check") == [("ok",)]
     with Store.open(path) as store:
         assert [r.commit_sha for r in store.runs()] == ["c1"]
         assert store.dataset([1]).to_json() == before
@@ -430,14 +420,14 @@ def test_kill_9_mid_record_leaves_the_store_as_it_was(tmp_path):
 def test_a_failed_record_leaves_nothing_and_names_the_real_error(tmp_path):
     path = tmp_path / "s.db"
     Store.open(path).close()
-    _sql(path, "CREATE TRIGGER refuse AFTER INSERT ON sets WHEN NEW.name = 'case_2' BEGIN"
+    sql(path, "CREATE TRIGGER refuse AFTER INSERT ON sets WHEN NEW.name = 'case_2' BEGIN"
                " SELECT RAISE(ABORT, 'refused by a trigger'); END")
     with Store.open(path) as store:
         with pytest.raises(st.StoreError, match=r"s\.db: refused by a trigger") as raised:
             store.record(_synthetic(), commit="c1", branch="main")
         assert isinstance(raised.value, sqlite3.OperationalError)
         assert store.runs() == []
-    assert _sql(path, "SELECT (SELECT COUNT(*) FROM sets) + (SELECT COUNT(*) FROM run_files)") == [(0,)]
+    assert sql(path, "SELECT (SELECT COUNT(*) FROM sets) + (SELECT COUNT(*) FROM run_files)") == [(0,)]
 
 
 HOLDER = textwrap.dedent("""

@@ -7,7 +7,7 @@ import sys
 
 import numpy as np
 import pytest
-from store_sim import record_commits, sha
+from store_sim import record_commits, sha, sql
 
 import benchreport as br
 from benchreport import _core
@@ -31,9 +31,9 @@ def _states(result):
     return [[a.state for a in row] for row in result.alerts]
 
 
-def _table_states(store):
-    return {(json.loads(k)["name"], c): s for k, c, s in
-            store.connection.execute("SELECT case_key, commit_sha, state FROM change_points")}
+def _table_states(path):
+    """The change_points table's states (read with the store closed: one SQLite copy per file and process)."""
+    return {(json.loads(k)["name"], c): s for k, c, s in sql(path, "SELECT case_key, commit_sha, state FROM change_points")}
 
 
 STEPS = {0: [(300, 1.15)], 1: [(500, 0.85), (700, 1.2)], 2: [(900, 1.1)]}
@@ -86,22 +86,24 @@ def test_a_commit_recorded_twice_pools_its_processes_as_a_full_run_does(tmp_path
 def test_new_becomes_confirmed_after_n_later_commits_on_the_new_level(tmp_path):
     n = 5
     seen = []
-    with Store.open(tmp_path / "s.db") as store:
+    path = tmp_path / "s.db"
+    with Store.open(path) as store:
         record_commits(store, range(30), seed=3, steps={0: [(30, 1.25)]})
-        for commit in range(30, 30 + 12):
+    for commit in range(30, 30 + 12):
+        with Store.open(path) as store:
             record_commits(store, range(commit, commit + 1), seed=3, steps={0: [(30, 1.25)]})
             result = store_history(store, confirm_after=n)
-            cps = result.core.changes[0].change_points
-            if not cps:
-                continue
-            assert len(cps) == 1
-            at = cps[0].commit  # a change point seen on its first few commits may still move
-            later = commit - at  # commits after the change point, all on the new level
-            expected = "confirmed" if later >= n else "new"
-            assert _states(result)[0] == [expected]
-            # the table holds this change point only: one found before at another commit is dropped
-            assert _table_states(store) == {("case00000", sha(at)): expected}
-            seen.append(expected)
+        cps = result.core.changes[0].change_points
+        if not cps:
+            continue
+        assert len(cps) == 1
+        at = cps[0].commit  # a change point seen on its first few commits may still move
+        later = commit - at  # commits after the change point, all on the new level
+        expected = "confirmed" if later >= n else "new"
+        assert _states(result)[0] == [expected]
+        # the table holds this change point only: one found before at another commit is dropped
+        assert _table_states(path) == {("case00000", sha(at)): expected}
+        seen.append(expected)
     assert at == 30 and "new" in seen and seen[-1] == "confirmed"
     assert seen == sorted(seen, key=["new", "confirmed"].index)  # never back from confirmed to new
 
@@ -130,7 +132,7 @@ def test_acknowledge_keeps_its_note_and_quiets_the_gate_until_resolved(tmp_path)
         record_commits(store, range(35, 50), seed=5, steps={0: [(20, 1.25), (35, 0.8)]})
         states = _states(store_history(store))[0]
         assert states[0] == "resolved"
-        assert _table_states(store)[("case00000", sha(20))] == "resolved"
+    assert _table_states(path)[("case00000", sha(20))] == "resolved"
 
 
 def test_open_regression_gate_counts_new_and_confirmed_but_not_improvements(tmp_path):
@@ -217,29 +219,30 @@ def _reference_rows(store, branch):
 
 def test_summaries_equal_a_plain_per_run_build_on_random_runs(tmp_path):
     rng = np.random.default_rng(3434)
-    with Store.open(tmp_path / "s.db") as store:
+    path = tmp_path / "s.db"
+    with Store.open(path) as store:
         for run in range(40):
             commit = run - 1 if run % 13 == 5 else run  # a few commits recorded twice: pooled
             store.record(_random_run(rng, run), commit=sha(commit), branch="main",
                          time=f"2026-01-01T00:{run:02d}:00Z")
         result = store_history(store, rebuild=True)
         assert result.summarised_runs == 40
-        cached = sorted(store.connection.execute(
-            "SELECT case_key, run_id, position, labels, unit, direction, value, processes, samples"
-            " FROM case_summaries WHERE branch = 'main'").fetchall())
         reference = _reference_rows(store, "main")
-        assert len(cached) == len(reference) > 150
-        for got, want in zip(cached, reference):  # values bit for bit: float equality, not a tolerance
-            assert got == want
         mine, full = _independent_json(store, result)
         assert mine == full
+    cached = sorted(sql(path, "SELECT case_key, run_id, position, labels, unit, direction, value, processes,"
+                              " samples FROM case_summaries WHERE branch = 'main'"))
+    assert len(cached) == len(reference) > 150
+    for got, want in zip(cached, reference):  # values bit for bit: float equality, not a tolerance
+        assert got == want
 
 
 def test_a_truncated_samples_blob_is_an_input_error_naming_the_set(tmp_path):
-    with Store.open(tmp_path / "s.db") as store:
+    path = tmp_path / "s.db"
+    with Store.open(path) as store:
         record_commits(store, range(3), seed=1)
-        set_id = store.connection.execute("SELECT MIN(set_id) FROM sets").fetchone()[0]
-        with store._transaction():
-            store.connection.execute("UPDATE sets SET samples = X'0102030405' WHERE set_id = ?", (set_id,))
+    set_id = sql(path, "SELECT MIN(set_id) FROM sets")[0][0]
+    sql(path, "UPDATE sets SET samples = X'0102030405' WHERE set_id = ?", set_id)
+    with Store.open(path) as store:
         with pytest.raises(br.InputError, match=f"s.db: set {set_id}: column samples holds 5 bytes"):
             store_history(store, rebuild=True)

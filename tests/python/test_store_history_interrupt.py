@@ -4,7 +4,7 @@ it stopped and gives the full result."""
 import signal
 
 import pytest
-from store_sim import record_commits
+from store_sim import record_commits, sql
 
 from benchreport import _core
 from benchreport._store_history import store_history
@@ -18,7 +18,8 @@ def _interrupt(signum, frame):
 def test_an_interrupt_keeps_the_finished_batches_and_a_later_history_continues(tmp_path):
     batch = _core.STORE_RUNS_PER_TRANSACTION
     runs = 2 * batch + 5
-    with Store.open(tmp_path / "s.db") as store:
+    path = tmp_path / "s.db"
+    with Store.open(path) as store:
         record_commits(store, range(runs), seed=3, cases=2, processes=1, samples=3, steps={0: [(100, 1.3)]})
         previous = signal.signal(signal.SIGALRM, _interrupt)
         try:
@@ -28,8 +29,10 @@ def test_an_interrupt_keeps_the_finished_batches_and_a_later_history_continues(t
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
-        cached = store.connection.execute("SELECT COUNT(DISTINCT run_id) FROM case_summaries").fetchone()[0]
-        assert cached % batch == 0 and cached < runs  # whole batches only, and not all of them
+    # read with the store closed: one SQLite copy per file and process (docs/store.md)
+    cached = sql(path, "SELECT COUNT(DISTINCT run_id) FROM case_summaries")[0][0]
+    assert cached % batch == 0 and cached < runs  # whole batches only, and not all of them
+    with Store.open(path) as store:
         resumed = store_history(store, "main")
         assert resumed.summarised_runs == runs - cached
         full = store_history(store, "main", rebuild=True)

@@ -45,9 +45,8 @@ RunIdentity run_identity(const Dataset& dataset, const std::optional<std::string
 // json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False).
 std::string environment_json(const Dataset& dataset, const Labels& ci, const Labels& env);
 
-// Python's repr() of a string and of a float, for messages and JSON the store
-// wrote with Python (printable non-ASCII is kept; C0/C1 controls are escaped).
-std::string python_repr(std::string_view text);
-std::string python_float_repr(double value);
+// A float as Python's json.dumps writes it in the environment JSON: repr()
+// digits (core/python_text.hpp), NaN and Infinity spelled as json.dumps does.
+std::string json_float(double value);
 
 }  // namespace benchreport::store

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import collections.abc
 import os
+import sqlite3
 import typing
 
 import numpy
@@ -14,9 +15,11 @@ import typing_extensions
 
 from . import cli, compare, notebook, plot
 
-__all__: list[str] = ['ALIGNMENTS', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonResult', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'InputError', 'LackOfFit', 'Matrix', 'MatrixResult', 'MedianCI', 'ModelFit', 'Output', 'OutputError', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'RunnersResult', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'STORE_APPLICATION_ID', 'STORE_BRANCH_KEYS', 'STORE_BUSY_TIMEOUT', 'STORE_CACHE_KIB', 'STORE_COMMIT_KEYS', 'STORE_LABELS', 'STORE_RUNS_PER_TRANSACTION', 'STORE_SCHEMA_VERSION', 'SUMMARY_SCHEMA', 'ScalingAnalysis', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Store', 'Summary', 'SummaryResult', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'address_space_limit', 'alert_states', 'analyze_history', 'append_text', 'assemble_cached_history', 'assemble_export_cases', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'cap_address_space', 'case_labels', 'check_output_path', 'cli', 'code', 'commit_entries', 'compare', 'compare_dataset', 'compare_growth', 'concat', 'dataset_from_arrays', 'dataset_from_csr', 'describe_memory_limit', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'estimated_need', 'expand_paths', 'export_commits', 'export_summary_schema', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'history', 'known_unit_symbols', 'label_commits', 'label_sides', 'link', 'load', 'long_table_sets', 'matrix', 'matrix_report', 'median_ci', 'memory_limit', 'native_dataset', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'notebook', 'parse_unit', 'pelt_mean_changes', 'plot', 'presets_case_comparisons_report', 'presets_history_report', 'quantile', 'read', 'read_buffer', 'read_bytes', 'reader_names', 'refuse_split_cases', 'require_case_columns', 'resident_bytes', 'restore_address_space_limit', 'runners', 'runners_report', 'save', 'scaling', 'series_changes', 'sha256_hex', 'split_baseline', 'split_size', 'start_worker_pool', 'store_agreed_value', 'store_case_key', 'store_check_blob', 'store_content_hash', 'store_environment_json', 'store_run_identity', 'store_run_rows', 'strong', 'summarise_export_commit', 'summarize', 'summarize_grouped', 'summary', 'summary_report', 'write_atomic', 'write_outputs']
+__all__: list[str] = ['ALIGNMENTS', 'Alert', 'CANONICAL_SCHEMA', 'CELL_ROLES', 'Cell', 'ChangePoint', 'ComparisonCase', 'ComparisonResult', 'DEFAULT_MARKDOWN_BUDGET', 'DEFAULT_MAX_FILE_SIZE', 'DEFAULT_QUANTILES', 'Dataset', 'DatasetBase', 'Details', 'Drift', 'EDivisiveSplit', 'FORMATS', 'FamilyComparison', 'FamilyFit', 'GROWTH_MODELS', 'GrowthChange', 'HISTORY_SCHEMA', 'History', 'HistoryAnalysis', 'HistoryResult', 'InputError', 'LackOfFit', 'Matrix', 'MatrixResult', 'MedianCI', 'ModelFit', 'Output', 'OutputError', 'PAIR_LABEL', 'PROCESS_LABEL', 'PROCESS_LABELS', 'PowerFit', 'QUANTILE_METHODS', 'REPORT_SCHEMA', 'Report', 'ReportedComplexity', 'RunnersResult', 'SCALING_SCHEMA', 'SIDE_LABEL', 'STATISTICS', 'STORE_APPLICATION_ID', 'STORE_BRANCH_KEYS', 'STORE_BUSY_TIMEOUT', 'STORE_CACHE_KIB', 'STORE_CI_VARIABLES', 'STORE_COMMIT_KEYS', 'STORE_LABELS', 'STORE_RUNS_PER_TRANSACTION', 'STORE_SCHEMA_VERSION', 'SUMMARY_SCHEMA', 'ScalingAnalysis', 'ScalingFit', 'ScalingResult', 'Series', 'SeriesChanges', 'Span', 'StepChange', 'Store', 'StoreError', 'StoreHistoryResult', 'Summary', 'SummaryResult', 'THEIL_SEN_MAX_N', 'Table', 'UNAVAILABLE', 'Unit', 'VERDICT_ROLES', 'address_space_limit', 'analyze_history', 'append_text', 'assemble_cached_history', 'assemble_export_cases', 'best_q_split', 'bmf_string', 'cached_first_rows', 'canonical_json', 'cap_address_space', 'case_labels', 'check_output_path', 'cli', 'code', 'commit_entries', 'compare', 'compare_dataset', 'compare_growth', 'concat', 'dataset_from_arrays', 'dataset_from_csr', 'describe_memory_limit', 'detect_format', 'detect_steps', 'display_unit', 'drift', 'e_divisive', 'estimated_need', 'expand_paths', 'export_commits', 'export_summary_schema', 'fingerprint', 'fit_scaling', 'fnmatch', 'format_bits', 'format_byte_rate', 'format_bytes', 'format_change', 'format_change_percent', 'format_fixed', 'format_integer', 'format_percent', 'format_range', 'format_rate', 'format_sparkline', 'format_time', 'glob_paths', 'history', 'known_unit_symbols', 'label_commits', 'label_sides', 'link', 'load', 'long_table_sets', 'matrix', 'matrix_report', 'median_ci', 'memory_limit', 'native_dataset', 'natural_compare', 'neutralize_text', 'nitro_case_name', 'noise_scale', 'notebook', 'parse_unit', 'pelt_mean_changes', 'plot', 'presets_case_comparisons_report', 'presets_history_report', 'quantile', 'read', 'read_buffer', 'read_bytes', 'reader_names', 'refuse_split_cases', 'require_case_columns', 'resident_bytes', 'restore_address_space_limit', 'runners', 'runners_report', 'save', 'scaling', 'series_changes', 'sha256_hex', 'split_baseline', 'split_size', 'start_worker_pool', 'store_agreed_value', 'store_case_key', 'store_check_blob', 'store_content_hash', 'store_environment_cause', 'store_environment_diff', 'store_environment_json', 'store_history', 'store_run_identity', 'store_run_rows', 'store_utc_time', 'strong', 'summarise_export_commit', 'summarize', 'summarize_grouped', 'summary', 'summary_report', 'write_atomic', 'write_outputs']
 class InputError(ValueError):
-    pass
+    """
+    Bad input: the message names the file, line or field.
+    """
 class MedianCI:
     """
     Distribution-free confidence interval for the median.
@@ -1563,6 +1566,103 @@ class HistoryAnalysis:
     @property
     def history(self) -> History:
         ...
+class Alert:
+    """
+    What a results store remembers of one change point.
+    """
+    def __eq__(self, other: object) -> bool:
+        ...
+    def __hash__(self) -> int:
+        ...
+    def __init__(self, state: str, note: str = '', cause: str = '') -> None:
+        ...
+    def __repr__(self) -> str:
+        ...
+    @property
+    def cause(self) -> str:
+        """
+        The environment difference at the change point, or ''.
+        """
+    @property
+    def note(self) -> str:
+        """
+        The acknowledgement's note.
+        """
+    @property
+    def state(self) -> str:
+        """
+        'new', 'confirmed', 'acknowledged' or 'resolved'.
+        """
+class HistoryResult:
+    """
+    Result of history(): the series, their change points and the report.
+    """
+    def _repr_html_(self) -> str:
+        ...
+    def _repr_markdown_(self) -> str:
+        ...
+    def columns(self) -> dict:
+        """
+        ``{field: numpy array}``, one entry per change point: the case labels, ``unit`` (base unit) and the fields of a JSON change point (commit, index, before, after, change, lower, upper, p_value, test, regression).
+        """
+    def plot(self, *, ax: typing.Any = None, max_cases: typing.SupportsInt | typing.SupportsIndex = 12) -> typing.Any:
+        """
+        Each case's summaries relative to its first commit, change points marked (matplotlib).
+        """
+    def series_frame(self) -> typing.Any:
+        """
+        One row per (case, commit): case labels, commit, position, value (base unit), processes, samples.
+        """
+    def to_html(self, *, sparklines: bool = True) -> str:
+        """
+        One standalone HTML document (inline CSS, no scripts, no external assets).
+        """
+    def to_json(self, indent: typing.SupportsInt | typing.SupportsIndex = 2) -> str:
+        """
+        JSON with schema REPORT_SCHEMA: title, blocks and data.
+        """
+    def to_markdown(self, budget: typing.SupportsInt | typing.SupportsIndex = 65536, *, full_report_location: str | None = None, sparklines: bool = True) -> str:
+        """
+        GitHub-flavoured Markdown held to budget UTF-8 bytes (0 = unlimited).
+        """
+    def to_pandas(self) -> typing.Any:
+        """
+        One row per change point: ``DataFrame(self.columns())``; ``relative`` False means change, lower and upper are after - before in the base unit (the series has a value <= 0).
+        """
+    def to_text(self, color: bool = False, *, sparklines: bool = True) -> str:
+        """
+        Aligned plain text; ANSI colour only when color is true.
+        """
+    @property
+    def by(self) -> list[str]:
+        ...
+    @property
+    def commits(self) -> list[str]:
+        ...
+    @property
+    def core(self) -> HistoryAnalysis:
+        """
+        The HistoryAnalysis: the series and their change points.
+        """
+    @property
+    def report(self) -> Report:
+        """
+        The history preset's Report.
+        """
+class StoreHistoryResult(HistoryResult):
+    """
+    HistoryResult of a store's branch, with each change point's Alert (``alerts[i][k]`` for change point k of series i) and how many runs were summarised now.
+    """
+    def regressions_in(self, states: collections.abc.Sequence[str]) -> int:
+        """
+        Regression change points whose state is one of ``states``.
+        """
+    @property
+    def alerts(self) -> list[list[Alert]]:
+        ...
+    @property
+    def summarised_runs(self) -> int:
+        ...
 class OutputError(OSError):
     """
     An output path that cannot be written; the message names the path.
@@ -1589,14 +1689,20 @@ class Output:
     @property
     def write_to(self) -> typing.Any:
         ...
+class StoreError(sqlite3.OperationalError):
+    """
+    An SQLite failure on a store file (busy, locked, full, closed, I/O); the message names the file.
+    """
 class Store:
     """
-    The results store's SQLite connection (store/store.hpp); see benchreport.store.
+    The results store's one SQLite connection (store/store.hpp): every read and write of
+    the file goes through it. See benchreport.store.
     """
     @staticmethod
-    def open(path: typing.Any, create: bool = True, busy_timeout: typing.SupportsFloat | typing.SupportsIndex = 600.0) -> Store:
+    def open(path: bytes, create: bool = True, busy_timeout: typing.SupportsFloat | typing.SupportsIndex = 600.0) -> Store:
         """
-        Opens (with create, makes) the store, migrating an older schema forward.
+        Opens (with create, makes) the store at ``path`` (bytes, os.fsencode's), migrating an older schema
+        forward.
         """
     def acknowledge(self, case: str, commit: str, note: str, branch: str | None = None) -> tuple:
         """
@@ -1610,10 +1716,42 @@ class Store:
         branch's runs in order as (run_id, commit_sha, branch).
         """
     def close(self) -> None:
-        ...
+        """
+        Closes the connection; closing again does nothing.
+        """
+    def export_runs(self) -> dict:
+        """
+        Every run by id, as columns: run_id, content_hash, commit_sha, branch, time, seq, tool, source,
+        warnings JSON, environment JSON, files as (position, file, format, metadata).
+        """
+    def export_sets(self, run_id: typing.SupportsInt | typing.SupportsIndex, commit_sha: str, branch: str, columns: collections.abc.Sequence[str]) -> dict:
+        """
+        One run as an export writes it, a dict: ``values`` (every sample, float64, sets in recorded order),
+        ``counts`` (samples per set), ``units``, ``labels`` (per column, each set's value or None),
+        ``sets`` (the _sets.arrow columns: run_id, name, labels, unit, process, direction, exact, file,
+        metadata, n, iterations) and ``checksum`` (the content hash of the rows; blobs are checked).
+        """
+    def import_runs(self, runs: collections.abc.Sequence[tuple[dict, collections.abc.Iterable]], where: str) -> tuple[int, int]:
+        """
+        Adds the runs of an export (read from ``where``) in one transaction: (imported, skipped). Each run
+        is (its _runs.arrow row as a dict, its sets rows as store_run_rows gives them); its checksum must
+        match the rows (else InputError, nothing added). Into an empty store ids and seqs are kept, else
+        runs are appended; a run whose content_hash is stored is skipped.
+        """
+    def label_names(self) -> list[str]:
+        """
+        Every label name of the stored sets, sorted, less the store's own (commit, branch, run).
+        """
     def read_runs(self, runs: collections.abc.Sequence[tuple[typing.SupportsInt | typing.SupportsIndex, str, str]]) -> tuple[typing.Any, typing.Any]:
         """
         The sets of runs given as (run_id, commit_sha, branch), as one Dataset, and per run its distinct label texts as stored.
+        """
+    def record(self, dataset: Dataset, source: str, commit: str | None = None, branch: str | None = None, time: str | None = None, ci: collections.abc.Mapping[str, str] = {}, env: collections.abc.Mapping[str, str] = {}) -> tuple[int | None, str]:
+        """
+        Stores ``dataset`` (read from ``source``, its files one a line) as one run in one transaction:
+        (run id, note), or (None, note) when a run with the same content is stored. The commit and branch
+        come from the files' metadata, else ``commit``/``branch``; ``time`` is ISO-8601 (None: now), kept
+        in UTC; the environment is the tool's context, ``ci`` and ``env``.
         """
     def run(self, run_id: typing.SupportsInt | typing.SupportsIndex) -> tuple:
         """
@@ -1627,20 +1765,19 @@ class Store:
         """
         Adds the case_summaries rows of the branch's runs (as cached_history takes them) not yet summarised
         (rebuild: all again), in transactions of STORE_RUNS_PER_TRANSACTION runs; returns how many runs.
+        Ctrl-C stops after the batch being summarised, which is kept, and raises KeyboardInterrupt.
         """
     @property
     def path(self) -> str:
-        ...
+        """
+        The store's file, as os.fsdecode gives it.
+        """
     @property
     def schema_version(self) -> int:
         ...
 def address_space_limit() -> typing.Any:
     """
     RLIMIT_AS as (soft, hard), or None where there is no such limit (Windows).
-    """
-def alert_states(analysis: HistoryAnalysis, confirm_after: typing.SupportsInt | typing.SupportsIndex, acknowledged: collections.abc.Sequence[collections.abc.Sequence[bool]]) -> list[list[str]]:
-    """
-    Per series, per change point: 'new', 'confirmed', 'acknowledged' or 'resolved' (compare/alert_state.hpp); acknowledged[i][k] = the store holds change point k of series i acknowledged.
     """
 def analyze_history(data: typing.Any, *, order: str = 'commit', sort: bool = False, by: collections.abc.Sequence[str] = [], max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, within: str = 'pairs', search_end: bool = True, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, threads: typing.SupportsInt | typing.SupportsIndex = 0, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005, method: str = 'steps', step_min_segment: typing.SupportsInt | typing.SupportsIndex = 3, step_threshold: typing.SupportsFloat | typing.SupportsIndex = 3.0, min_effect: typing.SupportsFloat | typing.SupportsIndex = 1.0, window: typing.SupportsInt | typing.SupportsIndex = 40) -> HistoryAnalysis:
     """
@@ -1858,7 +1995,7 @@ def glob_paths(pattern: typing.Any) -> list[str]:
     """
     Matches of a glob pattern (** = any folders below, never through a link to a folder; hidden entries only for a part starting with '.'), in natural order, each file once (the first of those resolving to it).
     """
-def history(data: typing.Any, *, order: str | None = None, by: collections.abc.Sequence[str] | None = None, max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, threads: typing.SupportsInt | typing.SupportsIndex = 0, title: str = 'History', format: str = 'auto', screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005, method: str = 'steps') -> tuple[HistoryAnalysis, Report]:
+def history(data: typing.Any, *, order: str | None = None, by: collections.abc.Sequence[str] | None = None, max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, min_segment: typing.SupportsInt | typing.SupportsIndex = 2, seed: typing.SupportsInt | typing.SupportsIndex = 0, min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, threads: typing.SupportsInt | typing.SupportsIndex = 0, title: str = 'History', format: str = 'auto', screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005, method: str = 'steps') -> HistoryResult:
     """
     Change points of every case across commits.
 
@@ -1876,8 +2013,7 @@ def history(data: typing.Any, *, order: str | None = None, by: collections.abc.S
     to it alone). Changes below ``min_magnitude`` are dropped. A series with a value <= 0
     gets absolute changes (after - before) instead of relative ones
     (``ChangePoint.relative``). The latest segment worse than the first by more than
-    ``threshold`` is "still regressed". Returns (HistoryAnalysis, Report), which
-    benchreport.history wraps as a HistoryResult.
+    ``threshold`` is "still regressed". Returns a HistoryResult.
     """
 def known_unit_symbols() -> str:
     ...
@@ -2065,10 +2201,28 @@ def store_content_hash(commit_sha: str, branch: str, rows: collections.abc.Itera
     samples and iterations (rows as ``sets`` columns name..metadata). Time, environment and file names are
     left out: recording the same results again is a duplicate.
     """
+def store_environment_cause(old_json: str, new_json: str) -> str:
+    """
+    A change point's likely cause: 'environment changed: key: old → new; ...' (at most 4, then
+    ' (+N more)'), values as Python's str() prints them, '(none)' for a missing side; '' when equal.
+    """
+def store_environment_diff(old_json: str, new_json: str) -> list:
+    """
+    What changed between two environments (JSON objects, '' = none): (dotted key, old value, new value)
+    sorted by key, None where a side lacks the key; nested objects are dotted keys, lists are values.
+    """
 def store_environment_json(dataset: Dataset, ci: collections.abc.Mapping[str, str], env: collections.abc.Mapping[str, str]) -> str:
     """
     The environment a run records, as canonical JSON: the CI variables, the user's facts and the tool
     context every file agrees on (volatile keys such as dates and load left out).
+    """
+def store_history(store: Store, branch: str = 'main', *, confirm_after: typing.SupportsInt | typing.SupportsIndex = 3, rebuild: bool = False, threads: typing.SupportsInt | typing.SupportsIndex = 0, title: str = 'History', min_magnitude: typing.SupportsFloat | typing.SupportsIndex = 0.01, confidence: typing.SupportsFloat | typing.SupportsIndex = 0.95, threshold: typing.SupportsFloat | typing.SupportsIndex = 0.05, method: str = 'steps', max_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.02, permutations: typing.SupportsInt | typing.SupportsIndex = 199, seed: typing.SupportsInt | typing.SupportsIndex = 0, screen_p_value: typing.SupportsFloat | typing.SupportsIndex = 0.0005) -> StoreHistoryResult:
+    """
+    The history of ``branch`` in ``store`` (a _core.Store; cases = every label but commit and the
+    per-process ones, commits in branch order), summarising only the runs not summarised before
+    (``rebuild=True``: every run again; Ctrl-C stops after a finished batch, which a later history
+    keeps), and the change points' alert states, updated in the store (store/alert_states.hpp). The
+    options are history()'s. Returns a StoreHistoryResult.
     """
 def store_run_identity(dataset: Dataset, commit: str | None, branch: str | None, source: str) -> tuple[str, str]:
     """
@@ -2078,6 +2232,11 @@ def store_run_identity(dataset: Dataset, commit: str | None, branch: str | None,
 def store_run_rows(dataset: Dataset, commit_sha: str, branch: str) -> tuple[str, str | None, str | None, list, list]:
     """
     A dataset as one stored run: (content hash, tool, warnings JSON, run_files rows, sets rows).
+    """
+def store_utc_time(text: str | None = None) -> str:
+    """
+    A run's time as the store keeps it: ISO-8601 ``text`` (as datetime.fromisoformat reads it; no zone
+    is UTC) in UTC, YYYY-MM-DDTHH:MM:SS[.ffffff]Z; the current second when None. InputError otherwise.
     """
 def strong(text: typing.Any) -> Span:
     """
@@ -2157,6 +2316,7 @@ STORE_APPLICATION_ID: int = 1649562452
 STORE_BRANCH_KEYS: list = ['commit_branch']
 STORE_BUSY_TIMEOUT: float = 600.0
 STORE_CACHE_KIB: int = 65536
+STORE_CI_VARIABLES: tuple = ('RUNNER_NAME', 'RUNNER_OS', 'RUNNER_ARCH', 'RUNNER_ENVIRONMENT', 'ImageOS', 'ImageVersion', 'CI_RUNNER_DESCRIPTION', 'CI_RUNNER_TAGS', 'CI_RUNNER_VERSION', 'BUILDKITE_AGENT_NAME')
 STORE_COMMIT_KEYS: list = ['commitSha', 'commit_id', 'commit']
 STORE_LABELS: tuple = ('commit', 'branch', 'run')
 STORE_RUNS_PER_TRANSACTION: int = 64

@@ -37,7 +37,7 @@ def main() -> None:
         for inputs, commit, branch, time in RECORDS:
             store.record(inputs, commit=commit, branch=branch, time=time, environment={"compiler": "gcc-14"})
         store.record(weighted(), commit="d00d", branch="main", time="2026-01-05T00:00:00Z")
-        store.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    # closing the last connection checkpoints the WAL into the file and removes it
 
 
 if __name__ == "__main__":

@@ -1,12 +1,12 @@
 #pragma once
-// The command line's messages quote option values the way Python shows them
-// (`--alpha 1.5`, `--label 'x'`), and parse numbers as Python's float() does,
-// so a message reads the same whichever side of the binding produced it.
+// Messages quote values the way Python shows them (`--alpha 1.5`, `--label 'x'`,
+// a store's commit), and numbers are parsed as Python's float() does, so a
+// message reads the same whichever side of the binding produced it.
 #include <optional>
 #include <string>
 #include <string_view>
 
-namespace benchreport::cli {
+namespace benchreport {
 
 // Python's repr() of a str: single quotes unless the text holds ' and no ",
 // backslash escapes for the quote, \, \t, \n, \r, other controls and the
@@ -26,4 +26,4 @@ std::optional<double> parse_float(std::string_view text);
 // Text without leading and trailing ASCII whitespace (Python's str.strip on it).
 std::string_view strip(std::string_view text);
 
-}  // namespace benchreport::cli
+}  // namespace benchreport

@@ -1,4 +1,4 @@
-#include "benchreport/cli/python_text.hpp"
+#include "benchreport/core/python_text.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -9,7 +9,7 @@
 
 #include "benchreport/core/escape.hpp"
 
-namespace benchreport::cli {
+namespace benchreport {
 namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
@@ -116,4 +116,4 @@ std::optional<double> parse_float(std::string_view text) {
   return negative ? -value : value;
 }
 
-}  // namespace benchreport::cli
+}  // namespace benchreport
