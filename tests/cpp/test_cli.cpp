@@ -20,23 +20,11 @@
 #include "benchreport/core/python_text.hpp"
 #include "benchreport/cli/usage_error.hpp"
 #include "benchreport/core/error.hpp"
+#include "usage_message.hpp"
 
 using namespace benchreport;
 using namespace benchreport::cli;
 namespace fs = std::filesystem;
-
-namespace {
-
-std::string usage_message(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const UsageError& error) {
-    return error.what();
-  }
-  return "(no UsageError)";
-}
-
-}  // namespace
 
 TEST_CASE("repr_number matches Python's repr of a float", "[cli]") {
   const std::vector<std::pair<double, std::string>> cases{{5.0, "5.0"},

@@ -18,6 +18,7 @@
 #include "benchreport/cli/usage_error.hpp"
 #include "benchreport/core/error.hpp"
 #include "benchreport/io/read.hpp"
+#include "usage_message.hpp"
 
 using namespace benchreport;
 using namespace benchreport::cli;
@@ -47,15 +48,6 @@ struct Captured {
     io.err = [this](std::string_view text) { err += text; };
   }
 };
-
-std::string usage_message(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const UsageError& error) {
-    return error.what();
-  }
-  return "(no UsageError)";
-}
 
 std::string file_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
