@@ -309,10 +309,17 @@ void bind_alert(py::module_& m) {
       .def_readonly("state", &ChangePointAlert::state, "'new', 'confirmed', 'acknowledged' or 'resolved'.")
       .def_readonly("note", &ChangePointAlert::note, "The acknowledgement's note.")
       .def_readonly("cause", &ChangePointAlert::cause, "The environment difference at the change point, or ''.")
-      .def("__eq__",
-           [](const ChangePointAlert& a, const ChangePointAlert& b) {
-             return std::tie(a.state, a.note, a.cause) == std::tie(b.state, b.note, b.cause);
-           })
+      .def(
+          "__eq__",
+          [](const ChangePointAlert& a, const ChangePointAlert& b) {
+            return std::tie(a.state, a.note, a.cause) == std::tie(b.state, b.note, b.cause);
+          },
+          py::is_operator())  // anything else: NotImplemented, so == is False
+      .def(py::pickle(
+          [](const ChangePointAlert& a) { return py::make_tuple(a.state, a.note, a.cause); },
+          [](const py::tuple& t) {
+            return ChangePointAlert{t[0].cast<std::string>(), t[1].cast<std::string>(), t[2].cast<std::string>()};
+          }))
       .def("__hash__", [](const ChangePointAlert& a) { return py::hash(py::make_tuple(a.state, a.note, a.cause)); })
       .def("__repr__", [](const ChangePointAlert& a) {
         return fmt::format("Alert(state={}, note={}, cause={})", py::repr(py::str(a.state)).cast<std::string>(),

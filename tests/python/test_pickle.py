@@ -129,6 +129,15 @@ def test_history_result_round_trips():
     _same_report(result.report, back.report)
 
 
+def test_a_store_alert_round_trips_and_compares_with_anything():
+    from benchreport._store_history import Alert
+
+    alert = Alert("acknowledged", "new allocator", "environment changed: cpu: a \u2192 b")
+    back = pickle.loads(pickle.dumps(alert))
+    assert back == alert and hash(back) == hash(alert) and repr(back) == repr(alert)
+    assert (alert == "acknowledged") is False and alert != Alert("new")
+
+
 def test_scaling_result_and_its_report_with_plots_round_trip():
     data = DATA / "google_benchmark" / "scaling"
     result = br.scaling(br.load(sorted(glob.glob(str(data / "base-*.json")))))
