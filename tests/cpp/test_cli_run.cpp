@@ -134,7 +134,7 @@ TEST_CASE("validate: ok on stdout, INVALID on stderr and exit 2", "[cli][run]") 
   CHECK(c.err.ends_with("\n"));
 }
 
-TEST_CASE("--github: the comment body and the step summary, then one line on stderr", "[cli][run]") {
+TEST_CASE("github outputs (--github): the comment body and the step summary, then one line on stderr", "[cli][run]") {
   Captured c;
   CommandOptions o;
   o.inputs = {kSingle};
@@ -148,7 +148,7 @@ TEST_CASE("--github: the comment body and the step summary, then one line on std
         "benchreport: PR comment body written to " + *o.comment_file + " and appended to " + *o.step_summary + "\n");
 }
 
-TEST_CASE("-o: the report rendered into its file, nothing on stdout", "[cli][run]") {
+TEST_CASE("an output file (-o): the report rendered into it, nothing on stdout", "[cli][run]") {
   Captured c;
   CommandOptions o;
   o.inputs = {kSingle};
