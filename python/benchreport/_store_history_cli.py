@@ -1,7 +1,7 @@
 """The CLI of history from a store: ``benchreport history --store PATH --branch NAME`` and
 ``benchreport ack CASE COMMIT --note TEXT --store PATH`` (python/benchreport/_store_history.py).
 
-The store (and sqlite3) is imported when a command runs, not when the parser is built, so the
+The store is imported when a command runs, not when the parser is built, so the
 other commands start as lean as before (tests/python/test_low_memory.py)."""
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The benchreport command line: a CI step or a terminal in front of the core.
 
-Exit codes: 0 report produced; 1 gate tripped (only with ``--fail-on``); 2 usage or input error (one line
+Exit codes: 0 report produced; 1 gate tripped (only with ``--fail-on``); 2 usage, input or store error (one line
 naming the file and problem; a traceback only with ``--debug``), or out of memory (``benchreport: error: out
 of memory ...``, never an abort or a crash). Every message that shows input text goes through
 :func:`terminal_safe`, the one rule the text renderer applies too. The work below argparse is C++
@@ -243,7 +243,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 if isinstance(value, int) and not isinstance(value, bool):
                     _cli.check_integer_option(name, str(value))
             return args.func(args)
-    except (UsageError, ValueError, OSError, KeyError) as exc:
+    except (UsageError, ValueError, OSError, KeyError, _core.StoreError) as exc:
         if args.debug:
             raise
         print(f"benchreport: error: {_one_line(exc)}", file=sys.stderr)

@@ -30,11 +30,6 @@ void check_resamples(long long resamples) {
   if (resamples < 1) throw UsageError("--resamples " + std::to_string(resamples) + ": expected a positive count");
 }
 
-// os.path.join(folder, name) for a plain file name.
-std::string joined_path(const std::string& folder, const std::string& name) {
-  return folder.ends_with('/') ? folder + name : folder + "/" + name;
-}
-
 // The compare status line on stderr while `work` runs (a terminal only, when enabled), erased after.
 template <class Work>
 auto with_status_line(const std::string& text, bool enabled, const CommandIo& io, Work&& work) {
@@ -84,9 +79,12 @@ HistoryReportOptions history_options(const CommandOptions& options, std::vector<
   return o;
 }
 
+// --order LABEL given (an empty one is absent, as argparse's "" was falsy to the Python CLI).
+bool ordered(const CommandOptions& options) { return options.order && !options.order->empty(); }
+
 // history's inputs: each one commit named by its file (default), or sets ordered by --order.
 Dataset history_inputs(const CommandOptions& options, const CommandIo& io, const ReadTable& read_table) {
-  const auto sources = expand_inputs(options.order ? options.inputs : commit_entries(options.inputs), io.read_stdin);
+  const auto sources = expand_inputs(ordered(options) ? options.inputs : commit_entries(options.inputs), io.read_stdin);
   CommandOptions shown = options;  // each input alone: a bar for a large one, no budget
   shown.quiet = false;
   Parts parts;
@@ -96,7 +94,7 @@ Dataset history_inputs(const CommandOptions& options, const CommandIo& io, const
     parts.push_back(is_arrow_table(source) ? read_table(source) : read_sources({source}, shown, io, budget).front());
     names.push_back(path_name(source.name));
   }
-  if (options.order) return labelled(joined(parts), options);
+  if (ordered(options)) return labelled(joined(parts), options);
   std::vector<const Dataset*> pointers;
   for (const auto& part : parts) pointers.push_back(part.get());
   return labelled(label_commits(pointers, names), options);
@@ -198,7 +196,7 @@ int run_compare(const CommandOptions& options, const CommandIo& io, const Compar
   std::vector<OutputFile> extra;
   if (options.bmf_dir) {
     bmf = outcome.bmf_files();
-    for (const auto& [name, text] : bmf) extra.push_back(text_output(joined_path(*options.bmf_dir, name), text, io));
+    for (const auto& [name, text] : bmf) extra.push_back(text_output(path_join(*options.bmf_dir, name), text, io));
     make_folders(*options.bmf_dir);
   }
   emit(*outcome.report, options, io, extra);
@@ -212,7 +210,7 @@ int run_history(const CommandOptions& options, const CommandIo& io, const ReadTa
     throw UsageError("--fail-on " + *options.fail_on + " reads change point states, which need --store");
   if (options.inputs.empty()) throw UsageError("history: give input files, or --store PATH");
   const Dataset dataset = history_inputs(options, io, read_table);
-  const auto extra = options.order ? std::vector{*options.order} : std::vector<std::string>{};
+  const auto extra = ordered(options) ? std::vector{*options.order} : std::vector<std::string>{};
   const HistoryResult result =
       history(dataset, history_options(options, checked_columns(dataset, options.by, "--by/--order", extra)));
   emit(result.report, options, io);
@@ -248,7 +246,7 @@ int run_demo(const CommandOptions& options, const CommandIo& io, const DemoRepor
       continue;
     }
     make_folders(*options.output_dir);
-    const std::string path = pure_path(joined_path(*options.output_dir, name + "." + format_extension(options.format)));
+    const std::string path = pure_path(path_join(*options.output_dir, name + "." + format_extension(options.format)));
     write_outputs({text_output(path, piece, io)});
     io.out(neutralize_text("wrote " + path) + "\n");
   }

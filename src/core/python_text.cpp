@@ -52,8 +52,12 @@ std::string repr_text(std::string_view text) {
       out += cp.value == '\t' ? "\\t" : cp.value == '\n' ? "\\n" : "\\r";
     } else if (cp.value < 0x20 || (cp.value >= 0x7F && cp.value < 0xA0)) {
       append_hex(out, "\\x", static_cast<unsigned>(cp.value), 2);
-    } else if (invisible(cp.value)) {
-      append_hex(out, "\\u", static_cast<unsigned>(cp.value), 4);
+    } else if (invisible(cp.value)) {  // as Python: \xhh below U+0100, else \uhhhh
+      if (cp.value < 0x100) {
+        append_hex(out, "\\x", static_cast<unsigned>(cp.value), 2);
+      } else {
+        append_hex(out, "\\u", static_cast<unsigned>(cp.value), 4);
+      }
     } else {
       out.append(text.substr(pos, cp.length));
     }

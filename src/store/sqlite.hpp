@@ -1,7 +1,8 @@
 #pragma once
 // Thin RAII over the SQLite C API for the store: one prepared statement,
 // stepped row by row and finalized on every path, so that no read keeps a
-// snapshot open after it (another connection of the process writes too).
+// snapshot open after it (an open read snapshot holds back the WAL checkpoint
+// and other processes' writers).
 #include <sqlite3.h>
 
 #include <cstdint>

@@ -39,7 +39,7 @@ Labels parse_stored_labels(std::string_view text, std::string_view where) {
   return out;
 }
 
-// A JSON list of strings ([[key, text], ...] flattened when `pairs`).
+// A JSON list of strings, each element checked to be one.
 std::vector<std::string> parse_stored_strings(std::string_view text, std::string_view where) {
   simdjson::ondemand::parser parser;
   simdjson::padded_string json(text);

@@ -142,7 +142,7 @@ Recorded record(const Store& store, const Dataset& dataset, const RecordRequest&
 
 ImportCounts import_runs(const Store& store, std::span<const FullRun> runs, std::string_view where) {
   for (const FullRun& run : runs) {
-    if (run.checksum && content_hash(run.commit_sha, run.branch, run.rows.sets) != *run.checksum) {
+    if (!run.checksum || content_hash(run.commit_sha, run.branch, run.rows.sets) != *run.checksum) {
       throw InputError(
           fmt::format("{}: run {} does not match its checksum (damaged export)", where, run.run_id.value_or(0)));
     }

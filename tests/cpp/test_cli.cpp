@@ -47,6 +47,7 @@ TEST_CASE("repr_text matches Python's repr of a str", "[cli]") {
   CHECK(repr_text("a\"b'c") == "'a\"b\\'c'");
   CHECK(repr_text("tab\there") == "'tab\\there'");
   CHECK(repr_text("x\x1by") == "'x\\x1by'");
+  CHECK(repr_text("a\u00a0b\u00adc\u200bd") == "'a\\xa0b\\xadc\\u200bd'");  // Python: \xhh below U+0100
   CHECK(repr_text("bidi\u202e") == "'bidi\\u202e'");
   CHECK(repr_text("\xc3\xa9") == "'\xc3\xa9'");
   CHECK(repr_text("a\xff") == "'a\\udcff'");  // an undecodable argv byte, as Python shows it

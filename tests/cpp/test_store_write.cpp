@@ -112,7 +112,10 @@ TEST_CASE("export_runs, export_sets and import_runs round-trip a store", "[store
   record(from.store, two_cases(1.0), at_commit("c2", "feature"));
   std::vector<FullRun> runs = export_runs(from.store);
   REQUIRE(runs.size() == 2);
-  for (FullRun& run : runs) run.rows.sets = export_sets(from.store, *run.run_id);
+  for (FullRun& run : runs) {
+    run.rows.sets = export_sets(from.store, *run.run_id);
+    run.checksum = content_hash(run.commit_sha, run.branch, run.rows.sets);
+  }
   CHECK(runs[1].rows.content_hash == content_hash("c2", "feature", runs[1].rows.sets));
   CHECK(runs[0].rows.files.size() == 1);
   CHECK(label_names(from.store) == std::vector<std::string>{"benchmark"});
@@ -135,6 +138,9 @@ TEST_CASE("export_runs, export_sets and import_runs round-trip a store", "[store
   CHECK_THROWS_WITH(import_runs(damaged.store, runs, "export"),
                     "export: run 2 does not match its checksum (damaged export)");
   CHECK(count(damaged.store, "runs") == 0);
+  runs[1].checksum.reset();  // an export run without its checksum is damaged too
+  CHECK_THROWS_WITH(import_runs(damaged.store, runs, "export"),
+                    "export: run 2 does not match its checksum (damaged export)");
 }
 
 TEST_CASE("a closed store says so", "[store]") {

@@ -582,3 +582,15 @@ def test_dask_reads_the_export_and_runs_history_on_it(tmp_path):
     assert np.array_equal(single[columns].to_numpy(float), changes[columns].to_numpy(float))
     with pytest.raises(br.InputError, match="no runs of branch 'nope'"):
         brd.read_store(tmp_path / "export", "nope")
+
+
+def test_a_store_failure_is_one_line_and_exit_2(tmp_path):
+    """An SQLite failure (here a trigger refusing the insert) is StoreError: one line naming it, exit 2
+    (an input error), never a traceback with exit 1, the gate's code."""
+    path = tmp_path / "s.db"
+    Store.open(path).close()
+    sql(path, "CREATE TRIGGER refuse BEFORE INSERT ON runs BEGIN SELECT RAISE(ABORT, 'no more runs'); END")
+    done = _run("record", PYPERF, "--commit", "c1", "--branch", "main", "--store", path)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("benchreport: error: ") and "no more runs" in done.stderr
+    assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
